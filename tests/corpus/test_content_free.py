@@ -10,9 +10,13 @@ must do the same at every level where content could hide.
 from __future__ import annotations
 
 import copy
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _corpus import payload_validator, schemas, validator
 
@@ -20,24 +24,54 @@ CONTENT_FIELDS = ("content", "output", "result", "text", "prompt", "response", "
 
 # One clean instance per content-free payload: the shape a host may emit.
 CLEAN: dict[str, dict[str, Any]] = {
-    "agent.verified": {"agentId": "critic", "target": "e42", "verdict": "fail",
-                       "criteria": ["schema-valid", "grounded"], "confidence": 0.9},
+    "agent.verified": {
+        "agentId": "critic",
+        "target": "e42",
+        "verdict": "fail",
+        "criteria": ["schema-valid", "grounded"],
+        "confidence": 0.9,
+    },
     "cap.breached": {"kind": "loop-iterations", "limit": 20, "observed": 21},
     "agent.invocation.started": {"invocationId": "inv-1", "agentId": "agent-1", "taskId": "t1"},
-    "agent.invocation.completed": {"invocationId": "inv-1", "agentId": "agent-1", "status": "completed"},
-    "provider.usage": {"provider": "example-ai", "model": "m", "inputTokens": 3, "outputTokens": 4, "costUsd": 0.01},
+    "agent.invocation.completed": {
+        "invocationId": "inv-1",
+        "agentId": "agent-1",
+        "status": "completed",
+    },
+    "provider.usage": {
+        "provider": "example-ai",
+        "model": "m",
+        "inputTokens": 3,
+        "outputTokens": 4,
+        "costUsd": 0.01,
+    },
     "memory.written": {"memoryRef": "notes", "memoryId": "m-1", "tags": ["x"]},
     "workspace.written": {"path": "src/a.py", "version": 2, "etag": "e2"},
-    "eval.started": {"suiteId": "core.x.evals.y", "suiteVersion": "1.0.0", "taskCount": 2, "modes": ["golden"]},
+    "eval.started": {
+        "suiteId": "core.x.evals.y",
+        "suiteVersion": "1.0.0",
+        "taskCount": 2,
+        "modes": ["golden"],
+    },
     "eval.scored": {"taskId": "t1", "score": 0.5, "passed": False, "safetyFindingCount": 1},
     "eval.completed": {"aggregateScore": 0.5, "passed": False, "taskCount": 2, "passedCount": 1},
 }
 
 SUMMARY: dict[str, Any] = {
-    "suiteId": "core.openwop.evals.sample", "suiteVersion": "1.0.0", "aggregateScore": 0.9,
-    "passed": True, "taskCount": 1, "passedCount": 1,
-    "tasks": [{"taskId": "t1", "score": 0.9, "passed": True,
-               "safetyFindings": [{"kind": "pii-echo", "severity": "low"}]}],
+    "suiteId": "core.openwop.evals.sample",
+    "suiteVersion": "1.0.0",
+    "aggregateScore": 0.9,
+    "passed": True,
+    "taskCount": 1,
+    "passedCount": 1,
+    "tasks": [
+        {
+            "taskId": "t1",
+            "score": 0.9,
+            "passed": True,
+            "safetyFindings": [{"kind": "pii-echo", "severity": "low"}],
+        }
+    ],
     "regression": {"baselineRunId": "run-3", "scoreDelta": 0.1},
 }
 
@@ -49,7 +83,9 @@ def _type_index() -> dict[str, str]:
 
 def _content_free_types() -> list[str]:
     defs = schemas()["run-event-payloads"]["$defs"]
-    return sorted(t for t, name in _type_index().items() if defs[name].get("x-wop-content-free") is True)
+    return sorted(
+        t for t, name in _type_index().items() if defs[name].get("x-wop-content-free") is True
+    )
 
 
 def test_the_expected_payloads_are_marked_content_free() -> None:
@@ -93,8 +129,12 @@ def test_eval_summary_clean_shape_is_accepted() -> None:
 @pytest.mark.parametrize("where", ["root", "task", "finding", "regression"])
 def test_eval_summary_rejects_content_everywhere(where: str, field: str) -> None:
     leaked = copy.deepcopy(SUMMARY)
-    target = {"root": leaked, "task": leaked["tasks"][0],
-              "finding": leaked["tasks"][0]["safetyFindings"][0], "regression": leaked["regression"]}[where]
+    target = {
+        "root": leaked,
+        "task": leaked["tasks"][0],
+        "finding": leaked["tasks"][0]["safetyFindings"][0],
+        "regression": leaked["regression"],
+    }[where]
     target[field] = "excerpted model prose"
     errors = list(validator("eval-summary").iter_errors(leaked))
     assert errors, f"EvalSummary accepted {field!r} at {where}"
@@ -105,5 +145,8 @@ def test_terminate_success_criteria_carry_keys_and_booleans_only() -> None:
     v = validator("orchestrator-decision")
     ok = {"kind": "terminate", "successCriteria": [{"key": "tests-green", "met": False}]}
     assert v.is_valid(ok)
-    leaked = {"kind": "terminate", "successCriteria": [{"key": "tests-green", "met": True, "text": "all 40 passed"}]}
+    leaked = {
+        "kind": "terminate",
+        "successCriteria": [{"key": "tests-green", "met": True, "text": "all 40 passed"}],
+    }
     assert not v.is_valid(leaked)

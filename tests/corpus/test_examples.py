@@ -1,12 +1,15 @@
-"""Every example under schemas/examples validates (valid/) or fails (invalid/) against its schema."""
+"""Every example in schemas/examples validates (valid/) or fails (invalid/) against its schema."""
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _corpus import EXAMPLES, payload_validator, schemas, validator
 
@@ -38,7 +41,9 @@ def test_examples_only_name_known_schemas() -> None:
         assert folder.name in schemas(), folder
 
 
-@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize(
+    "path", CASES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}"
+)
 def test_example(path: Path) -> None:
     instance = json.loads(path.read_text())
     v, target = _validator_for(path, instance)
