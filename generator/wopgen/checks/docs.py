@@ -1,0 +1,133 @@
+"""Prose rules: status banners, relative links and anchors, RFC citations."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from urllib.parse import unquote
+
+from wopgen.corpus import Corpus
+from wopgen.diagnostics import Diagnostic
+from wopgen.markdown import MarkdownDoc
+from wopgen.rfcmeta import STATUSES
+from wopgen.rules import define
+
+LEVELS = ("Stable", "Stabilizing", "Draft", "Experimental", "Deprecated")
+_BANNER = re.compile(r"^>\s*\*\*Status:\s*([A-Za-z]+)\*\*")
+_BANNER_CITES = re.compile(r"`([A-Za-z]+)`[^`\[]*?\[RFC[ \u00a0-]?(\d{4})\]")
+_EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+
+BANNER = define("doc-banner", "error", "A spec page does not open with a status banner (> **Status: Level**).")
+BANNER_STATUS = define(
+    "doc-banner-rfc-status",
+    "error",
+    "A status banner disagrees with the status of an RFC it cites.",
+)
+LINK = define("doc-link-broken", "error", "A relative link points at a file that does not exist or leaves the corpus.")
+ANCHOR = define("doc-anchor-broken", "error", "A link's #anchor matches no heading in the target page.")
+RFC_UNKNOWN = define(
+    "doc-rfc-unknown",
+    "error",
+    "A page or RFC cites an RFC number that is neither in the corpus nor declared external.",
+)
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    for path in sorted(corpus.docs):
+        doc = corpus.docs[path]
+        yield from _banner(corpus, doc)
+    pages: list[MarkdownDoc] = [*corpus.docs.values(), *(r.doc for r in corpus.rfcs.values())]
+    by_path = {page.path: page for page in pages}
+    known = set(corpus.rfcs_by_number) | set(corpus.settings.external_rfcs)
+    for page in sorted(pages, key=lambda p: p.path):
+        yield from _links(corpus, page, by_path)
+        reported: set[int] = set()
+        for mention in page.rfc_mentions:
+            if mention.number not in known and mention.number not in reported:
+                reported.add(mention.number)
+                yield RFC_UNKNOWN.at(
+                    page.path,
+                    mention.line,
+                    f"cites RFC {mention.number:04d}, which is not in the corpus",
+                    "add it, fix the number, or list it in [tool.wopgen] external-rfcs",
+                    col=mention.col,
+                )
+
+
+def _banner(corpus: Corpus, doc: MarkdownDoc) -> Iterator[Diagnostic]:
+    found = doc.first_blockquote()
+    match = _BANNER.match(found[1]) if found else None
+    if found is None or match is None:
+        line = doc.title.line + 1 if doc.title else 1
+        yield BANNER.at(
+            doc.path,
+            line,
+            "no status banner after the title",
+            "add a line like: > **Status: Draft** · `Active` via [RFC 0061](../rfcs/0061-....md)",
+        )
+        return
+    line, text = found
+    level = match.group(1)
+    if level not in LEVELS:
+        yield BANNER.at(
+            doc.path,
+            line,
+            f"status level {level!r} is not one of {', '.join(LEVELS)}",
+            "use one of the documented levels",
+        )
+    for claimed, number in _BANNER_CITES.findall(text):
+        rfc = corpus.rfcs_by_number.get(int(number))
+        if rfc is None or claimed not in STATUSES:
+            continue
+        if rfc.status != claimed:
+            yield BANNER_STATUS.at(
+                doc.path,
+                line,
+                f"banner says RFC {number} is {claimed!r}, the RFC says {rfc.status!r}",
+                "update the banner to the RFC's current status",
+            )
+        if level == "Stable" and rfc.status != "Accepted":
+            yield BANNER_STATUS.at(
+                doc.path,
+                line,
+                f"a Stable page cites RFC {number}, which is {rfc.status!r}, not Accepted",
+                "mark the page Stabilizing or Draft until the RFC is Accepted",
+            )
+
+
+def _links(corpus: Corpus, page: MarkdownDoc, by_path: dict[str, MarkdownDoc]) -> Iterator[Diagnostic]:
+    folder = posixpath.dirname(page.path)
+    for link in page.links:
+        target = link.target.strip()
+        if not target or _EXTERNAL.match(target) or target.startswith("//"):
+            continue
+        file_part, _, anchor = target.partition("#")
+        if file_part:
+            resolved = posixpath.normpath(posixpath.join(folder, unquote(file_part)))
+            if resolved.startswith("../") or resolved == ".." or corpus.inside(resolved) is None:
+                yield LINK.at(
+                    page.path,
+                    link.line,
+                    f"link {target!r} leaves the corpus",
+                    "link to files inside the repository",
+                    col=link.col,
+                )
+                continue
+            if not corpus.exists(resolved):
+                yield LINK.at(
+                    page.path, link.line, f"link {target!r}: {resolved} does not exist", "fix the path", col=link.col
+                )
+                continue
+        else:
+            resolved = page.path
+        if anchor:
+            target_doc = by_path.get(resolved)
+            if target_doc is not None and unquote(anchor) not in target_doc.anchors:
+                yield ANCHOR.at(
+                    page.path,
+                    link.line,
+                    f"link {target!r}: no heading with anchor #{anchor} in {resolved}",
+                    "anchors are GitHub-style heading slugs (lower case, punctuation dropped, spaces to -)",
+                    col=link.col,
+                )

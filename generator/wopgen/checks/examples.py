@@ -1,0 +1,138 @@
+"""Example rules: valid examples validate, invalid ones fail, every schema has both."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import referencing.exceptions
+from jsonschema.exceptions import UnknownType, ValidationError, best_match
+
+from wopgen.checks.schemas import TYPE_INDEX
+from wopgen.corpus import Corpus, Example
+from wopgen.diagnostics import Diagnostic
+from wopgen.jsondoc import escape_token
+from wopgen.rules import define
+
+VALID_FAILS = define("example-valid-fails", "error", "A valid/ example does not validate against its schema.")
+INVALID_PASSES = define("example-invalid-passes", "error", "An invalid/ example validates against its schema.")
+ORPHAN = define("example-orphan", "error", "An examples folder is named after a schema that does not exist.")
+MISSING = define(
+    "example-missing",
+    "warning",
+    "A schema lacks at least one valid and one invalid example.",
+)
+EVENT_SHAPE = define(
+    "example-event-shape",
+    "error",
+    'An example of an indexed payload schema is not {"type": <known event type>, "payload": {...}}.',
+)
+UNVERIFIABLE = define(
+    "example-unverifiable",
+    "error",
+    "An example could not be validated because its schema cannot be evaluated (unresolvable `$ref`, endless recursion).",
+)
+
+
+def _target(corpus: Corpus, example: Example) -> tuple[str, str, Any, list[str | int]] | Diagnostic:
+    """The schema path, subschema pointer, instance and instance prefix to validate."""
+    schema = corpus.schemas_by_name[example.schema_name]
+    index = schema.data.get("$defs", {}).get(TYPE_INDEX) if isinstance(schema.data, dict) else None
+    if not isinstance(index, dict):
+        return schema.path, "", example.doc.data, []
+    data = example.doc.data
+    types = index.get("properties", {})
+    if not (isinstance(data, dict) and set(data) == {"type", "payload"} and data["type"] in types):
+        known = ", ".join(sorted(types)[:5])
+        return EVENT_SHAPE.at(
+            example.path,
+            1,
+            'expected {"type": <event type>, "payload": {...}} with a type from _typeIndex',
+            f"known types include {known}, ...",
+        )
+    pointer = f"/$defs/{TYPE_INDEX}/properties/{escape_token(data['type'])}"
+    return schema.path, pointer, data["payload"], ["payload"]
+
+
+def _describe(error: ValidationError, prefix: list[str | int]) -> tuple[list[str | int], str]:
+    where = [*prefix, *error.absolute_path]
+    path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
+    return where, f"`{error.validator}` at {path}: {error.message[:240]}"
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    by_schema: dict[str, set[str]] = {}
+    orphans: set[str] = set()
+    for example in sorted(corpus.examples, key=lambda e: e.path):
+        if example.schema_name not in corpus.schemas_by_name:
+            if example.schema_name not in orphans:
+                orphans.add(example.schema_name)
+                yield ORPHAN.at(
+                    example.path,
+                    1,
+                    f"no schema named {example.schema_name}.schema.json",
+                    "rename the folder after an existing schema, or remove it",
+                )
+            continue
+        by_schema.setdefault(example.schema_name, set()).add(example.kind)
+        yield from _check_example(corpus, example)
+    for name, doc in sorted(corpus.schemas_by_name.items()):
+        kinds = by_schema.get(name, set())
+        missing = [k for k in ("valid", "invalid") if k not in kinds]
+        if missing:
+            folder = f"{corpus.settings.examples}/{name}/"
+            yield MISSING.at(
+                doc.path,
+                1,
+                f"no {' and no '.join(missing)} example",
+                f"add {', '.join(folder + k + '/<what-it-shows>.json' for k in missing)}",
+            )
+
+
+def _check_example(corpus: Corpus, example: Example) -> Iterator[Diagnostic]:
+    target = _target(corpus, example)
+    if isinstance(target, Diagnostic):
+        yield target
+        return
+    schema_path, pointer, instance, prefix = target
+    validator = corpus.validator(schema_path, pointer)
+    try:
+        error = best_match(validator.iter_errors(instance))
+    except referencing.exceptions.Unresolvable as exc:
+        yield UNVERIFIABLE.at(
+            example.path,
+            1,
+            f"schema {schema_path} has an unresolvable $ref: {exc}",
+            "fix the schema-ref-* findings first",
+        )
+        return
+    except (UnknownType, re.error, TypeError) as exc:
+        yield UNVERIFIABLE.at(
+            example.path,
+            1,
+            f"schema {schema_path} cannot be evaluated: {str(exc).splitlines()[0][:160]}",
+            "fix the schema-metaschema findings first",
+        )
+        return
+    except RecursionError:
+        yield UNVERIFIABLE.at(
+            example.path,
+            1,
+            f"validation against {schema_path} never ends (a $ref cycle or extreme nesting)",
+            "fix the schema-ref-cycle findings first",
+        )
+        return
+    if example.kind == "valid" and error is not None:
+        where, text = _describe(error, prefix)
+        line, col = example.doc.locate(where)
+        yield VALID_FAILS.at(
+            example.path, line, f"valid example fails {text}", f"fix the example or the schema ({schema_path})", col=col
+        )
+    elif example.kind == "invalid" and error is None:
+        yield INVALID_PASSES.at(
+            example.path,
+            1,
+            f"invalid example validates against {schema_path}",
+            "make it fail for the one reason its name gives, or move it to valid/",
+        )

@@ -1,0 +1,80 @@
+"""Security invariant rules: the file's shape, and protocol-tier entries witnessed by real tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wopgen.corpus import Corpus
+from wopgen.diagnostics import Diagnostic
+from wopgen.rules import define
+from wopgen.yamldoc import YamlList, YamlMap
+
+TIERS = ("protocol", "reference-impl", "advisory")
+SEVERITIES = ("critical", "high", "medium", "low")
+
+SHAPE = define(
+    "invariant-shape",
+    "error",
+    "An entry of invariants.yaml lacks an id, a known tier or severity, or a list of tests; or an id repeats.",
+)
+UNTESTED = define(
+    "invariant-untested",
+    "error",
+    "A protocol-tier invariant names no test file that exists in the repository.",
+)
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    doc = corpus.invariants
+    if doc is None:
+        return
+    data = doc.data
+    entries = data.get("invariants") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        yield SHAPE.at(doc.path, 1, "expected a mapping with an 'invariants' list", "see CONTRIBUTING.md")
+        return
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        line = entries.line_of(index) if isinstance(entries, YamlList) else 1
+        if not isinstance(entry, YamlMap):
+            yield SHAPE.at(doc.path, line, f"entry {index + 1} is not a mapping", "write each invariant as a mapping")
+            continue
+        ident = entry.get("id")
+        if not isinstance(ident, str) or not ident:
+            yield SHAPE.at(doc.path, line, f"entry {index + 1} has no id", "add id: <kebab-case-name>")
+            ident = f"#{index + 1}"
+        elif ident in seen:
+            yield SHAPE.at(doc.path, entry.line_of("id"), f"invariant {ident!r} appears twice", "ids are unique")
+        seen.add(ident)
+        tier = entry.get("tier")
+        if tier not in TIERS:
+            yield SHAPE.at(
+                doc.path,
+                entry.line_of("tier"),
+                f"{ident}: tier {tier!r} is not one of {', '.join(TIERS)}",
+                "set the tier",
+            )
+        severity = entry.get("severity")
+        if severity not in SEVERITIES:
+            yield SHAPE.at(
+                doc.path,
+                entry.line_of("severity"),
+                f"{ident}: severity {severity!r} is not one of {', '.join(SEVERITIES)}",
+                "set the severity",
+            )
+        tests = entry.get("tests", [])
+        if not isinstance(tests, list) or not all(isinstance(t, str) for t in tests):
+            yield SHAPE.at(
+                doc.path,
+                entry.line_of("tests"),
+                f"{ident}: tests must be a list of paths or globs",
+                "list repository paths, e.g. tests/corpus/test_content_free.py",
+            )
+            continue
+        if tier == "protocol" and not any(corpus.glob(pattern) for pattern in tests):
+            yield UNTESTED.at(
+                doc.path,
+                entry.line_of("tests") if "tests" in entry else entry.line,
+                f"{ident}: no test named in 'tests' exists",
+                "name at least one existing test file that witnesses this invariant",
+            )

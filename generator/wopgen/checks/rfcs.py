@@ -1,0 +1,213 @@
+"""RFC rules: the metadata header, numbering, statuses, dates, supersession, Affects, sections."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from pathlib import Path
+
+from wopgen.corpus import Corpus
+from wopgen.diagnostics import Diagnostic
+from wopgen.rfcmeta import COMPATIBILITY, FIELDS, SECTIONS, STATUSES, Rfc
+from wopgen.rules import define
+
+FILENAME = define("rfc-filename", "error", "An RFC file is not named NNNN-slug.md (four digits, lower-case slug).")
+HEADER_MISSING = define("rfc-header-missing", "error", "An RFC has no metadata header table.")
+HEADER_FIELD = define("rfc-header-field", "error", "A field of the RFC header table is missing or empty.")
+NUMBER = define("rfc-number", "error", "The RFC number is not four digits or does not match the file name.")
+NUMBER_DUPLICATE = define("rfc-number-duplicate", "error", "Two RFC files use the same number.")
+STATUS = define("rfc-status", "error", f"Status is not one of {', '.join(STATUSES)}.")
+COMPAT = define("rfc-compatibility", "error", f"Compatibility is not one of {', '.join(COMPATIBILITY)}.")
+DATES = define("rfc-date", "error", "Created or Updated is not an ISO date (YYYY-MM-DD), or Created is after Updated.")
+SUPERSESSION = define(
+    "rfc-supersession",
+    "error",
+    "Supersedes / Superseded by do not agree between the two RFCs, or the older one is not Superseded.",
+)
+AFFECTS = define("rfc-affects-missing", "error", "A repository path named in Affects does not exist.")
+SECTION = define("rfc-section-missing", "error", "A required section (H2) is missing from an RFC.")
+ACCEPTANCE = define(
+    "rfc-acceptance-open",
+    "error",
+    "An Accepted RFC has an unticked acceptance box that does not state its deferral.",
+)
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    numbers: dict[int, str] = {}
+    for path in sorted(corpus.rfcs):
+        rfc = corpus.rfcs[path]
+        if rfc.file_number is None:
+            yield FILENAME.at(
+                path,
+                1,
+                f"{Path(path).name} is not NNNN-slug.md",
+                "rename it, e.g. 0091-verification-gates.md (or use `wopgen rfc new`)",
+            )
+        if not rfc.header:
+            yield HEADER_MISSING.at(
+                path,
+                1,
+                "no | **Field** | value | header table found",
+                "start the RFC with the header table from the template (wopgen rfc new)",
+            )
+            continue
+        yield from _header(corpus, rfc, numbers)
+        yield from _sections(rfc)
+        yield from _acceptance(rfc)
+    yield from _supersession(corpus)
+
+
+def _header(corpus: Corpus, rfc: Rfc, numbers: dict[int, str]) -> Iterator[Diagnostic]:
+    path = rfc.path
+    for name in FIELDS:
+        if name not in rfc.header:
+            yield HEADER_FIELD.at(
+                path, rfc.table_line, f"header has no {name} row", f"add | **{name}** | ... | to the header table"
+            )
+        elif not rfc.get(name).strip() and name not in ("Supersedes", "Superseded by"):
+            yield HEADER_FIELD.at(path, rfc.line_of(name), f"{name} is empty", f"fill in {name}")
+    number = rfc.number
+    if "RFC" in rfc.header:
+        if number is None:
+            yield NUMBER.at(
+                path,
+                rfc.line_of("RFC"),
+                f"RFC number {rfc.get('RFC')!r} is not four digits",
+                "write it as four digits, e.g. 0090",
+            )
+        elif rfc.file_number is not None and number != rfc.file_number:
+            yield NUMBER.at(
+                path,
+                rfc.line_of("RFC"),
+                f"header says RFC {number:04d}, file name says {rfc.file_number:04d}",
+                "make the header and the file name agree",
+            )
+        elif number in numbers:
+            yield NUMBER_DUPLICATE.at(
+                path,
+                rfc.line_of("RFC"),
+                f"RFC {number:04d} is also {numbers[number]}",
+                "numbers are never reused; take the next free one",
+            )
+        else:
+            numbers[number] = path
+    if "Status" in rfc.header and rfc.status not in STATUSES:
+        yield STATUS.at(
+            path,
+            rfc.line_of("Status"),
+            f"status {rfc.status!r} is not a known status",
+            f"use one of {', '.join(STATUSES)}",
+        )
+    if "Compatibility" in rfc.header and rfc.compatibility not in COMPATIBILITY:
+        yield COMPAT.at(
+            path,
+            rfc.line_of("Compatibility"),
+            f"compatibility {rfc.compatibility!r} is not a known class",
+            f"use one of {', '.join(COMPATIBILITY)}",
+        )
+    dates: dict[str, dt.date] = {}
+    for name in ("Created", "Updated"):
+        if name not in rfc.header:
+            continue
+        raw = rfc.date(name)
+        try:
+            if raw is None:
+                raise ValueError
+            dates[name] = dt.date.fromisoformat(raw)
+        except ValueError:
+            yield DATES.at(
+                path,
+                rfc.line_of(name),
+                f"{name} {rfc.get(name)[:40]!r} does not start with an ISO date",
+                "write YYYY-MM-DD, optionally followed by a note",
+            )
+    if len(dates) == 2 and dates["Created"] > dates["Updated"]:
+        yield DATES.at(
+            path,
+            rfc.line_of("Updated"),
+            f"Updated {dates['Updated']} is before Created {dates['Created']}",
+            "Updated is the date of the latest change and cannot precede Created",
+        )
+    for item in rfc.affects:
+        target = item.split("#", 1)[0].rstrip("/")
+        if not target or any(ch in target for ch in "*?"):
+            continue
+        if not corpus.exists(target):
+            yield AFFECTS.at(
+                path,
+                rfc.line_of("Affects"),
+                f"Affects names {item!r}, which does not exist",
+                "fix the path, or write things that are not files without backticks",
+            )
+
+
+def _sections(rfc: Rfc) -> Iterator[Diagnostic]:
+    present = {h.text.strip().lower() for h in rfc.doc.headings if h.level == 2}
+    for section in SECTIONS:
+        if section.lower() not in present:
+            yield SECTION.at(rfc.path, 1, f"no '## {section}' section", f"add a '## {section}' section")
+
+
+def _acceptance(rfc: Rfc) -> Iterator[Diagnostic]:
+    if rfc.status != "Accepted":
+        return
+    heading = next((h for h in rfc.doc.headings if h.level == 2 and h.text.lower() == "acceptance criteria"), None)
+    if heading is None:
+        return
+    first, last = rfc.doc.section_lines(heading)
+    for task in rfc.doc.tasks:
+        if first <= task.line <= last and not task.checked and "deferred" not in task.text.lower():
+            yield ACCEPTANCE.at(
+                rfc.path,
+                task.line,
+                f"unticked acceptance criterion: {task.text[:80]!r}",
+                "tick it, or state why it is deferred on the same line (Deferred: ...)",
+            )
+
+
+def _supersession(corpus: Corpus) -> Iterator[Diagnostic]:
+    table = corpus.rfcs_by_number
+    for number, rfc in sorted(table.items()):
+        for older in rfc.references("Supersedes"):
+            other = table.get(older)
+            if other is None:
+                if older not in corpus.settings.external_rfcs:
+                    yield SUPERSESSION.at(
+                        rfc.path,
+                        rfc.line_of("Supersedes"),
+                        f"supersedes RFC {older:04d}, which is not in the corpus",
+                        "fix the number or declare it in external-rfcs",
+                    )
+                continue
+            if number not in other.references("Superseded by"):
+                yield SUPERSESSION.at(
+                    other.path,
+                    other.line_of("Superseded by"),
+                    f"RFC {number:04d} says it supersedes this RFC, but Superseded by does not name it",
+                    f"set Superseded by to {number:04d}",
+                )
+            if rfc.status == "Accepted" and other.status != "Superseded":
+                yield SUPERSESSION.at(
+                    other.path,
+                    other.line_of("Status"),
+                    f"superseded by Accepted RFC {number:04d} but its status is {other.status!r}",
+                    "set Status to `Superseded`",
+                )
+        for newer in rfc.references("Superseded by"):
+            other = table.get(newer)
+            if other is None:
+                if newer not in corpus.settings.external_rfcs:
+                    yield SUPERSESSION.at(
+                        rfc.path,
+                        rfc.line_of("Superseded by"),
+                        f"superseded by RFC {newer:04d}, which is not in the corpus",
+                        "fix the number or declare it in external-rfcs",
+                    )
+            elif number not in other.references("Supersedes"):
+                yield SUPERSESSION.at(
+                    other.path,
+                    other.line_of("Supersedes"),
+                    f"RFC {number:04d} says this RFC supersedes it, but Supersedes does not name it",
+                    f"set Supersedes to {number:04d}",
+                )

@@ -1,0 +1,382 @@
+"""Schema rules: dialect, identity, titles, roles, `$ref` integrity, unused `$defs`, the event index."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+import referencing.exceptions
+from jsonschema import Draft202012Validator
+
+from wopgen.corpus import Corpus
+from wopgen.diagnostics import Diagnostic
+from wopgen.jsondoc import JsonDoc, escape_token
+from wopgen.rules import define
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+DIRECTIONS = ("client-sent", "host-emitted", "artifact")
+CONTENT_FIELDS = frozenset(
+    {"content", "output", "result", "text", "prompt", "response", "taskOutput", "body", "completion", "transcript"}
+)
+EVENT_SCHEMA = "run-event"
+PAYLOADS_SCHEMA = "run-event-payloads"
+TYPE_INDEX = "_typeIndex"
+
+METASCHEMA = define("schema-metaschema", "error", "A schema is not a valid JSON Schema 2020-12 document.")
+DIALECT_RULE = define("schema-dialect", "error", f"`$schema` is missing or is not {DIALECT}.")
+ID_RULE = define("schema-id", "error", "`$id` is missing or is not the configured base followed by the file name.")
+ID_DUPLICATE = define("schema-id-duplicate", "error", "Two schema files declare the same `$id`.")
+TITLE = define("schema-title", "error", "A schema has no string `title` (it names the generated model).")
+DIRECTION = define(
+    "schema-direction",
+    "error",
+    "A schema does not declare `x-wop-direction` as client-sent, host-emitted or artifact.",
+)
+REF_UNRESOLVED = define(
+    "schema-ref-unresolved", "error", "A `$ref` does not resolve to a schema or subschema in the corpus."
+)
+REF_EXTERNAL = define(
+    "schema-ref-external",
+    "error",
+    "A `$ref` points at the network or outside the corpus; it is never fetched.",
+)
+REF_CYCLE = define(
+    "schema-ref-cycle", "error", "A chain of `$ref`s leads back to itself without any schema in between."
+)
+DEFS_UNUSED = define("schema-defs-unused", "warning", "A `$defs` entry is never referenced.")
+EVENT_INDEX = define(
+    "schema-event-index",
+    "error",
+    "The RunEventType enum and the payload `_typeIndex` do not list exactly the same event types.",
+)
+CONTENT_FREE = define(
+    "schema-content-free",
+    "error",
+    "A payload marked `x-wop-content-free` is open or declares a content-bearing property.",
+)
+RFC_UNKNOWN = define(
+    "schema-rfc-unknown",
+    "error",
+    "An `x-wop-rfc` annotation names an RFC that is neither in the corpus nor declared external.",
+)
+
+
+@dataclass(frozen=True)
+class RefSite:
+    """One `$ref` occurrence: where it is, what it says and what it resolves to."""
+
+    doc: JsonDoc
+    pointer: str  # pointer to the object holding the `$ref`
+    ref: str
+    target: str  # absolute URI with fragment
+
+
+def walk(data: Any, start: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every object in a JSON value with its pointer; iterative so deep nesting cannot overflow."""
+    stack: list[tuple[str, Any]] = [(start, data)]
+    while stack:
+        ptr, node = stack.pop()
+        if isinstance(node, dict):
+            yield ptr, node
+            for key in reversed(list(node)):
+                stack.append((f"{ptr}/{escape_token(key)}", node[key]))
+        elif isinstance(node, list):
+            for index in range(len(node) - 1, -1, -1):
+                stack.append((f"{ptr}/{index}", node[index]))
+
+
+def ref_sites(corpus: Corpus) -> list[RefSite]:
+    sites = []
+    for path in sorted(corpus.schemas):
+        doc = corpus.schemas[path]
+        if not isinstance(doc.data, dict):
+            continue
+        base = corpus.uri_of(path)
+        for ptr, node in walk(doc.data):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not _inside_keyword_values(ptr):
+                sites.append(RefSite(doc, ptr, ref, urljoin(base, ref)))
+    return sites
+
+
+def _inside_keyword_values(ptr: str) -> bool:
+    """True for objects inside `const`, `enum`, `examples` or `default`: data, not schemas."""
+    parts = ptr.split("/")
+    return any(p in ("const", "enum", "examples", "default") for p in parts[1:])
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    seen_ids: dict[str, str] = {}
+    for path in sorted(corpus.schemas):
+        doc = corpus.schemas[path]
+        yield from _check_document(corpus, path, doc, seen_ids)
+    sites = ref_sites(corpus)
+    used = yield from _check_refs(corpus, sites)
+    yield from _check_unused_defs(corpus, used)
+    yield from _check_cycles(corpus, sites)
+    yield from _check_event_index(corpus)
+    yield from _check_annotations(corpus)
+
+
+def _check_document(corpus: Corpus, path: str, doc: JsonDoc, seen_ids: dict[str, str]) -> Iterator[Diagnostic]:
+    data = doc.data
+    if not isinstance(data, dict):
+        yield METASCHEMA.at(path, 1, "a schema file must hold a JSON object")
+        return
+    try:
+        errors = sorted(
+            Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(data),
+            key=lambda e: list(map(str, e.absolute_path)),
+        )
+    except RecursionError:
+        errors = []
+        yield METASCHEMA.at(path, 1, "schema is nested too deeply to check against the metaschema")
+    for error in errors[:20]:
+        where = list(error.absolute_path)
+        line, col = doc.locate(where)
+        yield METASCHEMA.at(
+            path,
+            line,
+            f"{error.message[:200]} (at /{'/'.join(map(str, where))})",
+            f"the `{error.validator}` keyword of the 2020-12 metaschema rejects it",
+            col=col,
+        )
+    dialect = data.get("$schema")
+    if dialect != DIALECT:
+        line = doc.line("/$schema")
+        found = "missing" if dialect is None else f"{dialect!r}"
+        yield DIALECT_RULE.at(path, line, f"$schema is {found}", f'set "$schema": "{DIALECT}"')
+    expected = corpus.expected_id(path)
+    declared = data.get("$id")
+    if declared != expected:
+        found = "missing" if declared is None else f"{declared!r}"
+        yield ID_RULE.at(path, doc.line("/$id"), f"$id is {found}, expected {expected!r}", f'set "$id": "{expected}"')
+    if isinstance(declared, str):
+        if declared in seen_ids:
+            yield ID_DUPLICATE.at(
+                path,
+                doc.line("/$id"),
+                f"$id {declared!r} is also declared by {seen_ids[declared]}",
+                "give each schema its own $id (base + file name)",
+            )
+        else:
+            seen_ids[declared] = path
+    if not isinstance(data.get("title"), str) or not data.get("title", "").strip():
+        yield TITLE.at(path, doc.line("/title"), "schema has no title", 'add "title": "<ModelName>"')
+    direction = data.get("x-wop-direction")
+    if direction not in DIRECTIONS:
+        found = "missing" if direction is None else f"{direction!r}"
+        yield DIRECTION.at(
+            path,
+            doc.line("/x-wop-direction"),
+            f"x-wop-direction is {found}",
+            f"declare who produces instances: one of {', '.join(DIRECTIONS)}",
+        )
+
+
+def _check_refs(corpus: Corpus, sites: list[RefSite]) -> Generator[Diagnostic, None, set[tuple[str, str]]]:
+    """Report bad refs; return the set of (document URI, fragment) pairs that resolve."""
+    base = corpus.settings.id_base
+    used: set[tuple[str, str]] = set()
+    for site in sites:
+        uri, fragment = urldefrag(site.target)
+        scheme = urlsplit(uri).scheme
+        if scheme not in ("http", "https") or not uri.startswith(base):
+            line, col = site.doc.locate(site.pointer + "/$ref")
+            where = (
+                "outside the corpus"
+                if uri.startswith(("http://", "https://")) and urlsplit(uri).netloc == urlsplit(base).netloc
+                else "to another location"
+            )
+            yield REF_EXTERNAL.at(
+                site.doc.path,
+                line,
+                f"$ref {site.ref!r} resolves to {site.target!r}, {where}",
+                f"refer to schemas in the corpus only (their $id starts with {base})",
+                col=col,
+            )
+            continue
+        if uri not in corpus.schemas_by_uri:
+            line, col = site.doc.locate(site.pointer + "/$ref")
+            yield REF_UNRESOLVED.at(
+                site.doc.path,
+                line,
+                f"$ref {site.ref!r}: no schema in the corpus has $id {uri!r}",
+                "check the file name, or add the schema",
+                col=col,
+            )
+            continue
+        try:
+            resolver = corpus.registry.resolver(base_uri=corpus.uri_of(site.doc.path))
+            resolver.lookup(site.ref)
+        except referencing.exceptions.Unresolvable:
+            line, col = site.doc.locate(site.pointer + "/$ref")
+            yield REF_UNRESOLVED.at(
+                site.doc.path,
+                line,
+                f"$ref {site.ref!r}: pointer {fragment!r} does not exist in {uri}",
+                "point at an existing subschema, e.g. #/$defs/<name>",
+                col=col,
+            )
+            continue
+        target_doc = corpus.schemas_by_uri[uri]
+        used.add((target_doc.path, fragment))
+    return used
+
+
+def _check_unused_defs(corpus: Corpus, used: set[tuple[str, str]]) -> Iterator[Diagnostic]:
+    used_defs: dict[str, set[str]] = {}
+    for target_path, fragment in used:
+        parts = fragment.split("/")
+        if len(parts) >= 3 and parts[1] == "$defs":
+            used_defs.setdefault(target_path, set()).add(parts[2])
+    for path in sorted(corpus.schemas):
+        doc = corpus.schemas[path]
+        defs = doc.data.get("$defs") if isinstance(doc.data, dict) else None
+        if not isinstance(defs, dict):
+            continue
+        for name in defs:
+            if name == TYPE_INDEX:
+                continue
+            frag = "/$defs/" + escape_token(name)
+            if escape_token(name) in used_defs.get(path, set()):
+                continue
+            yield DEFS_UNUSED.at(path, doc.line(frag), f"$defs/{name} is never referenced", "reference it or remove it")
+
+
+def _check_cycles(corpus: Corpus, sites: list[RefSite]) -> Iterator[Diagnostic]:
+    """Find chains of objects that are nothing but a `$ref`, leading back to themselves."""
+    pure: dict[tuple[str, str], RefSite] = {}
+    for site in sites:
+        node = _at(site.doc.data, site.pointer)
+        if isinstance(node, dict) and set(node) <= {"$ref", "description", "title", "$comment"}:
+            pure[(site.doc.path, site.pointer)] = site
+    reported: set[frozenset[tuple[str, str]]] = set()
+    for start, site in sorted(pure.items()):
+        chain = [start]
+        current = site
+        while True:
+            uri, fragment = urldefrag(current.target)
+            target_doc = corpus.schemas_by_uri.get(uri)
+            if target_doc is None:
+                break
+            nxt = (target_doc.path, fragment)
+            if nxt in chain:
+                loop = frozenset(chain[chain.index(nxt) :])
+                if loop not in reported:
+                    reported.add(loop)
+                    line, col = site.doc.locate(site.pointer + "/$ref")
+                    route = " -> ".join(f"{p}#{f}" for p, f in chain[chain.index(nxt) :]) + f" -> {nxt[0]}#{nxt[1]}"
+                    yield REF_CYCLE.at(
+                        site.doc.path,
+                        line,
+                        f"$ref cycle: {route}",
+                        "break the loop with a real schema in between",
+                        col=col,
+                    )
+                break
+            if nxt not in pure or len(chain) > 1000:
+                break
+            chain.append(nxt)
+            current = pure[nxt]
+
+
+def _at(data: Any, ptr: str) -> Any:
+    node = data
+    for raw in ptr.split("/")[1:]:
+        key = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict):
+            node = node.get(key)
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return None
+    return node
+
+
+def event_types(corpus: Corpus) -> list[str] | None:
+    """The RunEventType enum, if the corpus has one."""
+    doc = corpus.schemas_by_name.get(EVENT_SCHEMA)
+    if doc is None or not isinstance(doc.data, dict):
+        return None
+    enum = _at(doc.data, "/$defs/RunEventType/enum")
+    return [e for e in enum if isinstance(e, str)] if isinstance(enum, list) else None
+
+
+def type_index(corpus: Corpus) -> dict[str, Any] | None:
+    doc = corpus.schemas_by_name.get(PAYLOADS_SCHEMA)
+    if doc is None or not isinstance(doc.data, dict):
+        return None
+    props = _at(doc.data, f"/$defs/{TYPE_INDEX}/properties")
+    return props if isinstance(props, dict) else None
+
+
+def _check_event_index(corpus: Corpus) -> Iterator[Diagnostic]:
+    enum = event_types(corpus)
+    index = type_index(corpus)
+    if enum is None or index is None:
+        return
+    enum_doc = corpus.schemas_by_name[EVENT_SCHEMA]
+    index_doc = corpus.schemas_by_name[PAYLOADS_SCHEMA]
+    for name in sorted(set(enum) - set(index)):
+        yield EVENT_INDEX.at(
+            index_doc.path,
+            index_doc.line(f"/$defs/{TYPE_INDEX}/properties"),
+            f"event type {name!r} is in RunEventType but has no payload in _typeIndex",
+            f'add "{name}": {{"$ref": "#/$defs/<camelCaseName>"}}',
+        )
+    for name in sorted(set(index) - set(enum)):
+        yield EVENT_INDEX.at(
+            enum_doc.path,
+            enum_doc.line("/$defs/RunEventType/enum"),
+            f"event type {name!r} has a payload in _typeIndex but is not in RunEventType",
+            "add it to the enum or remove the payload entry",
+        )
+    if len(enum) != len(set(enum)):
+        dupes = sorted({e for e in enum if enum.count(e) > 1})
+        yield EVENT_INDEX.at(
+            enum_doc.path,
+            enum_doc.line("/$defs/RunEventType/enum"),
+            f"RunEventType lists {', '.join(dupes)} more than once",
+            "list each type once",
+        )
+
+
+def _check_annotations(corpus: Corpus) -> Iterator[Diagnostic]:
+    known = set(corpus.rfcs_by_number) | set(corpus.settings.external_rfcs)
+    for path in sorted(corpus.schemas):
+        doc = corpus.schemas[path]
+        if not isinstance(doc.data, dict):
+            continue
+        for ptr, node in walk(doc.data):
+            rfc = node.get("x-wop-rfc")
+            if isinstance(rfc, str) and rfc.isdigit() and int(rfc) not in known:
+                yield RFC_UNKNOWN.at(
+                    path,
+                    doc.line(ptr + "/x-wop-rfc"),
+                    f"x-wop-rfc names RFC {rfc}, which is not in the corpus",
+                    "add the RFC or list its number in [tool.wopgen] external-rfcs",
+                )
+            if node.get("x-wop-content-free") is True:
+                yield from _content_free(path, doc, ptr, node)
+
+
+def _content_free(path: str, doc: JsonDoc, ptr: str, node: dict[str, Any]) -> Iterator[Diagnostic]:
+    if node.get("additionalProperties") is not False:
+        yield CONTENT_FREE.at(
+            path,
+            doc.line(ptr),
+            f"{ptr or '/'} is content-free but not closed",
+            'add "additionalProperties": false so no content can ride along',
+        )
+    props = node.get("properties")
+    if isinstance(props, dict):
+        for name in sorted(set(props) & CONTENT_FIELDS):
+            yield CONTENT_FREE.at(
+                path,
+                doc.line(f"{ptr}/properties/{escape_token(name)}"),
+                f"content-free payload declares content-bearing property {name!r}",
+                "carry an identifier, count or score instead, and serve content from an authorised resource",
+            )

@@ -1,0 +1,193 @@
+"""The `wopgen` command line: parse options, call a function, render the result. Nothing more."""
+
+from __future__ import annotations
+
+import datetime as dt
+import getpass
+import sys
+from pathlib import Path
+
+import click
+
+from wopgen import __version__
+from wopgen.corpus import Corpus, load
+from wopgen.diagnostics import Diagnostic, Severity, fails, select
+from wopgen.render import RENDERERS, render_text
+from wopgen.settings import SettingsError, find_root, load_settings
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class Context:
+    def __init__(self, root: Path | None) -> None:
+        self.explicit_root = root
+
+    def root(self) -> Path:
+        try:
+            if self.explicit_root is not None:
+                load_settings(self.explicit_root)  # fail early with a clear message
+                return self.explicit_root.resolve()
+            return find_root(Path.cwd())
+        except SettingsError as exc:
+            raise click.UsageError(str(exc)) from None
+
+    def corpus(self) -> Corpus:
+        root = self.root()
+        try:
+            return load(root)
+        except SettingsError as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+pass_context = click.make_pass_decorator(Context)
+
+
+def _split(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def emit(diagnostics: list[Diagnostic], fmt: str) -> None:
+    ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    if fmt == "text":
+        click.echo(render_text(ordered, colour=sys.stdout.isatty()), nl=False)
+    else:
+        click.echo(RENDERERS[fmt](ordered), nl=False)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Corpus root (default: the nearest parent folder whose pyproject.toml has [tool.wopgen]).",
+)
+@click.version_option(__version__, prog_name="wopgen")
+@click.pass_context
+def cli(ctx: click.Context, root: Path | None) -> None:
+    """Check, generate from and execute the OpenWOP v1 specification corpus.
+
+    \b
+    Exit codes: 0 clean, 1 findings at or above the failing severity, 2 usage or configuration error.
+    Start with `wopgen check`; `wopgen rules` lists every rule it can report.
+    """
+    ctx.obj = Context(root)
+
+
+@cli.command()
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github", "sarif"]),
+    default="text",
+    show_default=True,
+    help="How to print the findings.",
+)
+@click.option(
+    "--select",
+    "include",
+    multiple=True,
+    metavar="IDS",
+    help="Only report these rule ids or prefixes (comma-separated or repeated), e.g. schema-,rfc-status.",
+)
+@click.option(
+    "--ignore",
+    "exclude",
+    multiple=True,
+    metavar="IDS",
+    help="Do not report these rule ids or prefixes, e.g. schema-defs-unused.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default="error",
+    show_default=True,
+    help="Lowest severity that makes the exit code 1.",
+)
+@pass_context
+def check(obj: Context, fmt: str, include: tuple[str, ...], exclude: tuple[str, ...], fail_on: str) -> None:
+    """Check the whole corpus: schemas, examples, RFCs, prose, changelog, invariants.
+
+    \b
+    Examples:
+      wopgen check
+      wopgen check --format github          # annotations in a GitHub Actions log
+      wopgen check --select schema-,example- --ignore schema-defs-unused
+    """
+    from wopgen.checks import run_all
+
+    corpus = obj.corpus()
+    diagnostics = select(list(run_all(corpus)), _split(include), _split(exclude))
+    emit(diagnostics, fmt)
+    sys.exit(EXIT_FINDINGS if fails(diagnostics, Severity(fail_on)) else EXIT_CLEAN)
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+def rules(fmt: str) -> None:
+    """List every rule id with its default severity and what it means."""
+    from wopgen.rules import catalogue
+
+    items = catalogue()
+    if fmt == "json":
+        import json
+
+        click.echo(
+            json.dumps(
+                [{"id": r.id, "severity": r.severity.value, "summary": r.summary, "example": r.example} for r in items],
+                indent=2,
+            )
+        )
+    elif fmt == "markdown":
+        click.echo("| Rule | Severity | Meaning |\n|---|---|---|")
+        for r in items:
+            click.echo(f"| `{r.id}` | {r.severity.value} | {r.summary} |")
+    else:
+        width = max(len(r.id) for r in items)
+        for r in items:
+            click.echo(f"{r.id.ljust(width)}  {r.severity.value:<7}  {r.summary}")
+
+
+@cli.group()
+def rfc() -> None:
+    """Create and list RFCs."""
+
+
+@rfc.command("new")
+@click.argument("title")
+@click.option("--author", default=None, help="Author(s) cell (default: the current user).")
+@pass_context
+def rfc_new(obj: Context, title: str, author: str | None) -> None:
+    """Write the next-numbered Draft RFC from the template, dated today.
+
+    \b
+    Example:
+      wopgen rfc new "Verification gates and structured findings"
+    """
+    from wopgen.rfctool import new_rfc
+
+    if not title.strip():
+        raise click.UsageError("the title must not be empty")
+    corpus = obj.corpus()
+    relative, text = new_rfc(corpus, title, author or getpass.getuser(), dt.date.today())
+    target = corpus.root / relative
+    if target.exists():
+        raise click.UsageError(f"{relative} already exists")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    click.echo(relative)
+
+
+@rfc.command("list")
+@pass_context
+def rfc_list(obj: Context) -> None:
+    """Print number, status, compatibility and title of every RFC."""
+    from wopgen.rfctool import rfc_rows
+
+    for number, status, compat, title in rfc_rows(obj.corpus()):
+        click.echo(f"{number}  {status:<10}  {compat:<11}  {title}")
+
+
+def main() -> None:
+    try:
+        cli.main(standalone_mode=True)
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,371 @@
+"""The one loader: `load(root) -> Corpus`. Every corpus file is read and parsed here, once.
+
+Checks and generators are pure functions of the `Corpus`. Problems met while reading (unreadable
+files, malformed JSON or YAML, files that leave the root) become diagnostics, not exceptions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+import referencing
+import referencing.exceptions
+from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
+from referencing.jsonschema import DRAFT202012
+
+from wopgen.diagnostics import Diagnostic
+from wopgen.jsondoc import JsonDoc, JsonLoadError, decode_text, parse_json
+from wopgen.markdown import MarkdownDoc, parse_markdown
+from wopgen.rfcmeta import Rfc, parse_rfc
+from wopgen.rules import define
+from wopgen.settings import Settings, load_settings
+from wopgen.yamldoc import YamlDoc, YamlLoadError, parse_yaml
+
+SCHEMA_SUFFIX = ".schema.json"
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+UNREADABLE = define(
+    "corpus-unreadable",
+    "error",
+    "A corpus file cannot be read as UTF-8 text (permissions, encoding, byte-order mark, size).",
+)
+OUTSIDE_ROOT = define(
+    "corpus-outside-root",
+    "error",
+    "A corpus path resolves outside the corpus root (for example through a symlink); it is not read.",
+)
+MISSING_PART = define(
+    "corpus-missing",
+    "warning",
+    "A part of the corpus named in [tool.wopgen] (a folder or file) does not exist.",
+)
+INVALID_YAML = define("corpus-invalid-yaml", "error", "A YAML file in the corpus does not parse.")
+SCHEMA_INVALID_JSON = define(
+    "schema-invalid-json", "error", "A schema file is not valid JSON; the position of the error is given."
+)
+EXAMPLE_INVALID_JSON = define(
+    "example-invalid-json", "error", "An example file is not valid JSON; the position of the error is given."
+)
+EXAMPLE_MISPLACED = define(
+    "example-misplaced",
+    "error",
+    "A file under the examples folder is not at <schema-name>/valid/*.json or <schema-name>/invalid/*.json.",
+)
+
+
+@dataclass(frozen=True)
+class Example:
+    schema_name: str
+    kind: str  # "valid" | "invalid"
+    doc: JsonDoc
+    why: str = ""
+
+    @property
+    def path(self) -> str:
+        return self.doc.path
+
+
+def _refuse(uri: str) -> referencing.Resource[Any]:
+    """Retrieval hook for the registry: nothing outside the corpus is ever fetched."""
+    raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
+
+
+@dataclass
+class Corpus:
+    """Everything in the corpus, parsed, with the diagnostics met while reading it."""
+
+    settings: Settings
+    schemas: dict[str, JsonDoc] = field(default_factory=dict)  # keyed by relative path
+    examples: list[Example] = field(default_factory=list)
+    docs: dict[str, MarkdownDoc] = field(default_factory=dict)
+    rfcs: dict[str, Rfc] = field(default_factory=dict)
+    api: dict[str, YamlDoc] = field(default_factory=dict)
+    invariants: YamlDoc | None = None
+    changelog: MarkdownDoc | None = None
+    load_diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def root(self) -> Path:
+        return self.settings.root
+
+    # --- schemas -------------------------------------------------------------------------
+
+    def schema_name(self, path: str) -> str:
+        return Path(path).name[: -len(SCHEMA_SUFFIX)]
+
+    def expected_id(self, path: str) -> str:
+        return self.settings.id_base + Path(path).name
+
+    @cached_property
+    def schemas_by_name(self) -> dict[str, JsonDoc]:
+        return {self.schema_name(p): d for p, d in self.schemas.items()}
+
+    @cached_property
+    def schemas_by_uri(self) -> dict[str, JsonDoc]:
+        """Each schema under its declared `$id` and under base + file name (for relative refs)."""
+        table: dict[str, JsonDoc] = {}
+        for _path, doc in sorted(self.schemas.items()):
+            if not isinstance(doc.data, dict):
+                continue
+            declared = doc.data.get("$id")
+            if isinstance(declared, str) and declared not in table:
+                table[declared] = doc
+        for path, doc in sorted(self.schemas.items()):
+            if isinstance(doc.data, dict):
+                table.setdefault(self.expected_id(path), doc)
+        return table
+
+    @cached_property
+    def registry(self) -> referencing.Registry[Any]:
+        """One immutable registry of every schema; unknown URIs are refused, never fetched."""
+        resources = []
+        for uri, doc in self.schemas_by_uri.items():
+            resource = referencing.Resource.from_contents(doc.data, default_specification=DRAFT202012)
+            resources.append((uri, resource))
+        registry: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg]
+        return registry.with_resources(resources).crawl()
+
+    def uri_of(self, path: str) -> str:
+        doc = self.schemas[path]
+        declared = doc.data.get("$id") if isinstance(doc.data, dict) else None
+        return declared if isinstance(declared, str) else self.expected_id(path)
+
+    def validator(self, path: str, pointer: str = "") -> Validator:
+        """A validator for the schema at `path`, or for the subschema at `pointer` inside it.
+
+        Every validator shares one resolver over the registry, so making one costs nothing
+        however large the corpus is.
+        """
+        key = (path, pointer)
+        cache = self._validators
+        if key not in cache:
+            target = urljoin(self.uri_of(path), "#" + pointer) if pointer else self.uri_of(path)
+            cache[key] = self._base_validator.evolve(schema={"$ref": target})
+        return cache[key]
+
+    @cached_property
+    def _base_validator(self) -> Draft202012Validator:
+        return Draft202012Validator({}, registry=self.registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+    @cached_property
+    def _validators(self) -> dict[tuple[str, str], Validator]:
+        return {}
+
+    # --- RFCs ----------------------------------------------------------------------------
+
+    @cached_property
+    def rfcs_by_number(self) -> dict[int, Rfc]:
+        table: dict[int, Rfc] = {}
+        for path in sorted(self.rfcs):
+            rfc = self.rfcs[path]
+            number = rfc.file_number if rfc.file_number is not None else rfc.number
+            if number is not None:
+                table.setdefault(number, rfc)
+        return table
+
+    # --- files ---------------------------------------------------------------------------
+
+    def inside(self, relative: str) -> Path | None:
+        """The absolute path for a corpus-relative path, or None when it would leave the root."""
+        candidate = (self.root / relative).resolve()
+        try:
+            candidate.relative_to(self.root)
+        except ValueError:
+            return None
+        return candidate
+
+    def exists(self, relative: str) -> bool:
+        target = self.inside(relative)
+        return target is not None and target.exists()
+
+    def glob(self, pattern: str) -> list[str]:
+        """Corpus-relative paths matching a glob, never following a path out of the root."""
+        if ".." in Path(pattern).parts or Path(pattern).is_absolute():
+            return []
+        found = []
+        for hit in sorted(self.root.glob(pattern)):
+            relative = hit.relative_to(self.root).as_posix()
+            if self.inside(relative) is not None:
+                found.append(relative)
+        return found
+
+
+class _Reader:
+    """Reads files for one load, turning every failure into a diagnostic."""
+
+    def __init__(self, settings: Settings, diagnostics: list[Diagnostic]) -> None:
+        self.root = settings.root
+        self.diagnostics = diagnostics
+
+    def relative(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def read_bytes(self, path: Path) -> bytes | None:
+        rel = self.relative(path)
+        try:
+            path.resolve().relative_to(self.root)
+        except (ValueError, OSError, RuntimeError):
+            self.diagnostics.append(
+                OUTSIDE_ROOT.at(
+                    rel, 1, "resolves outside the corpus root; not read", "replace the symlink with the file itself"
+                )
+            )
+            return None
+        try:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                self.diagnostics.append(UNREADABLE.at(rel, 1, f"file is {size} bytes, over the {MAX_FILE_BYTES} limit"))
+                return None
+            return path.read_bytes()
+        except OSError as exc:
+            self.diagnostics.append(UNREADABLE.at(rel, 1, f"cannot read: {exc.strerror or exc}"))
+            return None
+
+    def read_text(self, path: Path) -> str | None:
+        raw = self.read_bytes(path)
+        if raw is None:
+            return None
+        try:
+            return decode_text(raw)
+        except JsonLoadError as exc:
+            self.diagnostics.append(UNREADABLE.at(self.relative(path), exc.line, exc.message, col=exc.col))
+            return None
+
+    def read_json(self, path: Path, rule: Any) -> JsonDoc | None:
+        raw = self.read_bytes(path)
+        if raw is None:
+            return None
+        rel = self.relative(path)
+        try:
+            return parse_json(rel, raw)
+        except JsonLoadError as exc:
+            self.diagnostics.append(rule.at(rel, exc.line, exc.message, col=exc.col))
+            return None
+
+    def read_yaml(self, path: Path) -> YamlDoc | None:
+        text = self.read_text(path)
+        if text is None:
+            return None
+        try:
+            return parse_yaml(self.relative(path), text)
+        except YamlLoadError as exc:
+            self.diagnostics.append(INVALID_YAML.at(self.relative(path), exc.line, exc.message, col=exc.col))
+            return None
+
+    def read_markdown(self, path: Path) -> MarkdownDoc | None:
+        text = self.read_text(path)
+        return None if text is None else parse_markdown(self.relative(path), text)
+
+
+def _files(folder: Path, pattern: str) -> list[Path]:
+    return sorted(p for p in folder.glob(pattern) if p.is_file() or p.is_symlink())
+
+
+_EXAMPLE_KINDS = ("valid", "invalid")
+_WHY_SUFFIX = ".why"
+
+
+def load(root: Path, settings: Settings | None = None) -> Corpus:
+    """Read the corpus at `root` (settings from its pyproject.toml unless given)."""
+    settings = settings or load_settings(root)
+    diagnostics: list[Diagnostic] = []
+    reader = _Reader(settings, diagnostics)
+    corpus = Corpus(settings=settings, load_diagnostics=diagnostics)
+
+    def folder(name: str, relative: str) -> Path | None:
+        path = settings.path(relative)
+        if not path.is_dir():
+            diagnostics.append(
+                MISSING_PART.at(
+                    relative,
+                    1,
+                    f"the {name} folder {relative!r} does not exist",
+                    "create it or change [tool.wopgen] in pyproject.toml",
+                )
+            )
+            return None
+        return path
+
+    schemas_dir = folder("schemas", settings.schemas)
+    if schemas_dir:
+        for path in _files(schemas_dir, "*" + SCHEMA_SUFFIX):
+            doc = reader.read_json(path, SCHEMA_INVALID_JSON)
+            if doc is not None:
+                corpus.schemas[doc.path] = doc
+
+    examples_dir = settings.path(settings.examples)
+    if examples_dir.is_dir():
+        _load_examples(corpus, reader, examples_dir)
+
+    docs_dir = folder("docs", settings.docs)
+    if docs_dir:
+        for path in _files(docs_dir, "**/*.md"):
+            md = reader.read_markdown(path)
+            if md is not None:
+                corpus.docs[md.path] = md
+
+    rfcs_dir = folder("rfcs", settings.rfcs)
+    if rfcs_dir:
+        for path in _files(rfcs_dir, "*.md"):
+            if path.name.lower() == "readme.md":
+                continue
+            md = reader.read_markdown(path)
+            if md is not None:
+                corpus.rfcs[md.path] = parse_rfc(md.path, md, path.name)
+
+    api_dir = settings.path(settings.api)
+    if api_dir.is_dir():
+        for path in _files(api_dir, "*.yaml"):
+            ydoc = reader.read_yaml(path)
+            if ydoc is not None:
+                corpus.api[ydoc.path] = ydoc
+
+    invariants = settings.path(settings.invariants)
+    if invariants.is_file() or invariants.is_symlink():
+        corpus.invariants = reader.read_yaml(invariants)
+
+    changelog = settings.path(settings.changelog)
+    if changelog.is_file() or changelog.is_symlink():
+        corpus.changelog = reader.read_markdown(changelog)
+    return corpus
+
+
+_EXAMPLE_NAME = re.compile(r"^[^/]+\.json$")
+
+
+def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
+    for path in sorted(examples_dir.rglob("*")):
+        if path.is_dir():
+            continue
+        rel = reader.relative(path)
+        parts = path.relative_to(examples_dir).parts
+        if path.suffix == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
+            continue  # read alongside its example below
+        if len(parts) != 3 or parts[1] not in _EXAMPLE_KINDS or not _EXAMPLE_NAME.match(parts[2]):
+            corpus.load_diagnostics.append(
+                EXAMPLE_MISPLACED.at(
+                    rel,
+                    1,
+                    "not an example location",
+                    "put examples at <schema-name>/valid/*.json or <schema-name>/invalid/*.json",
+                )
+            )
+            continue
+        doc = reader.read_json(path, EXAMPLE_INVALID_JSON)
+        if doc is None:
+            continue
+        why = ""
+        why_path = path.with_suffix(_WHY_SUFFIX)
+        if parts[1] == "invalid" and why_path.is_file():
+            text = reader.read_text(why_path)
+            why = (text or "").strip()
+        corpus.examples.append(Example(parts[0], parts[1], doc, why))

@@ -1,0 +1,70 @@
+"""Diagnostics: what a check found, where, and how bad it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding. `path` is relative to the corpus root, with forward slashes."""
+
+    rule: str
+    severity: Severity
+    path: str
+    line: int
+    col: int
+    message: str
+    hint: str = ""
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.line, self.col, self.rule, self.message)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rule": self.rule,
+            "severity": self.severity.value,
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def count(diagnostics: list[Diagnostic]) -> dict[str, int]:
+    totals = {s.value: 0 for s in Severity}
+    for d in diagnostics:
+        totals[d.severity.value] += 1
+    return totals
+
+
+def matches(rule: str, patterns: tuple[str, ...]) -> bool:
+    """A pattern is a full rule id or a prefix ending in `-` (`schema-`) or bare (`schema`)."""
+    for pattern in patterns:
+        p = pattern.strip()
+        if not p:
+            continue
+        if rule == p or rule.startswith(p if p.endswith("-") else p + "-"):
+            return True
+    return False
+
+
+def select(diagnostics: list[Diagnostic], include: tuple[str, ...], exclude: tuple[str, ...]) -> list[Diagnostic]:
+    kept = [d for d in diagnostics if (not include or matches(d.rule, include))]
+    return [d for d in kept if not matches(d.rule, exclude)]
+
+
+def fails(diagnostics: list[Diagnostic], threshold: Severity) -> bool:
+    return any(d.severity.rank >= threshold.rank for d in diagnostics)

@@ -1,0 +1,42 @@
+"""`wopgen rfc new` / `wopgen rfc list`: the next-numbered RFC from a template, and the index."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from wopgen.corpus import Corpus
+
+
+def slug(title: str) -> str:
+    words = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return "-".join(words.split("-")[:8]) or "untitled"
+
+
+def next_number(corpus: Corpus) -> int:
+    taken = set(corpus.rfcs_by_number) | set(corpus.settings.external_rfcs)
+    return max(taken, default=0) + 1
+
+
+def new_rfc(corpus: Corpus, title: str, author: str, today: dt.date) -> tuple[str, str]:
+    """The path (relative to the root) and text of a fresh Draft RFC."""
+    number = next_number(corpus)
+    env = Environment(
+        loader=PackageLoader("wopgen", "data/templates"),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    text = env.get_template("rfc.md.j2").render(
+        number=f"{number:04d}", title=title.strip(), author=author, date=today.isoformat()
+    )
+    return f"{corpus.settings.rfcs}/{number:04d}-{slug(title)}.md", text
+
+
+def rfc_rows(corpus: Corpus) -> list[tuple[str, str, str, str]]:
+    rows = []
+    for number, rfc in sorted(corpus.rfcs_by_number.items()):
+        rows.append((f"{number:04d}", rfc.status or "?", rfc.compatibility or "?", rfc.title or "(no title)"))
+    return rows

@@ -1,0 +1,97 @@
+"""Corpus settings: where the corpus lives and how it is laid out (`[tool.wopgen]`)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+PYPROJECT = "pyproject.toml"
+
+
+class SettingsError(Exception):
+    """The settings are missing or malformed; the CLI reports this as a usage error (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where each part of the corpus lives, relative to the corpus root."""
+
+    root: Path
+    schemas: str = "schemas"
+    examples: str = "schemas/examples"
+    docs: str = "spec/v1"
+    rfcs: str = "spec/rfcs"
+    api: str = "spec/api"
+    invariants: str = "spec/security/invariants.yaml"
+    changelog: str = "CHANGELOG.md"
+    id_base: str = "https://openwop.dev/spec/v1/"
+    external_rfcs: frozenset[int] = field(default_factory=frozenset)
+    baseline: str | None = None
+    models_package: str = "wop_models"
+
+    def path(self, relative: str) -> Path:
+        return self.root / relative
+
+
+_KEYS: dict[str, str] = {
+    "schemas": "schemas",
+    "examples": "examples",
+    "docs": "docs",
+    "rfcs": "rfcs",
+    "api": "api",
+    "invariants": "invariants",
+    "changelog": "changelog",
+    "id-base": "id_base",
+    "baseline": "baseline",
+    "models-package": "models_package",
+}
+
+
+def find_root(start: Path) -> Path:
+    """Walk up from `start` to the first folder whose pyproject.toml has `[tool.wopgen]`."""
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / PYPROJECT
+        if candidate.is_file() and "wopgen" in _read_tool_table(candidate):
+            return folder
+    raise SettingsError(
+        f"no {PYPROJECT} with a [tool.wopgen] table in {here} or any parent folder; run inside a corpus or pass --root"
+    )
+
+
+def _read_tool_table(pyproject: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise SettingsError(f"{pyproject}: cannot read settings: {exc}") from exc
+    tool = data.get("tool", {})
+    return tool if isinstance(tool, dict) else {}
+
+
+def load_settings(root: Path) -> Settings:
+    """Read `[tool.wopgen]` from `root/pyproject.toml`; unknown keys are an error."""
+    pyproject = root / PYPROJECT
+    if not pyproject.is_file():
+        raise SettingsError(f"{root}: no {PYPROJECT} with a [tool.wopgen] table here")
+    table = _read_tool_table(pyproject).get("wopgen")
+    if not isinstance(table, dict):
+        raise SettingsError(f"{pyproject}: no [tool.wopgen] table")
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "external-rfcs":
+            if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+                raise SettingsError(f"{pyproject}: external-rfcs must be a list of RFC numbers")
+            values["external_rfcs"] = frozenset(value)
+        elif key in _KEYS:
+            if not isinstance(value, str):
+                raise SettingsError(f"{pyproject}: [tool.wopgen] {key} must be a string")
+            values[_KEYS[key]] = value
+        else:
+            known = ", ".join(sorted([*_KEYS, "external-rfcs"]))
+            raise SettingsError(f"{pyproject}: unknown [tool.wopgen] key {key!r} (known: {known})")
+    base = values.get("id_base", Settings.id_base)
+    if not base.endswith("/"):
+        raise SettingsError(f"{pyproject}: id-base must end with '/' (got {base!r})")
+    return Settings(root=root.resolve(), **values)

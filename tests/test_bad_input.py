@@ -1,0 +1,98 @@
+"""Bad input is a diagnostic, never a traceback."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+THING = "schemas/thing.schema.json"
+VALID = "schemas/examples/thing/valid/named.json"
+
+
+def rules_at(found, path):
+    return [d.rule for d in found if d.path == path]
+
+
+def test_byte_order_mark(findings):
+    def edit(files):
+        files[VALID] = b'\xef\xbb\xbf{"name": "x"}'
+
+    found = findings(edit)
+    assert rules_at(found, VALID) == ["example-invalid-json"]
+    assert "byte-order mark" in next(d.message for d in found if d.path == VALID)
+
+
+def test_invalid_utf8_reports_line_and_column(findings):
+    def edit(files):
+        files[THING] = b'{\n  "title": "caf\xe9"\n}'
+
+    found = [d for d in findings(edit) if d.path == THING]
+    assert [(d.rule, d.line, d.col) for d in found] == [("schema-invalid-json", 2, 16)]
+
+
+def test_invalid_utf8_in_markdown(findings):
+    def edit(files):
+        files["spec/v1/broken.md"] = b"# Broken\n\n\xff\xfe\n"
+
+    found = [d for d in findings(edit) if d.path == "spec/v1/broken.md"]
+    assert [(d.rule, d.line) for d in found] == [("corpus-unreadable", 3)]
+
+
+def test_ten_thousand_deep_nesting(findings):
+    deep = "[" * 10_000 + "]" * 10_000
+
+    def edit(files):
+        files[VALID] = deep
+        files[THING] = '{"title": ' + deep + "}"
+
+    found = findings(edit)
+    assert "example-invalid-json" in rules_at(found, VALID)
+    assert "schema-invalid-json" in rules_at(found, THING)
+
+
+def test_deep_but_parseable_schema_does_not_crash(findings):
+    nested: dict = {"type": "object"}
+    for _ in range(300):
+        nested = {"type": "object", "properties": {"x": nested}}
+
+    def edit(files):
+        files["schemas/deep.schema.json"] = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://openwop.dev/spec/v1/deep.schema.json",
+            "title": "Deep",
+            "x-wop-direction": "artifact",
+            **nested,
+        }
+
+    findings(edit)  # must not raise
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_symlink_leaving_the_root(make_corpus, tmp_path):
+    from conftest import diagnose
+
+    root = make_corpus()
+    secret = tmp_path / "secret.json"
+    secret.write_text('{"name": "outside"}')
+    (root / "schemas/examples/thing/valid/link.json").symlink_to(secret)
+    found = diagnose(root)
+    assert [(d.rule, d.path) for d in found] == [("corpus-outside-root", "schemas/examples/thing/valid/link.json")]
+
+
+def test_malformed_yaml_and_non_mapping_invariants(findings):
+    def edit(files):
+        files["spec/security/invariants.yaml"] = "- just\n- a list\n"
+
+    found = findings(edit)
+    assert [d.rule for d in found] == ["invariant-shape"]
+
+
+def test_schema_that_is_not_an_object(findings):
+    def edit(files):
+        files[THING] = "[1, 2]"
+        del files["schemas/examples/thing/valid/named.json"]
+        del files["schemas/examples/thing/invalid/empty-name.json"]
+
+    found = findings(edit)
+    assert "schema-metaschema" in rules_at(found, THING)

@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+import json
+import re
+
+from click.testing import CliRunner
+
+from wopgen.cli import cli
+
+
+def run(*args, cwd=None):
+    runner = CliRunner()
+    return runner.invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_clean_corpus_exits_zero(make_corpus):
+    root = make_corpus()
+    result = run("--root", str(root), "check")
+    assert result.exit_code == 0, result.output
+    assert "no problems found" in result.output
+
+
+def test_findings_exit_one_and_are_grouped_by_file(make_corpus):
+    def edit(files):
+        del files["schemas/thing.schema.json"]["title"]
+
+    result = run("--root", str(make_corpus(edit)), "check")
+    assert result.exit_code == 1
+    assert "schemas/thing.schema.json\n" in result.output
+    assert "[schema-title]" in result.output and "1 errors" in result.output
+
+
+def test_select_and_ignore_by_id_or_prefix(make_corpus):
+    def edit(files):
+        del files["schemas/thing.schema.json"]["title"]
+
+    root = str(make_corpus(edit))
+    assert run("--root", root, "check", "--ignore", "schema-title").exit_code == 0
+    assert run("--root", root, "check", "--select", "rfc-").exit_code == 0
+    assert run("--root", root, "check", "--select", "schema").exit_code == 1
+
+
+def test_warnings_fail_only_when_asked(make_corpus):
+    def edit(files):
+        files["schemas/thing.schema.json"]["$defs"]["spare"] = {"type": "string"}
+
+    root = str(make_corpus(edit))
+    assert run("--root", root, "check").exit_code == 0
+    assert run("--root", root, "check", "--fail-on", "warning").exit_code == 1
+
+
+def test_json_format_shape(make_corpus):
+    def edit(files):
+        del files["schemas/thing.schema.json"]["title"]
+
+    result = run("--root", str(make_corpus(edit)), "check", "--format", "json")
+    doc = json.loads(result.output)
+    assert doc["version"] == 1 and doc["summary"]["error"] == 1
+    assert doc["diagnostics"][0]["rule"] == "schema-title"
+    assert set(doc["diagnostics"][0]) == {"rule", "severity", "path", "line", "col", "message", "hint"}
+
+
+def test_github_format(make_corpus):
+    def edit(files):
+        del files["schemas/thing.schema.json"]["title"]
+
+    result = run("--root", str(make_corpus(edit)), "check", "--format", "github")
+    assert re.match(r"^::error file=schemas/thing.schema.json,line=\d+,col=\d+,title=schema-title::", result.output)
+
+
+def test_sarif_format(make_corpus):
+    def edit(files):
+        del files["schemas/thing.schema.json"]["title"]
+
+    doc = json.loads(run("--root", str(make_corpus(edit)), "check", "--format", "sarif").output)
+    assert doc["version"] == "2.1.0"
+    result = doc["runs"][0]["results"][0]
+    assert result["ruleId"] == "schema-title" and result["level"] == "error"
+    rules = doc["runs"][0]["tool"]["driver"]["rules"]
+    assert rules[result["ruleIndex"]]["id"] == "schema-title"
+
+
+def test_missing_settings_is_a_usage_error(tmp_path):
+    result = run("--root", str(tmp_path), "check")
+    assert result.exit_code == 2 and "[tool.wopgen]" in result.output
+
+
+def test_unknown_setting_is_a_usage_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.wopgen]\nschemaz = 'x'\n")
+    result = run("--root", str(tmp_path), "check")
+    assert result.exit_code == 2 and "schemaz" in result.output
+
+
+def test_root_is_found_by_walking_up(make_corpus, monkeypatch):
+    root = make_corpus()
+    monkeypatch.chdir(root / "spec" / "v1")
+    assert run("check").exit_code == 0
+
+
+def test_rules_lists_the_catalogue():
+    result = run("rules")
+    assert result.exit_code == 0
+    assert re.search(r"^schema-ref-unresolved\s+error\s+", result.output, re.M)
+    doc = json.loads(run("rules", "--format", "json").output)
+    assert {"id", "severity", "summary"} <= set(doc[0])
+
+
+def test_rfc_new_and_list(make_corpus):
+    root = make_corpus()
+    result = run("--root", str(root), "rfc", "new", "Verification gates and findings", "--author", "Q (@q)")
+    assert result.exit_code == 0
+    # external RFC 0037 is the highest known number, so the next is 0038
+    assert result.output.strip() == "spec/rfcs/0038-verification-gates-and-findings.md"
+    text = (root / result.output.strip()).read_text()
+    assert "| **Status** | `Draft` |" in text and "| **Author(s)** | Q (@q) |" in text
+    listing = run("--root", str(root), "rfc", "list").output
+    assert "0038  Draft" in listing and "Verification gates and findings" in listing
+    # the new RFC passes the RFC rules except Affects, which it asks the author to fill
+    check = json.loads(run("--root", str(root), "check", "--format", "json").output)
+    assert [d["rule"] for d in check["diagnostics"]] == []
