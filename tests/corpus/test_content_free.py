@@ -55,6 +55,14 @@ CLEAN: dict[str, dict[str, Any]] = {
     },
     "eval.scored": {"taskId": "t1", "score": 0.5, "passed": False, "safetyFindingCount": 1},
     "eval.completed": {"aggregateScore": 0.5, "passed": False, "taskCount": 2, "passedCount": 1},
+    "verification.started": {"gateId": "g1", "resultId": "vr-1", "attempt": 1, "verifierCount": 3},
+    "verification.completed": {
+        "gateId": "g1",
+        "resultId": "vr-1",
+        "attempt": 1,
+        "verdict": "fail",
+        "findingCounts": {"blocking": 1, "warning": 0, "advisory": 2},
+    },
 }
 
 SUMMARY: dict[str, Any] = {

@@ -14,9 +14,14 @@ from wopgen.corpus import Corpus, Example
 from wopgen.diagnostics import Diagnostic
 from wopgen.jsondoc import escape_token
 from wopgen.rules import define
+from wopgen.semantics import problems as semantic_problems
 
 VALID_FAILS = define("example-valid-fails", "error", "A valid/ example does not validate against its schema.")
-INVALID_PASSES = define("example-invalid-passes", "error", "An invalid/ example validates against its schema.")
+INVALID_PASSES = define(
+    "example-invalid-passes",
+    "error",
+    "An invalid/ example validates against its schema and breaks no semantic rule of wopgen.semantics.",
+)
 ORPHAN = define("example-orphan", "error", "An examples folder is named after a schema that does not exist.")
 MISSING = define(
     "example-missing",
@@ -129,10 +134,10 @@ def _check_example(corpus: Corpus, example: Example) -> Iterator[Diagnostic]:
         yield VALID_FAILS.at(
             example.path, line, f"valid example fails {text}", f"fix the example or the schema ({schema_path})", col=col
         )
-    elif example.kind == "invalid" and error is None:
+    elif example.kind == "invalid" and error is None and not semantic_problems(example.schema_name, instance):
         yield INVALID_PASSES.at(
             example.path,
             1,
-            f"invalid example validates against {schema_path}",
+            f"invalid example validates against {schema_path} and breaks no semantic rule",
             "make it fail for the one reason its name gives, or move it to valid/",
         )
