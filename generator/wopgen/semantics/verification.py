@@ -108,7 +108,7 @@ RULES: tuple[SemanticRule, ...] = (
 EDGE_KINDS = ("pass", "fail", "refer")
 VERDICTS = ("pass", "conditional_pass", "fail", "refer")
 FINDING_CLASSES = ("blocking", "warning", "advisory")
-ACCEPTING = frozenset({"pass", "conditional_pass"})
+ACCEPTING = ("pass", "conditional_pass")
 WEIGHT_TOLERANCE = 1e-9
 GRADE_VALUES: Mapping[str, tuple[float, ...]] = {"binary": (0.0, 1.0), "ternary": (0.0, 0.5, 1.0)}
 DEFAULT_BEHAVIOUR: Mapping[str, Any] = {"blocking": True, "onFail": "reject", "maxAttempts": 2}
@@ -197,6 +197,7 @@ def _weight(judgement: Mapping[str, Any]) -> float:
 def disposition(verdict: str, attempt: int, behaviour: Mapping[str, Any] | None = None) -> str:
     """What a host does with a verdict at a given attempt, under the gate's behaviour."""
     rules = {**DEFAULT_BEHAVIOUR, **(behaviour or {})}
+    limit = rules["maxAttempts"] if isinstance(rules["maxAttempts"], int) else DEFAULT_BEHAVIOUR["maxAttempts"]
     if verdict == "pass":
         return "proceed"
     if verdict == "conditional_pass":
@@ -205,14 +206,14 @@ def disposition(verdict: str, attempt: int, behaviour: Mapping[str, Any] | None 
         return "escalate"
     if rules["blocking"] is False:
         return "proceed"
-    if attempt < rules["maxAttempts"]:
+    if attempt < limit:
         return "reattempt"
     return _ON_FAIL.get(str(rules["onFail"]), "reject")
 
 
 def finding_counts(findings: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     """Findings per class: the only trace of findings that may enter the event stream."""
-    tally = Counter(f.get("classification") for f in findings)
+    tally = Counter(str(f.get("classification")) for f in findings)
     return {name: tally.get(name, 0) for name in FINDING_CLASSES}
 
 
@@ -477,7 +478,7 @@ def check_node(node: Any) -> list[Problem]:
         return []
     found: list[Problem] = []
     edges = _objects(node.get("edges"))
-    kinds = Counter(e.get("kind") for _, e in edges)
+    kinds = Counter(str(e.get("kind")) for _, e in edges)
     for kind in EDGE_KINDS:
         if kinds[kind] != 1:
             found.append(
