@@ -253,6 +253,35 @@ def models(obj: Context, out: Path | None, check_only: bool) -> None:
     _generated_tree(obj, "models", render, out, check_only)
 
 
+@cli.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Output folder (default: build/api).")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 and show the diff if --out is stale.")
+@pass_context
+def api(obj: Context, out: Path | None, check_only: bool) -> None:
+    """Generate openapi.yaml (OpenAPI 3.1) and asyncapi.yaml (AsyncAPI 3.0) from spec/api/.
+
+    Both files are bundled: the schemas they use are copied into `components/schemas`, so each
+    file works on its own in standard tools. `wopgen check` validates them (rules `api-*`).
+
+    \b
+    Examples:
+      wopgen api                          # writes build/api/openapi.yaml and build/api/asyncapi.yaml
+      wopgen api --out docs/api           # somewhere else
+      wopgen api --out docs/api --check   # CI: exit 1 and print the diff when stale
+      wopgen check --select api-          # only the API description rules
+    """
+    from wopgen.generate.api import ApiError, generate_api
+
+    def render(corpus: Corpus) -> dict[str, str]:
+        try:
+            return generate_api(corpus)
+        except ApiError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_FINDINGS)
+
+    _generated_tree(obj, "api", render, out, check_only)
+
+
 def main() -> None:
     try:
         cli.main(standalone_mode=True)
