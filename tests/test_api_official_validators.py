@@ -61,9 +61,9 @@ def test_asyncapi_parser_accepts_the_document(documents: Path) -> None:
 @pytest.mark.parametrize("name", [OPENAPI_FILE, ASYNCAPI_FILE])
 def test_spectral_finds_no_errors(documents: Path, name: str) -> None:
     node = _require_tools()
+    ruleset = str(TOOLS / ".spectral.yaml")
     result = subprocess.run(
-        [node, str(SPECTRAL), "lint", "--ruleset", str(TOOLS / ".spectral.yaml"), "--format", "json", "--quiet"]
-        + [str(documents / name)],
+        [node, str(SPECTRAL), "lint", "--ruleset", ruleset, "--format", "json", "--quiet", str(documents / name)],
         cwd=TOOLS,
         capture_output=True,
         text=True,
