@@ -101,7 +101,9 @@ def before_0081(root: Path) -> None:
     (root / "spec/rfcs/0081-agent-evaluation.md").unlink()
 
 
-def compat(tmp_path: Path, derive: Callable[[Path], None], head_edit: Callable[[Path], None] | None = None) -> list[Change]:
+def compat(
+    tmp_path: Path, derive: Callable[[Path], None], head_edit: Callable[[Path], None] | None = None
+) -> list[Change]:
     base = copy_corpus(tmp_path / "base")
     derive(base)
     head = copy_corpus(tmp_path / "head")

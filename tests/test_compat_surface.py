@@ -9,7 +9,7 @@ from typing import Any
 from compat_support import outcome, ref, run_compat, thing
 from corpus_factory import good_files, schema
 
-E, W, I = "error", "warning", "info"
+E, W, INFO = "error", "warning", "info"
 
 
 def obj(props: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -29,7 +29,10 @@ def events(types: list[str], payloads: dict[str, dict[str, Any]]) -> dict[str, A
     )
     index = {t: {"$ref": "#/$defs/" + name} for t, name in zip(types, payloads, strict=True)}
     defs: dict[str, Any] = {"_typeIndex": {"type": "object", "properties": index}, **payloads}
-    return {"run-event": envelope, "run-event-payloads": schema("run-event-payloads", {"$defs": defs}, direction="host-emitted")}
+    return {
+        "run-event": envelope,
+        "run-event-payloads": schema("run-event-payloads", {"$defs": defs}, direction="host-emitted"),
+    }
 
 
 VERIFIED = obj({"verdict": {"enum": ["pass", "fail"]}, "score": {"type": "number"}}, additionalProperties=False)
@@ -38,7 +41,7 @@ STARTED = obj({"workflowId": {"type": "string"}})
 
 def test_schema_removed_and_added(tmp_path: Path) -> None:
     changes = run_compat(tmp_path, {"old": thing({}, name="old")}, {"new": thing({}, name="new")})
-    assert outcome(changes) == {("compat-schema-removed", E), ("compat-schema-added", I)}
+    assert outcome(changes) == {("compat-schema-removed", E), ("compat-schema-added", INFO)}
     removed = next(c for c in changes if c.rule == "compat-schema-removed")
     assert removed.head is None and removed.path == "schemas/old.schema.json"
 
@@ -79,13 +82,15 @@ def test_cross_file_ref_moved_to_another_file_is_no_change(tmp_path: Path) -> No
         "b": thing({"$defs": {"kind": {"enum": ["y", "x"]}}}, name="b"),
         "user": thing(obj({"m": {"$ref": "b.schema.json#/$defs/kind"}}), "client-sent", name="user"),
     }
-    assert outcome(run_compat(tmp_path, base, head)) == {("compat-schema-added", I)}
+    assert outcome(run_compat(tmp_path, base, head)) == {("compat-schema-added", INFO)}
 
 
 def test_shared_def_takes_the_strictest_direction(tmp_path: Path) -> None:
     base = {
         "suite": thing({"$defs": {"mode": {"enum": ["a"]}}}, "artifact", name="suite"),
-        "caps": thing(obj({"modes": {"items": {"$ref": "suite.schema.json#/$defs/mode"}}}), "host-emitted", name="caps"),
+        "caps": thing(
+            obj({"modes": {"items": {"$ref": "suite.schema.json#/$defs/mode"}}}), "host-emitted", name="caps"
+        ),
     }
     head = copy.deepcopy(base)
     head["suite"]["$defs"]["mode"]["enum"].append("b")
@@ -94,16 +99,23 @@ def test_shared_def_takes_the_strictest_direction(tmp_path: Path) -> None:
 
 
 def test_capability_removed_and_added(tmp_path: Path) -> None:
-    base = {"capabilities": thing(obj({"limits": obj({"a": {"type": "integer"}})}), "host-emitted", name="capabilities")}
-    head = {"capabilities": thing(obj({"limits": obj({"b": {"type": "integer"}})}), "host-emitted", name="capabilities")}
-    assert outcome(run_compat(tmp_path, base, head)) == {("compat-capability-removed", E), ("compat-capability-added", I)}
+    base = {
+        "capabilities": thing(obj({"limits": obj({"a": {"type": "integer"}})}), "host-emitted", name="capabilities")
+    }
+    head = {
+        "capabilities": thing(obj({"limits": obj({"b": {"type": "integer"}})}), "host-emitted", name="capabilities")
+    }
+    assert outcome(run_compat(tmp_path, base, head)) == {
+        ("compat-capability-removed", E),
+        ("compat-capability-added", INFO),
+    }
 
 
 def test_event_type_added_is_additive(tmp_path: Path) -> None:
     base = events(["run.started"], {"runStarted": STARTED})
     head = events(["run.started", "agent.verified"], {"runStarted": STARTED, "agentVerified": VERIFIED})
     changes = run_compat(tmp_path, base, head)
-    assert outcome(changes) == {("compat-event-type-added", I)}
+    assert outcome(changes) == {("compat-event-type-added", INFO)}
     assert {c.path for c in changes} == {"schemas/run-event.schema.json", "schemas/run-event-payloads.schema.json"}
 
 
@@ -132,7 +144,7 @@ def test_optional_member_on_closed_payload_is_additive(tmp_path: Path) -> None:
     payload = copy.deepcopy(VERIFIED)
     payload["properties"]["iteration"] = {"type": "integer", "minimum": 1}
     head = events(["agent.verified"], {"agentVerified": payload})
-    assert outcome(run_compat(tmp_path, base, head)) == {("compat-property-added", I)}
+    assert outcome(run_compat(tmp_path, base, head)) == {("compat-property-added", INFO)}
 
 
 def test_integer_to_number_on_an_event_payload(tmp_path: Path) -> None:
@@ -154,7 +166,7 @@ def test_error_codes(tmp_path: Path) -> None:
     assert outcome(changes) == {
         ("compat-error-code-removed", E),
         ("compat-error-status-changed", E),
-        ("compat-error-code-added", I),
+        ("compat-error-code-added", INFO),
     }
     changed = next(c for c in changes if c.rule == "compat-error-status-changed")
     assert changed.head is not None and changed.head.pointer == "/x-wop-http-status/capability_not_provided"
@@ -210,10 +222,13 @@ def test_api_operation_response_and_error_code_changes(tmp_path: Path) -> None:
 
 
 def test_api_additions(tmp_path: Path) -> None:
-    head = API.replace("      200: eval-summary.schema.json\n", "      200: eval-summary.schema.json\n      409: error-envelope.schema.json\n")
+    head = API.replace(
+        "      200: eval-summary.schema.json\n",
+        "      200: eval-summary.schema.json\n      409: error-envelope.schema.json\n",
+    )
     head += "  - operationId: resumeRun\n    method: post\n    path: /v1/runs/{runId}/resume\n"
     changes = run_compat(tmp_path, {}, {}, api_files(API), api_files(head))
-    assert outcome(changes) == {("compat-response-added", I), ("compat-operation-added", I)}
+    assert outcome(changes) == {("compat-response-added", INFO), ("compat-operation-added", INFO)}
 
 
 def test_api_openapi_style_layout(tmp_path: Path) -> None:

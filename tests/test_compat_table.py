@@ -15,7 +15,7 @@ import pytest
 from compat_support import outcome, ref, run_compat, thing
 
 C, H, A = "client-sent", "host-emitted", "artifact"
-E, W, I = "error", "warning", "info"
+E, W, INFO = "error", "warning", "info"
 
 
 class Row(NamedTuple):
@@ -98,14 +98,14 @@ ROWS = [
         C,
         obj({"a": NAME}, additionalProperties=False),
         obj({"a": NAME, "b": INT}, additionalProperties=False),
-        {("compat-property-added", I)},
+        {("compat-property-added", INFO)},
     ),
     Row(
         "optional-property-added-closed-event",
         H,
         obj({"a": NAME}, additionalProperties=False),
         obj({"a": NAME, "b": INT}, additionalProperties=False),
-        {("compat-property-added", I)},
+        {("compat-property-added", INFO)},
     ),
     Row(
         "required-added-request",
@@ -119,7 +119,7 @@ ROWS = [
         H,
         obj({"a": NAME, "b": INT}),
         obj({"a": NAME, "b": INT}, required=["b"]),
-        {("compat-required-added", I)},
+        {("compat-required-added", INFO)},
     ),
     Row(
         "required-added-artifact",
@@ -133,7 +133,7 @@ ROWS = [
         C,
         obj({"a": NAME}),
         obj({"a": NAME, "b": INT}, required=["b"]),
-        {("compat-property-added", I), ("compat-required-added", E)},
+        {("compat-property-added", INFO), ("compat-required-added", E)},
     ),
     Row(
         "required-removed-event",
@@ -147,12 +147,12 @@ ROWS = [
         C,
         obj({"a": NAME}, required=["a"]),
         obj({"a": NAME}),
-        {("compat-required-removed", I)},
+        {("compat-required-removed", INFO)},
     ),
     Row("integer-to-number-event", H, obj({"n": INT}), obj({"n": NUM}), {("compat-type-widened", E)}),
-    Row("integer-to-number-request", C, obj({"n": INT}), obj({"n": NUM}), {("compat-type-widened", I)}),
+    Row("integer-to-number-request", C, obj({"n": INT}), obj({"n": NUM}), {("compat-type-widened", INFO)}),
     Row("number-to-integer-request", C, obj({"n": NUM}), obj({"n": INT}), {("compat-type-narrowed", E)}),
-    Row("number-to-integer-event", H, obj({"n": NUM}), obj({"n": INT}), {("compat-type-narrowed", I)}),
+    Row("number-to-integer-event", H, obj({"n": NUM}), obj({"n": INT}), {("compat-type-narrowed", INFO)}),
     Row("string-to-integer", A, obj({"n": NAME}), obj({"n": INT}), {("compat-type-changed", E)}),
     Row("type-dropped-event", H, obj({"n": NAME}), obj({"n": {}}), {("compat-type-widened", E)}),
     Row(
@@ -160,7 +160,7 @@ ROWS = [
         C,
         obj({"n": NAME}),
         obj({"n": {"type": ["string", "null"]}}),
-        {("compat-type-widened", I)},
+        {("compat-type-widened", INFO)},
     ),
     Row(
         "type-spelled-out-for-an-enum",
@@ -174,14 +174,14 @@ ROWS = [
         H,
         obj({"k": {"enum": ["a", "b"]}}),
         obj({"k": {"enum": ["a", "b", "c"]}}),
-        {("compat-enum-value-added", I)},
+        {("compat-enum-value-added", INFO)},
     ),
     Row(
         "enum-widened-request",
         C,
         obj({"k": {"enum": ["a", "b"]}}),
         obj({"k": {"enum": ["a", "b", "c"]}}),
-        {("compat-enum-value-added", I)},
+        {("compat-enum-value-added", INFO)},
     ),
     Row(
         "enum-widened-artifact",
@@ -224,7 +224,7 @@ ROWS = [
         H,
         obj({"n": {**INT, "minimum": 0}}),
         obj({"n": {**INT, "minimum": 1}}),
-        {("compat-bound-tightened", I)},
+        {("compat-bound-tightened", INFO)},
     ),
     Row(
         "maximum-raised-event",
@@ -245,7 +245,7 @@ ROWS = [
         C,
         obj({"s": {**NAME, "minLength": 1}}),
         obj({"s": NAME}),
-        {("compat-bound-loosened", I)},
+        {("compat-bound-loosened", INFO)},
     ),
     Row(
         "min-items-added-artifact",
@@ -273,7 +273,7 @@ ROWS = [
         C,
         obj({"n": {**NUM, "multipleOf": 1}}),
         obj({"n": {**NUM, "multipleOf": 0.25}}),
-        {("compat-bound-loosened", I)},
+        {("compat-bound-loosened", INFO)},
     ),
     Row(
         "unique-items-added",
@@ -287,7 +287,7 @@ ROWS = [
         H,
         obj({"version": {**INT, "minimum": 1, "maximum": 5}}),
         obj({"version": {**INT, "minimum": 1, "maximum": 6}}),
-        {("compat-version-ceiling-raised", I)},
+        {("compat-version-ceiling-raised", INFO)},
     ),
     Row(
         "version-ceiling-lowered",
@@ -329,7 +329,7 @@ ROWS = [
         C,
         obj({"a": NAME}, additionalProperties=False),
         obj({"a": NAME}),
-        {("compat-additional-properties-opened", I)},
+        {("compat-additional-properties-opened", INFO)},
     ),
     Row(
         "content-free-event-opened",
@@ -353,7 +353,7 @@ ROWS = [
             "oneOf": [{"$ref": "#/$defs/left"}, {"$ref": "#/$defs/right"}],
             "$defs": {"left": obj({"side": {"const": "left"}}), "right": obj({"side": {"const": "right"}})},
         },
-        {("compat-branch-added", I)},
+        {("compat-branch-added", INFO)},
     ),
     Row(
         "one-of-branch-added-event",
@@ -375,7 +375,7 @@ ROWS = [
         H,
         {"oneOf": [obj({"a": NAME}), INT]},
         {"oneOf": [INT, obj({"a": NAME, "b": NAME})]},
-        {("compat-property-added", I)},
+        {("compat-property-added", INFO)},
     ),
     Row(
         "all-of-branch-added",
@@ -385,8 +385,13 @@ ROWS = [
         {("compat-keyword-changed", W)},
     ),
     Row("not-added", C, obj({"a": NAME}), obj({"a": {**NAME, "not": {"const": ""}}}), {("compat-keyword-changed", W)}),
-    Row("items-retyped", A, obj({"l": {"type": "array", "items": NAME}}), obj({"l": {"type": "array", "items": INT}}),
-        {("compat-type-changed", E)}),
+    Row(
+        "items-retyped",
+        A,
+        obj({"l": {"type": "array", "items": NAME}}),
+        obj({"l": {"type": "array", "items": INT}}),
+        {("compat-type-changed", E)},
+    ),
     Row("boolean-schema-closed", C, obj({"a": True}), obj({"a": False}), {("compat-keyword-changed", W)}),
     Row(
         "deep-property-removed-in-def",

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
@@ -60,7 +59,7 @@ _OPEN, _CLOSED, _SCHEMA = "open", "closed", "schema"
 
 
 def stem(path: str) -> str:
-    return Path(path).name.removesuffix(SCHEMA_SUFFIX)
+    return path.rsplit("/", 1)[-1].removesuffix(SCHEMA_SUFFIX)
 
 
 def direction_of(doc: JsonDoc) -> str:
@@ -208,6 +207,8 @@ class _Differ:
         bv, hv = _values(b.node), _values(h.node)
         if bv is None and hv is None:
             return
+        if bv == hv:
+            return
         keyword = "const" if "const" in h.node or "const" in b.node else "enum"
         bs, hs = side(b, keyword), side(h, keyword)
         if bv is None:
@@ -237,6 +238,8 @@ class _Differ:
         ceiling = ctx.prop == "version" and "integer" in (_types(h.node) or ())
         for keyword in (*LOWER, *UPPER, "multipleOf", "uniqueItems"):
             bv, hv = b.node.get(keyword), h.node.get(keyword)
+            if bv == hv and type(bv) is type(hv):
+                continue
             if keyword == "uniqueItems":
                 bv, hv = bv is True, hv is True
                 if bv == hv:

@@ -50,16 +50,15 @@ def _export(root: Path, ref: str, into: Path) -> Path:
             raise SourceError(f"{ref!r} is not a folder, and {root} is not inside a git repository")
         raise SourceError(f"{ref!r} is neither a folder nor a git ref (branch, tag or commit) of this repository")
     prefix = _git(root, "rev-parse", "--show-prefix").stdout.decode().strip()
-    args = ["archive", "--format=tar", f"{ref}^{{commit}}"]
-    if prefix:
-        args += ["--", prefix]
-    result = _git(root, *args)
+    top = Path(_git(root, "rev-parse", "--show-toplevel").stdout.decode().strip() or root)
+    tree = f"{ref}^{{commit}}:{prefix}" if prefix else f"{ref}^{{commit}}"  # the corpus folder's own tree
+    result = _git(top, "archive", "--format=tar", tree)
     if result.returncode != 0:
         message = result.stderr.decode(errors="replace").strip()
         raise SourceError(f"git archive {ref} failed: {message}")
     with tarfile.open(fileobj=io.BytesIO(result.stdout)) as archive:
         archive.extractall(into, filter="data")
-    return into / prefix if prefix else into
+    return into
 
 
 def _settings_for(corpus_root: Path, fallback: Settings) -> Settings:
@@ -82,8 +81,6 @@ def open_corpus(spec: str, root: Path, settings: Settings) -> Iterator[tuple[Cor
         return
     with tempfile.TemporaryDirectory(prefix="wopgen-compat-") as tmp:
         corpus_root = _export(root, spec, Path(tmp))
-        if not corpus_root.is_dir():
-            corpus_root.mkdir(parents=True)
         yield load(corpus_root.resolve(), _settings_for(corpus_root, settings)), spec
 
 
