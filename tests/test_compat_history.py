@@ -179,3 +179,28 @@ def test_breaking_edit_of_capabilities_is_caught(tmp_path: Path, edit: Callable[
         (rule, "schemas/capabilities.schema.json"),
         ("compat-rfc-claims-additive", "spec/rfcs/0090-verifier-turn.md"),
     }
+
+
+def edit_api(root: Path, old: str, new: str) -> None:
+    path = root / "spec/api/operations.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_api_words_are_no_change_and_contract_edits_are_caught(tmp_path: Path) -> None:
+    def head_edit(head: Path) -> None:
+        edit_api(head, "summary: Start a run", "summary: Start a workflow run")
+        edit_api(head, "      - {code: forbidden, status: 403, description: The key may not start runs.}\n", "")
+        edit_api(head, "    auth: public", "    auth: bearer")
+
+    changes = compat(tmp_path, lambda base: None, head_edit)
+    assert {(c.rule, c.message) for c in changes} == {
+        ("compat-error-code-removed", "operation createRun: error code 'forbidden' removed"),
+        ("compat-operation-changed", 'operation getDiscovery: auth "public" -> "bearer"'),
+    }
+    assert all(c.path == "spec/api/operations.yaml" for c in changes)
+
+
+def test_repository_corpus_against_itself_is_clean(tmp_path: Path) -> None:
+    assert compat(tmp_path, lambda base: None) == []

@@ -244,3 +244,36 @@ def test_good_fixture_corpus_against_itself_is_clean(tmp_path: Path) -> None:
     files = good_files()
     schemas = {k.split("/")[-1].removesuffix(".schema.json"): v for k, v in files.items() if k.endswith(".schema.json")}
     assert run_compat(tmp_path, schemas, copy.deepcopy(schemas)) == []
+
+
+PARAMS = """\
+operations:
+  - operationId: pollEvents
+    method: get
+    path: /v1/runs/{runId}/events/poll
+    description: Poll.
+    parameters:
+      - {name: runId, in: path, required: true, schema: {type: string}}
+      - {name: lastSequence, in: query, required: false, schema: {type: integer}}
+"""
+
+
+def test_api_parameters(tmp_path: Path) -> None:
+    same_words = PARAMS.replace("description: Poll.", "description: Poll the event log.")
+    assert run_compat(tmp_path / "words", {}, {}, api_files(PARAMS), api_files(same_words)) == []
+    optional_added = PARAMS + "      - {name: timeout, in: query, required: false, schema: {type: integer}}\n"
+    assert run_compat(tmp_path / "optional", {}, {}, api_files(PARAMS), api_files(optional_added)) == []
+    head = (
+        PARAMS.replace("lastSequence, in: query, required: false", "lastSequence, in: query, required: true").replace(
+            "{name: runId, in: path, required: true, schema: {type: string}}",
+            "{name: runId, in: path, required: true, schema: {type: integer}}",
+        )
+        + "      - {name: cursor, in: query, required: true, schema: {type: string}}\n"
+    )
+    changes = run_compat(tmp_path / "changed", {}, {}, api_files(PARAMS), api_files(head))
+    assert sorted(c.message for c in changes) == [
+        "operation pollEvents: new required parameter query:cursor",
+        "operation pollEvents: parameter path:runId changed its schema",
+        "operation pollEvents: parameter query:lastSequence is now required",
+    ]
+    assert {c.rule for c in changes} == {"compat-operation-changed"}

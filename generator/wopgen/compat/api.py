@@ -6,7 +6,10 @@ exact layout: every mapping with a string `operationId` is an operation, keyed b
 method and path are its own `method`/`path` members or, OpenAPI style, the keys it sits under; its
 responses are a `responses` mapping (status -> anything) or list (items with `status`); its error
 codes are an `errors` mapping (code -> status) or list (items with `code` and `status`, or bare
-codes). A corpus without `spec/api/` simply has no operations to compare.
+codes). Words (`summary`, `description`, `tag`, `rfc`, ...) are not part of the contract and are
+ignored. Besides method and path, the request, `auth`, `stream`, the capability gate and each
+parameter (`in` + `name`: removed, made required, retyped; a new required one) are compared. A
+corpus without `spec/api/` simply has no operations to compare.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ ERROR_ENVELOPE = "error-envelope.schema.json"
 HTTP_STATUS = "x-wop-http-status"
 METHODS = frozenset({"get", "put", "post", "delete", "patch", "head", "options", "trace"})
 REQUEST_KEYS = ("request", "requestBody", "body", "requestSchema")
+CONTRACT_KEYS = ("auth", "stream", "capability", "capabilityMinimum")
+WORDS = frozenset({"summary", "description", "title", "tag", "tags", "rfc", "examples", "example"})
 
 
 @dataclass
@@ -35,6 +40,8 @@ class Operation:
     method: str = ""
     route: str = ""
     request: str = ""
+    contract: dict[str, str] = field(default_factory=dict)  # auth, stream, capability gate
+    parameters: dict[str, tuple[bool, str, int]] = field(default_factory=dict)  # in:name -> (required, schema, line)
     responses: dict[str, tuple[str, int]] = field(default_factory=dict)  # status -> (shape, line)
     errors: dict[str, tuple[str, int]] = field(default_factory=dict)  # code -> (status, line)
 
@@ -56,15 +63,21 @@ def _operation(file: str, node: dict[str, Any], trail: list[Any]) -> Operation:
         route = str(trail[-2])
     op.route = route if isinstance(route, str) else ""
     request = next((node[k] for k in REQUEST_KEYS if k in node), None)
-    op.request = "" if request is None else fingerprint(request)
+    op.request = "" if request is None else _shape(request)
+    op.contract = {k: fingerprint(node[k]) for k in CONTRACT_KEYS if node.get(k) is not None}
+    parameters = node.get("parameters")
+    for index, item in enumerate(parameters if isinstance(parameters, list) else []):
+        if isinstance(item, dict) and "name" in item:
+            key = f"{item.get('in', '')}:{item['name']}"
+            op.parameters[key] = (item.get("required") is True, _shape(item.get("schema")), _line(parameters, index))
     responses = node.get("responses")
     if isinstance(responses, dict):
         for status, shape in responses.items():
-            op.responses[str(status)] = (fingerprint(shape), _line(responses, status))
+            op.responses[str(status)] = (_shape(shape), _line(responses, status))
     elif isinstance(responses, list):
         for index, item in enumerate(responses):
             if isinstance(item, dict) and "status" in item:
-                op.responses[str(item["status"])] = (fingerprint(item), _line(responses, index))
+                op.responses[str(item["status"])] = (_shape(item), _line(responses, index))
     errors = node.get("errors")
     if isinstance(errors, dict):
         for code, status in errors.items():
@@ -76,6 +89,13 @@ def _operation(file: str, node: dict[str, Any], trail: list[Any]) -> Operation:
             elif isinstance(item, str):
                 op.errors[item] = ("", _line(errors, index))
     return op
+
+
+def _shape(value: Any) -> str:
+    """The contract part of a request, response or parameter: everything but the words."""
+    if isinstance(value, dict):
+        return fingerprint({k: v for k, v in value.items() if k not in WORDS})
+    return fingerprint(value)
 
 
 def operations(corpus: Corpus) -> dict[str, Operation]:
@@ -149,14 +169,13 @@ def _side(op: Operation, line: int | None = None, key: str = "") -> Side:
 
 
 def _compare_operation(b: Operation, h: Operation) -> Iterator[Change]:
-    for what, old, new in (
-        ("method", b.method, h.method),
-        ("path", b.route, h.route),
-        ("request", b.request, h.request),
-    ):
+    facets = [("method", b.method, h.method), ("path", b.route, h.route), ("request", b.request, h.request)]
+    facets += [(k, b.contract.get(k, ""), h.contract.get(k, "")) for k in CONTRACT_KEYS]
+    for what, old, new in facets:
         if old != new:
             message = f"operation {b.id}: {what} {old or '(none)'} -> {new or '(none)'}"
             yield _change(R.OPERATION_CHANGED, message, _side(b, key=what), _side(h, key=what))
+    yield from _compare_parameters(b, h)
     for status in sorted(b.responses.keys() - h.responses.keys()):
         message = f"operation {b.id}: response {status} removed"
         yield _change(R.RESPONSE_REMOVED, message, _side(b, b.responses[status][1], status), _side(h))
@@ -180,3 +199,19 @@ def _compare_operation(b: Operation, h: Operation) -> Iterator[Change]:
             yield _change(
                 R.ERROR_STATUS_CHANGED, message, _side(b, b.errors[code][1], code), _side(h, h.errors[code][1], code)
             )
+
+
+def _compare_parameters(b: Operation, h: Operation) -> Iterator[Change]:
+    for key in sorted(b.parameters.keys() - h.parameters.keys()):
+        message = f"operation {b.id}: parameter {key} removed"
+        yield _change(R.OPERATION_CHANGED, message, _side(b, b.parameters[key][2], key), _side(h))
+    for key in sorted(h.parameters.keys() - b.parameters.keys()):
+        if h.parameters[key][0]:
+            message = f"operation {b.id}: new required parameter {key}"
+            yield _change(R.OPERATION_CHANGED, message, _side(b), _side(h, h.parameters[key][2], key))
+    for key in sorted(b.parameters.keys() & h.parameters.keys()):
+        (b_required, b_schema, b_line), (h_required, h_schema, h_line) = b.parameters[key], h.parameters[key]
+        if (h_required and not b_required) or b_schema != h_schema:
+            what = "is now required" if h_required and not b_required else "changed its schema"
+            message = f"operation {b.id}: parameter {key} {what}"
+            yield _change(R.OPERATION_CHANGED, message, _side(b, b_line, key), _side(h, h_line, key))
