@@ -163,3 +163,17 @@ def test_readme_documents_every_compat_rule() -> None:
     rules = [r for r in json.loads(run("rules", "--format", "json").output) if r["id"].startswith("compat-")]
     missing = [r["id"] for r in rules if f"`{r['id']}`" not in readme]
     assert not missing
+
+
+def test_unreadable_head_schema_is_named_not_a_traceback(repo: Path) -> None:
+    (repo / "schemas/decision.schema.json").write_text('{"type": "string",\n  "enum": [}\n')
+    result = run("--root", str(repo), "compat", "--against", "v1")
+    assert result.exit_code == 1
+    assert "schema schemas/decision.schema.json cannot be read in the head: invalid JSON" in result.output
+    assert "schema-invalid-json" in result.output
+
+
+def test_help_teaches() -> None:
+    result = run("compat", "--help")
+    assert result.exit_code == 0
+    assert "wopgen compat --against main" in result.output and "--fail-on" in result.output

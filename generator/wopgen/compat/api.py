@@ -156,12 +156,16 @@ def diff_operations(base: Corpus, head: Corpus) -> Iterator[Change]:
     before, after = operations(base), operations(head)
     for op_id in sorted(before.keys() - after.keys()):
         op = before[op_id]
-        yield _change(R.OPERATION_REMOVED, f"operation {op_id} ({op.method} {op.route}) removed", _side(op), None)
+        yield _change(R.OPERATION_REMOVED, f"{_label(op)} removed", _side(op), None)
     for op_id in sorted(after.keys() - before.keys()):
         op = after[op_id]
-        yield _change(R.OPERATION_ADDED, f"operation {op_id} ({op.method} {op.route}) added", None, _side(op))
+        yield _change(R.OPERATION_ADDED, f"{_label(op)} added", None, _side(op))
     for op_id in sorted(before.keys() & after.keys()):
         yield from _compare_operation(before[op_id], after[op_id])
+
+
+def _label(op: Operation) -> str:
+    return f"operation {op.id}" + (f" ({op.method} {op.route})" if op.method or op.route else "")
 
 
 def _side(op: Operation, line: int | None = None, key: str = "") -> Side:

@@ -433,12 +433,15 @@ def diff(base: Corpus, head: Corpus) -> list[Change]:
     head_by_uri = {head.uri_of(p): p for p in head.schemas}
     matched: set[str] = set()
     referenced = _external_refs(base)
+    unreadable = {d.path: f"{d.message} (line {d.line}, {d.rule})" for d in head.load_diagnostics}
     for path in sorted(base.schemas):
         bdoc = base.schemas[path]
         hpath = path if path in head.schemas else head_by_uri.get(base.uri_of(path))
         if hpath is None:
             ctx = Context(direction_of(bdoc))
-            raw.append(differ.make(R.SCHEMA_REMOVED, ctx, side(root(bdoc)), None, f"schema {path} removed"))
+            problem = unreadable.get(path)
+            message = f"schema {path} cannot be read in the head: {problem}" if problem else f"schema {path} removed"
+            raw.append(differ.make(R.SCHEMA_REMOVED, ctx, side(root(bdoc)), None, message))
             continue
         matched.add(hpath)
         hdoc = head.schemas[hpath]
