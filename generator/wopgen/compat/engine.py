@@ -159,6 +159,8 @@ class _Differ:
 
     def compare(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any] = frozenset()) -> list[Change]:
         b, h = self.base.deref(b), self.head.deref(h)
+        if b.node == h.node and self.base.ref_free(b.node) and self.head.ref_free(h.node):
+            return []  # the same text with nothing to follow: the same meaning
         pair = (b.key, h.key)
         if pair in stack:
             return []  # a $ref cycle: this pair is already being compared further up

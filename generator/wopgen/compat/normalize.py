@@ -124,6 +124,21 @@ class Resolver:
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
         self.by_uri = corpus.schemas_by_uri
+        self._ref_free: dict[int, tuple[Any, bool]] = {}
+
+    def ref_free(self, node: Any) -> bool:
+        """Whether no `$ref` sits anywhere inside `node`; then equal nodes mean equal meaning."""
+        cached = self._ref_free.get(id(node))
+        if cached is not None and cached[0] is node:
+            return cached[1]
+        if isinstance(node, dict):
+            free = "$ref" not in node and all(self.ref_free(v) for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            free = all(self.ref_free(v) for v in node if isinstance(v, dict | list))
+        else:
+            return True
+        self._ref_free[id(node)] = (node, free)  # holding the node keeps its id from being reused
+        return free
 
     def target(self, loc: Loc, ref: str) -> Loc | None:
         base = self.corpus.uri_of(loc.doc.path) if loc.doc.path in self.corpus.schemas else ""
