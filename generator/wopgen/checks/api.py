@@ -5,6 +5,7 @@ JSON Schema (vendored from `@asyncapi/specs`, see `ASYNCAPI_SPECS_VERSION`)."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
@@ -17,7 +18,7 @@ import referencing.exceptions
 from jsonschema import Draft7Validator
 from referencing.jsonschema import DRAFT7
 
-from wopgen.apispec import ApiDescription, Operation, Where, read_api
+from wopgen.apispec import ApiDescription, Channel, Operation, Where, read_api
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
 from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, TYPE_INDEX, asyncapi_document, openapi_document
@@ -29,6 +30,7 @@ ASYNCAPI_SCHEMA_FILE = "asyncapi-3.0.0.schema.json"
 DISCOVERY_SCHEMA = "capabilities"
 METASCHEMAS: referencing.Registry[Any] = jsonschema_specifications.REGISTRY
 EVENT_ENUM = "RunEventType"
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
 SCHEMA_UNRESOLVED = define(
     "api-schema-unresolved", "error", "An operation or channel names a schema that is not in the corpus."
@@ -41,6 +43,11 @@ PATH_PARAMETERS = define(
     "api-path-parameters",
     "error",
     "A `{name}` of an operation's path has no required `in: path` parameter, or a path parameter is not in the path.",
+)
+CHANNEL_PARAMETERS = define(
+    "api-channel-parameters",
+    "error",
+    "A `{name}` of a channel's address has no parameter entry, or a parameter entry is not in the address.",
 )
 ERROR_CODE_UNKNOWN = define(
     "api-error-code-unknown",
@@ -140,6 +147,7 @@ def _identities(api: ApiDescription) -> Iterator[Diagnostic]:
                 OPERATION_ID_DUPLICATE, channel.where, f"operationId {channel.operation_id!r} is used more than once"
             )
         seen.add(channel.operation_id)
+        yield from _channel_parameters(channel)
     routes: set[tuple[str, str]] = set()
     declared_tags = {t.name for t in api.tags}
     for op in api.operations:
@@ -169,6 +177,25 @@ def _path_parameters(op: Operation) -> Iterator[Diagnostic]:
     for name, param in in_path.items():
         if name not in op.path_names():
             yield _at(PATH_PARAMETERS, param.where, f"{op.operation_id}: path parameter {name!r} is not in {op.path}")
+
+
+def _channel_parameters(channel: Channel) -> Iterator[Diagnostic]:
+    in_address = _TEMPLATE.findall(channel.address)
+    declared = [name for name, _text in channel.parameters]
+    for name in in_address:
+        if name not in declared:
+            yield _at(
+                CHANNEL_PARAMETERS,
+                channel.where,
+                f"channel {channel.id}: the address names {{{name}}} but no parameter has name {name!r}",
+            )
+    for name in declared:
+        if name not in in_address:
+            yield _at(
+                CHANNEL_PARAMETERS,
+                channel.where,
+                f"channel {channel.id}: parameter {name!r} is not in {channel.address}",
+            )
 
 
 def _errors(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
@@ -285,7 +312,7 @@ def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
         try:
             validate(json.loads(json.dumps(document)))
         except OpenAPIValidationError as exc:
-            where = "/".join(str(p) for p in getattr(exc, "path", ())) or "document"
+            where = "/".join(str(p) for p in getattr(exc, "absolute_path", ())) or "document"
             yield OPENAPI_INVALID.at(
                 api.operations_path, 1, f"openapi.yaml at {where}: {exc.message}", "run `wopgen api` and inspect it"
             )

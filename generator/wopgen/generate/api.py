@@ -203,6 +203,7 @@ def asyncapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
             "action": channel.action,
             "channel": {"$ref": f"#/channels/{channel.id}"},
             "summary": channel.operation_summary,
+            "description": channel.description,
             "messages": [{"$ref": f"#/channels/{channel.id}/messages/{key}"} for key in channel_messages],
         }
     keep = referenced_components(components, roots, OPENAPI_PREFIX)
@@ -218,7 +219,8 @@ def asyncapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
                 + (api.title or "the API")
                 + ", delivered as Server-Sent Events; the HTTP operations are in openapi.yaml.\n\n"
                 + BUNDLED_NOTE
-                + " Schemas are JSON Schema 2020-12 (the dialect of the corpus)."
+                + " The schemas are JSON Schema 2020-12, the dialect of the corpus; AsyncAPI tools read them"
+                + " with their default, draft-07-based schema format, which passes over 2020-12-only keywords."
             ),
         },
         "defaultContentType": "application/json",
