@@ -6,7 +6,7 @@ The baseline, measured in the same run, is just `corpus.load` of both corpora; t
 `corpus.load` of both plus `compat.compare`. Reported: seconds for each, the ratio
 compare/baseline, and the changes found by rule.
 
-    python benchmarks/compat_scale.py [--size 1000] [--repeat 3]
+    python benchmarks/compat_scale.py [--size 1000] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -55,27 +55,32 @@ def comparison(base: Path, head: Path) -> int:
     return len(compare(load(base), load(head)))
 
 
-def best_of(repeat: int, fn, *args) -> float:  # type: ignore[no-untyped-def]
-    times = []
+def timed(fn, *args) -> float:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - start
+
+
+def best_of_interleaved(repeat: int, base: Path, head: Path) -> tuple[float, float]:
+    """Best of `repeat` for each, alternating the two so a busy machine slows both alike."""
+    loads, compares = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return min(times)
+        loads.append(timed(baseline, base, head))
+        compares.append(timed(comparison, base, head))
+    return min(loads), min(compares)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = write_corpus(Path(tmp) / "base", args.size)
         head = write_corpus(Path(tmp) / "head", args.size)
         edit_head(head, args.size)
         by_rule = Counter(c.rule for c in compare(load(base), load(head)))
-        load_time = best_of(args.repeat, baseline, base, head)
-        compare_time = best_of(args.repeat, comparison, base, head)
+        load_time, compare_time = best_of_interleaved(args.repeat, base, head)
     print(f"{args.size} schemas per side")
     print(f"  baseline (load both)     {load_time:7.3f}s")
     print(f"  load both + compare      {compare_time:7.3f}s   ratio {compare_time / load_time:5.2f}")
