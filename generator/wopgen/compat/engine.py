@@ -25,7 +25,6 @@ from wopgen.jsondoc import JsonDoc, escape_token
 from wopgen.rules import Rule
 
 DISCOVERY = "capabilities"
-EVENT_ENVELOPE = "run-event"
 EVENT_TYPE_DEF = "RunEventType"
 EVENT_PAYLOADS = "run-event-payloads"
 TYPE_INDEX = "_typeIndex"
