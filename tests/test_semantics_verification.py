@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -208,3 +210,25 @@ SHAPED = st.recursive(
 def test_checkers_never_raise_on_arbitrary_json(schema, instance):
     for problem in semantics.problems(schema, instance):
         assert problem.rule.startswith("semantic-") and problem.pointer.startswith(("/", "")) and problem.message
+
+
+def test_the_package_is_stdlib_only_and_relocatable(tmp_path):
+    """A host can copy wopgen/semantics into its own package and run the same rules without wopgen."""
+    source = Path(semantics.__file__).parent
+    target = tmp_path / "hostpkg" / "rules"
+    target.mkdir(parents=True)
+    (tmp_path / "hostpkg" / "__init__.py").write_text("")
+    for module in source.glob("*.py"):
+        text = module.read_text()
+        assert "wopgen" not in "\n".join(line for line in text.splitlines() if line.startswith(("import", "from"))), (
+            module
+        )
+        (target / module.name).write_text(text)
+    script = (
+        "import json, sys; sys.path.insert(0, '.'); from hostpkg.rules import problems; "
+        "node = {'nodeId': 'n', 'edges': [{'kind': 'pass', 'to': 'x'}]}; "
+        "print(json.dumps([p.rule for p in problems('verification-node', node)])); "
+        "print(any(m.startswith('wopgen') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-I", "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ['["semantic-node-edges",', '"semantic-node-edges"]', "False"]

@@ -4,6 +4,9 @@ Each checker takes one instance of a schema (already parsed JSON, not necessaril
 the schema) and returns the problems it finds, each with a stable rule id and a JSON pointer into
 the instance. `wopgen check` applies them to the examples; a host can apply the same functions to
 what it receives and decides at run time. Nothing here reads files or imports the checks.
+
+The package uses the standard library only and imports itself relatively, so a generator may copy
+the folder verbatim into another package (the generated host does) and import it from there.
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from wopgen.semantics.base import Problem, SemanticRule
-from wopgen.semantics.verification import CHECKERS as VERIFICATION_CHECKERS
-from wopgen.semantics.verification import RULES as VERIFICATION_RULES
+from .base import Problem, SemanticRule
+from .verification import CHECKERS as VERIFICATION_CHECKERS
+from .verification import RULES as VERIFICATION_RULES
 
 Checker = Callable[[Any], list[Problem]]
 

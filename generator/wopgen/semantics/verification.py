@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from wopgen.semantics.base import Problem, SemanticRule
+from .base import Problem, SemanticRule
 
 NODE_EDGES = SemanticRule(
     "semantic-node-edges",
