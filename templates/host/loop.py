@@ -27,6 +27,8 @@ from .script import SUPERVISOR, Script, Turn
 
 # Shared by every run of a process: only the replay-nondeterministic mutant reads it.
 _JITTER = itertools.count(1)
+# A backstop no profile advertises: even a host whose loop bound is broken stops somewhere.
+HARD_STOP = 200
 
 
 class Loop:
@@ -79,6 +81,10 @@ class Loop:
                 f"orchestrator turn {iteration} refused: the run is bounded to {self.bound} turns",
                 {"limit": self.bound, "observed": iteration},
             )
+            return
+        if iteration > HARD_STOP:
+            self.run.log.append("cap.breached", {"kind": "node-executions", "limit": HARD_STOP, "observed": iteration})
+            self.run.fail("node_executions_exceeded", f"orchestrator turn {iteration} refused by the host's backstop")
             return
         self._begin(iteration)
         turn, decision = self._decide()
@@ -150,7 +156,7 @@ class Loop:
             payload: dict[str, Any] = {"agentId": worker, "decision": {"result": turn.result}}
             confidence = turn.confidence
             if self.profile.defect("replay-nondeterministic"):
-                confidence = round((next(_JITTER) % 97) / 100, 2)
+                confidence = round(0.9 + (next(_JITTER) % 10) / 100, 2)
             if confidence is not None:
                 payload["confidence"] = confidence
             causation = None
