@@ -59,7 +59,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """The HTTP layer's own errors, as envelopes (never the default HTML page)."""
-        error = HostError("validation_error" if code < 500 else "internal_error", message or "bad request")
+        if code == 501:  # a method the server has no handler for: there is no such operation
+            error = HostError("not_found", f"no operation {self.command} {self.path}")
+        else:
+            error = HostError("validation_error" if code < 500 else "internal_error", message or "bad request")
         self.close_connection = True
         data = json.dumps(error.envelope()).encode("utf-8")
         self.send_response(error.status)
