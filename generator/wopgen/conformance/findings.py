@@ -5,6 +5,17 @@ from __future__ import annotations
 from wopgen.conformance.runner import FAILED, Result
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
+from wopgen.rules import define
+
+UNREACHABLE = define(
+    "conformance-discovery",
+    "error",
+    "The host's discovery document cannot be read, so no conformance scenario can run.",
+)
+
+
+def unreachable(corpus: Corpus, message: str) -> Diagnostic:
+    return UNREACHABLE.at(f"{corpus.settings.docs}/conformance.md", 1, message, "serve GET /.well-known/openwop")
 
 
 def _where(corpus: Corpus, name: str) -> tuple[str, int]:

@@ -24,6 +24,16 @@ from wopgen.templates import environment
 from wopgen.yamldoc import YamlList, YamlMap
 
 PACKAGE = "wop_host"
+# Schemas the host templates validate against by name, and what the generator reads from them.
+REQUIRED_SCHEMAS = (
+    "agent-eval-suite",
+    "capabilities",
+    "error-envelope",
+    "eval-summary",
+    "orchestrator-decision",
+    "run-event",
+    "run-event-payloads",
+)
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 NO_OPERATIONS = define(
@@ -45,6 +55,11 @@ BAD_PROFILE = define(
     "host-profile-invalid",
     "error",
     "A host profile's discovery document does not validate against capabilities.schema.json.",
+)
+MISSING_SCHEMA = define(
+    "host-schema-missing",
+    "error",
+    "A schema the host is built from is missing from the corpus (or lacks the annotation the host reads).",
 )
 BAD_SUITE = define(
     "host-suite-invalid",
@@ -87,6 +102,11 @@ def _raw_operations(corpus: Corpus) -> Iterator[tuple[str, int, str | None, Any]
         elif isinstance(ops, YamlMap):
             for key, entry in ops.items():
                 yield path, ops.line_of(key), key, entry
+
+
+def describes_operations(corpus: Corpus) -> bool:
+    """Whether the corpus has an API description at all (a corpus without one has no host to build)."""
+    return any(True for _ in _raw_operations(corpus))
 
 
 def operations(corpus: Corpus) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
@@ -136,8 +156,27 @@ def _dump(value: Any) -> str:
     return json.dumps(value, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+def _missing_schemas(corpus: Corpus) -> list[Diagnostic]:
+    found = []
+    for name in REQUIRED_SCHEMAS:
+        doc = corpus.schemas_by_name.get(name)
+        data = doc.data if doc is not None else None
+        if not isinstance(data, dict):
+            found.append(MISSING_SCHEMA.at(corpus.settings.schemas, 1, f"{name}{SCHEMA_SUFFIX} is missing or broken"))
+        elif name == "error-envelope" and not isinstance(data.get("x-wop-http-status"), dict):
+            found.append(MISSING_SCHEMA.at(doc.path, 1, "error-envelope has no x-wop-http-status annotation"))
+        elif name == "run-event-payloads" and not isinstance(
+            data.get("$defs", {}).get("_typeIndex", {}).get("properties"), dict
+        ):
+            found.append(MISSING_SCHEMA.at(doc.path, 1, "run-event-payloads has no _typeIndex"))
+    return found
+
+
 def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
     """The host package as `{path: text}`; raises HostGenerationError when no honest host can be made."""
+    missing = _missing_schemas(corpus)
+    if missing:
+        raise HostGenerationError(missing)
     env = environment("host")
     loader = env.loader
     assert loader is not None
@@ -156,7 +195,7 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
                 )
             )
     profiles: dict[str, Any] = {}
-    validator = corpus.validator(next(p for p in corpus.schemas if corpus.schema_name(p) == "capabilities"))
+    validator = corpus.validator(corpus.schemas_by_name["capabilities"].path)
     for spec in PROFILES:
         document = capabilities(spec, __version__)
         for error in validator.iter_errors(document):
@@ -168,7 +207,7 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
             "mutant": spec.mutant,
         }
     suites: dict[str, str] = {}
-    suite_validator = corpus.validator(next(p for p in corpus.schemas if corpus.schema_name(p) == "agent-eval-suite"))
+    suite_validator = corpus.validator(corpus.schemas_by_name["agent-eval-suite"].path)
     for name in sources:
         if name.startswith("suites/"):
             text = loader.get_source(env, name)[0]
