@@ -1,7 +1,7 @@
 """HTTP transport over the standard library's ThreadingHTTPServer: one thread per connection.
 
 Everything protocol-level is in `Host.handle`; this module only moves bytes. Bodies over the
-advertised `limits.maxRequestBodyBytes` are refused before they are read; errors of the HTTP layer
+advertised `limits.maxRequestBodyBytes` are refused without being kept; errors of the HTTP layer
 itself (a malformed request line, an unsupported method) are answered with an error envelope too.
 """
 
@@ -14,6 +14,10 @@ from typing import Any
 
 from .app import Host, Response
 from .errors import HostError
+
+# An oversized body up to this size is read and thrown away before the 400 goes out; past it the
+# connection is simply closed.
+DRAIN_LIMIT = 16 * 1024 * 1024
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -28,6 +32,7 @@ class _Handler(BaseHTTPRequestHandler):
             length = -1
         if length < 0 or length > host.profile.max_body_bytes:
             self.close_connection = True
+            self._discard(min(length, DRAIN_LIMIT))  # so the client reads the answer, not a reset
             error = HostError("validation_error", f"the body must be 0 to {host.profile.max_body_bytes} bytes")
             self._send(Response(error.status, error.envelope()))
             return
@@ -35,6 +40,13 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(host.handle(self.command, self.path, dict(self.headers.items()), body))
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
+
+    def _discard(self, length: int) -> None:
+        while length > 0:
+            chunk = self.rfile.read(min(length, 65536))
+            if not chunk:
+                return
+            length -= len(chunk)
 
     def _send(self, response: Response) -> None:
         self.send_response(response.status)
