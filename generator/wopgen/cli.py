@@ -224,7 +224,7 @@ def host_generate(obj: Context, out: Path | None, check_only: bool) -> None:
     target = out if out is not None else corpus.root / "build" / "host"
     if check_only:
         found = drift(files, target)
-        click.echo(found.report() or f"{target} is up to date", nl=False if found.report() else True)
+        click.echo(found.report() if not found.clean else f"{target} is up to date", nl=found.clean)
         sys.exit(EXIT_CLEAN if found.clean else EXIT_FINDINGS)
     try:
         write_tree(files, target)
@@ -319,7 +319,9 @@ def host_serve(
     help="Scenarios that may skip even in strict mode [env: OPENWOP_OPTED_OUT_PROFILES].",
 )
 @click.option("--select", "only", multiple=True, metavar="NAMES", help="Run only these scenarios.")
-@click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write FILE.json or FILE.xml (JUnit).")
+@click.option(
+    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write FILE.json or FILE.xml (JUnit)."
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @pass_context
 def conformance(

@@ -90,7 +90,7 @@ class Host:
             return self._handle(method.upper(), target, {k.lower(): v for k, v in headers.items()}, body)
         except HostError as exc:
             return Response(exc.status, exc.envelope())
-        except Exception:  # noqa: BLE001 - never a traceback to the client
+        except Exception:  # never a traceback to the client
             return Response(500, HostError("internal_error", "the host failed to answer this request").envelope())
 
     def _handle(self, method: str, target: str, headers: dict[str, str], body: bytes) -> Response:

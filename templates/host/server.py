@@ -23,6 +23,7 @@ DRAIN_LIMIT = 16 * 1024 * 1024
 class _Handler(BaseHTTPRequestHandler):
     server: WopServer
     protocol_version = "HTTP/1.1"
+    timeout = 30  # seconds a connection may stall (a body that never arrives) before it is dropped
 
     def _serve(self) -> None:
         host = self.server.host
@@ -85,7 +86,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(data)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import threading
 from collections.abc import Callable, Iterator
@@ -12,14 +11,9 @@ from typing import Any
 
 import pytest
 
+from host.host_helpers import KEY, REPO
 from wopgen.conformance.inprocess import host_module
 from wopgen.corpus import Corpus, load
-
-REPO = Path(__file__).resolve().parents[2]
-KEY = "test-key"
-AUTH = {"Authorization": f"Bearer {KEY}"}
-LOOP = "conformance.scripted-loop"
-WORKER = "core.sample.worker"
 
 
 @pytest.fixture(scope="session")
@@ -38,24 +32,6 @@ def make_host(module: ModuleType) -> Callable[..., Any]:
         return module.Host(profile, api_key=KEY, **options)
 
     return build
-
-
-def call(host: Any, method: str, path: str, body: Any = None) -> Any:
-    """host.handle with the test key; returns the Response."""
-    raw = b"" if body is None else json.dumps(body).encode()
-    return host.handle(method, path, AUTH, raw)
-
-
-def loop_request(*turns: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {"workflowId": LOOP, "inputs": {"script": {"turns": list(turns)}}, **extra}
-
-
-def work(**turn: Any) -> dict[str, Any]:
-    return {"decision": {"kind": "next-worker", "nextWorkerIds": [WORKER]}, **turn}
-
-
-def stop(**decision: Any) -> dict[str, Any]:
-    return {"decision": {"kind": "terminate", **decision}}
 
 
 @pytest.fixture

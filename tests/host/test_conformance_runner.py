@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
+from host.host_helpers import KEY
 from wopgen.checks import conformance as conformance_check
 from wopgen.checks import invariants as invariants_check
 from wopgen.cli import cli
@@ -18,8 +19,6 @@ from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.conformance.transport import Http
 from wopgen.corpus import load
 from wopgen.generate.host_profiles import DEFECTS, HONEST
-
-from conftest import KEY
 
 SHAPES = {s.name for s in SCENARIOS if s.kind == "shape"}
 
@@ -41,7 +40,13 @@ def test_honest_profiles_never_fail_and_skip_only_what_they_do_not_advertise(mod
 
 
 def test_opting_out_keeps_a_skip_a_skip_in_strict_mode(module, repo_corpus):
-    results = run(SCENARIOS, in_process(module, "no-eval"), repo_corpus, strict=True, opted_out=frozenset({"agent-eval-run", "agent-eval-regression"}))
+    results = run(
+        SCENARIOS,
+        in_process(module, "no-eval"),
+        repo_corpus,
+        strict=True,
+        opted_out=frozenset({"agent-eval-run", "agent-eval-regression"}),
+    )
     assert summary(results) == {"passed": len(SCENARIOS) - 2, "failed": 0, "skipped": 2}
 
 
@@ -90,7 +95,9 @@ def test_cli_exit_codes_and_report_files(tmp_path, repo_corpus):
     clean = runner.invoke(cli, [*root, "conformance", "--report", str(tmp_path / "r.json")])
     assert clean.exit_code == 0, clean.output
     assert json.loads((tmp_path / "r.json").read_text())["summary"]["failed"] == 0
-    killed = runner.invoke(cli, [*root, "conformance", "--profile", "mutant-gating-ignored", "--report", str(tmp_path / "r.xml")])
+    killed = runner.invoke(
+        cli, [*root, "conformance", "--profile", "mutant-gating-ignored", "--report", str(tmp_path / "r.xml")]
+    )
     assert killed.exit_code == 1 and "FAIL  verifier-gating" in killed.output
     assert ET.parse(tmp_path / "r.xml").getroot().get("failures") == "1"
     strict = runner.invoke(cli, [*root, "conformance", "--profile", "core", "--strict", "--select", "agent-eval-run"])

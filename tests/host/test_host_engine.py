@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import AUTH, WORKER, call, loop_request, stop, work
+
+from host.host_helpers import AUTH, WORKER, call, loop_request, stop, work
 
 
 def _types(run):
@@ -16,7 +17,7 @@ def test_every_event_is_validated_before_it_is_appended(make_host, module):
     host = make_host()
     run = host.start_run({"workflowId": "w"})
     before = len(run.log.events)
-    with pytest.raises(module.InvalidEvent, match="agent.verified"):
+    with pytest.raises(module.InvalidEvent, match=r"agent\.verified"):
         run.log.append("agent.verified", {"agentId": "core.sample.critic", "target": "e1", "verdict": "ok"})
     with pytest.raises(module.InvalidEvent):
         run.log.append("agent.loop.iterated", {})
@@ -38,7 +39,11 @@ def test_terminate_completes_and_ask_user_suspends_until_resumed(make_host):
 def test_the_loop_bound_breaches_at_turn_n_plus_one(make_host):
     host = make_host()
     run = host.start_run(
-        {**loop_request(work()), "inputs": {"script": {"turns": [work()], "repeatLast": True}}, "configurable": {"maxLoopIterations": 2}}
+        {
+            **loop_request(work()),
+            "inputs": {"script": {"turns": [work()], "repeatLast": True}},
+            "configurable": {"maxLoopIterations": 2},
+        }
     )
     breach = [e["payload"] for e in run.log.events if e["type"] == "cap.breached"]
     assert breach == [{"kind": "loop-iterations", "limit": 2, "observed": 3}]
@@ -48,19 +53,29 @@ def test_the_loop_bound_breaches_at_turn_n_plus_one(make_host):
 def test_the_host_limit_wins_over_a_larger_requested_bound(make_host):
     host = make_host()
     script = {"turns": [work()], "repeatLast": True}
-    run = host.start_run({"workflowId": "conformance.scripted-loop", "inputs": {"script": script}, "configurable": {"maxLoopIterations": 500}})
-    assert [e["payload"] for e in run.log.events if e["type"] == "cap.breached"][0]["limit"] == 20
+    run = host.start_run(
+        {
+            "workflowId": "conformance.scripted-loop",
+            "inputs": {"script": script},
+            "configurable": {"maxLoopIterations": 500},
+        }
+    )
+    assert next(e["payload"] for e in run.log.events if e["type"] == "cap.breached")["limit"] == 20
 
 
 def test_a_broken_bound_still_hits_the_backstop(make_host):
     host = make_host("mutant-loop-bound-ignored")
-    run = host.start_run({"workflowId": "conformance.scripted-loop", "inputs": {"script": {"turns": [work()], "repeatLast": True}}})
+    run = host.start_run(
+        {"workflowId": "conformance.scripted-loop", "inputs": {"script": {"turns": [work()], "repeatLast": True}}}
+    )
     assert run.status == "failed" and run.error["code"] == "node_executions_exceeded"
 
 
 def test_iterations_survive_a_stateful_resume(make_host):
     host = make_host()
-    run = host.start_run(loop_request(work(memoryWrite="m1"), {"decision": {"kind": "ask-user", "prompt": "?"}}, stop()))
+    run = host.start_run(
+        loop_request(work(memoryWrite="m1"), {"decision": {"kind": "ask-user", "prompt": "?"}}, stop())
+    )
     run.resume(None)
     decided = [e["payload"]["iteration"] for e in run.log.events if e["type"] == "runOrchestrator.decided"]
     assert decided == [1, 2, 3]
@@ -71,7 +86,9 @@ def test_iterations_survive_a_stateful_resume(make_host):
 
 def test_writes_show_from_the_next_turn(make_host):
     host = make_host()
-    run = host.start_run(loop_request(work(workspaceWrite="a.md", memoryWrite="m"), work(workspaceWrite="a.md"), stop()))
+    run = host.start_run(
+        loop_request(work(workspaceWrite="a.md", memoryWrite="m"), work(workspaceWrite="a.md"), stop())
+    )
     turns = run.snapshot()["variables"]["loop"]["turns"]
     assert [t["workspace"] for t in turns] == [[], ["a.md@1"], ["a.md@2"]]
     assert [t["memory"] for t in turns] == [[], ["m"], ["m"]]
@@ -90,7 +107,11 @@ def test_version_4_hosts_omit_the_iteration(make_host):
 def test_replay_reproduces_the_log(make_host):
     host = make_host()
     run = host.start_run(
-        loop_request(work(verdict="revise", remoteHost="h2", memoryWrite="m"), {"decision": {"kind": "ask-user", "prompt": "?"}}, stop())
+        loop_request(
+            work(verdict="revise", remoteHost="h2", memoryWrite="m"),
+            {"decision": {"kind": "ask-user", "prompt": "?"}},
+            stop(),
+        )
     )
     run.resume("answer")
     assert host.replay(run.run_id) == run.log.events
@@ -121,15 +142,23 @@ def test_a_critic_below_the_floor_escalates(make_host):
 
 
 def test_give_up_is_not_recorded_as_success(make_host):
-    run = make_host().start_run(loop_request(stop(successCriteria=[{"key": "a", "met": True}, {"key": "b", "met": False}])))
+    run = make_host().start_run(
+        loop_request(stop(successCriteria=[{"key": "a", "met": True}, {"key": "b", "met": False}]))
+    )
     done = run.log.events[-1]["payload"]
     assert (run.status, done["outcome"], done["goalMet"]) == ("completed", "give-up", False)
 
 
 def test_a_malformed_script_is_a_validation_error(make_host):
     host = make_host()
-    for bad in ({"turns": []}, {"turns": [{"decision": {"kind": "clarify"}}]}, {"turns": [{**work(), "verdict": "ok"}]}):
-        response = call(host, "POST", "/v1/runs", {"workflowId": "conformance.scripted-loop", "inputs": {"script": bad}})
+    for bad in (
+        {"turns": []},
+        {"turns": [{"decision": {"kind": "clarify"}}]},
+        {"turns": [{**work(), "verdict": "ok"}]},
+    ):
+        response = call(
+            host, "POST", "/v1/runs", {"workflowId": "conformance.scripted-loop", "inputs": {"script": bad}}
+        )
         assert (response.status, response.body["error"]) == (400, "validation_error"), bad
 
 
@@ -147,11 +176,17 @@ def test_eval_errors(make_host):
     post = lambda body: call(host, "POST", "/v1/runs", body)  # noqa: E731
     assert post({"mode": "eval", "evalSuiteRef": "core.none.evals.x"}).status == 400
     assert post({"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample@9.9.9"}).status == 400
-    unadvertised = post({"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample", "configurable": {"evalModes": ["adversarial"]}})
+    unadvertised = post(
+        {"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample", "configurable": {"evalModes": ["adversarial"]}}
+    )
     assert (unadvertised.status, unadvertised.body["details"]["modes"]) == (400, ["adversarial"])
-    rubric_only = post({"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample", "configurable": {"evalModes": ["rubric"]}})
+    rubric_only = post(
+        {"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample", "configurable": {"evalModes": ["rubric"]}}
+    )
     assert rubric_only.status == 400  # no task of the sample suite is scored under rubric
-    no_eval = call(make_host("no-eval"), "POST", "/v1/runs", {"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample"})
+    no_eval = call(
+        make_host("no-eval"), "POST", "/v1/runs", {"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample"}
+    )
     assert (no_eval.status, no_eval.body["error"]) == (501, "capability_not_provided")
     assert call(host, "GET", "/v1/runs/nope/eval-summary").status == 404
 
@@ -178,7 +213,7 @@ SUITE = {
             "taskId": "json-in-text",
             "input": {},
             "expected": {"kind": "golden", "match": {"strategy": "json-match", "value": {"a": [1, 2]}}},
-            "fixtures": {"toolResponses": [{"tool": "t", "response": "{\"a\": [1, 2], \"b\": 0}"}]},
+            "fixtures": {"toolResponses": [{"tool": "t", "response": '{"a": [1, 2], "b": 0}'}]},
         },
         {
             "taskId": "rubric-half",
@@ -206,7 +241,7 @@ def test_suites_load_from_a_folder_and_score_deterministically(make_host):
 
 
 def test_a_broken_suite_is_refused_with_its_origin(make_host):
-    with pytest.raises(ValueError, match="bad.json"):
+    with pytest.raises(ValueError, match=r"bad\.json"):
         make_host(suites={"bad.json": json.dumps({**SUITE, "modes": ["benchmark"]})})
 
 
@@ -221,7 +256,12 @@ def test_regression_against_a_baseline(make_host):
         }
     )
     assert run.output["regression"] == {"baselineRunId": baseline.run_id, "scoreDelta": 0.0}
-    bad = call(host, "POST", "/v1/runs", {"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample", "configurable": {"baselineRunId": "run-999"}})
+    bad = call(
+        host,
+        "POST",
+        "/v1/runs",
+        {"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample", "configurable": {"baselineRunId": "run-999"}},
+    )
     assert bad.status == 400
 
 
@@ -233,7 +273,10 @@ def test_no_traceback_reaches_the_client(make_host, monkeypatch):
 
     monkeypatch.setattr(host, "get_run", explode)
     response = host.handle("GET", "/v1/runs/run-1", AUTH, b"")
-    assert response.status == 500 and response.body == {"error": "internal_error", "message": "the host failed to answer this request"}
+    assert response.status == 500 and response.body == {
+        "error": "internal_error",
+        "message": "the host failed to answer this request",
+    }
 
 
 def test_auth_and_body_errors_are_envelopes(make_host):

@@ -111,3 +111,17 @@ def test_a_profile_the_capabilities_schema_rejects_is_reported(corpus_copy):
     path.write_text(json.dumps(data))
     found = _rules(root)
     assert found and {r[0] for r in found} == {"host-profile-invalid"}
+
+
+def test_the_generated_package_is_lint_and_type_clean(tmp_path, repo_corpus):
+    from wopgen.generate.writer import write_tree
+
+    write_tree(generate(repo_corpus), tmp_path / "host")
+    for command in (
+        ["ruff", "check", "--no-cache", "--select", "E,F,W,I,B,UP,SIM,RUF", "--ignore", "E501", "host"],
+        ["mypy", "--strict", "--no-incremental", "host/wop_host"],
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", *command], cwd=tmp_path, capture_output=True, text=True, check=False
+        )
+        assert result.returncode == 0, result.stdout + result.stderr

@@ -11,9 +11,10 @@ import urllib.error
 import urllib.request
 
 import pytest
-from conftest import KEY, LOOP, REPO
 from openwop_client import OpenwopClient, WopError
 from openwop_client.types import CreateRunRequest
+
+from host.host_helpers import KEY, LOOP, REPO
 
 
 def test_the_published_client_works_against_the_host(served):
@@ -66,7 +67,9 @@ def _raw(url: str, request: bytes) -> bytes:
 def test_malformed_and_oversized_requests_get_envelopes_not_tracebacks(served):
     url = served()
     auth = f"Authorization: Bearer {KEY}\r\nConnection: close\r\n".encode()
-    oversized = _raw(url, b"POST /v1/runs HTTP/1.1\r\nHost: x\r\n" + auth + b"Content-Length: 5000000\r\n\r\n{")
+    body = b"x" * 5_000_000
+    head = b"POST /v1/runs HTTP/1.1\r\nHost: x\r\n" + auth + f"Content-Length: {len(body)}\r\n\r\n".encode()
+    oversized = _raw(url, head + body)
     assert oversized.startswith(b"HTTP/1.1 400") and b'"validation_error"' in oversized
     malformed = _raw(url, b"POST /v1/runs HTTP/1.1\r\nHost: x\r\n" + auth + b"Content-Length: 5\r\n\r\n{oops")
     assert malformed.startswith(b"HTTP/1.1 400") and b"Traceback" not in malformed

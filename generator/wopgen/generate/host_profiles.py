@@ -116,6 +116,11 @@ def capabilities(spec: ProfileSpec, implementation_version: str) -> dict[str, An
         document["host"] = {"workspace": {"supported": True}}
     if f.evals:
         document["agents"] = {
-            "evalSuite": {"supported": True, "modes": list(EVAL_MODES), "maxTasksPerSuite": 200, "maxCostUsdPerSuite": 5}
+            "evalSuite": {
+                "supported": True,
+                "modes": list(EVAL_MODES),
+                "maxTasksPerSuite": 200,
+                "maxCostUsdPerSuite": 5,
+            }
         }
     return document
