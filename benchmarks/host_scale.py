@@ -65,7 +65,9 @@ def main() -> None:
     mix = sample_events(module)
     events = [mix[i % len(mix)] for i in range(args.events)]
     log_module = module.events
-    payload_validators = {t: corpus.validator("schemas/run-event-payloads.schema.json", p) for t, p in _pointers(corpus)}
+    payload_validators = {
+        t: corpus.validator("schemas/run-event-payloads.schema.json", p) for t, p in _pointers(corpus)
+    }
 
     def host_log() -> None:
         log = log_module.EventLog("bench", clock=lambda: "2026-01-01T00:00:00Z")
