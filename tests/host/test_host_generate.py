@@ -125,3 +125,13 @@ def test_the_generated_package_is_lint_and_type_clean(tmp_path, repo_corpus):
             [sys.executable, "-m", *command], cwd=tmp_path, capture_output=True, text=True, check=False
         )
         assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_cli_exits_1_with_the_findings_when_no_host_can_be_made(corpus_copy, tmp_path):
+    root = corpus_copy()
+    api = root / "spec/api/operations.yaml"
+    api.write_text(api.read_text() + "\n  - operationId: cancelRun\n    method: post\n    path: /v1/runs/{runId}:cancel\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["--root", str(root), "host", "generate", "--out", str(out)])
+    assert result.exit_code == 1 and "host-operation-unhandled" in result.output
+    assert not out.exists()
