@@ -35,7 +35,6 @@ HANDLERS: dict[str, str] = {
     "GET /v1/runs/{runId}/events": "stream_events",
     "GET /v1/runs/{runId}/events/poll": "poll_events",
     "POST /v1/runs/{runId}/resume": "resume_run",
-    "POST /v1/runs/{runId}:resume": "resume_run",
     "GET /v1/runs/{runId}/eval-summary": "eval_summary",
     "POST /v1/host/sample/agentloop/run": "seam_agentloop",
     "POST /v1/host/sample/agents/verify-run": "seam_verify",

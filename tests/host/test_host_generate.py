@@ -130,7 +130,9 @@ def test_the_generated_package_is_lint_and_type_clean(tmp_path, repo_corpus):
 def test_cli_exits_1_with_the_findings_when_no_host_can_be_made(corpus_copy, tmp_path):
     root = corpus_copy()
     api = root / "spec/api/operations.yaml"
-    api.write_text(api.read_text() + "\n  - operationId: cancelRun\n    method: post\n    path: /v1/runs/{runId}:cancel\n")
+    api.write_text(
+        api.read_text() + "\n  - operationId: cancelRun\n    method: post\n    path: /v1/runs/{runId}:cancel\n"
+    )
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["--root", str(root), "host", "generate", "--out", str(out)])
     assert result.exit_code == 1 and "host-operation-unhandled" in result.output

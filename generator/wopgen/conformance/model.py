@@ -189,12 +189,14 @@ class Context:
             self.valid_event(event)
         return events
 
-    def loop(self, turns: list[dict[str, Any]], **extra: Any) -> tuple[str, dict[str, Any]]:
+    def loop(
+        self, turns: list[dict[str, Any]], *, repeat_last: bool = False, **request: Any
+    ) -> tuple[str, dict[str, Any]]:
         """Start a run of the scripted-loop fixture and wait for it to end or pause."""
         script: dict[str, Any] = {"turns": turns}
-        if extra.pop("repeat_last", False):
+        if repeat_last:
             script["repeatLast"] = True
-        run_id = self.create({"workflowId": LOOP_FIXTURE, "inputs": {"script": script}, **extra})
+        run_id = self.create({"workflowId": LOOP_FIXTURE, "inputs": {"script": script}, **request})
         return run_id, self.settle(run_id)
 
     def resume(self, run_id: str) -> dict[str, Any]:

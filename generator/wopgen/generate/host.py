@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from wopgen import __version__
+from wopgen.conformance.model import LOOP_FIXTURE
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.diagnostics import Diagnostic
 from wopgen.generate.host_profiles import PROFILES, capabilities
@@ -87,7 +88,7 @@ def _public(op: dict[str, Any]) -> bool:
     for key in ("auth", "authentication", "security"):
         if key in op:
             value = op[key]
-            return value in (False, None, "none", "public", []) or value == "none"
+            return value in (False, None, "none", "public") or value == []
     return bool(op.get("public", False))
 
 
@@ -230,6 +231,7 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
         "operations": ops,
         "operation_count": len(ops),
         "profile_names": [spec.name for spec in PROFILES if not spec.mutant],
+        "loop_fixture": LOOP_FIXTURE,
     }
     files: dict[str, str] = {}
     for name in sources:

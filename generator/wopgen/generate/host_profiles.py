@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-LOOP_FIXTURE = "conformance.scripted-loop"
+from wopgen.conformance.model import LOOP_FIXTURE
+
 EVAL_MODES = ("golden", "rubric", "regression")  # the modes the host really implements
 
 
