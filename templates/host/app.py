@@ -10,7 +10,9 @@ from __future__ import annotations
 import hmac
 import itertools
 import json
+import sys
 import threading
+import traceback
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,11 +69,13 @@ class Host:
         suites: Mapping[str, str] | None = None,
         clock: Clock = utc_now,
         deferred: bool = False,
+        on_error: Callable[[BaseException], None] | None = None,
     ) -> None:
         self.profile: Profile = profile(profile_name)
         self.api_key = api_key
         self.clock = clock
         self.deferred = deferred
+        self.on_error = on_error or (lambda exc: traceback.print_exception(exc, file=sys.stderr))
         self.suites: dict[str, dict[str, Any]] = {}
         for origin, text in sorted({**corpus()["suites"], **(suites or {})}.items()):
             suite = load_suite(text, origin)
@@ -89,7 +93,8 @@ class Host:
             return self._handle(method.upper(), target, {k.lower(): v for k, v in headers.items()}, body)
         except HostError as exc:
             return Response(exc.status, exc.envelope())
-        except Exception:  # never a traceback to the client
+        except Exception as exc:  # a host bug (an InvalidEvent, say): reported by the host, never sent to the client
+            self.on_error(exc)
             return Response(500, HostError("internal_error", "the host failed to answer this request").envelope())
 
     def _handle(self, method: str, target: str, headers: dict[str, str], body: bytes) -> Response:
@@ -113,7 +118,8 @@ class Host:
         if self.profile.defect("auth-not-enforced"):
             return
         scheme, _, key = headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not key or not hmac.compare_digest(key.strip(), self.api_key):
+        given, expected = key.strip().encode("utf-8"), self.api_key.encode("utf-8")
+        if scheme.lower() != "bearer" or not given or not hmac.compare_digest(given, expected):
             raise HostError("unauthenticated", "send Authorization: Bearer <api key>")
 
     def _body(self, route: Route, raw: bytes) -> Any:

@@ -123,6 +123,7 @@ def test_the_check_reports_a_failing_scenario_where_the_spec_names_it(corpus_cop
     where = next(d for d in found if d.rule == "conformance-core-run-surface")
     line = (root / where.path).read_text().splitlines()[where.line - 1]
     assert "`core-run-surface`" in line
+    assert "the host reported ValueError" in where.message and "unauthenticated" in where.message
 
 
 def test_the_check_skips_a_corpus_without_an_api(findings):

@@ -265,7 +265,7 @@ def test_regression_against_a_baseline(make_host):
     assert bad.status == 400
 
 
-def test_no_traceback_reaches_the_client(make_host, monkeypatch):
+def test_no_traceback_reaches_the_client(make_host, monkeypatch, capsys):
     host = make_host()
 
     def explode(**_):
@@ -277,12 +277,14 @@ def test_no_traceback_reaches_the_client(make_host, monkeypatch):
         "error": "internal_error",
         "message": "the host failed to answer this request",
     }
+    assert "secret internals" in capsys.readouterr().err  # loud on the host's side
 
 
 def test_auth_and_body_errors_are_envelopes(make_host):
     host = make_host()
     assert host.handle("GET", "/v1/runs/x", {"Authorization": "Bearer wrong"}, b"").status == 401
     assert host.handle("GET", "/v1/runs/x", {"Authorization": "Basic test-key"}, b"").status == 401
+    assert host.handle("GET", "/v1/runs/x", {"Authorization": "Bearer clé"}, b"").status == 401
     assert host.handle("POST", "/v1/runs", AUTH, b"\xff\xfe").body["error"] == "validation_error"
     assert host.handle("POST", "/v1/runs", AUTH, b"x" * 2_000_000).status == 400
     assert host.handle("DELETE", "/v1/runs", AUTH, b"").status == 404

@@ -92,6 +92,8 @@ class InProcess:
         self.host = host
         self.api_key = api_key
         self.description = description
+        self.internal_errors: list[str] = []  # what the host reported instead of a traceback
+        host.on_error = lambda exc: self.internal_errors.append(f"{type(exc).__name__}: {exc}")
 
     def _headers(self, auth: bool) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.api_key}"} if auth else {}
