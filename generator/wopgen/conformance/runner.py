@@ -60,7 +60,7 @@ def run(
     results = []
     for scenario in scenarios:
         start = time.perf_counter()
-        reported = list(getattr(transport, "internal_errors", []))
+        seen = len(getattr(transport, "internal_errors", []))
         reason = scenario.gate(caps)
         if reason is None:
             try:
@@ -74,7 +74,7 @@ def run(
                 status, message = FAILED, f"unexpected answer: {type(exc).__name__}: {exc}"
         else:
             status, message = SKIPPED, reason
-        internal = getattr(transport, "internal_errors", [])[len(reported) :]
+        internal = getattr(transport, "internal_errors", [])[seen:]
         if status == FAILED and internal:
             message += f" (the host reported {internal[-1]})"
         if status == SKIPPED and strict and scenario.name not in opted_out:
