@@ -141,3 +141,16 @@ def test_an_invariant_naming_an_unknown_scenario_is_a_finding(corpus_copy):
 
 def test_invariants_name_real_scenarios(repo_corpus):
     assert [d.rule for d in invariants_check.check(repo_corpus)] == []
+
+
+def test_a_host_without_the_fixture_workflow_skips_what_needs_it(module, repo_corpus):
+    transport = in_process(module, "full")
+    del transport.host.profile.capabilities["fixtures"]  # a host that advertises the rungs but not the fixture
+    try:
+        results = {r.scenario.name: r for r in run(SCENARIOS, transport, repo_corpus)}
+    finally:
+        transport.host.profile.capabilities["fixtures"] = ["conformance.scripted-loop"]
+    assert results["multi-agent-handoff-state-machine"].status == "skipped"
+    assert "fixture workflow" in results["multi-agent-handoff-state-machine"].message
+    assert results["agent-loop-workspace-snapshot"].status == "passed"  # driven by the seam alone
+    assert not [r for r in results.values() if r.status == "failed"]

@@ -189,10 +189,24 @@ class Context:
             self.valid_event(event)
         return events
 
+    @property
+    def has_fixture(self) -> bool:
+        """Whether the host lists the scripted-loop fixture workflow in its discovery `fixtures`."""
+        fixtures = self.caps.get("fixtures")
+        return isinstance(fixtures, list) and LOOP_FIXTURE in fixtures
+
     def loop(
         self, turns: list[dict[str, Any]], *, repeat_last: bool = False, **request: Any
     ) -> tuple[str, dict[str, Any]]:
-        """Start a run of the scripted-loop fixture and wait for it to end or pause."""
+        """Start a run of the scripted-loop fixture and wait for it to end or pause.
+
+        A host that does not list the fixture in its discovery `fixtures` cannot be driven this way:
+        the scenario skips (like a seam answering 404) unless it has already asserted something.
+        """
+        if not self.has_fixture:
+            if self.asserted:
+                raise Failure(f"the host does not list the fixture workflow {LOOP_FIXTURE} in its discovery fixtures")
+            raise Skip(f"the host does not list the fixture workflow {LOOP_FIXTURE} in its discovery fixtures")
         script: dict[str, Any] = {"turns": turns}
         if repeat_last:
             script["repeatLast"] = True

@@ -65,6 +65,8 @@ def gating(ctx: Context) -> None:
     passed = ctx.seam(seam, {"simulateVerdict": "pass"}, "sample-verify-run-response")
     ctx.equal(passed["committed"], True, "a result that passed verification is committed")
     ctx.equal(passed["status"], "completed", "a pass verdict lets the run complete")
+    if not ctx.has_fixture:
+        return
 
     run_id, snap = ctx.loop([next_worker(result="draft", verdict="revise", revisedResult="better"), terminate()])
     events = ctx.events(run_id)
