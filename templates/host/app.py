@@ -47,6 +47,20 @@ SSE_WAIT_SECONDS = 15.0
 MAX_POLL_SECONDS = 30.0
 
 
+def effective_configurable(raw: Any) -> dict[str, Any]:
+    """`configurable` as the host reads it: null members mean unset, and `extras` members count as top-level.
+
+    The published 1.x Python client sends every reserved key (null when unset) and nests caller-defined keys
+    under `extras`; the schema accepts that, and this is where it is read the same as the flat form.
+    """
+    if not isinstance(raw, dict):
+        return {}
+    extras = raw.get("extras")
+    lifted = dict(extras) if isinstance(extras, dict) else {}
+    lifted.update({key: value for key, value in raw.items() if key != "extras" and value is not None})
+    return lifted
+
+
 @dataclass
 class Response:
     status: int
@@ -171,6 +185,8 @@ class Host:
 
     def start_run(self, request: dict[str, Any], task_limit: int | None = None) -> Run:
         """Validate a create request and start the run it asks for (an eval run: its first `task_limit` tasks)."""
+        if "configurable" in request:
+            request = {**request, "configurable": effective_configurable(request["configurable"])}
         workflow, factory = self._plan(request, task_limit)
         run = self.new_run(workflow, request)
         run.factory = factory

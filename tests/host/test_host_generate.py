@@ -137,3 +137,18 @@ def test_cli_exits_1_with_the_findings_when_no_host_can_be_made(corpus_copy, tmp
     result = CliRunner().invoke(cli, ["--root", str(root), "host", "generate", "--out", str(out)])
     assert result.exit_code == 1 and "host-operation-unhandled" in result.output
     assert not out.exists()
+
+
+def test_a_host_that_fails_to_import_is_a_finding_not_a_crash(monkeypatch):
+    from pathlib import Path
+
+    from wopgen.checks import conformance as check_module
+    from wopgen.corpus import load
+
+    def broken(corpus):
+        raise AttributeError("'function' object has no attribute '__mro__'")
+
+    monkeypatch.setattr(check_module, "host_module", broken)
+    found = list(check_module.check(load(Path(__file__).resolve().parents[2])))
+    assert [d.rule for d in found] == ["host-import-failed"]
+    assert "__mro__" in found[0].message

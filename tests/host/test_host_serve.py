@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 from openwop_client import OpenwopClient, WopError
-from openwop_client.types import CreateRunRequest
+from openwop_client.types import CreateRunRequest, RunConfigurable
 
 from host.host_helpers import KEY, LOOP, REPO
 
@@ -31,9 +31,13 @@ def test_the_published_client_works_against_the_host(served):
     assert [e.sequence for e in streamed] == [e.sequence for e in polled.events]
 
     script = {"turns": [{"decision": {"kind": "next-worker", "nextWorkerIds": ["core.sample.worker"]}}]}
-    # A plain dict: the client serialises a nested RunConfigurable with nulls, which the schema refuses.
+    # The client's own RunConfigurable: it arrives with every reserved key (nulls included) and an `extras` map.
     looped = client.runs_create(
-        CreateRunRequest(workflowId=LOOP, inputs={"script": script}, configurable={"maxLoopIterations": 5})
+        CreateRunRequest(
+            workflowId=LOOP,
+            inputs={"script": script},
+            configurable=RunConfigurable(maxLoopIterations=5, extras={"traceLabel": "nightly"}),
+        )
     )
     decided = [e for e in client.runs_events(looped.runId, timeout_seconds=5) if e.type == "runOrchestrator.decided"]
     assert [e.payload["iteration"] for e in decided] == [1, 2]

@@ -16,6 +16,13 @@ from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
 from wopgen.generate.host import HostGenerationError, describes_operations
+from wopgen.rules import define
+
+HOST_BROKEN = define(
+    "host-import-failed",
+    "error",
+    "The host generated from the corpus and templates/host/ raises while it is imported, so no scenario can run.",
+)
 
 PROFILE = "full"
 
@@ -27,6 +34,18 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         module = host_module(corpus)
     except HostGenerationError as exc:
         yield from exc.diagnostics
+        return
+    except Exception as exc:  # generated code: any failure is a host bug to report, not a crash of check
+        where = exc.__traceback__
+        while where is not None and where.tb_next is not None:
+            where = where.tb_next
+        origin = f" ({where.tb_frame.f_code.co_filename}:{where.tb_lineno})" if where is not None else ""
+        yield HOST_BROKEN.at(
+            "templates/host",
+            1,
+            f"the generated host does not import: {type(exc).__name__}: {exc}{origin}",
+            "run `wopgen host generate` and import the package to see the full traceback",
+        )
         return
     try:
         results = run(SCENARIOS, in_process(module, PROFILE), corpus, strict=True)
