@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # (ref) -> (label, link) or None when the ref leaves the corpus
@@ -32,6 +32,8 @@ _CONSTRAINTS = (
     "default",
 )
 _MAX_DEPTH = 4
+# keywords that give a (sub)schema a shape of its own
+_SHAPING = {"type", "properties", "$ref", "oneOf", "anyOf", "allOf", "enum", "const", "items"}
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,21 @@ class Section:
     annotations: list[tuple[str, str]] = field(default_factory=list)
     fields: list[Field] = field(default_factory=list)
     values: list[str] = field(default_factory=list)  # enum members of a non-object section
+
+    @property
+    def summary(self) -> str:
+        parts = [f"**Type:** {self.type}"]
+        if self.constraints:
+            parts.append(self.constraints)
+        if self.closed is True:
+            parts.append("closed: no other members")
+        elif self.closed is False:
+            parts.append("open: readers ignore members they do not know")
+        return " · ".join(parts)
+
+    @property
+    def annotation_line(self) -> str:
+        return " · ".join(f"`{key}`: `{value}`" for key, value in self.annotations)
 
 
 def cell(text: str) -> str:
@@ -181,7 +198,10 @@ def sections(schema: Any, link: RefLinker, anchor: Callable[[str], str]) -> list
     if not isinstance(schema, Mapping):
         return []
     root = {k: v for k, v in schema.items() if k != "$defs"}
-    out = [section("", "schema-root", root, link)]
+    first = section("", "schema-root", root, link)
+    if not _SHAPING.intersection(root):
+        first = replace(first, type="none at the root: the schema is a collection of `$defs`")
+    out = [first]
     defs = schema.get("$defs")
     if isinstance(defs, Mapping):
         out.extend(section(name, anchor(name), node, link) for name, node in defs.items())

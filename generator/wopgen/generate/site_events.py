@@ -90,12 +90,17 @@ def events_page(site: SiteContext) -> str:
                 "anchor": event.anchor,
                 "payload": event.def_name,
                 "payload_link": payload_link,
+                "payload_line": (
+                    f"[`{event.def_name}`]({payload_link})"
+                    + (" (closed)" if event.node.get("additionalProperties") is False else "")
+                    if event.def_name
+                    else "no payload `$def` in `_typeIndex`"
+                ),
                 "description": str(event.node.get("description", "")),
                 "capability": event.annotation("x-wop-capability") or "",
                 "rfc": _rfc(site, EVENTS, event.annotation("x-wop-rfc")),
                 "content_free": "yes" if content_free is True else ("no" if content_free is False else "not stated"),
                 "fields": fields,
-                "closed": event.node.get("additionalProperties") is False,
             }
         )
     return site.render("events.md.j2", rows=rows)

@@ -45,7 +45,7 @@ def security_page(site: SiteContext) -> str:
                 "severity": str(entry.get("severity", "—")),
                 "rfc": site.rfc_link(SECURITY, int(rfc)) if rfc.isdigit() else "—",
                 "statement": " ".join(str(entry.get("statement", "")).split()),
-                "tests": [str(t) for t in tests] if isinstance(tests, list) else [],
+                "tests": ", ".join(f"`{t}`" for t in tests) if isinstance(tests, list) else "",
                 "note": " ".join(str(entry.get("note", "")).split()),
             }
         )
@@ -64,8 +64,10 @@ def scenarios(site: SiteContext) -> list[tuple[str, str, list[list[str]]]]:
 def _scenario_tables(site: SiteContext, path: str, doc: MarkdownDoc) -> list[tuple[str, str, list[list[str]]]]:
     tables = []
     lines = doc.lines
-    for heading in doc.headings:
-        start, end = doc.section_lines(heading)
+    for position, heading in enumerate(doc.headings):
+        # only the heading's own text, up to the next heading of any level
+        start = heading.line + 1
+        end = doc.headings[position + 1].line - 1 if position + 1 < len(doc.headings) else len(lines)
         rows: list[list[str]] = []
         in_table = False
         for line in lines[start - 1 : end]:
