@@ -247,7 +247,7 @@ def site_serve(obj: Context, port: int) -> None:
     """
     from wopgen.sitebuild import serve
 
-    sys.exit(serve(obj.corpus(), port))
+    serve(obj.corpus(), port)
 
 
 def main() -> None:

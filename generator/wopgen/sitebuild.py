@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -22,7 +24,6 @@ from pathlib import Path
 from wopgen.corpus import Corpus
 from wopgen.generate import site
 from wopgen.generate.writer import WriteError, write_tree
-
 
 HOOK = Path(__file__).resolve().with_name("sitehook.py")
 
@@ -78,35 +79,46 @@ def build(corpus: Corpus, out: Path) -> int:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def serve(corpus: Corpus, port: int) -> int:
-    """Preview the site on 127.0.0.1:`port` with live reload; returns mkdocs' exit code.
+def serve(corpus: Corpus, port: int) -> None:
+    """Preview the site on 127.0.0.1:`port` with live reload, until interrupted.
 
-    mkdocs watches the staging tree and the corpus folders; the hook `wopgen.sitehook` renders the
-    corpus again before every rebuild, so an edit to a schema, an RFC or a prose page shows up in the
-    browser without restarting.
+    mkdocs runs in this process (so stopping it stops everything) and watches the staging tree and
+    the corpus folders; the hook `wopgen.sitehook` renders the corpus again before every rebuild, so
+    an edit to a schema, an RFC or a prose page shows up in the browser without a restart.
     """
+    from mkdocs.commands.serve import serve as mkdocs_serve
+
     scratch = Path(tempfile.mkdtemp(prefix="wopgen-site-serve-"))
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         staging = scratch / "staging"
         write_tree(site.render(corpus, hooks=(HOOK,)), staging)
-        env = mkdocs_env(corpus)
-        env["WOPGEN_SITE_ROOT"] = str(corpus.root)
-        command = [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "serve",
-            "--livereload",
-            "--dev-addr",
-            f"127.0.0.1:{port}",
-            "--config-file",
-            str(staging / "mkdocs.yml"),
-        ]
-        for folder in watched(corpus):
-            command += ["--watch", str(folder)]
-        return subprocess.run(command, env=env, check=False).returncode
+        os.environ.update(mkdocs_env(corpus))
+        os.environ["WOPGEN_SITE_ROOT"] = str(corpus.root)
+        _log_like_mkdocs()
+        mkdocs_serve(
+            config_file=str(staging / "mkdocs.yml"),
+            livereload=True,
+            dev_addr=f"127.0.0.1:{port}",
+            watch=[str(p) for p in watched(corpus)],
+        )
+    except KeyboardInterrupt:
+        pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _log_like_mkdocs() -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
 
 
 def watched(corpus: Corpus) -> list[Path]:

@@ -16,7 +16,7 @@ import yaml
 from wopgen.corpus import Corpus
 from wopgen.generate import site_events, site_reference, site_rfcs, site_schemas
 from wopgen.generate.sitecontext import Pages, SiteContext
-from wopgen.generate.sitepaths import CHANGELOG, SECURITY, SPEC, Target
+from wopgen.generate.sitepaths import CHANGELOG, SECURITY, Target
 from wopgen.rfcmeta import Rfc
 
 # The base configuration ships with the toolchain, next to templates/ (see DESIGN.md: the layout).
@@ -74,11 +74,16 @@ def _spec_order(site: SiteContext) -> list[str]:
     return sorted(site.corpus.docs, key=lambda p: (Path(p).stem != "overview", p))
 
 
+def _title(site: SiteContext, path: str) -> str:
+    heading = site.corpus.docs[path].title
+    return heading.text if heading is not None else Path(path).stem
+
+
 def home(site: SiteContext) -> str:
     corpus = site.corpus
     specs = [
         {
-            "title": corpus.docs[p].title.text if corpus.docs[p].title else Path(p).stem,
+            "title": _title(site, p),
             "href": site.paths.href("index.md", Target(site.paths.doc_page(p))),
         }
         for p in _spec_order(site)
@@ -98,8 +103,7 @@ def home(site: SiteContext) -> str:
 def nav(site: SiteContext) -> list[object]:
     spec: list[object] = []
     for path in _spec_order(site):
-        doc = site.corpus.docs[path]
-        spec.append({doc.title.text if doc.title else Path(path).stem: site.paths.doc_page(path)})
+        spec.append({_title(site, path): site.paths.doc_page(path)})
     schemas = site_schemas.nav(site)
     return [
         {"Home": "index.md"},

@@ -74,6 +74,10 @@ def _rfc(site: SiteContext, page: str, value: Any) -> str:
     return "baseline"
 
 
+def _payload_linker(site: SiteContext, schema_path: str) -> schemadoc.RefLinker:
+    return lambda ref: site.paths.schema_ref(EVENTS, schema_path, ref)
+
+
 def events_page(site: SiteContext) -> str:
     rows = []
     for event in events(site):
@@ -82,7 +86,7 @@ def events_page(site: SiteContext) -> str:
         if event.def_name:
             page = site.paths.schema_page(event.schema_path)
             payload_link = site.paths.href(EVENTS, Target(page), def_anchor(event.def_name))
-            fields = list(schemadoc.fields_of(event.node, lambda ref, p=event.schema_path: site.paths.schema_ref(EVENTS, p, ref)))
+            fields = list(schemadoc.fields_of(event.node, _payload_linker(site, event.schema_path)))
         content_free = event.annotation("x-wop-content-free")
         rows.append(
             {
@@ -110,10 +114,15 @@ def _capability_schema(site: SiteContext) -> str | None:
     return next(iter(p for p, _node in _defs(site, "executionModel")), None)
 
 
+def _capability_linker(site: SiteContext, schema_path: str) -> schemadoc.RefLinker:
+    return lambda ref: site.paths.schema_ref(CAPABILITIES, schema_path, ref)
+
+
 def _flags(site: SiteContext, path: str) -> list[tuple[str, str, str, str]]:
     """(dotted path, type, constraints, description) for every member, following local `$ref`s."""
     data = site.corpus.schemas[path].data
     rows: list[tuple[str, str, str, str]] = []
+    link = _capability_linker(site, path)
 
     def local(node: Any) -> Any:
         ref = node.get("$ref") if isinstance(node, Mapping) else None
@@ -128,10 +137,14 @@ def _flags(site: SiteContext, path: str) -> list[tuple[str, str, str, str]]:
         for name, child in (node.get("properties") or {}).items():
             target = local(child)
             dotted = f"{prefix}{name}"
-            link = lambda ref: site.paths.schema_ref(CAPABILITIES, path, ref)  # noqa: E731
             description = schemadoc.description_of(target) or schemadoc.description_of(child)
             rows.append(
-                (dotted, schemadoc.cell(schemadoc.type_of(child, link)), schemadoc.cell(schemadoc.constraints_of(target)), schemadoc.cell(description))
+                (
+                    dotted,
+                    schemadoc.cell(schemadoc.type_of(child, link)),
+                    schemadoc.cell(schemadoc.constraints_of(target)),
+                    schemadoc.cell(description),
+                )
             )
             walk(target, dotted + ".", seen | {id(node)})
 
@@ -171,7 +184,8 @@ def capabilities_page(site: SiteContext) -> str:
         if isinstance(flag, str):
             gated.setdefault(flag, []).append(event.type)
     gates = [
-        (flag, ", ".join(f"[`{t}`]({EVENTS}#{event_anchor(t)})" for t in types)) for flag, types in sorted(gated.items())
+        (flag, ", ".join(f"[`{t}`]({EVENTS}#{event_anchor(t)})" for t in types))
+        for flag, types in sorted(gated.items())
     ]
     return site.render(
         "capabilities.md.j2",

@@ -24,7 +24,12 @@ def rules_page(site: SiteContext) -> str:
     for rule in catalogue():
         prefix = rule.id.split("-", 1)[0]
         groups.setdefault(prefix, []).append(
-            {"id": rule.id, "severity": rule.severity.value, "summary": cell(rule.summary), "example": cell(rule.example)}
+            {
+                "id": rule.id,
+                "severity": rule.severity.value,
+                "summary": cell(rule.summary),
+                "example": cell(rule.example),
+            }
         )
     return site.render("rules.md.j2", groups=sorted(groups.items()), total=sum(len(g) for g in groups.values()))
 

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 
 from wopgen.generate.sitecontext import Pages, SiteContext
 from wopgen.generate.sitepaths import RFCS, Target
-from wopgen.rfcmeta import STATUSES, Rfc
+from wopgen.rfcmeta import Rfc
 
 INDEX = f"{RFCS}/index.md"
+# Index order: what is in force first, then what is under way, then the record of the rest.
+_GROUP_ORDER = ("Accepted", "Active", "Draft", "Superseded", "Withdrawn", "Rejected")
 _TICKED = re.compile(r"`([^`]+)`")
 _DATE = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})\s*(.*)$", re.S)
 
@@ -57,8 +59,10 @@ def index(site: SiteContext) -> str:
             href=site.paths.href(INDEX, Target(site.paths.rfc_page(rfc.path))),
         )
         groups.setdefault(rfc.status or "Unknown", []).append(row)
-    order = [s for s in STATUSES if s in groups] + sorted(s for s in groups if s not in STATUSES)
-    return site.render("rfc-index.md.j2", groups=[(status, groups[status]) for status in order], total=len(site.corpus.rfcs))
+    order = [s for s in _GROUP_ORDER if s in groups] + sorted(s for s in groups if s not in _GROUP_ORDER)
+    return site.render(
+        "rfc-index.md.j2", groups=[(status, groups[status]) for status in order], total=len(site.corpus.rfcs)
+    )
 
 
 def _affects(site: SiteContext, page: str, cell: str) -> list[str]:

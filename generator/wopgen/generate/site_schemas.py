@@ -40,9 +40,7 @@ def linker(site: SiteContext, page: str, schema_path: str) -> schemadoc.RefLinke
 
 
 def nav(site: SiteContext) -> list[object]:
-    return [INDEX] + [
-        {site.corpus.schema_name(p): site.paths.schema_page(p)} for p in sorted(site.corpus.schemas)
-    ]
+    return [INDEX] + [{site.corpus.schema_name(p): site.paths.schema_page(p)} for p in sorted(site.corpus.schemas)]
 
 
 def index(site: SiteContext) -> str:

@@ -98,10 +98,7 @@ class SitePaths:
 
     def href(self, page: str, target: Target, anchor: str = "") -> str:
         """A link from `page` to `target`, relative, as mkdocs expects (to the .md file)."""
-        if target.page == page:
-            relative = ""
-        else:
-            relative = posixpath.relpath(target.page, posixpath.dirname(page) or ".")
+        relative = "" if target.page == page else posixpath.relpath(target.page, posixpath.dirname(page) or ".")
         fragment = target.anchor or anchor
         return relative + (f"#{fragment}" if fragment else "") or "#"
 
