@@ -83,9 +83,7 @@ def _type_index() -> dict[str, str]:
 
 def _content_free_types() -> list[str]:
     defs = schemas()["run-event-payloads"]["$defs"]
-    return sorted(
-        t for t, name in _type_index().items() if defs[name].get("x-wop-content-free") is True
-    )
+    return sorted(t for t, name in _type_index().items() if defs[name].get("x-wop-content-free") is True)
 
 
 def test_the_expected_payloads_are_marked_content_free() -> None:

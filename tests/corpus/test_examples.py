@@ -41,9 +41,7 @@ def test_examples_only_name_known_schemas() -> None:
         assert folder.name in schemas(), folder
 
 
-@pytest.mark.parametrize(
-    "path", CASES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}"
-)
+@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}")
 def test_example(path: Path) -> None:
     instance = json.loads(path.read_text())
     v, target = _validator_for(path, instance)

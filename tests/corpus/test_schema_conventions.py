@@ -65,9 +65,7 @@ def test_every_one_of_branch_has_a_required_const_discriminator() -> None:
         defs = doc.get("$defs", {})
         for node in _walk(doc):
             for branch in node.get("oneOf", []):
-                target = (
-                    defs[branch["$ref"].removeprefix("#/$defs/")] if "$ref" in branch else branch
-                )
+                target = defs[branch["$ref"].removeprefix("#/$defs/")] if "$ref" in branch else branch
                 consts = [k for k, v in target["properties"].items() if "const" in v]
                 assert consts and set(consts) <= set(target["required"]), name
 
