@@ -1,11 +1,9 @@
 from __future__ import annotations
 
+from helpers import hits
+
 LOG = "CHANGELOG.md"
 INV = "spec/security/invariants.yaml"
-
-
-def hits(found, rule):
-    return [(d.path, d.line) for d in found if d.rule == rule]
 
 
 def test_unreleased_must_come_first(findings):

@@ -1,11 +1,9 @@
 from __future__ import annotations
 
+from helpers import hits
+
 DOC = "spec/v1/overview.md"
 HEADER = "# Overview\n\n> **Status: Stable** · `Accepted` via [RFC 0001](../rfcs/0001-things.md)\n\n## Events\n\n"
-
-
-def hits(found, rule):
-    return [(d.path, d.line) for d in found if d.rule == rule]
 
 
 def test_banner_missing(findings):

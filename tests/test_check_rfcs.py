@@ -3,12 +3,9 @@ from __future__ import annotations
 import pytest
 
 from corpus_factory import rfc_text
+from helpers import hits
 
 RFC = "spec/rfcs/0001-things.md"
-
-
-def hits(found, rule):
-    return [(d.path, d.line) for d in found if d.rule == rule]
 
 
 def test_filename(findings):

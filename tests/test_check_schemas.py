@@ -7,13 +7,10 @@ import json
 import pytest
 
 from corpus_factory import BASE
+from helpers import hits
 
 THING = "schemas/thing.schema.json"
 PAYLOADS = "schemas/run-event-payloads.schema.json"
-
-
-def hits(diagnostics, rule):
-    return [(d.path, d.line) for d in diagnostics if d.rule == rule]
 
 
 def line_of(text: str, needle: str) -> int:

@@ -166,48 +166,36 @@ def _acceptance(rfc: Rfc) -> Iterator[Diagnostic]:
             )
 
 
+# (this field, the field that must point back, verb for messages)
+_LINKS = (("Supersedes", "Superseded by", "supersedes"), ("Superseded by", "Supersedes", "is superseded by"))
+
+
 def _supersession(corpus: Corpus) -> Iterator[Diagnostic]:
     table = corpus.rfcs_by_number
     for number, rfc in sorted(table.items()):
-        for older in rfc.references("Supersedes"):
-            other = table.get(older)
-            if other is None:
-                if older not in corpus.settings.external_rfcs:
+        for field, back, verb in _LINKS:
+            for ref in rfc.references(field):
+                other = table.get(ref)
+                if other is None:
+                    if ref not in corpus.settings.external_rfcs:
+                        yield SUPERSESSION.at(
+                            rfc.path,
+                            rfc.line_of(field),
+                            f"{verb} RFC {ref:04d}, which is not in the corpus",
+                            "fix the number or declare it in external-rfcs",
+                        )
+                    continue
+                if number not in other.references(back):
                     yield SUPERSESSION.at(
-                        rfc.path,
-                        rfc.line_of("Supersedes"),
-                        f"supersedes RFC {older:04d}, which is not in the corpus",
-                        "fix the number or declare it in external-rfcs",
+                        other.path,
+                        other.line_of(back),
+                        f"RFC {number:04d} {verb} this RFC, but {back} does not name it",
+                        f"set {back} to {number:04d}",
                     )
-                continue
-            if number not in other.references("Superseded by"):
-                yield SUPERSESSION.at(
-                    other.path,
-                    other.line_of("Superseded by"),
-                    f"RFC {number:04d} says it supersedes this RFC, but Superseded by does not name it",
-                    f"set Superseded by to {number:04d}",
-                )
-            if rfc.status == "Accepted" and other.status != "Superseded":
-                yield SUPERSESSION.at(
-                    other.path,
-                    other.line_of("Status"),
-                    f"superseded by Accepted RFC {number:04d} but its status is {other.status!r}",
-                    "set Status to `Superseded`",
-                )
-        for newer in rfc.references("Superseded by"):
-            other = table.get(newer)
-            if other is None:
-                if newer not in corpus.settings.external_rfcs:
+                if field == "Supersedes" and rfc.status == "Accepted" and other.status != "Superseded":
                     yield SUPERSESSION.at(
-                        rfc.path,
-                        rfc.line_of("Superseded by"),
-                        f"superseded by RFC {newer:04d}, which is not in the corpus",
-                        "fix the number or declare it in external-rfcs",
+                        other.path,
+                        other.line_of("Status"),
+                        f"superseded by Accepted RFC {number:04d} but its status is {other.status!r}",
+                        "set Status to `Superseded`",
                     )
-            elif number not in other.references("Supersedes"):
-                yield SUPERSESSION.at(
-                    other.path,
-                    other.line_of("Supersedes"),
-                    f"RFC {number:04d} says this RFC supersedes it, but Supersedes does not name it",
-                    f"set Supersedes to {number:04d}",
-                )

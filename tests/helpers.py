@@ -1,0 +1,10 @@
+"""Small assertions shared by the rule tests."""
+
+from __future__ import annotations
+
+from wopgen.diagnostics import Diagnostic
+
+
+def hits(found: list[Diagnostic], rule: str) -> list[tuple[str, int]]:
+    """(path, line) of every finding of one rule, in report order."""
+    return [(d.path, d.line) for d in found if d.rule == rule]
