@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from wopgen.checks import changelog, docs, examples, invariants, rfcs, schemas
+from wopgen.checks import api, changelog, docs, examples, invariants, rfcs, schemas
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
 
@@ -17,6 +17,7 @@ CHECKS: tuple[Check, ...] = (
     docs.check,
     changelog.check,
     invariants.check,
+    api.check,
 )
 
 

@@ -1,0 +1,342 @@
+"""API description rules: the shape of `spec/api/*.yaml`, what it refers to, and the documents
+`wopgen api` renders from it, validated by openapi-spec-validator and by the official AsyncAPI 3.0
+JSON Schema (vendored from `@asyncapi/specs`, see `ASYNCAPI_SPECS_VERSION`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema_specifications  # type: ignore[import-untyped]
+import referencing
+import referencing.exceptions
+from jsonschema import Draft7Validator
+from referencing.jsonschema import DRAFT7
+
+from wopgen.apispec import ApiDescription, Channel, Operation, Where, read_api
+from wopgen.corpus import Corpus
+from wopgen.diagnostics import Diagnostic
+from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, TYPE_INDEX, asyncapi_document, openapi_document
+from wopgen.generate.bundle import BundleError
+from wopgen.rules import Rule, define
+
+ASYNCAPI_SPECS_VERSION = "6.11.1"  # npm @asyncapi/specs, file schemas/3.0.0.json; see data/asyncapi/SOURCE.md
+ASYNCAPI_SCHEMA_FILE = "asyncapi-3.0.0.schema.json"
+DISCOVERY_SCHEMA = "capabilities"
+METASCHEMAS: referencing.Registry[Any] = jsonschema_specifications.REGISTRY
+EVENT_ENUM = "RunEventType"
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
+
+SCHEMA_UNRESOLVED = define(
+    "api-schema-unresolved", "error", "An operation or channel names a schema that is not in the corpus."
+)
+OPERATION_ID_DUPLICATE = define(
+    "api-operation-id-duplicate", "error", "Two operations (HTTP or channel) share an operationId."
+)
+ROUTE_DUPLICATE = define("api-route-duplicate", "error", "Two operations share a method and path.")
+PATH_PARAMETERS = define(
+    "api-path-parameters",
+    "error",
+    "A `{name}` of an operation's path has no required `in: path` parameter, or a path parameter is not in the path.",
+)
+CHANNEL_PARAMETERS = define(
+    "api-channel-parameters",
+    "error",
+    "A `{name}` of a channel's address has no parameter entry, or a parameter entry is not in the address.",
+)
+ERROR_CODE_UNKNOWN = define(
+    "api-error-code-unknown",
+    "error",
+    "An operation answers with an error code that the error envelope's `x-wop-http-status` does not list.",
+)
+ERROR_STATUS = define(
+    "api-error-status",
+    "error",
+    "An operation sends an error code with another HTTP status than the error envelope's `x-wop-http-status`.",
+)
+EVENT_MESSAGE = define(
+    "api-event-message",
+    "error",
+    "The event channel does not have exactly one message per RunEventType value, or names an unknown type.",
+)
+CAPABILITY_UNKNOWN = define(
+    "api-capability-unknown",
+    "error",
+    "An operation is gated on a capability path that the discovery schema does not declare.",
+)
+TAG_UNDECLARED = define(
+    "api-tag-undeclared", "warning", "An operation's tag is not declared in the `tags` list of operations.yaml."
+)
+RFC_UNKNOWN = define(
+    "api-rfc-unknown",
+    "error",
+    "An operation names an RFC that is neither in the corpus nor in [tool.wopgen] external-rfcs.",
+)
+OPENAPI_INVALID = define(
+    "api-openapi", "error", "The OpenAPI 3.1 document rendered from spec/api/ fails openapi-spec-validator."
+)
+ASYNCAPI_INVALID = define(
+    "api-asyncapi",
+    "error",
+    "The AsyncAPI 3.0 document rendered from spec/api/ fails the official AsyncAPI 3.0.0 JSON Schema.",
+)
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    api = read_api(corpus)
+    if not api.present:
+        return
+    yield from api.diagnostics
+    yield from _references(corpus, api)
+    yield from _identities(api)
+    yield from _errors(corpus, api)
+    yield from _messages(corpus, api)
+    yield from _capabilities(corpus, api)
+    if not api.diagnostics:
+        yield from _rendered(corpus, api)
+
+
+def _at(rule: Rule, where: Where, message: str, hint: str = "") -> Diagnostic:
+    return rule.at(where.path, where.line, message, hint)
+
+
+def _references(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
+    known = corpus.schemas_by_name
+    hint = "use a schema file name without .schema.json, e.g. run-snapshot"
+    for op in api.operations:
+        if op.request and op.request not in known:
+            yield _at(SCHEMA_UNRESOLVED, op.request_where, f"{op.operation_id}: no schema named {op.request!r}", hint)
+        for response in op.responses:
+            if response.schema and response.schema not in known:
+                yield _at(
+                    SCHEMA_UNRESOLVED,
+                    response.where,
+                    f"{op.operation_id}: response {response.status}: no schema named {response.schema!r}",
+                    hint,
+                )
+        if op.rfc is not None:
+            number = int(op.rfc)
+            if number not in corpus.rfcs_by_number and number not in corpus.settings.external_rfcs:
+                yield _at(
+                    RFC_UNKNOWN,
+                    op.where,
+                    f"{op.operation_id}: RFC {op.rfc} is not in the corpus",
+                    "add the RFC or list its number in [tool.wopgen] external-rfcs",
+                )
+    for channel in api.channels:
+        for name, where in ((channel.envelope, channel.envelope_where), (channel.payloads, channel.payloads_where)):
+            if name and name not in known:
+                yield _at(SCHEMA_UNRESOLVED, where, f"channel {channel.id}: no schema named {name!r}", hint)
+
+
+def _identities(api: ApiDescription) -> Iterator[Diagnostic]:
+    ids = Counter([op.operation_id for op in api.operations] + [c.operation_id for c in api.channels])
+    seen: set[str] = set()
+    for op in api.operations:
+        if ids[op.operation_id] > 1 and op.operation_id in seen:
+            yield _at(OPERATION_ID_DUPLICATE, op.where, f"operationId {op.operation_id!r} is used more than once")
+        seen.add(op.operation_id)
+    for channel in api.channels:
+        if ids[channel.operation_id] > 1 and channel.operation_id in seen:
+            yield _at(
+                OPERATION_ID_DUPLICATE, channel.where, f"operationId {channel.operation_id!r} is used more than once"
+            )
+        seen.add(channel.operation_id)
+        yield from _channel_parameters(channel)
+    routes: set[tuple[str, str]] = set()
+    declared_tags = {t.name for t in api.tags}
+    for op in api.operations:
+        route = (op.method, op.path)
+        if route in routes:
+            yield _at(ROUTE_DUPLICATE, op.where, f"{op.method.upper()} {op.path} is declared twice")
+        routes.add(route)
+        yield from _path_parameters(op)
+        if declared_tags and op.tag and op.tag not in declared_tags:
+            yield _at(TAG_UNDECLARED, op.where, f"{op.operation_id}: tag {op.tag!r} is not declared", "add it to tags:")
+
+
+def _path_parameters(op: Operation) -> Iterator[Diagnostic]:
+    in_path = {p.name: p for p in op.parameters if p.place == "path"}
+    for name in op.path_names():
+        param = in_path.get(name)
+        if param is None:
+            yield _at(
+                PATH_PARAMETERS,
+                op.where,
+                f"{op.operation_id}: the path names {{{name}}} but no parameter has name {name!r} and in: path",
+            )
+        elif not param.required:
+            yield _at(
+                PATH_PARAMETERS, param.where, f"{op.operation_id}: path parameter {name!r} must be required: true"
+            )
+    for name, param in in_path.items():
+        if name not in op.path_names():
+            yield _at(PATH_PARAMETERS, param.where, f"{op.operation_id}: path parameter {name!r} is not in {op.path}")
+
+
+def _channel_parameters(channel: Channel) -> Iterator[Diagnostic]:
+    in_address = _TEMPLATE.findall(channel.address)
+    declared = [name for name, _text in channel.parameters]
+    for name in in_address:
+        if name not in declared:
+            yield _at(
+                CHANNEL_PARAMETERS,
+                channel.where,
+                f"channel {channel.id}: the address names {{{name}}} but no parameter has name {name!r}",
+            )
+    for name in declared:
+        if name not in in_address:
+            yield _at(
+                CHANNEL_PARAMETERS,
+                channel.where,
+                f"channel {channel.id}: parameter {name!r} is not in {channel.address}",
+            )
+
+
+def _errors(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
+    envelope = corpus.schemas_by_name.get(ERROR_SCHEMA)
+    table = envelope.data.get(HTTP_STATUS_KEY) if envelope is not None and isinstance(envelope.data, dict) else None
+    statuses = table if isinstance(table, dict) else {}
+    for op in api.operations:
+        for error in op.errors:
+            if error.code not in statuses:
+                known = ", ".join(sorted(statuses)) or "none"
+                yield _at(
+                    ERROR_CODE_UNKNOWN,
+                    error.where,
+                    f"{op.operation_id}: error code {error.code!r} is not in {ERROR_SCHEMA}'s {HTTP_STATUS_KEY}",
+                    f"known codes: {known}",
+                )
+            elif statuses[error.code] != error.status:
+                yield _at(
+                    ERROR_STATUS,
+                    error.where,
+                    f"{op.operation_id}: {error.code} is sent with {statuses[error.code]}, not {error.status}",
+                    f"change status to {statuses[error.code]}",
+                )
+
+
+def _messages(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
+    for channel in api.channels:
+        envelope = corpus.schemas_by_name.get(channel.envelope)
+        payloads = corpus.schemas_by_name.get(channel.payloads)
+        if envelope is None or payloads is None:
+            continue
+        enum = envelope.data.get("$defs", {}).get(EVENT_ENUM, {}).get("enum")
+        types = [t for t in enum if isinstance(t, str)] if isinstance(enum, list) else []
+        index = payloads.data.get("$defs", {}).get(TYPE_INDEX, {}).get("properties", {})
+        counts = Counter(m.type for m in channel.messages)
+        reported: set[str] = set()
+        for message in channel.messages:
+            if message.type not in types:
+                yield _at(
+                    EVENT_MESSAGE,
+                    message.where,
+                    f"channel {channel.id}: {message.type!r} is not a {EVENT_ENUM} value",
+                    f"known types: {', '.join(types)}",
+                )
+            elif message.type not in index:
+                yield _at(
+                    EVENT_MESSAGE,
+                    message.where,
+                    f"channel {channel.id}: {message.type!r} has no payload in {channel.payloads} {TYPE_INDEX}",
+                )
+            elif counts[message.type] > 1 and message.type not in reported:
+                reported.add(message.type)
+                yield _at(
+                    EVENT_MESSAGE, message.where, f"channel {channel.id}: {message.type!r} has more than one message"
+                )
+        for event_type in types:
+            if event_type not in counts:
+                yield _at(
+                    EVENT_MESSAGE,
+                    channel.where,
+                    f"channel {channel.id}: {EVENT_ENUM} value {event_type!r} has no message",
+                    f"add `- type: {event_type}` to messages",
+                )
+
+
+def _capabilities(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
+    discovery = corpus.schemas_by_name.get(DISCOVERY_SCHEMA)
+    if discovery is None:
+        return
+    for op in api.operations:
+        if op.capability and not _declares(corpus, corpus.uri_of(discovery.path), op.capability.split(".")):
+            yield _at(
+                CAPABILITY_UNKNOWN,
+                op.where,
+                f"{op.operation_id}: {DISCOVERY_SCHEMA} declares no {op.capability!r}",
+                "name a dotted path of properties in the discovery schema",
+            )
+
+
+def _declares(corpus: Corpus, uri: str, segments: list[str]) -> bool:
+    """Whether the schema at `uri` declares the property path `segments` (following `$ref`s)."""
+    resolver = corpus.registry.resolver(base_uri=uri)
+    try:
+        resolved = resolver.lookup(uri)
+    except referencing.exceptions.Unresolvable:
+        return False
+    node, resolver = resolved.contents, resolved.resolver
+    for segment in segments:
+        for _ in range(16):  # follow a chain of $refs, never forever
+            if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+                break
+            try:
+                resolved = resolver.lookup(node["$ref"])
+            except referencing.exceptions.Unresolvable:
+                return False
+            node, resolver = resolved.contents, resolved.resolver
+        properties = node.get("properties") if isinstance(node, dict) else None
+        if not isinstance(properties, dict) or segment not in properties:
+            return False
+        node = properties[segment]
+    return True
+
+
+def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
+    """Render both documents and validate them with the standard validators."""
+    from openapi_spec_validator import validate
+    from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
+
+    if api.operations and api.operations_path:
+        try:
+            document = openapi_document(corpus, api)
+        except BundleError:
+            return  # reported above as api-schema-unresolved
+        try:
+            validate(json.loads(json.dumps(document)))
+        except OpenAPIValidationError as exc:
+            where = "/".join(str(p) for p in getattr(exc, "absolute_path", ())) or "document"
+            yield OPENAPI_INVALID.at(
+                api.operations_path, 1, f"openapi.yaml at {where}: {exc.message}", "run `wopgen api` and inspect it"
+            )
+    if api.channels and api.channels_path:
+        try:
+            document = asyncapi_document(corpus, api)
+        except BundleError:
+            return
+        validator = _asyncapi_validator()
+        for error in sorted(validator.iter_errors(json.loads(json.dumps(document))), key=lambda e: list(e.path)):
+            where = "/".join(str(p) for p in error.absolute_path) or "document"
+            yield ASYNCAPI_INVALID.at(
+                api.channels_path, 1, f"asyncapi.yaml at {where}: {error.message}", "run `wopgen api` and inspect it"
+            )
+
+
+@cache
+def _asyncapi_validator() -> Draft7Validator:
+    """The official AsyncAPI 3.0.0 schema, with the JSON Schema metaschemas it cites; nothing is fetched.
+
+    Its definitions carry their own `$id`s, so crawling the one file registers all of them.
+    """
+    text = resources.files("wopgen").joinpath("data", "asyncapi", ASYNCAPI_SCHEMA_FILE).read_text(encoding="utf-8")
+    schema = json.loads(text)
+    resource = referencing.Resource.from_contents(schema, default_specification=DRAFT7)
+    registry = METASCHEMAS.with_resource(schema["$id"], resource).crawl()
+    return Draft7Validator(schema, registry=registry)
