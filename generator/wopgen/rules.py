@@ -47,6 +47,8 @@ _CATALOGUE: dict[str, Rule] = {}
 _RULE_MODULES = (
     "wopgen.corpus",
     "wopgen.checks",
+    "wopgen.generate.host",
+    "wopgen.conformance.scenarios",
 )
 
 

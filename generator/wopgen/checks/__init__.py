@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from wopgen.checks import api, changelog, docs, examples, invariants, rfcs, schemas
+from wopgen.checks import api, changelog, conformance, docs, examples, invariants, rfcs, schemas
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
 
@@ -18,6 +18,7 @@ CHECKS: tuple[Check, ...] = (
     changelog.check,
     invariants.check,
     api.check,
+    conformance.check,  # last: it executes the spec against the generated host
 )
 
 
