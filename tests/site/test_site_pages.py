@@ -7,9 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import load
 from wopgen.generate.site import build_date, render
 from wopgen.rules import catalogue
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def pages(root: Path) -> dict[str, str]:
@@ -130,19 +133,35 @@ def test_rule_catalogue_page_lists_every_rule(make_corpus: Callable[..., Path]) 
     assert listed == {rule.id for rule in catalogue()}
 
 
-def test_security_and_conformance_pages(make_corpus: Callable[..., Path]) -> None:
-    def edit(files: dict[str, Any]) -> None:
-        files["spec/v1/overview.md"] += (
-            "\n## Scenarios\n\n| Scenario | Gate | Checks |\n|---|---|---|\n"
-            "| `thing-shape` | always-on | [Thing](../../schemas/thing.schema.json) validates |\n"
-        )
-
-    site = pages(make_corpus(edit))
+def test_security_page_and_conformance_scenarios(make_corpus: Callable[..., Path]) -> None:
+    site = pages(make_corpus())
     assert "## `verifier-no-content-leak`" in site["docs/security.md"]
     assert "**Witnessed by:** `tests/test_things.py`" in site["docs/security.md"]
     conformance = site["docs/conformance.md"]
-    assert "| `thing-shape` | always-on | [Thing](schemas/thing.md) validates |" in conformance
-    assert "[the specification](spec/v1/overview.md#scenarios)" in conformance
+    listed = re.findall(r"^\| `([a-z0-9-]+)` \|", conformance, re.M)
+    assert listed == [s.name for s in SCENARIOS]  # what `wopgen conformance` runs, in its order
+    assert "| `core-run-surface` | always on | — |" in conformance
+    assert "| `verifier-gating` | gated | `multiAgent.executionModel.verifier.gating` | RFC 0090 |" in conformance
+
+
+def test_api_pages_render_the_generated_documents() -> None:
+    site = pages(REPO)
+    http = site["docs/api/index.md"]
+    assert "| `POST` | `/v1/runs` | [`createRun`](#op-createrun) |" in http
+    assert "### `GET /.well-known/openwop` { #op-getdiscovery }" in http
+    assert "no authentication" in http
+    assert "**Request body** (required): [RunCreateRequest](../schemas/run-create-request.md)" in http
+    assert "[ErrorEnvelope](../schemas/error-envelope.md)" in http
+    assert site["docs/api/openapi.yaml"].startswith("openapi: 3.1.0")
+    events = site["docs/api/events.md"]
+    assert "[`agent.verified`](../events.md#event-agent-verified)" in events
+    assert "**Address:** `/v1/runs/{runId}/events`" in events
+
+
+def test_api_pages_say_so_when_the_corpus_has_no_api(make_corpus: Callable[..., Path]) -> None:
+    site = pages(make_corpus())
+    assert "No API reference for this corpus" in site["docs/api/index.md"]
+    assert "docs/api/openapi.yaml" not in site
 
 
 def test_nav_and_build_date(make_corpus: Callable[..., Path]) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from wopgen.corpus import Corpus
-from wopgen.generate import site_events, site_reference, site_rfcs, site_schemas
+from wopgen.generate import site_api, site_events, site_reference, site_rfcs, site_schemas
 from wopgen.generate.sitecontext import Pages, SiteContext
 from wopgen.generate.sitepaths import CHANGELOG, SECURITY, Target
 from wopgen.rfcmeta import Rfc
@@ -117,6 +117,7 @@ def nav(site: SiteContext) -> list[object]:
                 *schemas[1:],
             ]
         },
+        {"API": site_api.nav(site)},
         {
             "Reference": [
                 {"Rule catalogue": site_reference.RULES},
@@ -158,6 +159,7 @@ def render(corpus: Corpus, base: Path = BASE_CONFIG, hooks: tuple[Path, ...] = (
     pages.update(site_rfcs.pages(site))
     pages.update(site_schemas.pages(site))
     pages.update(site_events.pages(site))
+    pages.update(site_api.pages(site))
     pages.update(site_reference.pages(site))
     pages.update(changelog_page(site))
     tree: dict[str, str | bytes] = {f"{DOCS}/{path}": text for path, text in sorted(pages.items())}

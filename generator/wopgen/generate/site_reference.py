@@ -1,22 +1,20 @@
 """Reference pages of the docs site: the rule catalogue, the security invariants and the
-conformance scenarios."""
+conformance scenarios (the ones `wopgen conformance` runs)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
+from pathlib import PurePosixPath
 from typing import Any
 
+from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.generate.schemadoc import cell
 from wopgen.generate.sitecontext import Pages, SiteContext
 from wopgen.generate.sitepaths import SECURITY, Target
-from wopgen.markdown import MarkdownDoc
 from wopgen.rules import catalogue
 
 RULES = "rules.md"
 CONFORMANCE = "conformance.md"
-_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
-_SCENARIO = re.compile(r"^`([a-z0-9][a-z0-9-]*)`")
 
 
 def rules_page(site: SiteContext) -> str:
@@ -57,47 +55,31 @@ def security_page(site: SiteContext) -> str:
     return site.render("security.md.j2", items=items)
 
 
-def scenarios(site: SiteContext) -> list[tuple[str, str, list[list[str]]]]:
-    """(page link, section, rows) for every prose table whose first column is `Scenario`."""
-    found = []
-    for path in sorted(site.corpus.docs):
-        doc = site.corpus.docs[path]
-        found.extend(_scenario_tables(site, path, doc))
-    return found
-
-
-def _scenario_tables(site: SiteContext, path: str, doc: MarkdownDoc) -> list[tuple[str, str, list[list[str]]]]:
-    tables = []
-    lines = doc.lines
-    for position, heading in enumerate(doc.headings):
-        # only the heading's own text, up to the next heading of any level
-        start = heading.line + 1
-        end = doc.headings[position + 1].line - 1 if position + 1 < len(doc.headings) else len(lines)
-        rows: list[list[str]] = []
-        in_table = False
-        for line in lines[start - 1 : end]:
-            match = _ROW.match(line)
-            if not match:
-                if in_table:
-                    break
-                continue
-            cells = [c.strip() for c in match.group(1).split("|")]
-            if not in_table:
-                in_table = cells[0] == "Scenario"
-                continue
-            if set("".join(cells)) <= set("-: "):
-                continue
-            scenario = _SCENARIO.match(cells[0])
-            if scenario:
-                rows.append([scenario.group(1), *(site.paths.rewrite(c, path, CONFORMANCE) for c in cells[1:3])])
-        if rows:
-            href = site.paths.href(CONFORMANCE, Target(site.paths.doc_page(path)), heading.slug)
-            tables.append((href, heading.text, rows))
-    return tables
+def scenarios(site: SiteContext) -> list[dict[str, str]]:
+    """The scenarios `wopgen conformance` runs, with the gate each needs to apply."""
+    rows = []
+    for scenario in SCENARIOS:
+        reason = scenario.gate({})  # what an empty discovery document lacks: the scenario's gate
+        rows.append(
+            {
+                "name": scenario.name,
+                "kind": "always on" if scenario.kind == "shape" else "gated",
+                "gate": "—" if reason is None else f"`{reason.removesuffix(' is not advertised')}`",
+                "rfc": site.rfc_link(CONFORMANCE, int(scenario.rfc)) if scenario.rfc else "—",
+                "summary": cell(scenario.summary),
+                "rule": scenario.rule,
+            }
+        )
+    return rows
 
 
 def conformance_page(site: SiteContext) -> str:
-    return site.render("conformance.md.j2", tables=scenarios(site))
+    prose = next((p for p in sorted(site.corpus.docs) if PurePosixPath(p).name == "conformance.md"), None)
+    return site.render(
+        "conformance.md.j2",
+        rows=scenarios(site),
+        prose=site.paths.href(CONFORMANCE, Target(site.paths.doc_page(prose))) if prose else "",
+    )
 
 
 def pages(site: SiteContext) -> Pages:
