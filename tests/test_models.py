@@ -180,3 +180,15 @@ def test_cli_bad_package_setting_exits_2(make_corpus: Any, tmp_path: Path) -> No
     result = CliRunner().invoke(cli, ["--root", str(make_corpus(rename)), "models", "--out", str(tmp_path / "m")])
     assert result.exit_code == 2, result.output
     assert "not a Python package name" in result.output
+
+
+def test_corpus_without_run_events_gets_no_event_helpers(make_corpus: Any) -> None:
+    def drop_events(files: dict[str, Any]) -> None:
+        for path in list(files):
+            if "run-event" in path:
+                del files[path]
+
+    files = generate_models(load(make_corpus(drop_events)))
+    init = files["wop_models/__init__.py"]
+    assert "from .thing_schema import Thing" in init
+    assert "parse_run_event" not in init and "wop_models/run_events_schema.py" not in files

@@ -47,6 +47,7 @@ _CATALOGUE: dict[str, Rule] = {}
 _RULE_MODULES = (
     "wopgen.corpus",
     "wopgen.checks",
+    "wopgen.compat.rules",
     "wopgen.generate.host",
     "wopgen.conformance.scenarios",
 )

@@ -1,0 +1,131 @@
+"""Benchmark: `wopgen models` and `wopgen api` on the repository corpus and on a synthetic corpus.
+
+Baselines, measured in the same run on the same input:
+- models: plain datamodel-code-generator (`generate(folder)`, default options except the same
+  built-in formatter) on the same schema files, the least any generator built on it must do;
+- api: `yaml.safe_dump` of the same two documents, i.e. only the serialisation, no reading of the
+  description, no bundling.
+Reported: seconds for each (best of --repeat) and the ratio ours/baseline.
+
+    python benchmarks/generate_scale.py [--size 1000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).parent))
+from synthetic import write_corpus
+
+from wopgen.apispec import read_api
+from wopgen.corpus import load
+from wopgen.generate.api import asyncapi_document, generate_api, openapi_document
+from wopgen.generate.models import generate_models
+
+REPO = Path(__file__).resolve().parents[1]
+
+OPERATION = """\
+  - operationId: put{n}
+    method: post
+    path: /v1/s{n:04d}/{{id}}
+    tag: synthetic
+    summary: Store s{n:04d}
+    description: Stores one s{n:04d}.
+    rfc: null
+    capability: null
+    auth: bearer
+    parameters:
+      - {{name: id, in: path, required: true, description: The id., schema: {{type: string}}}}
+    request: {{schema: s{n:04d}}}
+    responses:
+      "200": {{schema: s{n:04d}, description: Stored.}}
+    errors: []
+"""
+
+
+def write_api(root: Path, count: int) -> None:
+    """One operation per synthetic schema, so the API bundles every schema."""
+    head = "info: {title: Synthetic, version: '1.0.0'}\ntags:\n  - {name: synthetic, description: All.}\noperations:\n"
+    (root / "spec/api").mkdir(parents=True, exist_ok=True)
+    (root / "spec/api/operations.yaml").write_text(head + "".join(OPERATION.format(n=n) for n in range(count)))
+
+
+def plain_codegen(folder: Path) -> None:
+    from datamodel_code_generator import GenerateConfig, generate
+    from datamodel_code_generator.enums import DataModelType, InputFileType
+    from datamodel_code_generator.format import Formatter
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        generate(
+            folder,
+            config=GenerateConfig(
+                input_file_type=InputFileType.JsonSchema,
+                output_model_type=DataModelType.PydanticV2BaseModel,
+                disable_timestamp=True,
+                formatters=[Formatter.BUILTIN],  # the formatter wopgen uses, so only the options differ
+            ),
+        )
+
+
+def plain_dump(documents: list[dict[str, Any]]) -> None:
+    for document in documents:
+        yaml.safe_dump(document, sort_keys=False)
+
+
+def best_of(repeat: int, fn: Callable[..., Any], *args: Any) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def measure(label: str, root: Path, repeat: int) -> None:
+    corpus = load(root)
+    api = read_api(corpus)
+    documents = [openapi_document(corpus, api)] + ([asyncapi_document(corpus, api)] if api.channels else [])
+    with tempfile.TemporaryDirectory() as tmp:  # the schema files alone (examples live beside them)
+        folder = Path(tmp)
+        for path in corpus.schemas:
+            shutil.copy(root / path, folder / Path(path).name)
+        base_models = best_of(repeat, plain_codegen, folder)
+    ours_models = best_of(repeat, lambda: generate_models(load(root)))
+    base_api = best_of(repeat, plain_dump, documents)
+    ours_api = best_of(repeat, lambda: generate_api(load(root)))
+    files = len(generate_models(corpus))
+    print(
+        f"{label:<28} models: datamodel-codegen {base_models:7.2f}s  wopgen models {ours_models:7.2f}s  "
+        f"ratio {ours_models / base_models:5.2f}  ({files} files)"
+    )
+    print(
+        f"{'':<28} api:    yaml.safe_dump    {base_api:7.3f}s  wopgen api    {ours_api:7.3f}s  "
+        f"ratio {ours_api / base_api:5.2f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", type=int, default=1000, help="schemas in the synthetic corpus")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    measure(f"repository ({len(load(REPO).schemas)} schemas)", REPO, args.repeat)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = write_corpus(Path(tmp) / "synthetic", args.size)
+        write_api(root, args.size)
+        measure(f"synthetic ({args.size} schemas)", root, max(1, args.repeat // 3))
+
+
+if __name__ == "__main__":
+    main()

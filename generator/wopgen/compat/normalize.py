@@ -1,0 +1,219 @@
+"""Meaning, not text: resolve `$ref`s through the corpus and reduce schemas to comparable forms.
+
+A `Loc` is a schema node together with where it sits (file and JSON pointer). `deref` follows
+`$ref` chains to the node they name, so a renamed `$def`, an inline schema moved into a `$def`, or
+a relative reference rewritten as an absolute one all land on the same meaning. `canonical` gives
+a form free of annotations, key order, branch order and reference spelling, for matching
+`oneOf`/`anyOf`/`allOf` branches and comparing keywords the engine does not classify. Both guard
+against `$ref` cycles.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
+
+from wopgen.corpus import Corpus
+from wopgen.jsondoc import JsonDoc, escape_token
+
+ANNOTATIONS = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$anchor",
+        "$dynamicAnchor",
+        "$comment",
+        "$defs",
+        "definitions",
+        "$vocabulary",
+        "title",
+        "description",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    }
+)
+SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
+SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+UNORDERED_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
+SCHEMA_ONE = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "contentSchema",
+    }
+)
+MAX_REF_CHAIN = 64
+
+
+def is_annotation(key: str) -> bool:
+    return key in ANNOTATIONS or key.startswith("x-")
+
+
+@dataclass(frozen=True)
+class Loc:
+    """A schema node and where it sits."""
+
+    doc: JsonDoc
+    pointer: str
+    node: Any
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.doc.path, self.pointer)
+
+    def child(self, *tokens: str | int) -> Loc:
+        node = self.node
+        for token in tokens:
+            node = node[token]
+        return Loc(self.doc, self.pointer + "".join("/" + escape_token(t) for t in tokens), node)
+
+    def line(self) -> int:
+        return self.doc.line(self.pointer)
+
+
+def root(doc: JsonDoc) -> Loc:
+    return Loc(doc, "", doc.data)
+
+
+def _walk(data: Any, fragment: str) -> tuple[bool, Any]:
+    node = data
+    for raw in fragment.split("/")[1:]:
+        token = unquote(raw).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False, None
+    return True, node
+
+
+def _find_anchor(node: Any, anchor: str, pointer: str = "") -> str | None:
+    children: list[tuple[str, Any]]
+    if isinstance(node, dict):
+        if node.get("$anchor") == anchor:
+            return pointer
+        children = list(node.items())
+    elif isinstance(node, list):
+        children = [(str(i), v) for i, v in enumerate(node)]
+    else:
+        return None
+    for key, value in children:
+        found = _find_anchor(value, anchor, pointer + "/" + escape_token(key))
+        if found is not None:
+            return found
+    return None
+
+
+class Resolver:
+    """Follows `$ref`s inside one corpus; nothing outside it is ever fetched."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.by_uri = corpus.schemas_by_uri
+        self._ref_free: dict[int, tuple[Any, bool]] = {}
+
+    def ref_free(self, node: Any) -> bool:
+        """Whether no `$ref` sits anywhere inside `node`; then equal nodes mean equal meaning."""
+        cached = self._ref_free.get(id(node))
+        if cached is not None and cached[0] is node:
+            return cached[1]
+        if isinstance(node, dict):
+            free = "$ref" not in node and all(self.ref_free(v) for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            free = all(self.ref_free(v) for v in node if isinstance(v, dict | list))
+        else:
+            return True
+        self._ref_free[id(node)] = (node, free)  # holding the node keeps its id from being reused
+        return free
+
+    def target(self, loc: Loc, ref: str) -> Loc | None:
+        base = self.corpus.uri_of(loc.doc.path) if loc.doc.path in self.corpus.schemas else ""
+        uri, fragment = urldefrag(urljoin(base, ref))
+        doc = self.by_uri.get(uri) if uri else loc.doc
+        if doc is None:
+            return None
+        if fragment and not fragment.startswith("/"):
+            pointer = _find_anchor(doc.data, fragment)
+            if pointer is None:
+                return None
+            fragment = pointer
+        ok, node = _walk(doc.data, unquote(fragment)) if fragment else (True, doc.data)
+        if not ok:
+            return None
+        return Loc(doc, unquote(fragment), node)
+
+    def deref(self, loc: Loc) -> Loc:
+        """Follow `$ref` chains. Sibling validation keywords of a `$ref` are laid over its target."""
+        seen: set[tuple[str, str]] = set()
+        current = loc
+        overlay: dict[str, Any] = {}
+        for _ in range(MAX_REF_CHAIN):
+            node = current.node
+            if not isinstance(node, dict) or not isinstance(node.get("$ref"), str) or current.key in seen:
+                break
+            seen.add(current.key)
+            target = self.target(current, node["$ref"])
+            if target is None:
+                break
+            for key, value in node.items():
+                if key != "$ref" and not is_annotation(key):
+                    overlay.setdefault(key, value)
+            current = target
+        if overlay and isinstance(current.node, dict):
+            merged = {k: v for k, v in current.node.items() if k != "$ref"}
+            merged.update(overlay)
+            return Loc(current.doc, current.pointer, merged)
+        return current
+
+    def canonical(self, loc: Loc, stack: tuple[tuple[str, str], ...] = ()) -> Any:
+        """The meaning of a schema as plain JSON: refs inlined, annotations and orders dropped."""
+        loc = self.deref(loc)
+        if loc.key in stack:
+            return {"$cycle": len(stack) - stack.index(loc.key)}
+        node = loc.node
+        if not isinstance(node, dict):
+            return node
+        inner = (*stack, loc.key)
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if is_annotation(key):
+                continue
+            if key in SCHEMA_MAPS and isinstance(value, dict):
+                out[key] = {name: self.canonical(loc.child(key, name), inner) for name in value}
+            elif key in SCHEMA_LISTS and isinstance(value, list):
+                items = [self.canonical(loc.child(key, i), inner) for i in range(len(value))]
+                if key in UNORDERED_LISTS:
+                    items.sort(key=fingerprint)
+                out[key] = items
+            elif key in SCHEMA_ONE:
+                out[key] = self.canonical(loc.child(key), inner)
+            elif key == "required" and isinstance(value, list):
+                out[key] = sorted(set(map(str, value)))
+            elif key == "enum" and isinstance(value, list):
+                out[key] = sorted(value, key=fingerprint)
+            elif key == "$ref":
+                out[key] = value  # unresolvable: compared as written
+            else:
+                out[key] = value
+        return out
+
+    def fingerprint(self, loc: Loc) -> str:
+        return fingerprint(self.canonical(loc))
+
+
+def fingerprint(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
