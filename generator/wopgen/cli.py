@@ -386,70 +386,6 @@ def api(obj: Context, out: Path | None, check_only: bool) -> None:
     _generated_tree(obj, "api", render, out, check_only)
 
 
-# --- site (docs site) --------------------------------------------------------------------------
-
-
-@cli.group()
-def site() -> None:
-    """Build or preview the docs site (mkdocs-material), rendered from the corpus.
-
-    \b
-    Examples:
-      wopgen site build                  # into build/site
-      wopgen site build --out public     # into ./public
-      wopgen site serve --port 8001      # preview on http://127.0.0.1:8001 with live reload
-    """
-
-
-@site.command("build")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Output folder, replaced atomically (default: build/site under the corpus root).",
-)
-@pass_context
-def site_build(obj: Context, out: Path | None) -> None:
-    """Render every page from the corpus and build the site with `mkdocs build --strict`.
-
-    \b
-    A broken link, a missing #anchor or any other mkdocs warning fails the build (exit 1) and
-    prints what mkdocs said; the output folder is then left as it was. The same corpus always
-    gives a byte-identical site.
-    \b
-    Examples:
-      wopgen site build
-      wopgen --root ../other-corpus site build --out /tmp/other-site
-    """
-    from wopgen.sitebuild import SiteBuildError, WriteError, build
-
-    corpus = obj.corpus()
-    target = out if out is not None else corpus.root / "build" / "site"
-    try:
-        count = build(corpus, target)
-    except SiteBuildError as exc:
-        click.echo(f"wopgen site build: mkdocs refused the site:\n{exc}", err=True)
-        sys.exit(EXIT_FINDINGS)
-    except WriteError as exc:
-        raise click.UsageError(str(exc)) from None
-    click.echo(f"built {count} files into {target}")
-
-
-@site.command("serve")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port on 127.0.0.1.")
-@pass_context
-def site_serve(obj: Context, port: int) -> None:
-    """Preview the site on 127.0.0.1 with live reload (mkdocs serve); edits to the corpus re-render.
-
-    \b
-    Example:
-      wopgen site serve --port 8001      # then open http://127.0.0.1:8001/
-    """
-    from wopgen.sitebuild import serve
-
-    serve(obj.corpus(), port)
-
-
 # --- host and conformance (the spec, executed) -------------------------------------------------
 
 
@@ -458,15 +394,27 @@ def host() -> None:
     """Generate the in-memory OpenWOP host from the corpus, or serve it over HTTP."""
 
 
-def _host_files(obj: Context) -> tuple[Corpus, dict[str, str]]:
+def _render_host(corpus: Corpus) -> dict[str, str]:
     from wopgen.generate.host import HostGenerationError, generate
 
-    corpus = obj.corpus()
     try:
-        return corpus, generate(corpus)
+        return generate(corpus)
     except HostGenerationError as exc:
         emit(exc.diagnostics, "text")
+        click.echo("error: no host can be generated from this corpus; fix the findings first", err=True)
         sys.exit(EXIT_FINDINGS)
+
+
+def _host_files(obj: Context) -> tuple[Corpus, dict[str, str]]:
+    """The corpus and the generated host package, or exit 1 with the findings that prevent it."""
+    from wopgen.generate.gate import blocking
+
+    corpus = obj.corpus()
+    problems = blocking(corpus)
+    if problems:
+        emit(problems, "text")
+        sys.exit(EXIT_FINDINGS)
+    return corpus, _render_host(corpus)
 
 
 @host.command("generate")
@@ -482,19 +430,7 @@ def host_generate(obj: Context, out: Path | None, check_only: bool) -> None:
       wopgen host generate --out /tmp/host && PYTHONPATH=/tmp/host python -c "import wop_host"
       wopgen host generate --check            # CI: is build/host up to date?
     """
-    from wopgen.generate.writer import WriteError, drift, write_tree
-
-    corpus, files = _host_files(obj)
-    target = out if out is not None else corpus.root / "build" / "host"
-    if check_only:
-        found = drift(files, target)
-        click.echo(found.report() or f"{target} is up to date", nl=False if found.report() else True)
-        sys.exit(EXIT_CLEAN if found.clean else EXIT_FINDINGS)
-    try:
-        write_tree(files, target)
-    except WriteError as exc:
-        raise click.UsageError(str(exc)) from None
-    click.echo(f"wrote {len(files)} files to {target}")
+    _generated_tree(obj, "host", _render_host, out, check_only)
 
 
 def _profile_names(module: object) -> list[str]:
@@ -654,6 +590,70 @@ def conformance(
         except OSError as exc:
             raise click.UsageError(f"cannot write {report}: {exc.strerror or exc}") from None
     sys.exit(EXIT_FINDINGS if any(r.status == "failed" for r in results) else EXIT_CLEAN)
+
+
+# --- site (docs site) --------------------------------------------------------------------------
+
+
+@cli.group()
+def site() -> None:
+    """Build or preview the docs site (mkdocs-material), rendered from the corpus.
+
+    \b
+    Examples:
+      wopgen site build                  # into build/site
+      wopgen site build --out public     # into ./public
+      wopgen site serve --port 8001      # preview on http://127.0.0.1:8001 with live reload
+    """
+
+
+@site.command("build")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder, replaced atomically (default: build/site under the corpus root).",
+)
+@pass_context
+def site_build(obj: Context, out: Path | None) -> None:
+    """Render every page from the corpus and build the site with `mkdocs build --strict`.
+
+    \b
+    A broken link, a missing #anchor or any other mkdocs warning fails the build (exit 1) and
+    prints what mkdocs said; the output folder is then left as it was. The same corpus always
+    gives a byte-identical site.
+    \b
+    Examples:
+      wopgen site build
+      wopgen --root ../other-corpus site build --out /tmp/other-site
+    """
+    from wopgen.sitebuild import SiteBuildError, WriteError, build
+
+    corpus = obj.corpus()
+    target = out if out is not None else corpus.root / "build" / "site"
+    try:
+        count = build(corpus, target)
+    except SiteBuildError as exc:
+        click.echo(f"wopgen site build: mkdocs refused the site:\n{exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    except WriteError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"built {count} files into {target}")
+
+
+@site.command("serve")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port on 127.0.0.1.")
+@pass_context
+def site_serve(obj: Context, port: int) -> None:
+    """Preview the site on 127.0.0.1 with live reload (mkdocs serve); edits to the corpus re-render.
+
+    \b
+    Example:
+      wopgen site serve --port 8001      # then open http://127.0.0.1:8001/
+    """
+    from wopgen.sitebuild import serve
+
+    serve(obj.corpus(), port)
 
 
 def main() -> None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import hmac
 import itertools
 import json
+import sys
 import threading
+import traceback
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +24,7 @@ from .events import TERMINAL_EVENTS, Clock, utc_now
 from .loop import Loop
 from .profiles import Profile, profile
 from .routes import ROUTES, Route
-from .runs import SUSPENDED, Noop, Run
+from .runs import SUSPENDED, Engine, Noop, Run
 from .schemas import corpus, errors
 from .script import LOOP_FIXTURE, parse_script
 from .seams import Seams
@@ -35,7 +37,6 @@ HANDLERS: dict[str, str] = {
     "GET /v1/runs/{runId}/events": "stream_events",
     "GET /v1/runs/{runId}/events/poll": "poll_events",
     "POST /v1/runs/{runId}/resume": "resume_run",
-    "POST /v1/runs/{runId}:resume": "resume_run",
     "GET /v1/runs/{runId}/eval-summary": "eval_summary",
     "POST /v1/host/sample/agentloop/run": "seam_agentloop",
     "POST /v1/host/sample/agents/verify-run": "seam_verify",
@@ -68,11 +69,13 @@ class Host:
         suites: Mapping[str, str] | None = None,
         clock: Clock = utc_now,
         deferred: bool = False,
+        on_error: Callable[[BaseException], None] | None = None,
     ) -> None:
         self.profile: Profile = profile(profile_name)
         self.api_key = api_key
         self.clock = clock
         self.deferred = deferred
+        self.on_error = on_error or (lambda exc: traceback.print_exception(exc, file=sys.stderr))
         self.suites: dict[str, dict[str, Any]] = {}
         for origin, text in sorted({**corpus()["suites"], **(suites or {})}.items()):
             suite = load_suite(text, origin)
@@ -90,7 +93,8 @@ class Host:
             return self._handle(method.upper(), target, {k.lower(): v for k, v in headers.items()}, body)
         except HostError as exc:
             return Response(exc.status, exc.envelope())
-        except Exception:  # noqa: BLE001 - never a traceback to the client
+        except Exception as exc:  # a host bug (an InvalidEvent, say): reported by the host, never sent to the client
+            self.on_error(exc)
             return Response(500, HostError("internal_error", "the host failed to answer this request").envelope())
 
     def _handle(self, method: str, target: str, headers: dict[str, str], body: bytes) -> Response:
@@ -114,7 +118,8 @@ class Host:
         if self.profile.defect("auth-not-enforced"):
             return
         scheme, _, key = headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not key or not hmac.compare_digest(key.strip(), self.api_key):
+        given, expected = key.strip().encode("utf-8"), self.api_key.encode("utf-8")
+        if scheme.lower() != "bearer" or not given or not hmac.compare_digest(given, expected):
             raise HostError("unauthenticated", "send Authorization: Bearer <api key>")
 
     def _body(self, route: Route, raw: bytes) -> Any:
@@ -166,33 +171,50 @@ class Host:
 
     def start_run(self, request: dict[str, Any], task_limit: int | None = None) -> Run:
         """Validate a create request and start the run it asks for (an eval run: its first `task_limit` tasks)."""
-        if request.get("mode") == "eval":
-            return self._start_eval(request, task_limit)
-        workflow = request.get("workflowId")
-        if not workflow:
-            raise HostError("validation_error", "workflowId is required unless mode is eval", {"field": "workflowId"})
-        run_engine: Callable[[Run], Any]
-        if workflow == LOOP_FIXTURE:
-            if self.profile.version < 1:
-                raise HostError("capability_not_provided", "this host runs no orchestrator loop")
-            script = parse_script(request.get("inputs", {}).get("script"))
-            if any(t.workspace_write for t in script.turns) and not self.profile.workspace:
-                raise HostError("capability_not_provided", "this host offers no workspace")
-            bound = self.profile.max_loop_iterations
-            asked = request.get("configurable", {}).get("maxLoopIterations")
-            if isinstance(asked, int):
-                bound = min(bound, asked)
-
-            def run_engine(run: Run) -> Any:
-                return Loop(run, self.profile, script, bound)
-        else:
-            run_engine = Noop
+        workflow, factory = self._plan(request, task_limit)
         run = self.new_run(workflow, request)
-        engine = run.engine = run_engine(run)
+        run.factory = factory
+        engine = run.engine = factory(run)
         self.schedule(run, engine.advance)
         return run
 
-    def _start_eval(self, request: dict[str, Any], task_limit: int | None) -> Run:
+    def replay(self, run_id: str) -> list[dict[str, Any]]:
+        """Re-execute a run from its log: its request, its recorded timestamps, the resumes it received.
+
+        On a host that implements replay determinism the result equals the run's log event for event.
+        """
+        original = self.run(run_id)
+        assert original.factory is not None
+        recorded = iter([e["timestamp"] for e in original.log.events])
+        copy = Run(original.run_id, original.workflow_id, original.request, lambda: next(recorded))
+        copy.engine = original.factory(copy)
+        copy.engine.advance()
+        for event in original.log.events:
+            if event["type"] == "run.resumed" and copy.status == SUSPENDED:
+                copy.resume(event["payload"].get("reason"))
+        return copy.log.events
+
+    def _plan(self, request: dict[str, Any], task_limit: int | None) -> tuple[str, Callable[[Run], Engine]]:
+        """The workflow id and the engine a create request asks for, or the reason it is refused."""
+        if request.get("mode") == "eval":
+            return self._plan_eval(request, task_limit)
+        workflow = request.get("workflowId")
+        if not workflow:
+            raise HostError("validation_error", "workflowId is required unless mode is eval", {"field": "workflowId"})
+        if workflow != LOOP_FIXTURE:
+            return workflow, Noop
+        if self.profile.version < 1:
+            raise HostError("capability_not_provided", "this host runs no orchestrator loop")
+        script = parse_script(request.get("inputs", {}).get("script"))
+        if any(t.workspace_write for t in script.turns) and not self.profile.workspace:
+            raise HostError("capability_not_provided", "this host offers no workspace")
+        bound = self.profile.max_loop_iterations
+        asked = request.get("configurable", {}).get("maxLoopIterations")
+        if isinstance(asked, int):
+            bound = min(bound, asked)
+        return workflow, lambda run: Loop(run, self.profile, script, bound)
+
+    def _plan_eval(self, request: dict[str, Any], task_limit: int | None) -> tuple[str, Callable[[Run], Engine]]:
         if not self.profile.eval_advertised or self.profile.defect("eval-advertised-not-implemented"):
             raise HostError("capability_not_provided", "this host does not run evaluations (agents.evalSuite)")
         ref = request.get("evalSuiteRef")
@@ -225,10 +247,9 @@ class Host:
             if baseline.output["suiteId"] != suite["suiteId"]:
                 raise HostError("validation_error", "the baseline ran another suite")
         agent = request.get("agentId") or suite.get("targetAgentId") or EVAL_AGENT
-        run = self.new_run(request.get("workflowId") or f"eval:{suite['suiteId']}", request)
-        engine = run.engine = Evaluation(run, self.profile, suite, modes, agent, baseline)
-        self.schedule(run, engine.advance)
-        return run
+        Evaluation.check_tasks(suite, modes)
+        workflow = request.get("workflowId") or f"eval:{suite['suiteId']}"
+        return workflow, lambda run: Evaluation(run, self.profile, suite, modes, agent, baseline)
 
     # --- handlers -----------------------------------------------------------------------------
 

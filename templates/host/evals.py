@@ -53,13 +53,19 @@ class Evaluation:
         self.modes = modes
         self.agent_id = agent_id
         self.baseline = baseline
-        self.tasks = [t for t in suite["tasks"] if set(modes_for(t)) & set(modes)]
-        if not self.tasks:
+        self.tasks = self.check_tasks(suite, modes)
+
+    @staticmethod
+    def check_tasks(suite: dict[str, Any], modes: list[str]) -> list[dict[str, Any]]:
+        """The tasks scored under `modes`; none at all is the client's validation error."""
+        tasks = [t for t in suite["tasks"] if set(modes_for(t)) & set(modes)]
+        if not tasks:
             raise HostError(
                 "validation_error",
                 f"no task of {suite['suiteId']} is scored under the modes {', '.join(modes)}",
                 {"modes": modes},
             )
+        return tasks
 
     def advance(self) -> None:
         suite, log = self.suite, self.run.log

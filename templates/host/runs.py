@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from .errors import HostError
@@ -36,6 +37,7 @@ class Run:
         self.started_at: str | None = None
         self.completed_at: str | None = None
         self.engine: Engine | None = None
+        self.factory: Callable[[Run], Engine] | None = None  # makes this run's engine again, for replay
 
     @property
     def terminal(self) -> bool:

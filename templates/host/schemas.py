@@ -13,6 +13,7 @@ from typing import Any
 
 import referencing
 from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
 
@@ -37,12 +38,12 @@ def _validator() -> Draft202012Validator:
 
 
 @cache
-def _for(reference: str) -> Draft202012Validator:
+def _for(reference: str) -> Validator:
     return _validator().evolve(schema={"$ref": reference})
 
 
 def schema_uri(name: str, pointer: str = "") -> str:
-    uri = corpus()["idBase"] + name + ".schema.json"
+    uri = str(corpus()["idBase"]) + name + ".schema.json"
     return uri + ("#" + pointer if pointer else "")
 
 

@@ -1,7 +1,7 @@
 """HTTP transport over the standard library's ThreadingHTTPServer: one thread per connection.
 
 Everything protocol-level is in `Host.handle`; this module only moves bytes. Bodies over the
-advertised `limits.maxRequestBodyBytes` are refused before they are read; errors of the HTTP layer
+advertised `limits.maxRequestBodyBytes` are refused without being kept; errors of the HTTP layer
 itself (a malformed request line, an unsupported method) are answered with an error envelope too.
 """
 
@@ -15,10 +15,15 @@ from typing import Any
 from .app import Host, Response
 from .errors import HostError
 
+# An oversized body up to this size is read and thrown away before the 400 goes out; past it the
+# connection is simply closed.
+DRAIN_LIMIT = 16 * 1024 * 1024
+
 
 class _Handler(BaseHTTPRequestHandler):
     server: WopServer
     protocol_version = "HTTP/1.1"
+    timeout = 30  # seconds a connection may stall (a body that never arrives) before it is dropped
 
     def _serve(self) -> None:
         host = self.server.host
@@ -28,6 +33,7 @@ class _Handler(BaseHTTPRequestHandler):
             length = -1
         if length < 0 or length > host.profile.max_body_bytes:
             self.close_connection = True
+            self._discard(min(length, DRAIN_LIMIT))  # so the client reads the answer, not a reset
             error = HostError("validation_error", f"the body must be 0 to {host.profile.max_body_bytes} bytes")
             self._send(Response(error.status, error.envelope()))
             return
@@ -35,6 +41,13 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(host.handle(self.command, self.path, dict(self.headers.items()), body))
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
+
+    def _discard(self, length: int) -> None:
+        while length > 0:
+            chunk = self.rfile.read(min(length, 65536))
+            if not chunk:
+                return
+            length -= len(chunk)
 
     def _send(self, response: Response) -> None:
         self.send_response(response.status)
@@ -73,7 +86,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(data)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
 

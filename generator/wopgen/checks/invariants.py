@@ -95,7 +95,9 @@ def _scenarios(path: str, ident: str, entry: YamlMap) -> Iterator[Diagnostic]:
     names = entry["scenarios"]
     line = entry.line_of("scenarios")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        yield SHAPE.at(path, line, f"{ident}: scenarios must be a list of scenario names", "e.g. [verifier-no-content-leak]")
+        yield SHAPE.at(
+            path, line, f"{ident}: scenarios must be a list of scenario names", "e.g. [verifier-no-content-leak]"
+        )
         return
     for index, name in enumerate(names):
         if name not in BY_NAME:

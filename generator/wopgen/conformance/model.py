@@ -112,7 +112,9 @@ class Context:
         if doc is None:
             raise Failure(f"the corpus has no schema {name}")
         validator = self.corpus.validator(doc.path, pointer)
-        return [f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in validator.iter_errors(instance)]
+        return [
+            f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in validator.iter_errors(instance)
+        ]
 
     def valid(self, name: str, instance: Any, what: str, pointer: str = "") -> None:
         problems = self.schema_errors(name, instance, pointer)
@@ -123,15 +125,19 @@ class Context:
 
     def payload_pointer(self, event_type: str) -> str:
         index = self.corpus.schemas_by_name["run-event-payloads"].data["$defs"]["_typeIndex"]["properties"]
-        return "/$defs/" + index[event_type]["$ref"].rsplit("/", 1)[-1]
+        return "/$defs/" + str(index[event_type]["$ref"]).rsplit("/", 1)[-1]
 
     def valid_event(self, event: dict[str, Any]) -> None:
         self.valid("run-event", event, f"event {event.get('sequence')}")
-        self.valid("run-event-payloads", event["payload"], f"{event['type']} payload", self.payload_pointer(event["type"]))
+        self.valid(
+            "run-event-payloads", event["payload"], f"{event['type']} payload", self.payload_pointer(event["type"])
+        )
 
     # --- talking to the host ------------------------------------------------------------------
 
-    def request(self, method: str, path: str, body: Any = None, *, raw: bytes | None = None, auth: bool = True) -> Reply:
+    def request(
+        self, method: str, path: str, body: Any = None, *, raw: bytes | None = None, auth: bool = True
+    ) -> Reply:
         return self.transport.request(method, path, body, raw=raw, auth=auth)
 
     def error(self, reply: Reply, code: str, what: str) -> None:
@@ -183,12 +189,14 @@ class Context:
             self.valid_event(event)
         return events
 
-    def loop(self, turns: list[dict[str, Any]], **extra: Any) -> tuple[str, dict[str, Any]]:
+    def loop(
+        self, turns: list[dict[str, Any]], *, repeat_last: bool = False, **request: Any
+    ) -> tuple[str, dict[str, Any]]:
         """Start a run of the scripted-loop fixture and wait for it to end or pause."""
         script: dict[str, Any] = {"turns": turns}
-        if extra.pop("repeat_last", False):
+        if repeat_last:
             script["repeatLast"] = True
-        run_id = self.create({"workflowId": LOOP_FIXTURE, "inputs": {"script": script}, **extra})
+        run_id = self.create({"workflowId": LOOP_FIXTURE, "inputs": {"script": script}, **request})
         return run_id, self.settle(run_id)
 
     def resume(self, run_id: str) -> dict[str, Any]:
@@ -220,9 +228,3 @@ def terminate(**decision: Any) -> dict[str, Any]:
 
 def ask_user() -> dict[str, Any]:
     return {"decision": {"kind": "ask-user", "prompt": "Shall the loop go on?"}}
-
-
-def timed(body: Callable[[], None]) -> float:
-    start = time.perf_counter()
-    body()
-    return time.perf_counter() - start

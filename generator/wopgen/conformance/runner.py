@@ -60,6 +60,7 @@ def run(
     results = []
     for scenario in scenarios:
         start = time.perf_counter()
+        seen = len(getattr(transport, "internal_errors", []))
         reason = scenario.gate(caps)
         if reason is None:
             try:
@@ -69,10 +70,13 @@ def run(
                 status, message = SKIPPED, str(skip)
             except Failure as failure:
                 status, message = FAILED, str(failure)
-            except Exception as exc:  # noqa: BLE001 - a broken answer is a failure of the host, reported
+            except Exception as exc:
                 status, message = FAILED, f"unexpected answer: {type(exc).__name__}: {exc}"
         else:
             status, message = SKIPPED, reason
+        internal = getattr(transport, "internal_errors", [])[seen:]
+        if status == FAILED and internal:
+            message += f" (the host reported {internal[-1]})"
         if status == SKIPPED and strict and scenario.name not in opted_out:
             status, message = FAILED, f"strict mode: {message}"
         results.append(Result(scenario, status, message, time.perf_counter() - start))

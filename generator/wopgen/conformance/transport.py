@@ -48,7 +48,7 @@ def _encode(body: Any, raw: bytes | None) -> bytes:
 
 def parse_sse(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
     """Events of a server-sent event stream: one JSON event per `data`, or a JSON array for `batch`."""
-    name, data = "message", []
+    name, data = "message", list[str]()
     for raw in lines:
         line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
         if line == "":
@@ -61,7 +61,7 @@ def parse_sse(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
                     yield from (e for e in decoded if isinstance(e, dict))
                 elif isinstance(decoded, dict):
                     yield decoded
-            name, data = "message", []
+            name, data = "message", list[str]()
             continue
         if line.startswith(":"):
             continue
@@ -92,6 +92,8 @@ class InProcess:
         self.host = host
         self.api_key = api_key
         self.description = description
+        self.internal_errors: list[str] = []  # what the host reported instead of a traceback
+        host.on_error = lambda exc: self.internal_errors.append(f"{type(exc).__name__}: {exc}")
 
     def _headers(self, auth: bool) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.api_key}"} if auth else {}
@@ -120,7 +122,7 @@ class Http:
 
     def _open(self, method: str, path: str, data: bytes | None, headers: dict[str, str]) -> Any:
         request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
-        return urllib.request.urlopen(request, timeout=self.timeout)  # noqa: S310 - the operator's URL
+        return urllib.request.urlopen(request, timeout=self.timeout)
 
     def request(
         self, method: str, path: str, body: Any = None, *, raw: bytes | None = None, auth: bool = True

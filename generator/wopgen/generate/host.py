@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from wopgen import __version__
+from wopgen.conformance.model import LOOP_FIXTURE
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.diagnostics import Diagnostic
 from wopgen.generate.host_profiles import PROFILES, capabilities
@@ -87,7 +88,7 @@ def _public(op: dict[str, Any]) -> bool:
     for key in ("auth", "authentication", "security"):
         if key in op:
             value = op[key]
-            return value in (False, None, "none", "public", []) or value == "none"
+            return value in (False, None, "none", "public") or value == []
     return bool(op.get("public", False))
 
 
@@ -160,10 +161,11 @@ def _missing_schemas(corpus: Corpus) -> list[Diagnostic]:
     found = []
     for name in REQUIRED_SCHEMAS:
         doc = corpus.schemas_by_name.get(name)
-        data = doc.data if doc is not None else None
-        if not isinstance(data, dict):
+        if doc is None or not isinstance(doc.data, dict):
             found.append(MISSING_SCHEMA.at(corpus.settings.schemas, 1, f"{name}{SCHEMA_SUFFIX} is missing or broken"))
-        elif name == "error-envelope" and not isinstance(data.get("x-wop-http-status"), dict):
+            continue
+        data = doc.data
+        if name == "error-envelope" and not isinstance(data.get("x-wop-http-status"), dict):
             found.append(MISSING_SCHEMA.at(doc.path, 1, "error-envelope has no x-wop-http-status annotation"))
         elif name == "run-event-payloads" and not isinstance(
             data.get("$defs", {}).get("_typeIndex", {}).get("properties"), dict
@@ -199,7 +201,9 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
     for spec in PROFILES:
         document = capabilities(spec, __version__)
         for error in validator.iter_errors(document):
-            problems.append(BAD_PROFILE.at("generator/wopgen/generate/host_profiles.py", 1, f"{spec.name}: {error.message}"))
+            problems.append(
+                BAD_PROFILE.at("generator/wopgen/generate/host_profiles.py", 1, f"{spec.name}: {error.message}")
+            )
         profiles[spec.name] = {
             "description": spec.description,
             "capabilities": document,
@@ -227,13 +231,16 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
         "operations": ops,
         "operation_count": len(ops),
         "profile_names": [spec.name for spec in PROFILES if not spec.mutant],
+        "loop_fixture": LOOP_FIXTURE,
     }
     files: dict[str, str] = {}
     for name in sources:
         if name.startswith("suites/"):
             continue
         target = f"{package}/{name.removesuffix('.j2')}"
-        files[target] = env.get_template(name).render(context) if name.endswith(".j2") else loader.get_source(env, name)[0]
+        files[target] = (
+            env.get_template(name).render(context) if name.endswith(".j2") else loader.get_source(env, name)[0]
+        )
     files[f"{package}/corpus.json"] = _dump(
         {
             "idBase": corpus.settings.id_base,

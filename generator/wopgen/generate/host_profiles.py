@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-LOOP_FIXTURE = "conformance.scripted-loop"
+from wopgen.conformance.model import LOOP_FIXTURE
+
 EVAL_MODES = ("golden", "rubric", "regression")  # the modes the host really implements
 
 
@@ -116,6 +117,11 @@ def capabilities(spec: ProfileSpec, implementation_version: str) -> dict[str, An
         document["host"] = {"workspace": {"supported": True}}
     if f.evals:
         document["agents"] = {
-            "evalSuite": {"supported": True, "modes": list(EVAL_MODES), "maxTasksPerSuite": 200, "maxCostUsdPerSuite": 5}
+            "evalSuite": {
+                "supported": True,
+                "modes": list(EVAL_MODES),
+                "maxTasksPerSuite": 200,
+                "maxCostUsdPerSuite": 5,
+            }
         }
     return document

@@ -30,7 +30,9 @@ def suite_shape(ctx: Context) -> None:
         ctx.valid("agent-eval-suite", {**suite, "modes": [mode]}, f"mode {mode}")
     pointer = ctx.payload_pointer("eval.scored")
     ctx.valid("run-event-payloads", {"taskId": "t1", "score": 0.5, "passed": False}, "an eval.scored", pointer)
-    ctx.invalid("run-event-payloads", {"taskId": "t1", "score": 1, "passed": True, "taskOutput": "x"}, "taskOutput", pointer)
+    ctx.invalid(
+        "run-event-payloads", {"taskId": "t1", "score": 1, "passed": True, "taskOutput": "x"}, "taskOutput", pointer
+    )
     summary = {
         "suiteId": "core.acme.evals.sample",
         "suiteVersion": "1.0.0",
@@ -41,7 +43,11 @@ def suite_shape(ctx: Context) -> None:
         "tasks": [{"taskId": "t1", "score": 1, "passed": True}],
     }
     ctx.valid("eval-summary", summary, "a minimal scorecard")
-    ctx.invalid("eval-summary", {**summary, "tasks": [{"taskId": "t1", "score": 1, "passed": True, "output": "x"}]}, "task output")
+    ctx.invalid(
+        "eval-summary",
+        {**summary, "tasks": [{"taskId": "t1", "score": 1, "passed": True, "output": "x"}]},
+        "task output",
+    )
     offered = _offered(ctx.caps)
     ctx.check(set(offered) <= set(MODES), f"advertised eval modes outside the closed five: {offered}")
 
@@ -96,7 +102,9 @@ def regression(ctx: Context) -> None:
     baseline, _ = _eval(ctx)
     run_id, events = _eval(ctx, configurable={"evalModes": ["golden", "regression"], "baselineRunId": baseline})
     _order(ctx, events)
-    ctx.equal(of_type(events, "eval.started")[0]["payload"].get("baselineRunId"), baseline, "eval.started baselineRunId")
+    ctx.equal(
+        of_type(events, "eval.started")[0]["payload"].get("baselineRunId"), baseline, "eval.started baselineRunId"
+    )
     summary = ctx.request("GET", f"/v1/runs/{run_id}/eval-summary").body
     before = ctx.request("GET", f"/v1/runs/{baseline}/eval-summary").body
     delta = summary.get("regression", {}).get("scoreDelta")
@@ -105,7 +113,9 @@ def regression(ctx: Context) -> None:
         isinstance(delta, int | float) and abs(delta - (summary["aggregateScore"] - before["aggregateScore"])) < 1e-6,
         f"scoreDelta {delta} is the score change against the baseline",
     )
-    ctx.equal(of_type(events, "eval.completed")[0]["payload"].get("regressionVsBaseline"), delta, "regressionVsBaseline")
+    ctx.equal(
+        of_type(events, "eval.completed")[0]["payload"].get("regressionVsBaseline"), delta, "regressionVsBaseline"
+    )
 
 
 SCENARIOS = (
@@ -134,4 +144,3 @@ SCENARIOS = (
         regression,
     ),
 )
-

@@ -8,6 +8,7 @@ from typing import Any
 from wopgen.conformance.model import (
     WORKER,
     Context,
+    Failure,
     Scenario,
     always,
     ask_user,
@@ -81,7 +82,7 @@ def memory_lifecycle(ctx: Context) -> None:
 
 
 def cross_host_causation(ctx: Context) -> None:
-    run_id, snap = ctx.loop([next_worker(remoteHost="host-b.example"), terminate()])
+    run_id, _ = ctx.loop([next_worker(remoteHost="host-b.example"), terminate()])
     events = ctx.events(run_id)
     decided = of_type(events, "agent.decided")
     ctx.check(bool(decided), "the remote worker's decision is in the log")
@@ -148,7 +149,8 @@ def workspace_snapshot(ctx: Context) -> None:
         "/v1/host/sample/agentloop/run", {"turns": 3, "workspaceWriteAtTurn": 1}, "sample-agentloop-run-response"
     )
     seen = answer.get("workspaceVisible")
-    ctx.check(isinstance(seen, dict), "the seam reports workspaceVisible when asked for a write")
+    if not isinstance(seen, dict):
+        raise Failure("the seam does not report workspaceVisible when asked for a write")
     ctx.equal(seen["writeTurn"], 1, "writeTurn")
     ctx.equal(seen["sameTurn"], False, "a workspace write seen by the turn that made it")
     ctx.equal(seen["nextTurn"], True, "a workspace write seen by the next turn")
@@ -156,7 +158,9 @@ def workspace_snapshot(ctx: Context) -> None:
 
 def stateful_resume(ctx: Context) -> None:
     answer = ctx.seam(
-        "/v1/host/sample/agentloop/run", {"turns": 3, "suspendAtTurn": 2, "resume": True}, "sample-agentloop-run-response"
+        "/v1/host/sample/agentloop/run",
+        {"turns": 3, "suspendAtTurn": 2, "resume": True},
+        "sample-agentloop-run-response",
     )
     ctx.equal([d.get("iteration") for d in answer["decisions"]], [1, 2, 3], "iterations across the suspend")
     ctx.equal(answer.get("resumedIteration"), 2, "resumedIteration")

@@ -43,12 +43,16 @@ def verified_shape(ctx: Context) -> None:
     ctx.invalid("run-event-payloads", {"agentId": "c1x", "verdict": "pass"}, "a verdict without target", pointer)
     criteria = [{"key": "goal-answered", "met": True}]
     ctx.valid("orchestrator-decision", {"kind": "terminate", "successCriteria": criteria}, "successCriteria")
-    ctx.invalid("orchestrator-decision", {"kind": "terminate", "successCriteria": [{"key": "k"}]}, "an entry without met")
+    ctx.invalid(
+        "orchestrator-decision", {"kind": "terminate", "successCriteria": [{"key": "k"}]}, "an entry without met"
+    )
     evidence = [{"key": "k", "met": True, "evidence": "text"}]
     ctx.invalid("orchestrator-decision", {"kind": "terminate", "successCriteria": evidence}, "evidence text")
     model = ctx.caps.get("multiAgent", {}).get("executionModel", {})
     if model.get("verifier", {}).get("supported") and model.get("version", 0) >= 6:
-        answer = ctx.seam("/v1/host/sample/agents/verify-run", {"simulateVerdict": "pass"}, "sample-verify-run-response")
+        answer = ctx.seam(
+            "/v1/host/sample/agents/verify-run", {"simulateVerdict": "pass"}, "sample-verify-run-response"
+        )
         if "verified" in answer:
             ctx.valid("run-event-payloads", answer["verified"], "the seam's agent.verified", pointer)
 
@@ -70,7 +74,9 @@ def gating(ctx: Context) -> None:
     ctx.check(actors[1]["sequence"] > first_verdict["sequence"], "the second actor turn follows the revise verdict")
     ctx.equal(snap["status"], "completed", "the revised result passes and the run completes")
 
-    run_id, snap = ctx.loop([next_worker(result="wrong", verdict="fail"), terminate(successCriteria=[{"key": "k", "met": True}])])
+    run_id, snap = ctx.loop(
+        [next_worker(result="wrong", verdict="fail"), terminate(successCriteria=[{"key": "k", "met": True}])]
+    )
     ctx.check(snap["status"] != "completed", "a run whose result failed verification completed at once")
     if snap["status"] == "waiting-input":
         snap = ctx.resume(run_id)
