@@ -37,6 +37,7 @@ HANDLERS: dict[str, str] = {
     "GET /v1/runs/{runId}/events": "stream_events",
     "GET /v1/runs/{runId}/events/poll": "poll_events",
     "POST /v1/runs/{runId}/resume": "resume_run",
+    "POST /v1/runs/{runId}:resume": "resume_run",
     "GET /v1/runs/{runId}/eval-summary": "eval_summary",
     "POST /v1/host/sample/agentloop/run": "seam_agentloop",
     "POST /v1/host/sample/agents/verify-run": "seam_verify",
@@ -314,7 +315,9 @@ class Host:
             raise HostError("conflict", f"run {run.run_id} is {run.status}, not suspended")
         resumed_at = self.clock()
         self.schedule(run, lambda: run.resume(body.get("reason")))
-        return Response(200, {"runId": run.run_id, "status": run.status, "resumedAt": resumed_at})
+        # The answer describes the transition the request caused (suspended -> running), as v1 clients
+        # expect, even when this in-memory host has already run the loop to its end.
+        return Response(200, {"runId": run.run_id, "status": "running", "resumedAt": resumed_at})
 
     def eval_summary(self, params: dict[str, str], **_: Any) -> Response:
         run = self.run(params["runId"])

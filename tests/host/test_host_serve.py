@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 from openwop_client import OpenwopClient, WopError
-from openwop_client.types import CreateRunRequest, RunConfigurable
+from openwop_client.types import CreateRunRequest, ResumeRunRequest, RunConfigurable
 
 from host.host_helpers import KEY, LOOP, REPO
 
@@ -112,3 +112,21 @@ def test_serve_refuses_an_unknown_profile():
     command = [sys.executable, "-m", "wopgen", "--root", str(REPO), "host", "serve", "--profile", "nope"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2 and "--profile" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_published_client_resumes_a_suspended_loop(served):
+    """runs_resume() posts to /v1/runs/{runId}:resume, the action form the 1.x client uses."""
+    client = OpenwopClient(served("full"), KEY, timeout=10)
+    script = {
+        "turns": [
+            {"decision": {"kind": "ask-user", "prompt": "Which branch?"}},
+            {"decision": {"kind": "terminate", "reason": "done"}},
+        ]
+    }
+    run = client.runs_create(CreateRunRequest(workflowId=LOOP, inputs={"script": script}))
+    assert client.runs_get(run.runId).status == "waiting-input"
+    resumed = client.runs_resume(run.runId, ResumeRunRequest(reason="main"))
+    assert (resumed.runId, resumed.status) == (run.runId, "running")
+    types = [e.type for e in client.runs_events(run.runId, timeout_seconds=5)]
+    assert types[-3:] == ["run.resumed", "runOrchestrator.decided", "run.completed"]
+    assert client.runs_get(run.runId).status == "completed"
