@@ -386,6 +386,276 @@ def api(obj: Context, out: Path | None, check_only: bool) -> None:
     _generated_tree(obj, "api", render, out, check_only)
 
 
+# --- host and conformance (the spec, executed) -------------------------------------------------
+
+
+@cli.group()
+def host() -> None:
+    """Generate the in-memory OpenWOP host from the corpus, or serve it over HTTP."""
+
+
+def _render_host(corpus: Corpus) -> dict[str, str]:
+    from wopgen.generate.host import HostGenerationError, generate
+
+    try:
+        return generate(corpus)
+    except HostGenerationError as exc:
+        emit(exc.diagnostics, "text")
+        click.echo("error: no host can be generated from this corpus; fix the findings first", err=True)
+        sys.exit(EXIT_FINDINGS)
+
+
+def _host_files(obj: Context) -> tuple[Corpus, dict[str, str]]:
+    """The corpus and the generated host package, or exit 1 with the findings that prevent it."""
+    from wopgen.generate.gate import blocking
+
+    corpus = obj.corpus()
+    problems = blocking(corpus)
+    if problems:
+        emit(problems, "text")
+        sys.exit(EXIT_FINDINGS)
+    return corpus, _render_host(corpus)
+
+
+@host.command("generate")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Output folder (default: build/host).")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 when the folder is out of date.")
+@pass_context
+def host_generate(obj: Context, out: Path | None, check_only: bool) -> None:
+    """Render the host package (wop_host) from templates/host/ and the corpus.
+
+    \b
+    Examples:
+      wopgen host generate                    # build/host/wop_host/...
+      wopgen host generate --out /tmp/host && PYTHONPATH=/tmp/host python -c "import wop_host"
+      wopgen host generate --check            # CI: is build/host up to date?
+    """
+    _generated_tree(obj, "host", _render_host, out, check_only)
+
+
+def _profile_names(module: object) -> list[str]:
+    return sorted(module.profiles())  # type: ignore[attr-defined]
+
+
+def _suites(folder: Path | None) -> dict[str, str]:
+    if folder is None:
+        return {}
+    try:
+        return {str(p): p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.json"))}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.UsageError(f"cannot read the suites in {folder}: {exc}") from None
+
+
+@host.command("serve")
+@click.option("--host", "bind", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8737, show_default=True, type=click.IntRange(0, 65535), help="Port (0: any free).")
+@click.option("--api-key", envvar="WOPGEN_API_KEY", help="Bearer key clients must send [env: WOPGEN_API_KEY].")
+@click.option("--profile", default="full", show_default=True, help="What the host advertises and implements.")
+@click.option(
+    "--suites", type=click.Path(file_okay=False, exists=True, path_type=Path), help="Folder of extra eval suites."
+)
+@click.option("--quiet", is_flag=True, help="Do not log requests.")
+@pass_context
+def host_serve(
+    obj: Context, bind: str, port: int, api_key: str | None, profile: str, suites: Path | None, quiet: bool
+) -> None:
+    """Serve the generated host over HTTP until interrupted.
+
+    Discovery (GET /.well-known/openwop) is public; every other operation needs
+    `Authorization: Bearer <key>`. Without --api-key or WOPGEN_API_KEY a key is generated and printed.
+
+    \b
+    Examples:
+      wopgen host serve --port 8737 --api-key dev-key
+      wopgen host serve --profile v4-only             # advertise and implement rungs 1-4 only
+      wopgen host serve --suites ./my-suites          # more eval suites, one *.json each
+      curl -s localhost:8737/.well-known/openwop
+    """
+    import secrets
+
+    from wopgen.conformance.inprocess import load_package
+    from wopgen.generate.host import PACKAGE
+
+    _, files = _host_files(obj)
+    module = load_package(files, PACKAGE)
+    if profile not in module.profiles():
+        raise click.BadParameter(f"choose one of {', '.join(_profile_names(module))}", param_hint="--profile")
+    key = api_key or secrets.token_urlsafe(24)
+    try:
+        instance = module.Host(profile, api_key=key, suites=_suites(suites))
+        server = module.make_server(instance, bind, port, quiet=quiet)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        raise click.UsageError(f"cannot listen on {bind}:{port}: {exc.strerror or exc}") from None
+    address, bound_port = server.server_address[:2]
+    click.echo(f"serving profile {profile} at http://{address}:{bound_port}")
+    if not api_key:
+        click.echo(f"api key: {key}")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+@cli.command()
+@click.option("--url", help="Base URL of a running host (default: a freshly generated host, in-process).")
+@click.option("--api-key", envvar="WOPGEN_API_KEY", help="Bearer key for --url [env: WOPGEN_API_KEY].")
+@click.option("--profile", default="full", show_default=True, help="Profile of the in-process host.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    envvar="OPENWOP_REQUIRE_BEHAVIOR",
+    help="A skipped scenario fails [env: OPENWOP_REQUIRE_BEHAVIOR=true].",
+)
+@click.option(
+    "--opt-out",
+    "opt_out",
+    multiple=True,
+    envvar="OPENWOP_OPTED_OUT_PROFILES",
+    metavar="NAMES",
+    help="Scenarios that may skip even in strict mode [env: OPENWOP_OPTED_OUT_PROFILES].",
+)
+@click.option("--select", "only", multiple=True, metavar="NAMES", help="Run only these scenarios.")
+@click.option(
+    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write FILE.json or FILE.xml (JUnit)."
+)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@pass_context
+def conformance(
+    obj: Context,
+    url: str | None,
+    api_key: str | None,
+    profile: str,
+    strict: bool,
+    opt_out: tuple[str, ...],
+    only: tuple[str, ...],
+    report: Path | None,
+    fmt: str,
+) -> None:
+    """Run the spec's conformance scenarios against a host.
+
+    Shape scenarios always run; behaviour scenarios run when the host advertises what they need
+    (read from the root of its discovery document) and skip with the reason otherwise.
+
+    \b
+    Examples:
+      wopgen conformance                                   # the generated host, in-process
+      wopgen conformance --profile v4-only                 # rungs 5-6 and evaluation skip
+      wopgen conformance --url http://127.0.0.1:8737 --api-key dev-key --strict
+      wopgen conformance --report conformance.xml          # JUnit for CI
+    Exit codes: 0 no scenario failed, 1 a scenario failed, 2 usage error (bad option, unreachable host).
+    """
+    from wopgen.conformance import report as reports
+    from wopgen.conformance.inprocess import in_process, load_package
+    from wopgen.conformance.runner import DiscoveryError, run
+    from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
+    from wopgen.conformance.transport import Http, Transport
+
+    if report is not None and report.suffix not in (".json", ".xml"):
+        raise click.BadParameter("the report file must end in .json or .xml", param_hint="--report")
+    names = _split(only)
+    unknown = [n for n in names if n not in BY_NAME]
+    if unknown:
+        raise click.BadParameter(f"unknown scenario {', '.join(unknown)}", param_hint="--select")
+    scenarios = [s for s in SCENARIOS if not names or s.name in names]
+    transport: Transport
+    if url:
+        if not url.startswith(("http://", "https://")):
+            raise click.BadParameter("give an http:// or https:// URL", param_hint="--url")
+        if not api_key:
+            raise click.UsageError("--url needs --api-key (or WOPGEN_API_KEY)")
+        corpus = obj.corpus()
+        transport = Http(url, api_key)
+    else:
+        corpus, files = _host_files(obj)
+        from wopgen.generate.host import PACKAGE
+
+        module = load_package(files, PACKAGE)
+        if profile not in module.profiles():
+            raise click.BadParameter(f"choose one of {', '.join(_profile_names(module))}", param_hint="--profile")
+        transport = in_process(module, profile)
+    try:
+        results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(_split(opt_out)))
+    except DiscoveryError as exc:
+        raise click.UsageError(str(exc)) from None
+    target = transport.description
+    click.echo(reports.as_json(results, target, strict) if fmt == "json" else reports.text(results, target), nl=False)
+    if report is not None:
+        body = reports.as_json(results, target, strict) if report.suffix == ".json" else reports.junit(results, target)
+        try:
+            report.write_text(body, encoding="utf-8")
+        except OSError as exc:
+            raise click.UsageError(f"cannot write {report}: {exc.strerror or exc}") from None
+    sys.exit(EXIT_FINDINGS if any(r.status == "failed" for r in results) else EXIT_CLEAN)
+
+
+# --- site (docs site) --------------------------------------------------------------------------
+
+
+@cli.group()
+def site() -> None:
+    """Build or preview the docs site (mkdocs-material), rendered from the corpus.
+
+    \b
+    Examples:
+      wopgen site build                  # into build/site
+      wopgen site build --out public     # into ./public
+      wopgen site serve --port 8001      # preview on http://127.0.0.1:8001 with live reload
+    """
+
+
+@site.command("build")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder, replaced atomically (default: build/site under the corpus root).",
+)
+@pass_context
+def site_build(obj: Context, out: Path | None) -> None:
+    """Render every page from the corpus and build the site with `mkdocs build --strict`.
+
+    \b
+    A broken link, a missing #anchor or any other mkdocs warning fails the build (exit 1) and
+    prints what mkdocs said; the output folder is then left as it was. The same corpus always
+    gives a byte-identical site.
+    \b
+    Examples:
+      wopgen site build
+      wopgen --root ../other-corpus site build --out /tmp/other-site
+    """
+    from wopgen.sitebuild import SiteBuildError, WriteError, build
+
+    corpus = obj.corpus()
+    target = out if out is not None else corpus.root / "build" / "site"
+    try:
+        count = build(corpus, target)
+    except SiteBuildError as exc:
+        click.echo(f"wopgen site build: mkdocs refused the site:\n{exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    except WriteError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"built {count} files into {target}")
+
+
+@site.command("serve")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port on 127.0.0.1.")
+@pass_context
+def site_serve(obj: Context, port: int) -> None:
+    """Preview the site on 127.0.0.1 with live reload (mkdocs serve); edits to the corpus re-render.
+
+    \b
+    Example:
+      wopgen site serve --port 8001      # then open http://127.0.0.1:8001/
+    """
+    from wopgen.sitebuild import serve
+
+    serve(obj.corpus(), port)
+
+
 def main() -> None:
     try:
         cli.main(standalone_mode=True)

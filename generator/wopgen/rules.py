@@ -48,6 +48,8 @@ _RULE_MODULES = (
     "wopgen.corpus",
     "wopgen.checks",
     "wopgen.compat.rules",
+    "wopgen.generate.host",
+    "wopgen.conformance.scenarios",
 )
 
 

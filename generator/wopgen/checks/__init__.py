@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from wopgen.checks import api, changelog, docs, examples, invariants, rfcs, schemas, semantics
+from wopgen.checks import api, changelog, conformance, docs, examples, invariants, rfcs, schemas, semantics
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
 
@@ -19,6 +19,7 @@ CHECKS: tuple[Check, ...] = (
     invariants.check,
     api.check,
     semantics.check,
+    conformance.check,  # last: it executes the spec against the generated host
 )
 
 

@@ -17,6 +17,11 @@ SHAPE = define(
     "error",
     "An entry of invariants.yaml lacks an id, a known tier or severity, or a list of tests; or an id repeats.",
 )
+UNKNOWN_SCENARIO = define(
+    "invariant-scenario-unknown",
+    "error",
+    "An invariant's 'scenarios' names a conformance scenario that does not exist (see `wopgen conformance`).",
+)
 UNTESTED = define(
     "invariant-untested",
     "error",
@@ -62,6 +67,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 f"{ident}: severity {severity!r} is not one of {', '.join(SEVERITIES)}",
                 "set the severity",
             )
+        yield from _scenarios(doc.path, ident, entry)
         tests = entry.get("tests", [])
         if not isinstance(tests, list) or not all(isinstance(t, str) for t in tests):
             yield SHAPE.at(
@@ -77,4 +83,25 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 entry.line_of("tests") if "tests" in entry else entry.line,
                 f"{ident}: no test named in 'tests' exists",
                 "name at least one existing test file that witnesses this invariant",
+            )
+
+
+def _scenarios(path: str, ident: str, entry: YamlMap) -> Iterator[Diagnostic]:
+    """The optional `scenarios` list: conformance scenarios that witness the invariant on a live host."""
+    if "scenarios" not in entry:
+        return
+    from wopgen.conformance.scenarios import BY_NAME
+
+    names = entry["scenarios"]
+    line = entry.line_of("scenarios")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        yield SHAPE.at(
+            path, line, f"{ident}: scenarios must be a list of scenario names", "e.g. [verifier-no-content-leak]"
+        )
+        return
+    for index, name in enumerate(names):
+        if name not in BY_NAME:
+            where = names.line_of(index) if isinstance(names, YamlList) else line
+            yield UNKNOWN_SCENARIO.at(
+                path, where, f"{ident}: no conformance scenario is named {name!r}", "`wopgen conformance` lists them"
             )

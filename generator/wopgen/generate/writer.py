@@ -101,3 +101,25 @@ def drift(files: Tree, out: Path) -> Drift:
         except UnicodeDecodeError:
             changed[relative] = f"binary content differs ({len(have)} -> {len(want)} bytes)"
     return Drift(missing, extra, changed)
+
+
+def sync_tree(files: Tree, out: Path) -> list[str]:
+    """Make the folder `out` hold exactly `files`, touching only what differs (for live preview).
+
+    Unlike `write_tree`, the folder itself is kept, so a file watcher on it keeps working. Returns
+    the relative paths written or removed.
+    """
+    for relative in files:
+        _safe(relative)
+    report = drift(files, out)
+    touched = sorted([*report.missing, *report.changed, *report.extra])
+    try:
+        for relative in [*report.missing, *report.changed]:
+            target = out / _safe(relative)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(_as_bytes(files[relative]))
+        for relative in report.extra:
+            (out / relative).unlink()
+    except OSError as exc:
+        raise WriteError(f"cannot update {out}: {exc.strerror or exc}") from None
+    return touched

@@ -1,0 +1,55 @@
+"""The executable check: generate the host from the corpus and run every scenario against it.
+
+Runs only for a corpus that describes API operations (a corpus without them has no host). The
+host runs the `full` profile in strict mode, so a scenario that skips is a finding too: the full
+profile advertises everything, and every scenario must really exercise it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wopgen.conformance.findings import diagnostics, unreachable
+from wopgen.conformance.inprocess import host_module, in_process
+from wopgen.conformance.runner import DiscoveryError, run
+from wopgen.conformance.scenarios import SCENARIOS
+from wopgen.corpus import Corpus
+from wopgen.diagnostics import Diagnostic
+from wopgen.generate.host import HostGenerationError, describes_operations
+from wopgen.rules import define
+
+HOST_BROKEN = define(
+    "host-import-failed",
+    "error",
+    "The host generated from the corpus and templates/host/ raises while it is imported, so no scenario can run.",
+)
+
+PROFILE = "full"
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    if not describes_operations(corpus):
+        return
+    try:
+        module = host_module(corpus)
+    except HostGenerationError as exc:
+        yield from exc.diagnostics
+        return
+    except Exception as exc:  # generated code: any failure is a host bug to report, not a crash of check
+        where = exc.__traceback__
+        while where is not None and where.tb_next is not None:
+            where = where.tb_next
+        origin = f" ({where.tb_frame.f_code.co_filename}:{where.tb_lineno})" if where is not None else ""
+        yield HOST_BROKEN.at(
+            "templates/host",
+            1,
+            f"the generated host does not import: {type(exc).__name__}: {exc}{origin}",
+            "run `wopgen host generate` and import the package to see the full traceback",
+        )
+        return
+    try:
+        results = run(SCENARIOS, in_process(module, PROFILE), corpus, strict=True)
+    except DiscoveryError as exc:
+        yield unreachable(corpus, str(exc))
+        return
+    yield from diagnostics(corpus, results, f"generated host ({PROFILE})")

@@ -1,0 +1,1 @@
+"""Conformance: the spec's scenarios, run against a host in-process or over HTTP."""

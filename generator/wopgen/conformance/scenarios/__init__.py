@@ -1,0 +1,14 @@
+"""Every conformance scenario, in the order they run, with a rule id each (`conformance-<name>`)."""
+
+from __future__ import annotations
+
+from wopgen.conformance.model import Scenario
+from wopgen.conformance.scenarios import core, evals, loop, verifier
+from wopgen.rules import Rule, define
+
+SCENARIOS: tuple[Scenario, ...] = core.SCENARIOS + loop.SCENARIOS + verifier.SCENARIOS + evals.SCENARIOS
+BY_NAME: dict[str, Scenario] = {s.name: s for s in SCENARIOS}
+
+RULES: dict[str, Rule] = {
+    s.name: define(s.rule, "error", f"Conformance scenario {s.name} fails: {s.summary}") for s in SCENARIOS
+}

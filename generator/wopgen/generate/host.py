@@ -1,0 +1,253 @@
+"""`wopgen host generate`: render the in-memory host package from the corpus.
+
+`generate(corpus) -> {relative path: text}` is pure. The package is plain Python from
+templates/host/ with the corpus injected: the event types, the error codes and their statuses,
+the routes of the API description, every schema bundled by `$id`, the capability document of each
+profile and the sample eval suite. Problems that make a host impossible (no operations, an
+operation without a handler, a profile or suite its own schema rejects) are diagnostics.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import PurePosixPath
+from typing import Any
+
+from wopgen import __version__
+from wopgen.conformance.model import LOOP_FIXTURE
+from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.diagnostics import Diagnostic
+from wopgen.generate.host_profiles import PROFILES, capabilities
+from wopgen.rules import define
+from wopgen.templates import environment
+from wopgen.yamldoc import YamlList, YamlMap
+
+PACKAGE = "wop_host"
+# Schemas the host templates validate against by name, and what the generator reads from them.
+REQUIRED_SCHEMAS = (
+    "agent-eval-suite",
+    "capabilities",
+    "error-envelope",
+    "eval-summary",
+    "orchestrator-decision",
+    "run-event",
+    "run-event-payloads",
+)
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+NO_OPERATIONS = define(
+    "host-api-missing",
+    "error",
+    "The corpus describes no API operations (spec/api/*.yaml), so the host has no routes to serve.",
+)
+UNHANDLED = define(
+    "host-operation-unhandled",
+    "error",
+    "An operation of the API description has no handler in the host templates (templates/host/app.py).",
+)
+BAD_OPERATION = define(
+    "host-operation-invalid",
+    "error",
+    "An operation of the API description lacks a method, a path or an operationId the host can route.",
+)
+BAD_PROFILE = define(
+    "host-profile-invalid",
+    "error",
+    "A host profile's discovery document does not validate against capabilities.schema.json.",
+)
+MISSING_SCHEMA = define(
+    "host-schema-missing",
+    "error",
+    "A schema the host is built from is missing from the corpus (or lacks the annotation the host reads).",
+)
+BAD_SUITE = define(
+    "host-suite-invalid",
+    "error",
+    "The sample eval suite shipped with the host does not validate against agent-eval-suite.schema.json.",
+)
+
+
+class HostGenerationError(Exception):
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("; ".join(f"{d.rule}: {d.message}" for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+def _schema_name(reference: Any) -> str | None:
+    if isinstance(reference, dict):
+        reference = reference.get("schema") or reference.get("$ref")
+    if not isinstance(reference, str) or not reference:
+        return None
+    name = PurePosixPath(reference.split("#", 1)[0]).name
+    return name[: -len(SCHEMA_SUFFIX)] if name.endswith(SCHEMA_SUFFIX) else name.removesuffix(".json")
+
+
+def _public(op: dict[str, Any]) -> bool:
+    for key in ("auth", "authentication", "security"):
+        if key in op:
+            value = op[key]
+            return value in (False, None, "none", "public") or value == []
+    return bool(op.get("public", False))
+
+
+def _raw_operations(corpus: Corpus) -> Iterator[tuple[str, int, str | None, Any]]:
+    """(file, line, key, entry) for every operation entry of every API file."""
+    for path, doc in sorted(corpus.api.items()):
+        data = doc.data
+        ops = data.get("operations") if isinstance(data, dict) else None
+        if isinstance(ops, YamlList):
+            for index, entry in enumerate(ops):
+                yield path, ops.line_of(index), None, entry
+        elif isinstance(ops, YamlMap):
+            for key, entry in ops.items():
+                yield path, ops.line_of(key), key, entry
+
+
+def describes_operations(corpus: Corpus) -> bool:
+    """Whether the corpus has an API description at all (a corpus without one has no host to build)."""
+    return any(True for _ in _raw_operations(corpus))
+
+
+def operations(corpus: Corpus) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+    """The routable operations of the API description, and what is wrong with the rest."""
+    found: list[dict[str, Any]] = []
+    problems: list[Diagnostic] = []
+    for path, line, key, entry in _raw_operations(corpus):
+        op = entry if isinstance(entry, dict) else {}
+        method = str(op.get("method", "")).upper()
+        route = op.get("path")
+        op_id = op.get("operationId", key)
+        if method not in METHODS or not isinstance(route, str) or not route.startswith("/") or not op_id:
+            problems.append(
+                BAD_OPERATION.at(path, line, f"operation {op_id or '?'} needs method, path and operationId")
+            )
+            continue
+        request = next((op[k] for k in ("request", "requestBody", "body") if k in op), None)
+        found.append(
+            {
+                "method": method,
+                "path": route,
+                "operationId": str(op_id),
+                "public": _public(op),
+                "requestSchema": _schema_name(request),
+                "file": path,
+                "line": line,
+            }
+        )
+    if not found and not problems:
+        problems.append(
+            NO_OPERATIONS.at(corpus.settings.api, 1, "no operations found", "describe the operations in spec/api/")
+        )
+    return sorted(found, key=lambda o: (o["path"], o["method"])), problems
+
+
+def _handled(source: str) -> set[str]:
+    return set(re.findall(r'"((?:GET|POST|PUT|PATCH|DELETE) /[^"\s]*)"\s*:', source))
+
+
+def _payload_defs(corpus: Corpus) -> dict[str, str]:
+    payloads = corpus.schemas_by_name["run-event-payloads"].data
+    index = payloads["$defs"]["_typeIndex"]["properties"]
+    return {event: ref["$ref"].rsplit("/", 1)[-1] for event, ref in sorted(index.items())}
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _missing_schemas(corpus: Corpus) -> list[Diagnostic]:
+    found = []
+    for name in REQUIRED_SCHEMAS:
+        doc = corpus.schemas_by_name.get(name)
+        if doc is None or not isinstance(doc.data, dict):
+            found.append(MISSING_SCHEMA.at(corpus.settings.schemas, 1, f"{name}{SCHEMA_SUFFIX} is missing or broken"))
+            continue
+        data = doc.data
+        if name == "error-envelope" and not isinstance(data.get("x-wop-http-status"), dict):
+            found.append(MISSING_SCHEMA.at(doc.path, 1, "error-envelope has no x-wop-http-status annotation"))
+        elif name == "run-event-payloads" and not isinstance(
+            data.get("$defs", {}).get("_typeIndex", {}).get("properties"), dict
+        ):
+            found.append(MISSING_SCHEMA.at(doc.path, 1, "run-event-payloads has no _typeIndex"))
+    return found
+
+
+def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
+    """The host package as `{path: text}`; raises HostGenerationError when no honest host can be made."""
+    missing = _missing_schemas(corpus)
+    if missing:
+        raise HostGenerationError(missing)
+    env = environment("host")
+    loader = env.loader
+    assert loader is not None
+    sources = sorted(loader.list_templates())
+    app_source = loader.get_source(env, "app.py")[0]
+    ops, problems = operations(corpus)
+    handled = _handled(app_source)
+    for op in ops:
+        if f"{op['method']} {op['path']}" not in handled:
+            problems.append(
+                UNHANDLED.at(
+                    op["file"],
+                    op["line"],
+                    f"{op['method']} {op['path']} ({op['operationId']}) has no handler",
+                    "add it to HANDLERS in templates/host/app.py",
+                )
+            )
+    profiles: dict[str, Any] = {}
+    validator = corpus.validator(corpus.schemas_by_name["capabilities"].path)
+    for spec in PROFILES:
+        document = capabilities(spec, __version__)
+        for error in validator.iter_errors(document):
+            problems.append(
+                BAD_PROFILE.at("generator/wopgen/generate/host_profiles.py", 1, f"{spec.name}: {error.message}")
+            )
+        profiles[spec.name] = {
+            "description": spec.description,
+            "capabilities": document,
+            "defects": list(spec.defects),
+            "mutant": spec.mutant,
+        }
+    suites: dict[str, str] = {}
+    suite_validator = corpus.validator(corpus.schemas_by_name["agent-eval-suite"].path)
+    for name in sources:
+        if name.startswith("suites/"):
+            text = loader.get_source(env, name)[0]
+            for error in suite_validator.iter_errors(json.loads(text)):
+                problems.append(BAD_SUITE.at("templates/host/" + name, 1, error.message))
+            suites[name] = text
+    if problems:
+        raise HostGenerationError(problems)
+
+    envelope = corpus.schemas_by_name["error-envelope"].data
+    context = {
+        "package": package,
+        "corpus_name": corpus.settings.root.name,
+        "event_types": list(_payload_defs(corpus)),
+        "event_count": len(_payload_defs(corpus)),
+        "http_status": sorted(envelope["x-wop-http-status"].items()),
+        "operations": ops,
+        "operation_count": len(ops),
+        "profile_names": [spec.name for spec in PROFILES if not spec.mutant],
+        "loop_fixture": LOOP_FIXTURE,
+    }
+    files: dict[str, str] = {}
+    for name in sources:
+        if name.startswith("suites/"):
+            continue
+        target = f"{package}/{name.removesuffix('.j2')}"
+        files[target] = (
+            env.get_template(name).render(context) if name.endswith(".j2") else loader.get_source(env, name)[0]
+        )
+    files[f"{package}/corpus.json"] = _dump(
+        {
+            "idBase": corpus.settings.id_base,
+            "schemas": {corpus.uri_of(path): doc.data for path, doc in sorted(corpus.schemas.items())},
+            "payloadDefs": _payload_defs(corpus),
+            "profiles": profiles,
+            "suites": suites,
+        }
+    )
+    return files

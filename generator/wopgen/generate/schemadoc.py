@@ -1,0 +1,208 @@
+"""A JSON Schema as a reader sees it: sections (the root and each `$def`) with a table of fields.
+
+Every cell is Markdown ready for a table: pipes escaped, newlines folded. A `$ref` becomes a link
+through the `RefLinker` the caller gives, so it can point at another page of the site.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+# (ref) -> (label, link) or None when the ref leaves the corpus
+RefLinker = Callable[[str], "tuple[str, str] | None"]
+
+_CONSTRAINTS = (
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "exclusiveMinimum",
+    "maximum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "default",
+)
+_MAX_DEPTH = 4
+# keywords that give a (sub)schema a shape of its own
+_SHAPING = {"type", "properties", "$ref", "oneOf", "anyOf", "allOf", "enum", "const", "items"}
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: str
+    required: bool
+    constraints: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str  # "" for the root
+    anchor: str
+    title: str
+    description: str
+    type: str
+    constraints: str
+    closed: bool | None  # additionalProperties false / open / not an object
+    annotations: list[tuple[str, str]] = field(default_factory=list)
+    fields: list[Field] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)  # enum members of a non-object section
+
+    @property
+    def summary(self) -> str:
+        parts = [f"**Type:** {self.type}"]
+        if self.constraints:
+            parts.append(self.constraints)
+        if self.closed is True:
+            parts.append("closed: no other members")
+        elif self.closed is False:
+            parts.append("open: readers ignore members they do not know")
+        return " · ".join(parts)
+
+    @property
+    def annotation_line(self) -> str:
+        return " · ".join(f"`{key}`: `{value}`" for key, value in self.annotations)
+
+
+def cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def literal(value: Any) -> str:
+    return "`" + json.dumps(value, ensure_ascii=False) + "`"
+
+
+def type_of(node: Any, link: RefLinker) -> str:
+    if node is True or node == {}:
+        return "any"
+    if node is False:
+        return "nothing"
+    if not isinstance(node, Mapping):
+        return "any"
+    if isinstance(node.get("$ref"), str):
+        resolved = link(node["$ref"])
+        if resolved is None:
+            return f"`{node['$ref']}`"
+        label, href = resolved
+        return f"[{label}]({href})"
+    for combinator, joiner in (("oneOf", " or "), ("anyOf", " or "), ("allOf", " and ")):
+        if isinstance(node.get(combinator), list):
+            inner = joiner.join(type_of(part, link) for part in node[combinator])
+            base = _plain_type(node)
+            return f"{base}: {inner}" if base else inner
+    if "const" in node:
+        return f"const {literal(node['const'])}"
+    base = _plain_type(node)
+    if base == "array":
+        items = node.get("items")
+        return f"array of {type_of(items, link)}" if items is not None else "array"
+    if base == "object" and isinstance(node.get("additionalProperties"), Mapping) and not node.get("properties"):
+        return f"map of {type_of(node['additionalProperties'], link)}"
+    if "enum" in node and not base:
+        return "enum"
+    return base or "any"
+
+
+def _plain_type(node: Mapping[str, Any]) -> str:
+    kind = node.get("type")
+    if isinstance(kind, list):
+        return " or ".join(str(k) for k in kind)
+    return kind if isinstance(kind, str) else ""
+
+
+def constraints_of(node: Any) -> str:
+    if not isinstance(node, Mapping):
+        return ""
+    parts = []
+    if isinstance(node.get("enum"), list):
+        parts.append("one of " + ", ".join(literal(v) for v in node["enum"]))
+    for key in _CONSTRAINTS:
+        if key in node:
+            parts.append(f"{key} {literal(node[key])}")
+    if node.get("additionalProperties") is False:
+        parts.append("closed (no other members)")
+    return "; ".join(parts)
+
+
+def description_of(node: Any) -> str:
+    text = node.get("description", "") if isinstance(node, Mapping) else ""
+    return text if isinstance(text, str) else ""
+
+
+def fields_of(node: Any, link: RefLinker, prefix: str = "", depth: int = 0) -> Iterator[Field]:
+    """One row per property; inline objects (and arrays of them) are opened with dotted names."""
+    if not isinstance(node, Mapping):
+        return
+    properties = node.get("properties")
+    if not isinstance(properties, Mapping):
+        return
+    required = set(node.get("required", [])) if isinstance(node.get("required"), list) else set()
+    for name, child in properties.items():
+        full = f"{prefix}{name}"
+        yield Field(
+            cell(full),
+            cell(type_of(child, link)),
+            name in required,
+            cell(constraints_of(child)),
+            cell(description_of(child)),
+        )
+        if depth + 1 >= _MAX_DEPTH or not isinstance(child, Mapping) or "$ref" in child:
+            continue
+        yield from fields_of(child, link, f"{full}.", depth + 1)
+        items = child.get("items")
+        if isinstance(items, Mapping) and "$ref" not in items:
+            yield from fields_of(items, link, f"{full}[].", depth + 1)
+
+
+def annotations_of(node: Any) -> list[tuple[str, str]]:
+    if not isinstance(node, Mapping):
+        return []
+    return [(key, json.dumps(value, ensure_ascii=False)) for key, value in node.items() if key.startswith("x-wop-")]
+
+
+def section(name: str, anchor: str, node: Any, link: RefLinker) -> Section:
+    mapping = node if isinstance(node, Mapping) else {}
+    title = mapping.get("title", "")
+    closed: bool | None = None
+    if _plain_type(mapping) == "object" or "properties" in mapping:
+        closed = mapping.get("additionalProperties") is False
+    values = [literal(v) for v in mapping.get("enum", [])] if isinstance(mapping.get("enum"), list) else []
+    constraints = constraints_of({k: v for k, v in mapping.items() if k not in ("enum", "additionalProperties")})
+    return Section(
+        name=name,
+        anchor=anchor,
+        title=title if isinstance(title, str) else "",
+        description=description_of(mapping),
+        type=type_of({k: v for k, v in mapping.items() if k != "enum"}, link) if mapping else "any",
+        constraints=constraints,
+        closed=closed,
+        annotations=annotations_of(mapping),
+        fields=list(fields_of(mapping, link)),
+        values=values,
+    )
+
+
+def sections(schema: Any, link: RefLinker, anchor: Callable[[str], str]) -> list[Section]:
+    """The root of the schema, then every `$def` in file order."""
+    if not isinstance(schema, Mapping):
+        return []
+    root = {k: v for k, v in schema.items() if k != "$defs"}
+    first = section("", "schema-root", root, link)
+    if not _SHAPING.intersection(root):
+        first = replace(first, type="none at the root: the schema is a collection of `$defs`")
+    out = [first]
+    defs = schema.get("$defs")
+    if isinstance(defs, Mapping):
+        out.extend(section(name, anchor(name), node, link) for name, node in defs.items())
+    return out

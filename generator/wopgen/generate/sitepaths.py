@@ -1,0 +1,165 @@
+"""Where each corpus file appears on the docs site, and how links written in the corpus follow it.
+
+The corpus links files by their repository paths (`../../schemas/run-event.schema.json`,
+`../rfcs/0090-verifier-turn.md#summary`). On the site those files are pages at other paths, so every
+link is resolved against the repository path of the page it is written in, mapped to the page that
+shows the target, and written relative to the page being rendered. A link to a file the site does
+not publish keeps its text and loses the link, so the strict build never meets a broken one.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from urllib.parse import urldefrag, urljoin, urlparse
+
+from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+
+SPEC = "spec/v1"
+RFCS = "rfcs"
+SCHEMAS = "schemas"
+CHANGELOG = "changelog.md"
+SECURITY = "security.md"
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?((?:\s+\"[^\"]*\")?)\s*\)")
+_EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+def example_anchor(kind: str, stem: str) -> str:
+    return f"example-{kind}-{stem}"
+
+
+def def_anchor(name: str) -> str:
+    return f"def-{name}"
+
+
+@dataclass(frozen=True)
+class Target:
+    page: str  # docs-relative path of the page (or published file)
+    anchor: str = ""
+
+
+class SitePaths:
+    """The map from repository paths to site pages for one corpus."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        settings = corpus.settings
+        table: dict[str, Target] = {}
+        for path in corpus.docs:
+            table[path] = Target(self.doc_page(path))
+        for path in corpus.rfcs:
+            table[path] = Target(self.rfc_page(path))
+        for path in corpus.schemas:
+            table[path] = Target(self.schema_page(path))
+        for example in corpus.examples:
+            stem = PurePosixPath(example.path).stem
+            table[example.path] = Target(f"{SCHEMAS}/{example.schema_name}.md", example_anchor(example.kind, stem))
+        if corpus.changelog is not None:
+            table[corpus.changelog.path] = Target(CHANGELOG)
+        if corpus.invariants is not None:
+            table[corpus.invariants.path] = Target(SECURITY)
+        folders = {
+            settings.rfcs: f"{RFCS}/index.md",
+            settings.schemas: f"{SCHEMAS}/index.md",
+        }
+        for folder, page in folders.items():
+            table[_norm(folder)] = Target(page)
+        self._table = table
+
+    # --- where pages live ----------------------------------------------------------------
+
+    def doc_page(self, path: str) -> str:
+        relative = PurePosixPath(path).relative_to(_norm(self.corpus.settings.docs))
+        return f"{SPEC}/{relative.as_posix()}"
+
+    def rfc_page(self, path: str) -> str:
+        return f"{RFCS}/{PurePosixPath(path).name}"
+
+    def schema_page(self, path: str) -> str:
+        return f"{SCHEMAS}/{self.corpus.schema_name(path)}.md"
+
+    def raw_schema(self, path: str) -> str:
+        """Where the schema file itself is published: the path of its `$id`, else spec/v1/<file>."""
+        uri = self.corpus.uri_of(path)
+        published = PurePosixPath(urlparse(uri).path.lstrip("/"))
+        if published.parts and ".." not in published.parts and published.name.endswith(SCHEMA_SUFFIX):
+            return published.as_posix()
+        return f"{SPEC}/{PurePosixPath(path).name}"
+
+    def target(self, repo_path: str) -> Target | None:
+        return self._table.get(_norm(repo_path))
+
+    # --- links ---------------------------------------------------------------------------
+
+    def href(self, page: str, target: Target, anchor: str = "") -> str:
+        """A link from `page` to `target`, relative, as mkdocs expects (to the .md file)."""
+        relative = "" if target.page == page else posixpath.relpath(target.page, posixpath.dirname(page) or ".")
+        fragment = target.anchor or anchor
+        return relative + (f"#{fragment}" if fragment else "") or "#"
+
+    def href_to(self, page: str, repo_path: str) -> str | None:
+        target = self.target(repo_path)
+        return None if target is None else self.href(page, target)
+
+    def schema_ref(self, page: str, schema_path: str, ref: str) -> tuple[str, str] | None:
+        """(label, link) for a `$ref` written in the schema at `schema_path`, or None if it leaves the corpus."""
+        absolute = urljoin(self.corpus.uri_of(schema_path), ref)
+        base, fragment = urldefrag(absolute)
+        doc = self.corpus.schemas_by_uri.get(base)
+        if doc is None:
+            return None
+        target = Target(self.schema_page(doc.path))
+        parts = [p for p in fragment.split("/") if p]
+        if len(parts) >= 2 and parts[0] == "$defs":
+            return parts[1], self.href(page, target, def_anchor(parts[1]))
+        title = doc.data.get("title") if isinstance(doc.data, dict) else None
+        label = title if isinstance(title, str) and not parts else self.corpus.schema_name(doc.path)
+        return label, self.href(page, target)
+
+    def rewrite(self, markdown: str, source: str, page: str) -> str:
+        """Rewrite the links of `markdown`, written at repository path `source`, for the site page `page`."""
+        out: list[str] = []
+        in_fence = False
+        for line in markdown.splitlines(keepends=True):
+            if _FENCE.match(line):
+                in_fence = not in_fence
+                out.append(line)
+                continue
+            out.append(line if in_fence else self._rewrite_line(line, source, page))
+        return "".join(out)
+
+    def _rewrite_line(self, line: str, source: str, page: str) -> str:
+        # Links are found with code spans blanked out (a link inside code is not a link), then
+        # rewritten from the original text, whose link labels may hold code spans themselves.
+        masked = _CODE_SPAN.sub(lambda m: "\0" * len(m.group(0)), line)
+        pieces: list[str] = []
+        last = 0
+        for found in _LINK.finditer(masked):
+            original = _LINK.fullmatch(line, found.start(), found.end())
+            if original is None:
+                continue
+            pieces.append(line[last : found.start()])
+            pieces.append(self._one(original, source, page))
+            last = found.end()
+        pieces.append(line[last:])
+        return "".join(pieces)
+
+    def _one(self, match: re.Match[str], source: str, page: str) -> str:
+        bang, text, url, title = match.groups()
+        if not url or url.startswith("#") or _EXTERNAL.match(url):
+            return match.group(0)
+        path, _, anchor = url.partition("#")
+        repo_path = posixpath.normpath(posixpath.join(posixpath.dirname(source), path))
+        target = self.target(repo_path)
+        if target is None:
+            return text  # a file the site does not publish: keep the words, drop the link
+        return f"{bang}[{text}]({self.href(page, target, anchor)}{title})"
+
+
+def _norm(path: str) -> str:
+    return posixpath.normpath(path.strip("/")) if path.strip("/") else "."

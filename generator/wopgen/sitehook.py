@@ -1,0 +1,29 @@
+"""mkdocs hook for `wopgen site serve`: render the corpus again before every rebuild.
+
+mkdocs loads this file by path (`hooks:` in the staging mkdocs.yml). Before each build it loads the
+corpus named by WOPGEN_SITE_ROOT and brings the staging tree up to date, touching only the files
+that changed, so an edit to the corpus reaches the browser through mkdocs' live reload.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from wopgen.corpus import load
+from wopgen.generate import site
+from wopgen.generate.writer import sync_tree
+
+log = logging.getLogger("mkdocs.wopgen")
+
+
+def on_pre_build(config: Any) -> None:
+    root = os.environ.get("WOPGEN_SITE_ROOT")
+    if not root:
+        return
+    staging = Path(config.config_file_path).parent
+    changed = sync_tree(site.render(load(Path(root)), hooks=(Path(__file__),)), staging)
+    if changed:
+        log.info("wopgen: re-rendered %d page(s) from the corpus", len(changed))

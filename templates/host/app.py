@@ -1,0 +1,346 @@
+"""The host, independent of any transport: `Host.handle(request) -> Response`.
+
+Routes come from the corpus's API description (routes.py); each operation is answered by the
+handler its `METHOD path` names in HANDLERS. Every failure becomes an error envelope; an
+unexpected exception becomes `internal_error` without any detail of where it happened.
+"""
+
+from __future__ import annotations
+
+import hmac
+import itertools
+import json
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from .errors import HostError
+from .evals import EVAL_AGENT, Evaluation, load_suite
+from .events import TERMINAL_EVENTS, Clock, utc_now
+from .loop import Loop
+from .profiles import Profile, profile
+from .routes import ROUTES, Route
+from .runs import SUSPENDED, Engine, Noop, Run
+from .schemas import corpus, errors
+from .script import LOOP_FIXTURE, parse_script
+from .seams import Seams
+
+# Which handler answers which operation of the API description.
+HANDLERS: dict[str, str] = {
+    "GET /.well-known/openwop": "discovery",
+    "POST /v1/runs": "create_run",
+    "GET /v1/runs/{runId}": "get_run",
+    "GET /v1/runs/{runId}/events": "stream_events",
+    "GET /v1/runs/{runId}/events/poll": "poll_events",
+    "POST /v1/runs/{runId}/resume": "resume_run",
+    "POST /v1/runs/{runId}:resume": "resume_run",
+    "GET /v1/runs/{runId}/eval-summary": "eval_summary",
+    "POST /v1/host/sample/agentloop/run": "seam_agentloop",
+    "POST /v1/host/sample/agents/verify-run": "seam_verify",
+    "POST /v1/host/sample/agents/eval-run": "seam_eval",
+}
+SAMPLE_SUITE = "core.openwop.evals.sample"
+SSE_WAIT_SECONDS = 15.0
+MAX_POLL_SECONDS = 30.0
+
+
+def effective_configurable(raw: Any) -> dict[str, Any]:
+    """`configurable` as the host reads it: null members mean unset, and `extras` members count as top-level.
+
+    The published 1.x Python client sends every reserved key (null when unset) and nests caller-defined keys
+    under `extras`; the schema accepts that, and this is where it is read the same as the flat form.
+    """
+    if not isinstance(raw, dict):
+        return {}
+    extras = raw.get("extras")
+    lifted = dict(extras) if isinstance(extras, dict) else {}
+    lifted.update({key: value for key, value in raw.items() if key != "extras" and value is not None})
+    return lifted
+
+
+@dataclass
+class Response:
+    status: int
+    body: Any = None  # JSON-serialisable, or None
+    headers: dict[str, str] = field(default_factory=dict)
+    stream: Iterator[bytes] | None = None  # server-sent events
+
+    def encoded(self) -> bytes:
+        return b"" if self.body is None else json.dumps(self.body, sort_keys=True).encode("utf-8")
+
+
+class Host:
+    """One in-memory host. Runs execute inside the request that starts or resumes them, unless
+    `deferred` is set, in which case they wait for `drain()` (how tests observe a running run)."""
+
+    def __init__(
+        self,
+        profile_name: str = "full",
+        api_key: str = "",
+        suites: Mapping[str, str] | None = None,
+        clock: Clock = utc_now,
+        deferred: bool = False,
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        self.profile: Profile = profile(profile_name)
+        self.api_key = api_key
+        self.clock = clock
+        self.deferred = deferred
+        self.on_error = on_error or (lambda exc: traceback.print_exception(exc, file=sys.stderr))
+        self.suites: dict[str, dict[str, Any]] = {}
+        for origin, text in sorted({**corpus()["suites"], **(suites or {})}.items()):
+            suite = load_suite(text, origin)
+            self.suites[suite["suiteId"]] = suite
+        self.runs: dict[str, Run] = {}
+        self._queue: list[Callable[[], None]] = []
+        self._ids = itertools.count(1)
+        self._lock = threading.RLock()
+        self.seams = Seams(self)
+
+    # --- transport entry point ----------------------------------------------------------------
+
+    def handle(self, method: str, target: str, headers: Mapping[str, str], body: bytes = b"") -> Response:
+        try:
+            return self._handle(method.upper(), target, {k.lower(): v for k, v in headers.items()}, body)
+        except HostError as exc:
+            return Response(exc.status, exc.envelope())
+        except Exception as exc:  # a host bug (an InvalidEvent, say): reported by the host, never sent to the client
+            self.on_error(exc)
+            return Response(500, HostError("internal_error", "the host failed to answer this request").envelope())
+
+    def _handle(self, method: str, target: str, headers: dict[str, str], body: bytes) -> Response:
+        parts = urlsplit(target)
+        route, params = self._route(method, parts.path)
+        if not route.public:
+            self._authenticate(headers)
+        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        payload = self._body(route, body) if method in ("POST", "PUT", "PATCH") else None
+        handler: Callable[..., Response] = getattr(self, HANDLERS[f"{route.method} {route.path}"])
+        return handler(params=params, query=query, headers=headers, body=payload)
+
+    def _route(self, method: str, path: str) -> tuple[Route, dict[str, str]]:
+        for route in ROUTES:
+            match = route.pattern.match(path)
+            if match and route.method == method:
+                return route, match.groupdict()
+        raise HostError("not_found", f"no operation {method} {path}")
+
+    def _authenticate(self, headers: dict[str, str]) -> None:
+        if self.profile.defect("auth-not-enforced"):
+            return
+        scheme, _, key = headers.get("authorization", "").partition(" ")
+        given, expected = key.strip().encode("utf-8"), self.api_key.encode("utf-8")
+        if scheme.lower() != "bearer" or not given or not hmac.compare_digest(given, expected):
+            raise HostError("unauthenticated", "send Authorization: Bearer <api key>")
+
+    def _body(self, route: Route, raw: bytes) -> Any:
+        if len(raw) > self.profile.max_body_bytes:
+            raise HostError("validation_error", f"the body is larger than {self.profile.max_body_bytes} bytes")
+        try:
+            value = json.loads(raw.decode("utf-8")) if raw.strip() else {}
+        except (UnicodeDecodeError, ValueError):
+            raise HostError("validation_error", "the body is not JSON") from None
+        if route.request_schema is not None:
+            problems = errors(route.request_schema, value)
+            if problems:
+                raise HostError("validation_error", "the body breaks its schema", {"errors": problems[:20]})
+        return value
+
+    # --- runs ---------------------------------------------------------------------------------
+
+    def run(self, run_id: str) -> Run:
+        with self._lock:
+            found = self.runs.get(run_id)
+        if found is None:
+            raise HostError("not_found", f"no run {run_id}")
+        return found
+
+    def new_run(self, workflow_id: str, request: dict[str, Any]) -> Run:
+        with self._lock:
+            run = Run(f"run-{next(self._ids)}", workflow_id, request, self.clock)
+            self.runs[run.run_id] = run
+        return run
+
+    def schedule(self, run: Run, work: Callable[[], None]) -> None:
+        """Do `work` on `run` now, or when a deferred host drains; waiting readers wake either way."""
+
+        def step() -> None:
+            try:
+                work()
+            finally:
+                run.log.notify()
+
+        if self.deferred:
+            self._queue.append(step)
+        else:
+            step()
+
+    def drain(self) -> None:
+        """Do the work a deferred host has queued."""
+        while self._queue:
+            self._queue.pop(0)()
+
+    def start_run(self, request: dict[str, Any], task_limit: int | None = None) -> Run:
+        """Validate a create request and start the run it asks for (an eval run: its first `task_limit` tasks)."""
+        if "configurable" in request:
+            request = {**request, "configurable": effective_configurable(request["configurable"])}
+        workflow, factory = self._plan(request, task_limit)
+        run = self.new_run(workflow, request)
+        run.factory = factory
+        engine = run.engine = factory(run)
+        self.schedule(run, engine.advance)
+        return run
+
+    def replay(self, run_id: str) -> list[dict[str, Any]]:
+        """Re-execute a run from its log: its request, its recorded timestamps, the resumes it received.
+
+        On a host that implements replay determinism the result equals the run's log event for event.
+        """
+        original = self.run(run_id)
+        assert original.factory is not None
+        recorded = iter([e["timestamp"] for e in original.log.events])
+        copy = Run(original.run_id, original.workflow_id, original.request, lambda: next(recorded))
+        copy.engine = original.factory(copy)
+        copy.engine.advance()
+        for event in original.log.events:
+            if event["type"] == "run.resumed" and copy.status == SUSPENDED:
+                copy.resume(event["payload"].get("reason"))
+        return copy.log.events
+
+    def _plan(self, request: dict[str, Any], task_limit: int | None) -> tuple[str, Callable[[Run], Engine]]:
+        """The workflow id and the engine a create request asks for, or the reason it is refused."""
+        if request.get("mode") == "eval":
+            return self._plan_eval(request, task_limit)
+        workflow = request.get("workflowId")
+        if not workflow:
+            raise HostError("validation_error", "workflowId is required unless mode is eval", {"field": "workflowId"})
+        if workflow != LOOP_FIXTURE:
+            return workflow, Noop
+        if self.profile.version < 1:
+            raise HostError("capability_not_provided", "this host runs no orchestrator loop")
+        script = parse_script(request.get("inputs", {}).get("script"))
+        if any(t.workspace_write for t in script.turns) and not self.profile.workspace:
+            raise HostError("capability_not_provided", "this host offers no workspace")
+        bound = self.profile.max_loop_iterations
+        asked = request.get("configurable", {}).get("maxLoopIterations")
+        if isinstance(asked, int):
+            bound = min(bound, asked)
+        return workflow, lambda run: Loop(run, self.profile, script, bound)
+
+    def _plan_eval(self, request: dict[str, Any], task_limit: int | None) -> tuple[str, Callable[[Run], Engine]]:
+        if not self.profile.eval_advertised or self.profile.defect("eval-advertised-not-implemented"):
+            raise HostError("capability_not_provided", "this host does not run evaluations (agents.evalSuite)")
+        ref = request.get("evalSuiteRef")
+        if not ref:
+            raise HostError("validation_error", "an eval run needs evalSuiteRef", {"field": "evalSuiteRef"})
+        suite_id, _, version = ref.partition("@")
+        suite = self.suites.get(suite_id)
+        if suite is None or (version and suite["version"] != version):
+            raise HostError("validation_error", f"no eval suite {ref} on this host", {"field": "evalSuiteRef"})
+        configurable = request.get("configurable", {})
+        modes = list(configurable.get("evalModes") or suite["modes"])
+        unadvertised = sorted((set(modes) | set(suite["modes"])) - set(self.profile.eval_modes))
+        if unadvertised:
+            raise HostError(
+                "validation_error",
+                f"this host does not offer the eval modes {', '.join(unadvertised)}",
+                {"modes": unadvertised, "offered": list(self.profile.eval_modes)},
+            )
+        if task_limit is not None:
+            if task_limit > len(suite["tasks"]):
+                raise HostError("validation_error", f"{suite_id} has only {len(suite['tasks'])} tasks")
+            suite = {**suite, "tasks": suite["tasks"][:task_limit]}
+        if len(suite["tasks"]) > self.profile.max_tasks:
+            raise HostError("validation_error", f"the suite has more than {self.profile.max_tasks} tasks")
+        baseline = None
+        if "baselineRunId" in configurable:
+            baseline = self.runs.get(str(configurable["baselineRunId"]))
+            if baseline is None or baseline.mode != "eval" or baseline.status != "completed":
+                raise HostError("validation_error", "baselineRunId must name a finished eval run on this host")
+            if baseline.output["suiteId"] != suite["suiteId"]:
+                raise HostError("validation_error", "the baseline ran another suite")
+        agent = request.get("agentId") or suite.get("targetAgentId") or EVAL_AGENT
+        Evaluation.check_tasks(suite, modes)
+        workflow = request.get("workflowId") or f"eval:{suite['suiteId']}"
+        return workflow, lambda run: Evaluation(run, self.profile, suite, modes, agent, baseline)
+
+    # --- handlers -----------------------------------------------------------------------------
+
+    def discovery(self, **_: Any) -> Response:
+        return Response(200, self.profile.capabilities, {"Cache-Control": "public, max-age=300"})
+
+    def create_run(self, body: dict[str, Any], **_: Any) -> Response:
+        run = self.start_run(body)
+        base = f"/v1/runs/{run.run_id}"
+        answer = {"runId": run.run_id, "status": run.status, "eventsUrl": base + "/events", "statusUrl": base}
+        return Response(201, answer, {"Location": base})
+
+    def get_run(self, params: dict[str, str], **_: Any) -> Response:
+        return Response(200, self.run(params["runId"]).snapshot())
+
+    def poll_events(self, params: dict[str, str], query: dict[str, str], **_: Any) -> Response:
+        run = self.run(params["runId"])
+        after = _integer(query.get("lastSequence"), -1, "lastSequence")
+        wait = min(float(_integer(query.get("timeout"), 0, "timeout")), MAX_POLL_SECONDS)
+        events = run.log.wait_after(after, wait, lambda: run.terminal) if wait > 0 else run.log.after(after)
+        return Response(200, {"events": events, "isComplete": run.terminal})
+
+    def stream_events(self, params: dict[str, str], headers: dict[str, str], **_: Any) -> Response:
+        run = self.run(params["runId"])
+        after = _integer(headers.get("last-event-id"), -1, "Last-Event-ID")
+        sse = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        return Response(200, None, sse, stream=self._sse(run, after))
+
+    def _sse(self, run: Run, after: int) -> Iterator[bytes]:
+        while True:
+            batch = run.log.wait_after(after, SSE_WAIT_SECONDS, lambda: run.terminal or run.status == SUSPENDED)
+            for event in batch:
+                data = json.dumps(event, sort_keys=True)
+                yield f"id: {event['sequence']}\nevent: {event['type']}\ndata: {data}\n\n".encode()
+                after = event["sequence"]
+                if event["type"] in TERMINAL_EVENTS:
+                    return
+            if not batch:
+                if run.terminal or run.status == SUSPENDED:
+                    return  # nothing more will come until someone resumes the run
+                yield b": keep-alive\n\n"
+
+    def resume_run(self, params: dict[str, str], body: dict[str, Any], **_: Any) -> Response:
+        run = self.run(params["runId"])
+        if run.status != SUSPENDED:
+            raise HostError("conflict", f"run {run.run_id} is {run.status}, not suspended")
+        resumed_at = self.clock()
+        self.schedule(run, lambda: run.resume(body.get("reason")))
+        # The answer describes the transition the request caused (suspended -> running), as v1 clients
+        # expect, even when this in-memory host has already run the loop to its end.
+        return Response(200, {"runId": run.run_id, "status": "running", "resumedAt": resumed_at})
+
+    def eval_summary(self, params: dict[str, str], **_: Any) -> Response:
+        run = self.run(params["runId"])
+        if run.mode != "eval":
+            raise HostError("not_found", f"run {run.run_id} is not an eval run")
+        if run.status != "completed":
+            raise HostError("conflict", f"eval run {run.run_id} is {run.status}; its scorecard is not ready")
+        return Response(200, run.output)
+
+    def seam_agentloop(self, body: dict[str, Any], **_: Any) -> Response:
+        return Response(200, self.seams.agentloop(body))
+
+    def seam_verify(self, body: dict[str, Any], **_: Any) -> Response:
+        return Response(200, self.seams.verify(body))
+
+    def seam_eval(self, body: dict[str, Any], **_: Any) -> Response:
+        return Response(200, self.seams.evaluate(body))
+
+
+def _integer(raw: str | None, default: int, name: str) -> int:
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise HostError("validation_error", f"{name} must be an integer") from None

@@ -1,0 +1,184 @@
+"""Eval runs (RFC 0081): a suite run as an ordinary run, scored task by task.
+
+Events, in order: eval.started; per task an agent.invocation.started / agent.decided /
+provider.usage / agent.invocation.completed bracket followed by eval.scored; eval.completed;
+run.completed whose output is the EvalSummary. Nothing in the eval events or the summary carries
+task content: only ids, scores, counts and costs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .errors import HostError
+from .events import InvalidEvent
+from .profiles import Profile
+from .runs import Run
+from .schemas import errors
+from .scoring import as_text, golden, rubric
+
+EVAL_AGENT = "core.sample.eval-agent"
+_PRICE_PER_TOKEN = 0.000002
+
+
+def modes_for(task: dict[str, Any]) -> tuple[str, ...]:
+    """The modes under which a task is scored."""
+    return ("golden", "regression") if task["expected"]["kind"] == "golden" else ("rubric",)
+
+
+def answer(task: dict[str, Any]) -> Any:
+    """The scripted agent under evaluation relays its last fixture tool response, else echoes its input."""
+    responses = task.get("fixtures", {}).get("toolResponses", [])
+    return responses[-1]["response"] if responses else task["input"]
+
+
+def tokens(value: Any) -> int:
+    return max(1, len(as_text(value)) // 4)
+
+
+class Evaluation:
+    def __init__(
+        self,
+        run: Run,
+        profile: Profile,
+        suite: dict[str, Any],
+        modes: list[str],
+        agent_id: str,
+        baseline: Run | None,
+    ) -> None:
+        self.run = run
+        self.profile = profile
+        self.suite = suite
+        self.modes = modes
+        self.agent_id = agent_id
+        self.baseline = baseline
+        self.tasks = self.check_tasks(suite, modes)
+
+    @staticmethod
+    def check_tasks(suite: dict[str, Any], modes: list[str]) -> list[dict[str, Any]]:
+        """The tasks scored under `modes`; none at all is the client's validation error."""
+        tasks = [t for t in suite["tasks"] if set(modes_for(t)) & set(modes)]
+        if not tasks:
+            raise HostError(
+                "validation_error",
+                f"no task of {suite['suiteId']} is scored under the modes {', '.join(modes)}",
+                {"modes": modes},
+            )
+        return tasks
+
+    def advance(self) -> None:
+        suite, log = self.suite, self.run.log
+        self.run.start({"mode": "eval", "evalSuiteRef": self.run.request["evalSuiteRef"], "agentId": self.agent_id})
+        started: dict[str, Any] = {
+            "suiteId": suite["suiteId"],
+            "suiteVersion": suite["version"],
+            "taskCount": len(self.tasks),
+            "modes": self.modes,
+        }
+        if self.baseline is not None:
+            started["baselineRunId"] = self.baseline.run_id
+        log.append("eval.started", started)
+        results = [self._score(index, task) for index, task in enumerate(self.tasks)]
+        summary = self._summary(results)
+        completed = {k: summary[k] for k in ("aggregateScore", "passed", "taskCount", "passedCount")}
+        if "regression" in summary:
+            completed["regressionVsBaseline"] = summary["regression"]["scoreDelta"]
+        if self.profile.defect("eval-events-out-of-order"):
+            log.append("eval.completed", completed)
+        for task_events in results:
+            for event_type, payload in task_events["events"]:
+                log.append(event_type, payload)
+        if not self.profile.defect("eval-events-out-of-order"):
+            log.append("eval.completed", completed)
+        problems = errors("eval-summary", summary)
+        if problems:
+            raise InvalidEvent("host bug: the EvalSummary breaks its schema: " + "; ".join(problems))
+        self.run.complete(summary)
+
+    def resume(self) -> None:  # pragma: no cover - an eval run never suspends
+        raise HostError("conflict", "an eval run cannot be resumed")
+
+    def variables(self) -> dict[str, Any]:
+        return {}
+
+    def _score(self, index: int, task: dict[str, Any]) -> dict[str, Any]:
+        invocation = f"{self.run.run_id}.inv{index}"
+        bracket = {"invocationId": invocation, "agentId": self.agent_id, "taskId": task["taskId"]}
+        reply = answer(task)
+        cost_in, cost_out = tokens(task["input"]), tokens(reply)
+        cost = round((cost_in + cost_out) * _PRICE_PER_TOKEN, 6)
+        latency = 10 * (1 + len(task.get("fixtures", {}).get("toolResponses", [])))
+        expected = task["expected"]
+        judge_cost = 0.0
+        if expected["kind"] == "golden":
+            score = golden(expected["match"]["strategy"], expected["match"]["value"], reply)
+        else:
+            score = rubric(expected["rubric"], reply)
+            judge_cost = round(tokens(reply) * _PRICE_PER_TOKEN, 6)
+        threshold = float(self.suite.get("thresholds", {}).get("passScore", 1.0))
+        passed = score >= threshold
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("agent.invocation.started", bracket),
+            ("agent.decided", {"agentId": self.agent_id, "decision": {"answer": reply}}),
+            (
+                "provider.usage",
+                {
+                    "provider": "scripted",
+                    "model": "scripted-agent-1",
+                    "inputTokens": cost_in,
+                    "outputTokens": cost_out,
+                    "costUsd": cost,
+                    "invocationId": invocation,
+                },
+            ),
+            ("agent.invocation.completed", {**bracket, "status": "completed", "durationMs": latency}),
+        ]
+        if judge_cost:
+            events.append(
+                (
+                    "provider.usage",
+                    {"provider": "scripted-judge", "model": "heuristic-judge-1", "costUsd": judge_cost},
+                )
+            )
+        scored = {"taskId": task["taskId"], "score": score, "passed": passed, "costUsd": cost, "latencyMs": latency}
+        events.append(("eval.scored", scored))
+        return {"events": events, "result": dict(scored), "cost": cost + judge_cost, "judge": judge_cost}
+
+    def _summary(self, results: list[dict[str, Any]]) -> dict[str, Any]:
+        thresholds = self.suite.get("thresholds", {})
+        scores = [r["result"]["score"] for r in results]
+        aggregate = round(sum(scores) / len(scores), 4)
+        total = round(sum(r["cost"] for r in results), 6)
+        passed = aggregate >= float(thresholds.get("passScore", 1.0))
+        if "maxCostUsd" in thresholds and total > float(thresholds["maxCostUsd"]):
+            passed = False
+        summary: dict[str, Any] = {
+            "suiteId": self.suite["suiteId"],
+            "suiteVersion": self.suite["version"],
+            "aggregateScore": aggregate,
+            "passed": passed,
+            "taskCount": len(results),
+            "passedCount": sum(1 for r in results if r["result"]["passed"]),
+            "tasks": [r["result"] for r in results],
+            "totalCostUsd": total,
+        }
+        judge = round(sum(r["judge"] for r in results), 6)
+        if judge:
+            summary["judgeCostUsd"] = judge
+        if self.baseline is not None and "regression" in self.modes:
+            delta = aggregate - float(self.baseline.output["aggregateScore"])
+            summary["regression"] = {"baselineRunId": self.baseline.run_id, "scoreDelta": round(delta, 4)}
+        return summary
+
+
+def load_suite(text: str, origin: str) -> dict[str, Any]:
+    """Parse and validate one suite file; a broken suite is a clear error naming its origin."""
+    try:
+        suite = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"{origin}: not JSON ({exc})") from None
+    problems = errors("agent-eval-suite", suite)
+    if problems:
+        raise ValueError(f"{origin}: not an AgentEvalSuite: " + "; ".join(problems))
+    return dict(suite)

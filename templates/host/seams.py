@@ -1,0 +1,110 @@
+"""The conformance seams under /v1/host/sample/: scripted drives of behaviour with no public trigger.
+
+Each seam is wired only when the profile advertises what it exercises; otherwise it answers 404,
+as a production host would, and the scenarios that drive it skip.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import HostError
+from .loop import Loop
+from .runs import SUSPENDED, Run
+from .script import LOOP_FIXTURE, WORKER
+
+if TYPE_CHECKING:
+    from .app import Host
+
+
+def _not_wired(seam: str) -> HostError:
+    return HostError("not_found", f"the {seam} seam is not wired on this host")
+
+
+class Seams:
+    def __init__(self, host: Host) -> None:
+        self.host = host
+
+    def _loop_run(self, turns: list[dict[str, Any]]) -> tuple[Run, Loop]:
+        run = self.host.start_run({"workflowId": LOOP_FIXTURE, "inputs": {"script": {"turns": turns}}})
+        self.host.drain()
+        assert isinstance(run.engine, Loop)
+        return run, run.engine
+
+    def agentloop(self, body: dict[str, Any]) -> dict[str, Any]:
+        """RFC 0061: {turns, workspaceWriteAtTurn?, suspendAtTurn?, resume?}."""
+        if self.host.profile.version < 5:
+            raise _not_wired("agentloop")
+        count, write, suspend = body["turns"], body.get("workspaceWriteAtTurn"), body.get("suspendAtTurn")
+        for name, value in (("workspaceWriteAtTurn", write), ("suspendAtTurn", suspend)):
+            if value is not None and value >= count:
+                raise HostError("validation_error", f"{name} must be a turn before the last", {"field": name})
+        if write is not None and write == suspend:
+            raise HostError("validation_error", "the write and the suspend need different turns")
+        if write is not None and not self.host.profile.workspace:
+            raise HostError("capability_not_provided", "this host offers no workspace (host.workspace)")
+        turns: list[dict[str, Any]] = []
+        for number in range(1, count):
+            if number == suspend:
+                turns.append({"decision": {"kind": "ask-user", "prompt": "May the loop go on?"}})
+                continue
+            turn: dict[str, Any] = {"decision": {"kind": "next-worker", "nextWorkerIds": [WORKER]}}
+            if number == write:
+                turn["workspaceWrite"] = "notes/progress.md"
+            turns.append(turn)
+        turns.append({"decision": {"kind": "terminate", "reason": "turns done"}})
+        run, loop = self._loop_run(turns)
+        answer: dict[str, Any] = {"runId": run.run_id}
+        if body.get("resume") and run.status == SUSPENDED:
+            run.resume("seam resume")
+            answer["resumedIteration"] = loop.resumed_iteration
+        answer["decisions"] = [e["payload"] for e in run.log.events if e["type"] == "runOrchestrator.decided"]
+        if write is not None:
+            seen = {entry["iteration"]: entry["workspace"] for entry in loop.inputs}
+            answer["workspaceVisible"] = {
+                "writeTurn": write,
+                "sameTurn": "notes/progress.md" in seen.get(write, {}),
+                "nextTurn": "notes/progress.md" in seen.get(write + 1, {}),
+            }
+        return answer
+
+    def verify(self, body: dict[str, Any]) -> dict[str, Any]:
+        """RFC 0090: a worker turn checked by a critic whose verdict is `simulateVerdict`."""
+        if not self.host.profile.verifier_supported:
+            raise _not_wired("verify-run")
+        turns = [
+            {
+                "decision": {"kind": "next-worker", "nextWorkerIds": [WORKER]},
+                "result": "a draft answer to check",
+                "verdict": body["simulateVerdict"],
+            },
+            {"decision": {"kind": "terminate", "successCriteria": [{"key": "result-verified", "met": True}]}},
+        ]
+        run, loop = self._loop_run(turns)
+        status = "escalated" if run.status == SUSPENDED and run.suspend_reason == "escalate" else run.status
+        answer: dict[str, Any] = {"runId": run.run_id, "status": status, "committed": bool(loop.committed)}
+        verified = [e["payload"] for e in run.log.events if e["type"] == "agent.verified"]
+        if verified:
+            answer["verified"] = verified[0]
+        return answer
+
+    def evaluate(self, body: dict[str, Any]) -> dict[str, Any]:
+        """RFC 0081 §B: the built-in sample suite as an eval run; the headline of its scorecard."""
+        if not self.host.profile.eval_advertised:
+            raise _not_wired("eval-run")
+        request: dict[str, Any] = {"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample"}
+        if "agentId" in body:
+            request["agentId"] = body["agentId"]
+        if "modes" in body:
+            request["configurable"] = {"evalModes": body["modes"]}
+        run = self.host.start_run(request, task_limit=body.get("taskCount"))
+        self.host.drain()
+        summary = run.output
+        return {
+            "runId": run.run_id,
+            "suiteId": summary["suiteId"],
+            "suiteVersion": summary["suiteVersion"],
+            "taskCount": summary["taskCount"],
+            "passed": summary["passed"],
+            "aggregateScore": summary["aggregateScore"],
+        }

@@ -1,0 +1,1 @@
+"""Tests of the generated host and the conformance runner."""

@@ -1,0 +1,132 @@
+"""The host served over HTTP: the published openwop-client 1.8.0 works against it; errors stay envelopes."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+from openwop_client import OpenwopClient, WopError
+from openwop_client.types import CreateRunRequest, ResumeRunRequest, RunConfigurable
+
+from host.host_helpers import KEY, LOOP, REPO
+
+
+def test_the_published_client_works_against_the_host(served):
+    client = OpenwopClient(served("full"), KEY, timeout=10)
+    caps = client.discovery_capabilities()
+    assert caps.protocolVersion == "1.0" and caps.limits.maxLoopIterations == 20
+
+    created = client.runs_create(CreateRunRequest(workflowId="hello", inputs={"n": 1}, tags=["t"]))
+    snapshot = client.runs_get(created.runId)
+    assert (snapshot.runId, snapshot.status, snapshot.tags) == (created.runId, "completed", ["t"])
+    polled = client.runs_poll_events(created.runId, last_sequence=-1)
+    assert polled.isComplete and [e.type for e in polled.events] == ["run.started", "run.completed"]
+    streamed = list(client.runs_events(created.runId, timeout_seconds=5))
+    assert [e.sequence for e in streamed] == [e.sequence for e in polled.events]
+
+    script = {"turns": [{"decision": {"kind": "next-worker", "nextWorkerIds": ["core.sample.worker"]}}]}
+    # The client's own RunConfigurable: it arrives with every reserved key (nulls included) and an `extras` map.
+    looped = client.runs_create(
+        CreateRunRequest(
+            workflowId=LOOP,
+            inputs={"script": script},
+            configurable=RunConfigurable(maxLoopIterations=5, extras={"traceLabel": "nightly"}),
+        )
+    )
+    decided = [e for e in client.runs_events(looped.runId, timeout_seconds=5) if e.type == "runOrchestrator.decided"]
+    assert [e.payload["iteration"] for e in decided] == [1, 2]
+
+    evaluated = client.runs_create({"workflowId": "eval", "mode": "eval", "evalSuiteRef": "core.openwop.evals.sample"})
+    summary = client.runs_eval_summary(evaluated.runId)
+    assert summary is not None and summary.passed and summary.taskCount == 2
+    assert client.runs_eval_summary(created.runId) is None  # 404: not an eval run
+
+
+def test_the_client_sees_error_envelopes(served):
+    url = served("no-eval")
+    with pytest.raises(WopError) as caught:
+        OpenwopClient(url, KEY).runs_create({"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample"})
+    assert caught.value.status == 501 and caught.value.envelope.error == "capability_not_provided"
+    with pytest.raises(WopError) as caught:
+        OpenwopClient(url, "wrong-key").runs_get("run-1")
+    assert caught.value.status == 401 and caught.value.envelope.error == "unauthenticated"
+
+
+def _raw(url: str, request: bytes) -> bytes:
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as sock:
+        sock.sendall(request)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_malformed_and_oversized_requests_get_envelopes_not_tracebacks(served):
+    url = served()
+    auth = f"Authorization: Bearer {KEY}\r\nConnection: close\r\n".encode()
+    body = b"x" * 5_000_000
+    head = b"POST /v1/runs HTTP/1.1\r\nHost: x\r\n" + auth + f"Content-Length: {len(body)}\r\n\r\n".encode()
+    oversized = _raw(url, head + body)
+    assert oversized.startswith(b"HTTP/1.1 400") and b'"validation_error"' in oversized
+    malformed = _raw(url, b"POST /v1/runs HTTP/1.1\r\nHost: x\r\n" + auth + b"Content-Length: 5\r\n\r\n{oops")
+    assert malformed.startswith(b"HTTP/1.1 400") and b"Traceback" not in malformed
+    garbage = _raw(url, b"NOT HTTP AT ALL\r\n\r\n")
+    assert b"Traceback" not in garbage and b"<html" not in garbage.lower()
+    unknown = _raw(url, b"BREW /pot HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert unknown.startswith(b"HTTP/1.1 404") and b'"not_found"' in unknown
+    request = urllib.request.Request(url + "/.well-known/openwop")
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        assert answer.headers["Cache-Control"] == "public, max-age=300"
+        assert json.load(answer)["protocolVersion"] == "1.0"
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(url + "/v1/runs/run-1", timeout=5)
+    assert caught.value.code == 401
+
+
+def test_serve_prints_a_generated_key_and_binds_loopback():
+    env = {k: v for k, v in os.environ.items() if k != "WOPGEN_API_KEY"}
+    command = [sys.executable, "-m", "wopgen", "--root", str(REPO), "host", "serve", "--port", "0", "--quiet"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stdout is not None
+        first, second = process.stdout.readline(), process.stdout.readline()
+        assert first.startswith("serving profile full at http://127.0.0.1:")
+        key = second.removeprefix("api key: ").strip()
+        assert len(key) >= 24
+        url = first.split(" at ")[1].strip()
+        client = OpenwopClient(url, key, timeout=5)
+        assert client.runs_create(CreateRunRequest(workflowId="w")).status == "completed"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serve_refuses_an_unknown_profile():
+    command = [sys.executable, "-m", "wopgen", "--root", str(REPO), "host", "serve", "--profile", "nope"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2 and "--profile" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_published_client_resumes_a_suspended_loop(served):
+    """runs_resume() posts to /v1/runs/{runId}:resume, the action form the 1.x client uses."""
+    client = OpenwopClient(served("full"), KEY, timeout=10)
+    script = {
+        "turns": [
+            {"decision": {"kind": "ask-user", "prompt": "Which branch?"}},
+            {"decision": {"kind": "terminate", "reason": "done"}},
+        ]
+    }
+    run = client.runs_create(CreateRunRequest(workflowId=LOOP, inputs={"script": script}))
+    assert client.runs_get(run.runId).status == "waiting-input"
+    resumed = client.runs_resume(run.runId, ResumeRunRequest(reason="main"))
+    assert (resumed.runId, resumed.status) == (run.runId, "running")
+    types = [e.type for e in client.runs_events(run.runId, timeout_seconds=5)]
+    assert types[-3:] == ["run.resumed", "runOrchestrator.decided", "run.completed"]
+    assert client.runs_get(run.runId).status == "completed"
