@@ -39,6 +39,7 @@ HANDLERS: dict[str, str] = {
     "POST /v1/runs/{runId}/resume": "resume_run",
     "POST /v1/runs/{runId}:resume": "resume_run",
     "GET /v1/runs/{runId}/eval-summary": "eval_summary",
+    "GET /v1/runs/{runId}/verifications/{resultId}": "verification_result",
     "POST /v1/host/sample/agentloop/run": "seam_agentloop",
     "POST /v1/host/sample/agents/verify-run": "seam_verify",
     "POST /v1/host/sample/agents/eval-run": "seam_eval",
@@ -326,6 +327,11 @@ class Host:
         if run.status != "completed":
             raise HostError("conflict", f"eval run {run.run_id} is {run.status}; its scorecard is not ready")
         return Response(200, run.output)
+
+    def verification_result(self, params: dict[str, str], **_: Any) -> Response:
+        run = self.run(params["runId"])
+        # This host does not advertise verifier.gates (RFC 0091), so none of its runs has a verification result.
+        raise HostError("not_found", f"run {run.run_id} has no verification result {params['resultId']}")
 
     def seam_agentloop(self, body: dict[str, Any], **_: Any) -> Response:
         return Response(200, self.seams.agentloop(body))
