@@ -1,0 +1,3 @@
+from wopgen.cli import main
+
+main()

@@ -1,0 +1,101 @@
+"""The command group, the shared context (corpus root, loading) and the diagnostic printer."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from wopgen import __version__
+from wopgen.corpus import Corpus, load
+from wopgen.diagnostics import Diagnostic
+from wopgen.render import RENDERERS, render_text
+from wopgen.settings import SettingsError, find_root, load_settings
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class Context:
+    def __init__(self, root: Path | None) -> None:
+        self.explicit_root = root
+
+    def root(self) -> Path:
+        try:
+            if self.explicit_root is not None:
+                load_settings(self.explicit_root)  # fail early with a clear message
+                return self.explicit_root.resolve()
+            return find_root(Path.cwd())
+        except SettingsError as exc:
+            raise click.UsageError(str(exc)) from None
+
+    def corpus(self) -> Corpus:
+        root = self.root()
+        try:
+            return load(root)
+        except SettingsError as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+pass_context = click.make_pass_decorator(Context)
+
+
+def _split(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def emit(diagnostics: list[Diagnostic], fmt: str) -> None:
+    ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    if fmt == "text":
+        click.echo(render_text(ordered, colour=sys.stdout.isatty()), nl=False)
+    else:
+        click.echo(RENDERERS[fmt](ordered), nl=False)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Corpus root (default: the nearest parent folder whose pyproject.toml has [tool.wopgen]).",
+)
+@click.version_option(__version__, prog_name="wopgen")
+@click.pass_context
+def cli(ctx: click.Context, root: Path | None) -> None:
+    """Check, generate from and execute the OpenWOP v1 specification corpus.
+
+    \b
+    Exit codes: 0 clean, 1 findings at or above the failing severity, 2 usage or configuration error.
+    Start with `wopgen check`; `wopgen rules` lists every rule it can report.
+    """
+    ctx.obj = Context(root)
+
+
+def generated_tree(
+    obj: Context, what: str, render: Callable[[Corpus], dict[str, str]], out: Path | None, check_only: bool
+) -> None:
+    """Shared body of the generating commands: refuse a broken corpus, then write or compare."""
+    from wopgen.generate.gate import blocking
+    from wopgen.generate.writer import WriteError, drift, write_tree
+
+    corpus = obj.corpus()
+    problems = blocking(corpus)
+    if problems:
+        emit(problems, "text")
+        click.echo(f"error: the corpus has problems that stop {what}; fix them first", err=True)
+        sys.exit(EXIT_FINDINGS)
+    files = render(corpus)
+    target = out if out is not None else corpus.root / "build" / what
+    if check_only:
+        difference = drift(files, target)
+        if difference.clean:
+            click.echo(f"{target}: up to date ({len(files)} files)")
+            sys.exit(EXIT_CLEAN)
+        click.echo(difference.report(), nl=False)
+        click.echo(f"{target}: stale; run `wopgen {what}` to regenerate", err=True)
+        sys.exit(EXIT_FINDINGS)
+    try:
+        write_tree(files, target)
+    except WriteError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"wrote {len(files)} files to {target}")

@@ -1,0 +1,96 @@
+"""`wopgen check` and `wopgen rules`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, emit, pass_context
+from wopgen.cli.compat import _compat_findings
+from wopgen.diagnostics import Severity, fails, select
+
+
+@cli.command()
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github", "sarif"]),
+    default="text",
+    show_default=True,
+    help="How to print the findings.",
+)
+@click.option(
+    "--select",
+    "include",
+    multiple=True,
+    metavar="IDS",
+    help="Only report these rule ids or prefixes (comma-separated or repeated), e.g. schema-,rfc-status.",
+)
+@click.option(
+    "--ignore",
+    "exclude",
+    multiple=True,
+    metavar="IDS",
+    help="Do not report these rule ids or prefixes, e.g. schema-defs-unused.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default="error",
+    show_default=True,
+    help="Lowest severity that makes the exit code 1.",
+)
+@click.option(
+    "--against",
+    metavar="REF|DIR",
+    default=None,
+    help="Also run `wopgen compat` against this git ref or corpus folder (default: [tool.wopgen] baseline).",
+)
+@pass_context
+def check(
+    obj: Context, fmt: str, include: tuple[str, ...], exclude: tuple[str, ...], fail_on: str, against: str | None
+) -> None:
+    """Check the whole corpus: schemas, examples, RFCs, prose, changelog, invariants.
+
+    \b
+    Examples:
+      wopgen check
+      wopgen check --format github          # annotations in a GitHub Actions log
+      wopgen check --select schema-,example- --ignore schema-defs-unused
+      wopgen check --against main           # and prove every change since main is additive
+    """
+    from wopgen.checks import run_all
+
+    corpus = obj.corpus()
+    found = list(run_all(corpus))
+    found.extend(_compat_findings(corpus, against))
+    diagnostics = select(found, _split(include), _split(exclude))
+    emit(diagnostics, fmt)
+    sys.exit(EXIT_FINDINGS if fails(diagnostics, Severity(fail_on)) else EXIT_CLEAN)
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+def rules(fmt: str) -> None:
+    """List every rule id with its default severity and what it means."""
+    from wopgen.rules import catalogue
+
+    items = catalogue()
+    if fmt == "json":
+        import json
+
+        click.echo(
+            json.dumps(
+                [{"id": r.id, "severity": r.severity.value, "summary": r.summary, "example": r.example} for r in items],
+                indent=2,
+            )
+        )
+    elif fmt == "markdown":
+        click.echo("| Rule | Severity | Meaning |\n|---|---|---|")
+        for r in items:
+            click.echo(f"| `{r.id}` | {r.severity.value} | {r.summary} |")
+    else:
+        width = max(len(r.id) for r in items)
+        for r in items:
+            click.echo(f"{r.id.ljust(width)}  {r.severity.value:<7}  {r.summary}")

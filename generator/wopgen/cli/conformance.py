@@ -1,0 +1,103 @@
+"""`wopgen conformance`: run the scenarios in-process or against a host over HTTP."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, pass_context
+from wopgen.cli.host import host_files, profile_names
+
+
+@cli.command()
+@click.option("--url", help="Base URL of a running host (default: a freshly generated host, in-process).")
+@click.option("--api-key", envvar="WOPGEN_API_KEY", help="Bearer key for --url [env: WOPGEN_API_KEY].")
+@click.option("--profile", default="full", show_default=True, help="Profile of the in-process host.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    envvar="OPENWOP_REQUIRE_BEHAVIOR",
+    help="A skipped scenario fails [env: OPENWOP_REQUIRE_BEHAVIOR=true].",
+)
+@click.option(
+    "--opt-out",
+    "opt_out",
+    multiple=True,
+    envvar="OPENWOP_OPTED_OUT_PROFILES",
+    metavar="NAMES",
+    help="Scenarios that may skip even in strict mode [env: OPENWOP_OPTED_OUT_PROFILES].",
+)
+@click.option("--select", "only", multiple=True, metavar="NAMES", help="Run only these scenarios.")
+@click.option(
+    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write FILE.json or FILE.xml (JUnit)."
+)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@pass_context
+def conformance(
+    obj: Context,
+    url: str | None,
+    api_key: str | None,
+    profile: str,
+    strict: bool,
+    opt_out: tuple[str, ...],
+    only: tuple[str, ...],
+    report: Path | None,
+    fmt: str,
+) -> None:
+    """Run the spec's conformance scenarios against a host.
+
+    Shape scenarios always run; behaviour scenarios run when the host advertises what they need
+    (read from the root of its discovery document) and skip with the reason otherwise.
+
+    \b
+    Examples:
+      wopgen conformance                                   # the generated host, in-process
+      wopgen conformance --profile v4-only                 # rungs 5-6 and evaluation skip
+      wopgen conformance --url http://127.0.0.1:8737 --api-key dev-key --strict
+      wopgen conformance --report conformance.xml          # JUnit for CI
+    Exit codes: 0 no scenario failed, 1 a scenario failed, 2 usage error (bad option, unreachable host).
+    """
+    from wopgen.conformance import report as reports
+    from wopgen.conformance.inprocess import in_process, load_package
+    from wopgen.conformance.runner import DiscoveryError, run
+    from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
+    from wopgen.conformance.transport import Http, Transport
+
+    if report is not None and report.suffix not in (".json", ".xml"):
+        raise click.BadParameter("the report file must end in .json or .xml", param_hint="--report")
+    names = _split(only)
+    unknown = [n for n in names if n not in BY_NAME]
+    if unknown:
+        raise click.BadParameter(f"unknown scenario {', '.join(unknown)}", param_hint="--select")
+    scenarios = [s for s in SCENARIOS if not names or s.name in names]
+    transport: Transport
+    if url:
+        if not url.startswith(("http://", "https://")):
+            raise click.BadParameter("give an http:// or https:// URL", param_hint="--url")
+        if not api_key:
+            raise click.UsageError("--url needs --api-key (or WOPGEN_API_KEY)")
+        corpus = obj.corpus()
+        transport = Http(url, api_key)
+    else:
+        corpus, files = host_files(obj)
+        from wopgen.generate.host import PACKAGE
+
+        module = load_package(files, PACKAGE)
+        if profile not in module.profiles():
+            raise click.BadParameter(f"choose one of {', '.join(profile_names(module))}", param_hint="--profile")
+        transport = in_process(module, profile)
+    try:
+        results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(_split(opt_out)))
+    except DiscoveryError as exc:
+        raise click.UsageError(str(exc)) from None
+    target = transport.description
+    click.echo(reports.as_json(results, target, strict) if fmt == "json" else reports.text(results, target), nl=False)
+    if report is not None:
+        body = reports.as_json(results, target, strict) if report.suffix == ".json" else reports.junit(results, target)
+        try:
+            report.write_text(body, encoding="utf-8")
+        except OSError as exc:
+            raise click.UsageError(f"cannot write {report}: {exc.strerror or exc}") from None
+    sys.exit(EXIT_FINDINGS if any(r.status == "failed" for r in results) else EXIT_CLEAN)

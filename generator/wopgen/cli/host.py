@@ -1,0 +1,122 @@
+"""`wopgen host generate` and `wopgen host serve`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from wopgen.cli.app import EXIT_FINDINGS, Context, cli, emit, generated_tree, pass_context
+from wopgen.corpus import Corpus
+
+
+@cli.group()
+def host() -> None:
+    """Generate the in-memory OpenWOP host from the corpus, or serve it over HTTP."""
+
+
+def _render_host(corpus: Corpus) -> dict[str, str]:
+    from wopgen.generate.host import HostGenerationError, generate
+
+    try:
+        return generate(corpus)
+    except HostGenerationError as exc:
+        emit(exc.diagnostics, "text")
+        click.echo("error: no host can be generated from this corpus; fix the findings first", err=True)
+        sys.exit(EXIT_FINDINGS)
+
+
+def host_files(obj: Context) -> tuple[Corpus, dict[str, str]]:
+    """The corpus and the generated host package, or exit 1 with the findings that prevent it."""
+    from wopgen.generate.gate import blocking
+
+    corpus = obj.corpus()
+    problems = blocking(corpus)
+    if problems:
+        emit(problems, "text")
+        sys.exit(EXIT_FINDINGS)
+    return corpus, _render_host(corpus)
+
+
+@host.command("generate")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Output folder (default: build/host).")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 when the folder is out of date.")
+@pass_context
+def host_generate(obj: Context, out: Path | None, check_only: bool) -> None:
+    """Render the host package (wop_host) from templates/host/ and the corpus.
+
+    \b
+    Examples:
+      wopgen host generate                    # build/host/wop_host/...
+      wopgen host generate --out /tmp/host && PYTHONPATH=/tmp/host python -c "import wop_host"
+      wopgen host generate --check            # CI: is build/host up to date?
+    """
+    generated_tree(obj, "host", _render_host, out, check_only)
+
+
+def profile_names(module: object) -> list[str]:
+    return sorted(module.profiles())  # type: ignore[attr-defined]
+
+
+def _suites(folder: Path | None) -> dict[str, str]:
+    if folder is None:
+        return {}
+    try:
+        return {str(p): p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.json"))}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.UsageError(f"cannot read the suites in {folder}: {exc}") from None
+
+
+@host.command("serve")
+@click.option("--host", "bind", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8737, show_default=True, type=click.IntRange(0, 65535), help="Port (0: any free).")
+@click.option("--api-key", envvar="WOPGEN_API_KEY", help="Bearer key clients must send [env: WOPGEN_API_KEY].")
+@click.option("--profile", default="full", show_default=True, help="What the host advertises and implements.")
+@click.option(
+    "--suites", type=click.Path(file_okay=False, exists=True, path_type=Path), help="Folder of extra eval suites."
+)
+@click.option("--quiet", is_flag=True, help="Do not log requests.")
+@pass_context
+def host_serve(
+    obj: Context, bind: str, port: int, api_key: str | None, profile: str, suites: Path | None, quiet: bool
+) -> None:
+    """Serve the generated host over HTTP until interrupted.
+
+    Discovery (GET /.well-known/openwop) is public; every other operation needs
+    `Authorization: Bearer <key>`. Without --api-key or WOPGEN_API_KEY a key is generated and printed.
+
+    \b
+    Examples:
+      wopgen host serve --port 8737 --api-key dev-key
+      wopgen host serve --profile v4-only             # advertise and implement rungs 1-4 only
+      wopgen host serve --suites ./my-suites          # more eval suites, one *.json each
+      curl -s localhost:8737/.well-known/openwop
+    """
+    import secrets
+
+    from wopgen.conformance.inprocess import load_package
+    from wopgen.generate.host import PACKAGE
+
+    _, files = host_files(obj)
+    module = load_package(files, PACKAGE)
+    if profile not in module.profiles():
+        raise click.BadParameter(f"choose one of {', '.join(profile_names(module))}", param_hint="--profile")
+    key = api_key or secrets.token_urlsafe(24)
+    try:
+        instance = module.Host(profile, api_key=key, suites=_suites(suites))
+        server = module.make_server(instance, bind, port, quiet=quiet)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        raise click.UsageError(f"cannot listen on {bind}:{port}: {exc.strerror or exc}") from None
+    address, bound_port = server.server_address[:2]
+    click.echo(f"serving profile {profile} at http://{address}:{bound_port}")
+    if not api_key:
+        click.echo(f"api key: {key}")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
