@@ -13,7 +13,7 @@ import json
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -43,6 +43,7 @@ HANDLERS: dict[str, str] = {
     "POST /v1/host/sample/agentloop/run": "seam_agentloop",
     "POST /v1/host/sample/agents/verify-run": "seam_verify",
     "POST /v1/host/sample/agents/eval-run": "seam_eval",
+    "POST /v1/host/sample/verification/run": "seam_verification",
 }
 SAMPLE_SUITE = "core.openwop.evals.sample"
 SSE_WAIT_SECONDS = 15.0
@@ -76,7 +77,11 @@ class Response:
 
 class Host:
     """One in-memory host. Runs execute inside the request that starts or resumes them, unless
-    `deferred` is set, in which case they wait for `drain()` (how tests observe a running run)."""
+    `deferred` is set, in which case they wait for `drain()` (how tests observe a running run).
+
+    `api_key` and each of `other_keys` is a bearer key of its own owner scope: a run belongs to the
+    scope of the key that started it, and a key of another scope reading it gets 403 `forbidden`.
+    """
 
     def __init__(
         self,
@@ -86,9 +91,12 @@ class Host:
         clock: Clock = utc_now,
         deferred: bool = False,
         on_error: Callable[[BaseException], None] | None = None,
+        other_keys: Sequence[str] = (),
     ) -> None:
         self.profile: Profile = profile(profile_name)
         self.api_key = api_key
+        self.scopes: dict[str, str] = {key: f"scope-{n}" for n, key in enumerate(other_keys, start=2) if key}
+        self.scopes[api_key] = "scope-1"
         self.clock = clock
         self.deferred = deferred
         self.on_error = on_error or (lambda exc: traceback.print_exception(exc, file=sys.stderr))
@@ -116,12 +124,11 @@ class Host:
     def _handle(self, method: str, target: str, headers: dict[str, str], body: bytes) -> Response:
         parts = urlsplit(target)
         route, params = self._route(method, parts.path)
-        if not route.public:
-            self._authenticate(headers)
+        owner = None if route.public else self._authenticate(headers)
         query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
         payload = self._body(route, body) if method in ("POST", "PUT", "PATCH") else None
         handler: Callable[..., Response] = getattr(self, HANDLERS[f"{route.method} {route.path}"])
-        return handler(params=params, query=query, headers=headers, body=payload)
+        return handler(params=params, query=query, headers=headers, body=payload, owner=owner)
 
     def _route(self, method: str, path: str) -> tuple[Route, dict[str, str]]:
         for route in ROUTES:
@@ -130,13 +137,17 @@ class Host:
                 return route, match.groupdict()
         raise HostError("not_found", f"no operation {method} {path}")
 
-    def _authenticate(self, headers: dict[str, str]) -> None:
+    def _authenticate(self, headers: dict[str, str]) -> str | None:
+        """The owner scope of the request's bearer key (None on a host that does not check keys)."""
         if self.profile.defect("auth-not-enforced"):
-            return
+            return None
         scheme, _, key = headers.get("authorization", "").partition(" ")
-        given, expected = key.strip().encode("utf-8"), self.api_key.encode("utf-8")
-        if scheme.lower() != "bearer" or not given or not hmac.compare_digest(given, expected):
-            raise HostError("unauthenticated", "send Authorization: Bearer <api key>")
+        given = key.strip().encode("utf-8")
+        if scheme.lower() == "bearer" and given:
+            for known, scope in self.scopes.items():
+                if known and hmac.compare_digest(given, known.encode("utf-8")):
+                    return scope
+        raise HostError("unauthenticated", "send Authorization: Bearer <api key>")
 
     def _body(self, route: Route, raw: bytes) -> Any:
         if len(raw) > self.profile.max_body_bytes:
@@ -153,16 +164,19 @@ class Host:
 
     # --- runs ---------------------------------------------------------------------------------
 
-    def run(self, run_id: str) -> Run:
+    def run(self, run_id: str, owner: str | None = None) -> Run:
+        """The run `run_id`, as a caller of scope `owner` may see it (None: the host itself)."""
         with self._lock:
             found = self.runs.get(run_id)
         if found is None:
             raise HostError("not_found", f"no run {run_id}")
+        if owner is not None and found.owner is not None and found.owner != owner:
+            raise HostError("forbidden", f"run {run_id} belongs to another owner scope")
         return found
 
-    def new_run(self, workflow_id: str, request: dict[str, Any]) -> Run:
+    def new_run(self, workflow_id: str, request: dict[str, Any], owner: str | None = None) -> Run:
         with self._lock:
-            run = Run(f"run-{next(self._ids)}", workflow_id, request, self.clock)
+            run = Run(f"run-{next(self._ids)}", workflow_id, request, self.clock, owner)
             self.runs[run.run_id] = run
         return run
 
@@ -185,12 +199,16 @@ class Host:
         while self._queue:
             self._queue.pop(0)()
 
-    def start_run(self, request: dict[str, Any], task_limit: int | None = None) -> Run:
+    def start_run(self, request: dict[str, Any], task_limit: int | None = None, owner: str | None = None) -> Run:
         """Validate a create request and start the run it asks for (an eval run: its first `task_limit` tasks)."""
         if "configurable" in request:
             request = {**request, "configurable": effective_configurable(request["configurable"])}
         workflow, factory = self._plan(request, task_limit)
-        run = self.new_run(workflow, request)
+        return self.launch(workflow, request, factory, owner)
+
+    def launch(self, workflow: str, request: dict[str, Any], factory: Callable[[Run], Engine], owner: str | None) -> Run:
+        """Start a run of `workflow` whose engine `factory` makes."""
+        run = self.new_run(workflow, request, owner)
         run.factory = factory
         engine = run.engine = factory(run)
         self.schedule(run, engine.advance)
@@ -274,24 +292,24 @@ class Host:
     def discovery(self, **_: Any) -> Response:
         return Response(200, self.profile.capabilities, {"Cache-Control": "public, max-age=300"})
 
-    def create_run(self, body: dict[str, Any], **_: Any) -> Response:
-        run = self.start_run(body)
+    def create_run(self, body: dict[str, Any], owner: str | None, **_: Any) -> Response:
+        run = self.start_run(body, owner=owner)
         base = f"/v1/runs/{run.run_id}"
         answer = {"runId": run.run_id, "status": run.status, "eventsUrl": base + "/events", "statusUrl": base}
         return Response(201, answer, {"Location": base})
 
-    def get_run(self, params: dict[str, str], **_: Any) -> Response:
-        return Response(200, self.run(params["runId"]).snapshot())
+    def get_run(self, params: dict[str, str], owner: str | None, **_: Any) -> Response:
+        return Response(200, self.run(params["runId"], owner).snapshot())
 
-    def poll_events(self, params: dict[str, str], query: dict[str, str], **_: Any) -> Response:
-        run = self.run(params["runId"])
+    def poll_events(self, params: dict[str, str], query: dict[str, str], owner: str | None, **_: Any) -> Response:
+        run = self.run(params["runId"], owner)
         after = _integer(query.get("lastSequence"), -1, "lastSequence")
         wait = min(float(_integer(query.get("timeout"), 0, "timeout")), MAX_POLL_SECONDS)
         events = run.log.wait_after(after, wait, lambda: run.terminal) if wait > 0 else run.log.after(after)
         return Response(200, {"events": events, "isComplete": run.terminal})
 
-    def stream_events(self, params: dict[str, str], headers: dict[str, str], **_: Any) -> Response:
-        run = self.run(params["runId"])
+    def stream_events(self, params: dict[str, str], headers: dict[str, str], owner: str | None, **_: Any) -> Response:
+        run = self.run(params["runId"], owner)
         after = _integer(headers.get("last-event-id"), -1, "Last-Event-ID")
         sse = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         return Response(200, None, sse, stream=self._sse(run, after))
@@ -310,8 +328,8 @@ class Host:
                     return  # nothing more will come until someone resumes the run
                 yield b": keep-alive\n\n"
 
-    def resume_run(self, params: dict[str, str], body: dict[str, Any], **_: Any) -> Response:
-        run = self.run(params["runId"])
+    def resume_run(self, params: dict[str, str], body: dict[str, Any], owner: str | None, **_: Any) -> Response:
+        run = self.run(params["runId"], owner)
         if run.status != SUSPENDED:
             raise HostError("conflict", f"run {run.run_id} is {run.status}, not suspended")
         resumed_at = self.clock()
@@ -320,18 +338,24 @@ class Host:
         # expect, even when this in-memory host has already run the loop to its end.
         return Response(200, {"runId": run.run_id, "status": "running", "resumedAt": resumed_at})
 
-    def eval_summary(self, params: dict[str, str], **_: Any) -> Response:
-        run = self.run(params["runId"])
+    def eval_summary(self, params: dict[str, str], owner: str | None, **_: Any) -> Response:
+        run = self.run(params["runId"], owner)
         if run.mode != "eval":
             raise HostError("not_found", f"run {run.run_id} is not an eval run")
         if run.status != "completed":
             raise HostError("conflict", f"eval run {run.run_id} is {run.status}; its scorecard is not ready")
         return Response(200, run.output)
 
-    def verification_result(self, params: dict[str, str], **_: Any) -> Response:
-        run = self.run(params["runId"])
-        # This host does not advertise verifier.gates (RFC 0091), so none of its runs has a verification result.
-        raise HostError("not_found", f"run {run.run_id} has no verification result {params['resultId']}")
+    def verification_result(self, params: dict[str, str], owner: str | None, **_: Any) -> Response:
+        """RFC 0091: one verification result with its findings, for callers allowed to read the run."""
+        run = self.run(params["runId"], owner)
+        result_id = params["resultId"]
+        if result_id not in run.verifications or self.profile.defect("verification-gates-advertised-not-implemented"):
+            raise HostError("not_found", f"run {run.run_id} has no verification result {result_id}")
+        result = run.verifications[result_id]
+        if result is None:
+            raise HostError("conflict", f"verification result {result_id} is still being graded")
+        return Response(200, result)
 
     def seam_agentloop(self, body: dict[str, Any], **_: Any) -> Response:
         return Response(200, self.seams.agentloop(body))
@@ -341,6 +365,9 @@ class Host:
 
     def seam_eval(self, body: dict[str, Any], **_: Any) -> Response:
         return Response(200, self.seams.evaluate(body))
+
+    def seam_verification(self, body: dict[str, Any], owner: str | None, **_: Any) -> Response:
+        return Response(200, self.seams.verification(body, owner))
 
 
 def _integer(raw: str | None, default: int, name: str) -> int:

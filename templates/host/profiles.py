@@ -54,6 +54,12 @@ class Profile:
         return self.verifier_supported and bool(self._model.get("verifier", {}).get("gating"))
 
     @property
+    def gates(self) -> dict[str, Any]:
+        """The advertised `verifier.gates` block (RFC 0091); empty when gates are not supported."""
+        block = self._model.get("verifier", {}).get("gates", {}) if self.verifier_supported else {}
+        return dict(block) if block.get("supported") else {}
+
+    @property
     def workspace(self) -> bool:
         return bool(self.capabilities.get("host", {}).get("workspace", {}).get("supported"))
 

@@ -24,8 +24,16 @@ class Engine(Protocol):
 
 
 class Run:
-    def __init__(self, run_id: str, workflow_id: str, request: dict[str, Any], clock: Clock = utc_now) -> None:
+    def __init__(
+        self,
+        run_id: str,
+        workflow_id: str,
+        request: dict[str, Any],
+        clock: Clock = utc_now,
+        owner: str | None = None,
+    ) -> None:
         self.run_id = run_id
+        self.owner = owner  # the scope of the key that started the run; None: readable by every key
         self.workflow_id = workflow_id
         self.request = request
         self.log = EventLog(run_id, clock)
@@ -38,6 +46,7 @@ class Run:
         self.completed_at: str | None = None
         self.engine: Engine | None = None
         self.factory: Callable[[Run], Engine] | None = None  # makes this run's engine again, for replay
+        self.verifications: dict[str, dict[str, Any] | None] = {}  # resultId -> result; None while grading
 
     @property
     def terminal(self) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import HostError
+from .gates import GATE_FIXTURE, GateRun, parse_plan
 from .loop import Loop
 from .runs import SUSPENDED, Run
 from .script import LOOP_FIXTURE, WORKER
@@ -108,3 +109,35 @@ class Seams:
             "passed": summary["passed"],
             "aggregateScore": summary["aggregateScore"],
         }
+
+    def verification(self, body: dict[str, Any], owner: str | None) -> dict[str, Any]:
+        """RFC 0091: a generator's scripted outputs graded at one gate, attempt after attempt.
+
+        The body names the gate, the generator and, per attempt, the output and optionally what each
+        verifier's judgement pins (confidence, weight, scores, findings). The answer lists every
+        attempt's result id, verdict, disposition and edge; the results themselves, findings
+        included, are read from GET /v1/runs/{runId}/verifications/{resultId}.
+        """
+        profile = self.host.profile
+        if not profile.gates:
+            raise _not_wired("verification")
+        if profile.defect("verification-gates-advertised-not-implemented"):
+            raise HostError("capability_not_provided", "this host runs no verification gates")
+        plan = parse_plan(body, profile)
+        run = self.host.launch(GATE_FIXTURE, {"workflowId": GATE_FIXTURE}, lambda r: GateRun(r, profile, plan), owner)
+        self.host.drain()
+        engine = run.engine
+        assert isinstance(engine, GateRun)
+        answer: dict[str, Any] = {
+            "runId": run.run_id,
+            "status": run.status,
+            "attempts": engine.attempts,
+            "costUsd": round(engine.spent, 6),
+            "ceilingReached": engine.ceiling_reached,
+            "edge": engine.edge,
+        }
+        if engine.edge is not None:
+            answer["to"] = plan.edge_to(engine.edge)
+        if run.error is not None:
+            answer["error"] = run.error["code"]
+        return answer

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -174,6 +175,16 @@ def _missing_schemas(corpus: Corpus) -> list[Diagnostic]:
     return found
 
 
+def semantics_files(package: str = PACKAGE) -> dict[str, str]:
+    """`wopgen.semantics` copied verbatim into the host package, so the host decides with the same functions."""
+    folder = resources.files("wopgen.semantics")
+    return {
+        f"{package}/semantics/{entry.name}": entry.read_text(encoding="utf-8")
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+        if entry.name.endswith(".py")
+    }
+
+
 def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
     """The host package as `{path: text}`; raises HostGenerationError when no honest host can be made."""
     missing = _missing_schemas(corpus)
@@ -241,6 +252,7 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
         files[target] = (
             env.get_template(name).render(context) if name.endswith(".j2") else loader.get_source(env, name)[0]
         )
+    files.update(semantics_files(package))
     files[f"{package}/corpus.json"] = _dump(
         {
             "idBase": corpus.settings.id_base,

@@ -23,6 +23,7 @@ class Features:
     gating: bool = False
     workspace: bool = False
     evals: bool = False
+    gates: bool = False  # RFC 0091 verification gates (needs the verifier, version 6)
 
 
 @dataclass(frozen=True)
@@ -37,10 +38,12 @@ class ProfileSpec:
         return bool(self.defects)
 
 
-FULL = Features(version=6, stateful_resume=True, verifier=True, gating=True, workspace=True, evals=True)
+FULL = Features(version=6, stateful_resume=True, verifier=True, gating=True, workspace=True, evals=True, gates=True)
+GATE_PLACEMENTS = ("phase_exit", "workflow_exit", "checkpoint")
+QUORUM_STRATEGIES = ("majority", "unanimous", "weighted", "any")  # every strategy the host implements
 
 HONEST: tuple[ProfileSpec, ...] = (
-    ProfileSpec("full", "Every rung from 1 to 6, verifier gating, workspace, evaluation.", FULL),
+    ProfileSpec("full", "Every rung from 1 to 6, verifier gating, verification gates, workspace, evaluation.", FULL),
     ProfileSpec("core", "The run surface only: no orchestrator loop, no evaluation.", Features()),
     ProfileSpec("v4-only", "Execution model up to replay determinism (version 4).", Features(version=4)),
     ProfileSpec(
@@ -55,8 +58,8 @@ HONEST: tuple[ProfileSpec, ...] = (
     ),
     ProfileSpec(
         "no-eval",
-        "Every rung and the workspace, but no evaluation.",
-        Features(version=6, stateful_resume=True, verifier=True, gating=True, workspace=True),
+        "Every rung, verification gates and the workspace, but no evaluation.",
+        Features(version=6, stateful_resume=True, verifier=True, gating=True, workspace=True, gates=True),
     ),
 )
 
@@ -76,6 +79,19 @@ DEFECTS: dict[str, str] = {
     "causation-host-dropped": "Work done on another host loses its causationHostId.",
     "replay-nondeterministic": "Re-running the same script yields different events.",
     "auth-not-enforced": "Authenticated operations answer without a valid bearer key.",
+    "verification-self-evaluation-allowed": "A gate verifier may be the generator of the output it grades.",
+    "verification-self-handoff-allowed": "A handoff artifact from an agent to itself is accepted.",
+    "verification-definitions-unchecked": "Gates, rubrics and nodes that break a semantic rule are run anyway.",
+    "verification-quorum-ignores-min-agree": "A quorum counts accepting verifiers against the default, not minAgree.",
+    "verification-reverify-beyond-max": "A failing output is graded once more than maxAttempts allows.",
+    "verification-on-fail-ignored": "After the last failed attempt the output is always rejected, whatever onFail says.",
+    "verification-findings-leak": "verification.completed carries a finding's description in gateId.",
+    "verification-blocking-finding-passed": "A verifier's blocking finding does not fail its verdict.",
+    "verification-cost-not-counted": "Verification cost does not count toward the run's cost ceiling.",
+    "verification-gates-advertised-not-implemented": "verifier.gates is advertised but gate runs answer 501.",
+    "verification-refer-never-emitted": "A verifier below the rubric's minConfidence is not referred.",
+    "verification-targeted-ignored": "A targeted re-verification grades every dimension again.",
+    "verification-stale-context": "A re-attempt is graded in the first attempt's verifier context.",
 }
 
 MUTANTS: tuple[ProfileSpec, ...] = tuple(
@@ -111,6 +127,14 @@ def capabilities(spec: ProfileSpec, implementation_version: str) -> dict[str, An
             model["transcriptWindow"] = 10
         if f.version >= 6:
             model["verifier"] = {"supported": f.verifier, "gating": f.gating}
+            if f.gates and f.verifier:
+                model["verifier"]["gates"] = {
+                    "supported": True,
+                    "placements": list(GATE_PLACEMENTS),
+                    "quorumStrategies": list(QUORUM_STRATEGIES),
+                    "maxVerifiers": 5,
+                    "maxAttempts": 5,
+                }
         document["multiAgent"] = {"executionModel": model}
         document["fixtures"] = [LOOP_FIXTURE]
     if f.workspace:

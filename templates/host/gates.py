@@ -1,0 +1,432 @@
+"""Verification gates (RFC 0091): the plan a gate run follows, and the engine that runs it.
+
+A gate run grades a generator's output at one gate, attempt after attempt, and routes on the
+outcome through its verification node's `pass`, `fail` or `refer` edge. Every rule is decided by
+the semantic package (`semantics/`, copied verbatim from wopgen): the definitions are checked with
+`problems(...)`, each verifier's verdict comes from `judgement_verdict`, the gate's from
+`quorum_verdict`, what happens next from `disposition`. Events, per attempt:
+
+    agent.decided (the generator's output) -> verification.started
+    -> per verifier: provider.usage, agent.verified (target: the resultId)
+    -> verification.completed (ids, verdict, disposition, counts and cost; never a finding)
+
+The result with its findings is kept on the run and served by the findings resource only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import HostError
+from .events import InvalidEvent
+from .grader import Scripted, cost, grade
+from .profiles import Profile
+from .runs import Run
+from .schemas import errors
+from .semantics import problems
+from .semantics.verification import (
+    ACCEPTING,
+    DEFAULT_BEHAVIOUR,
+    SELF_EVALUATION,
+    SELF_HANDOFF,
+    disposition,
+    finding_counts,
+    judgement_verdict,
+    quorum_verdict,
+)
+
+GATE_FIXTURE = "conformance.verification-gate"  # the workflow id of a gate run
+DEFAULT_VERIFIER = "core.sample.verifier-{}"
+EDGE_OF = {
+    "proceed": "pass",
+    "proceed_with_conditions": "pass",
+    "reattempt": "fail",
+    "escalate": "refer",
+    "reject": None,
+}
+_FRESH = ("output", "intent", "constraints")  # all a verifier context may hold
+
+
+def _refused(message: str, **details: Any) -> HostError:
+    return HostError("validation_error", message, details or None)
+
+
+@dataclass(frozen=True)
+class GatePlan:
+    gate: dict[str, Any]
+    generator: str
+    verifiers: tuple[str, ...]
+    node: dict[str, Any]
+    behaviour: dict[str, Any]
+    quorum: dict[str, Any] | None
+    min_confidence: float | None
+    rubric_id: str | None
+    outputs: tuple[Any, ...]
+    scripts: tuple[tuple[Scripted, ...], ...]
+    ceiling: float | None
+    handoff_id: str | None
+
+    def output(self, attempt: int) -> Any:
+        return self.outputs[min(attempt, len(self.outputs)) - 1]
+
+    def scripted(self, attempt: int, verifier: int) -> Scripted:
+        scripts = self.scripts[min(attempt, len(self.scripts)) - 1]
+        return scripts[verifier] if verifier < len(scripts) else Scripted()
+
+    def edge_to(self, edge: str) -> str:
+        return str(next(e["to"] for e in self.node["edges"] if e["kind"] == edge))
+
+
+def _semantic(name: str, instance: Any, field: str, profile: Profile) -> None:
+    """Refuse `instance` when a semantic rule of RFC 0091 rejects it (mutants skip the rule they break)."""
+    for problem in problems(name, instance):
+        if problem.rule == SELF_EVALUATION.id and profile.defect("verification-self-evaluation-allowed"):
+            continue
+        if problem.rule == SELF_HANDOFF.id and profile.defect("verification-self-handoff-allowed"):
+            continue
+        if problem.rule not in (SELF_EVALUATION.id, SELF_HANDOFF.id) and profile.defect(
+            "verification-definitions-unchecked"
+        ):
+            continue
+        raise _refused(
+            f"{field}: {problem.message}", rule=problem.rule, field=field + problem.pointer.replace("/", ".")
+        )
+
+
+def parse_plan(body: dict[str, Any], profile: Profile) -> GatePlan:
+    """Check a gate run request against RFC 0091 and the advertisement; anything wrong is a validation_error."""
+    gate, generator = body["gate"], body["generatorId"]
+    _semantic("verification-gate", gate, "gate", profile)
+    limits = profile.gates
+    quorum = gate.get("multiVerifier")
+    count = quorum["verifierCount"] if quorum else 1
+    behaviour = {**DEFAULT_BEHAVIOUR, "reverifyScope": "targeted", **gate.get("gateBehaviour", {})}
+    if behaviour["maxAttempts"] > limits.get("maxAttempts", behaviour["maxAttempts"]):
+        raise _refused(f"maxAttempts {behaviour['maxAttempts']} is above this host's {limits['maxAttempts']}")
+    if count > limits.get("maxVerifiers", count):
+        raise _refused(f"verifierCount {count} is above this host's maxVerifiers {limits['maxVerifiers']}")
+    if quorum and quorum["quorumStrategy"] not in limits.get("quorumStrategies", ()):
+        raise _refused(f"this host does not offer the quorum strategy {quorum['quorumStrategy']}")
+    placement = gate["position"]["placement"]
+    if placement not in limits.get("placements", (placement,)):
+        raise _refused(f"this host does not offer the placement {placement}")
+
+    rubric = body.get("rubric")
+    if rubric is not None:
+        _semantic("verification-rubric", rubric, "rubric", profile)
+        if gate.get("rubricId", rubric["rubricId"]) != rubric["rubricId"]:
+            raise _refused(f"the gate grades with {gate.get('rubricId')}, not {rubric['rubricId']}")
+
+    node = dict(body.get("node") or _default_node(gate))
+    if node["gateId"] != gate["gateId"]:
+        raise _refused(f"the node runs gate {node['gateId']}, not {gate['gateId']}", field="node.gateId")
+    if node.get("generatorAgentId", generator) != generator:
+        raise _refused("the node pins another generator", field="node.generatorAgentId")
+    verifiers = list(body.get("verifierIds") or node.get("verifierAgentIds") or ())
+    if not verifiers:
+        verifiers = [DEFAULT_VERIFIER.format(i) for i in range(1, count + 1)]
+    if len(verifiers) != count:
+        raise _refused(f"the gate asks for {count} verifier(s), {len(verifiers)} are named", field="verifierIds")
+    node["generatorAgentId"], node["verifierAgentIds"] = generator, verifiers
+    _semantic("verification-node", node, "node", profile)
+
+    handoff = body.get("handoff")
+    if handoff is not None:
+        _semantic("handoff-artifact", handoff, "handoff", profile)
+        if handoff["fromAgentId"] != generator:
+            raise _refused("the handoff is not from the generator", field="handoff.fromAgentId")
+
+    dimensions = {c["dimension"]: c for c in gate["evaluationCriteria"]}
+    attempts = body["attempts"]
+    scripts = []
+    for index, attempt in enumerate(attempts):
+        judgements = attempt.get("judgements", [])
+        if len(judgements) > count:
+            raise _refused(f"attempt {index + 1} scripts {len(judgements)} judgements for {count} verifier(s)")
+        for judgement in judgements:
+            for dimension, score in judgement.get("scores", {}).items():
+                criterion = dimensions.get(dimension)
+                if criterion is None:
+                    raise _refused(f"the gate grades no dimension {dimension}", field="attempts.judgements.scores")
+                if not criterion["scale"]["min"] <= score <= criterion["scale"]["max"]:
+                    raise _refused(f"score {score} is outside the scale of {dimension}")
+        scripts.append(tuple(Scripted.parse(j) for j in judgements))
+    plan = GatePlan(
+        gate=gate,
+        generator=generator,
+        verifiers=tuple(verifiers),
+        node=node,
+        behaviour=behaviour,
+        quorum=quorum,
+        min_confidence=None if rubric is None else rubric.get("minConfidence"),
+        rubric_id=gate.get("rubricId") or (rubric or {}).get("rubricId"),
+        outputs=tuple(a["output"] for a in attempts),
+        scripts=tuple(scripts),
+        ceiling=body.get("costCeilingUsd"),
+        handoff_id=None if handoff is None else handoff["handoffId"],
+    )
+    first = count * cost(plan.output(1), len(dimensions))
+    if plan.ceiling is not None and first > plan.ceiling:
+        raise _refused(f"costCeilingUsd {plan.ceiling} does not cover one attempt ({first})", field="costCeilingUsd")
+    return plan
+
+
+def _default_node(gate: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "nodeId": gate["position"].get("nodeId", "verify"),
+        "type": "verification",
+        "gateId": gate["gateId"],
+        "sourceNodeId": "generate",
+        "edges": [
+            {"kind": "pass", "to": "deliver"},
+            {"kind": "fail", "to": "generate"},
+            {"kind": "refer", "to": "human-review"},
+        ],
+    }
+
+
+class GateRun:
+    """The engine of one gate run: attempts until a disposition other than `reattempt`, then the edge."""
+
+    def __init__(self, run: Run, profile: Profile, plan: GatePlan) -> None:
+        self.run = run
+        self.profile = profile
+        self.plan = plan
+        self.attempts: list[dict[str, Any]] = []  # what the seam reports, per attempt
+        self.spent = 0.0
+        self.ceiling_reached = False
+        self.edge: str | None = None
+
+    def advance(self) -> None:
+        self.run.start({})
+        dimensions = [c["dimension"] for c in self.plan.gate["evaluationCriteria"]]
+        attempt, previous = 1, None
+        while True:
+            result, dimensions = self._attempt(attempt, dimensions, previous)
+            if result["disposition"] != "reattempt":
+                break
+            attempt, previous = attempt + 1, result["resultId"]
+        self._act(result)
+
+    def resume(self) -> None:
+        """A human took the `refer` edge's decision: the output goes on, marked as referred."""
+        self.run.complete(self._output())
+
+    def variables(self) -> dict[str, Any]:
+        return {
+            "verification": {
+                "gateId": self.plan.gate["gateId"],
+                "nodeId": self.plan.node["nodeId"],
+                "results": [a["resultId"] for a in self.attempts],
+                "edges": [a["edge"] for a in self.attempts],
+                "costUsd": round(self.spent, 6),
+            }
+        }
+
+    # --- one attempt --------------------------------------------------------------------------
+
+    def _attempt(self, attempt: int, dimensions: list[str], previous: str | None) -> tuple[dict[str, Any], list[str]]:
+        plan, log = self.plan, self.run.log
+        result_id = f"{self.run.run_id}.vr{attempt}"
+        target = plan.handoff_id if attempt == 1 and plan.handoff_id else f"{self.run.run_id}.handoff-{attempt}"
+        output = plan.output(attempt)
+        criteria = [c for c in plan.gate["evaluationCriteria"] if c["dimension"] in dimensions]
+        self.run.verifications[result_id] = None  # being graded: the findings resource answers 409
+        log.append("agent.decided", {"agentId": plan.generator, "decision": {"output": output, "handoffId": target}})
+        started: dict[str, Any] = {
+            "gateId": plan.gate["gateId"],
+            "resultId": result_id,
+            "attempt": attempt,
+            "verifierCount": len(plan.verifiers),
+            "generatorId": plan.generator,
+            "target": target,
+        }
+        log.append("verification.started", started)
+        began = log.events[-1]["timestamp"]
+        judgements, findings, contexts, charges = [], [], [], []
+        floor = None if self.profile.defect("verification-refer-never-emitted") else plan.min_confidence
+        for index, verifier in enumerate(plan.verifiers):
+            scripted = plan.scripted(attempt, index)
+            scores, own, confidence = grade(
+                verifier=verifier,
+                criteria=criteria,
+                output=output,
+                intent=plan.gate["intentRefs"][0],
+                target=target,
+                scripted=scripted,
+                finding_prefix=f"{result_id}.v{index + 1}",
+            )
+            counted = own
+            if self.profile.defect("verification-blocking-finding-passed"):
+                counted = [f for f in own if f["classification"] != "blocking"]
+            verdict, _ = judgement_verdict(scores, counted, confidence, floor)
+            judgement: dict[str, Any] = {
+                "verifierId": verifier,
+                "verdict": verdict,
+                "confidence": confidence,
+                "scores": scores,
+            }
+            if scripted.weight is not None:
+                judgement["weight"] = scripted.weight
+            judgements.append(judgement)
+            findings.extend(own)
+            charges.append(cost(output, len(criteria)))
+            contexts.append(self._context(result_id, verifier))
+        quorum = plan.quorum
+        if quorum is not None and self.profile.defect("verification-quorum-ignores-min-agree"):
+            quorum = {k: v for k, v in quorum.items() if k != "minAgree"}
+        verdict = quorum_verdict(judgements, quorum)
+        following = self._next_dimensions(criteria, judgements, findings)
+        spent = round(sum(charges), 6)
+        behaviour = self._behaviour(attempt, verdict, following, spent)
+        chosen = disposition(verdict, attempt, behaviour)
+        if self.profile.defect("verification-reverify-beyond-max") and chosen != "reattempt" and verdict == "fail":
+            chosen = disposition(verdict, attempt, {**behaviour, "maxAttempts": behaviour["maxAttempts"] + 1})
+        if self.profile.defect("verification-on-fail-ignored") and verdict == "fail" and chosen != "reattempt":
+            chosen = "reject" if behaviour["blocking"] else chosen
+        last = chosen != "reattempt"
+        for index, judgement in enumerate(judgements):
+            invocation = f"{result_id}/{judgement['verifierId']}"
+            usage = {"provider": "scripted-verifier", "model": "heuristic-grader-1", "costUsd": charges[index]}
+            log.append("provider.usage", {**usage, "invocationId": invocation})
+            mapped = "pass" if judgement["verdict"] in ACCEPTING else "fail"
+            if judgement["verdict"] == "fail" and behaviour["blocking"] and not last:
+                mapped = "revise"
+            verified = {
+                "agentId": judgement["verifierId"],
+                "target": result_id,
+                "verdict": mapped,
+                "criteria": [c["dimension"] for c in criteria],
+                "confidence": judgement["confidence"],
+            }
+            judgement["verifiedEventId"] = log.append("agent.verified", verified)["eventId"]
+        self.spent += spent
+        result: dict[str, Any] = {
+            "resultId": result_id,
+            "runId": self.run.run_id,
+            "gateId": plan.gate["gateId"],
+            "attempt": attempt,
+            "generatorId": plan.generator,
+            "target": target,
+            "gateBehaviour": behaviour,
+            "reverifyScope": behaviour["reverifyScope"],
+            "verdict": verdict,
+            "verifiers": judgements,
+            "findings": findings,
+            "findingCounts": finding_counts(findings),
+            "disposition": chosen,
+            "costUsd": spent,
+            "startedAt": began,
+            "completedAt": log.events[-1]["timestamp"],
+        }
+        for key, value in (
+            ("rubricId", plan.rubric_id),
+            ("minConfidence", plan.min_confidence),
+            ("quorum", plan.quorum),
+            ("previousResultId", previous),
+        ):
+            if value is not None:
+                result[key] = value
+        self._self_check(result)
+        self.run.verifications[result_id] = result
+        completed = {
+            "gateId": self._leaky_gate_id(findings),
+            "resultId": result_id,
+            "attempt": attempt,
+            "verdict": verdict,
+            "findingCounts": result["findingCounts"],
+            "disposition": chosen,
+            "verifierCount": len(judgements),
+            "costUsd": spent,
+        }
+        log.append("verification.completed", completed)
+        self.attempts.append(
+            {
+                "resultId": result_id,
+                "attempt": attempt,
+                "verdict": verdict,
+                "disposition": chosen,
+                "edge": EDGE_OF[chosen],
+                "costUsd": spent,
+                "dimensions": [c["dimension"] for c in criteria],
+                "contexts": contexts,
+            }
+        )
+        return result, following
+
+    def _context(self, result_id: str, verifier: str) -> dict[str, Any]:
+        """What a verifier's context held: always a new one, with the output and the intent only."""
+        if self.profile.defect("verification-stale-context") and self.attempts:
+            reused = f"{self.attempts[0]['resultId']}/{verifier}"
+            return {"verifierId": verifier, "contextId": reused, "holds": [*_FRESH, "previous-findings"]}
+        return {"verifierId": verifier, "contextId": f"{result_id}/{verifier}", "holds": list(_FRESH)}
+
+    def _next_dimensions(
+        self, criteria: list[dict[str, Any]], judgements: list[dict[str, Any]], findings: list[dict[str, Any]]
+    ) -> list[str]:
+        """What a re-attempt grades: targeted, the dimensions that failed or carried a blocking finding."""
+        graded = [c["dimension"] for c in criteria]
+        if self.plan.behaviour["reverifyScope"] == "full" or self.profile.defect("verification-targeted-ignored"):
+            return [c["dimension"] for c in self.plan.gate["evaluationCriteria"]]
+        failed = {s["dimension"] for j in judgements for s in j["scores"] if s["score"] < s["passThreshold"]}
+        failed |= {f["dimension"] for f in findings if f["classification"] == "blocking"}
+        return [d for d in graded if d in failed] or graded
+
+    def _behaviour(self, attempt: int, verdict: str, following: list[str], charged: float) -> dict[str, Any]:
+        """The gate's behaviour for this attempt: with no budget left for another attempt, this one is the last.
+
+        Verification cost counts toward the run's ceiling (RFC 0091 section K): when the next attempt would pass
+        it, no further attempt starts and `onFail` applies now, so this result records `maxAttempts` as reached.
+        """
+        behaviour = dict(self.plan.behaviour)
+        if verdict != "fail" or attempt >= behaviour["maxAttempts"] or self.plan.ceiling is None:
+            return behaviour
+        if self.profile.defect("verification-cost-not-counted"):
+            return behaviour
+        upcoming = sum(cost(self.plan.output(attempt + 1), len(following)) for _ in self.plan.verifiers)
+        if self.spent + charged + upcoming > self.plan.ceiling:
+            self.ceiling_reached = True
+            behaviour["maxAttempts"] = attempt
+        return behaviour
+
+    def _leaky_gate_id(self, findings: list[dict[str, Any]]) -> str:
+        gate_id = str(self.plan.gate["gateId"])
+        if self.profile.defect("verification-findings-leak") and findings:
+            return f"{gate_id} {findings[0]['description']}"
+        return gate_id
+
+    def _self_check(self, result: dict[str, Any]) -> None:
+        """An honest host never serves a result its own schema or the semantic rules reject."""
+        if self.profile.mutant:
+            return  # a mutant stands for a host without this check, so the scenarios must catch it
+        found = errors("verification-result", result) + [
+            f"{p.rule} at {p.pointer}: {p.message}" for p in problems("verification-result", result)
+        ]
+        if found:
+            raise InvalidEvent("host bug: refusing to record an invalid verification result: " + "; ".join(found))
+
+    # --- after the last attempt ---------------------------------------------------------------
+
+    def _act(self, result: dict[str, Any]) -> None:
+        chosen = result["disposition"]
+        self.edge = EDGE_OF[chosen]
+        if chosen == "reject":
+            self.run.fail(
+                "verification_rejected",
+                f"gate {self.plan.gate['gateId']} rejected the output after attempt {result['attempt']}",
+                {"gateId": self.plan.gate["gateId"], "resultId": result["resultId"]},
+            )
+        elif chosen == "escalate":
+            self.run.suspend("escalate")
+        else:
+            self.run.complete(self._output())
+
+    def _output(self) -> dict[str, Any]:
+        edge = self.edge or "pass"
+        return {
+            "gateId": self.plan.gate["gateId"],
+            "edge": edge,
+            "to": self.plan.edge_to(edge),
+            "resultIds": [a["resultId"] for a in self.attempts],
+        }
