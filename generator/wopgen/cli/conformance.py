@@ -14,6 +14,11 @@ from wopgen.cli.host import host_files, profile_names
 @cli.command()
 @click.option("--url", help="Base URL of a running host (default: a freshly generated host, in-process).")
 @click.option("--api-key", envvar="WOPGEN_API_KEY", help="Bearer key for --url [env: WOPGEN_API_KEY].")
+@click.option(
+    "--second-api-key",
+    envvar="WOPGEN_SECOND_API_KEY",
+    help="For --url: a key of another owner scope, to check 403 on runs it does not own [env: WOPGEN_SECOND_API_KEY].",
+)
 @click.option("--profile", default="full", show_default=True, help="Profile of the in-process host.")
 @click.option(
     "--strict",
@@ -39,6 +44,7 @@ def conformance(
     obj: Context,
     url: str | None,
     api_key: str | None,
+    second_api_key: str | None,
     profile: str,
     strict: bool,
     opt_out: tuple[str, ...],
@@ -56,6 +62,7 @@ def conformance(
       wopgen conformance                                   # the generated host, in-process
       wopgen conformance --profile v4-only                 # rungs 5-6 and evaluation skip
       wopgen conformance --url http://127.0.0.1:8737 --api-key dev-key --strict
+      wopgen conformance --url URL --api-key a --second-api-key b   # also check 403 across owners
       wopgen conformance --report conformance.xml          # JUnit for CI
     Exit codes: 0 no scenario failed, 1 a scenario failed, 2 usage error (bad option, unreachable host).
     """
@@ -79,7 +86,7 @@ def conformance(
         if not api_key:
             raise click.UsageError("--url needs --api-key (or WOPGEN_API_KEY)")
         corpus = obj.corpus()
-        transport = Http(url, api_key)
+        transport = Http(url, api_key, second_key=second_api_key)
     else:
         corpus, files = host_files(obj)
         from wopgen.generate.host import PACKAGE

@@ -76,10 +76,22 @@ def _suites(folder: Path | None) -> dict[str, str]:
 @click.option(
     "--suites", type=click.Path(file_okay=False, exists=True, path_type=Path), help="Folder of extra eval suites."
 )
+@click.option(
+    "--second-api-key",
+    envvar="WOPGEN_SECOND_API_KEY",
+    help="A key of another owner scope: it may start runs but reads the first key's runs as 403.",
+)
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
 @pass_context
 def host_serve(
-    obj: Context, bind: str, port: int, api_key: str | None, profile: str, suites: Path | None, quiet: bool
+    obj: Context,
+    bind: str,
+    port: int,
+    api_key: str | None,
+    profile: str,
+    suites: Path | None,
+    second_api_key: str | None,
+    quiet: bool,
 ) -> None:
     """Serve the generated host over HTTP until interrupted.
 
@@ -91,6 +103,7 @@ def host_serve(
       wopgen host serve --port 8737 --api-key dev-key
       wopgen host serve --profile v4-only             # advertise and implement rungs 1-4 only
       wopgen host serve --suites ./my-suites          # more eval suites, one *.json each
+      wopgen host serve --api-key a --second-api-key b   # two owner scopes (403 across them)
       curl -s localhost:8737/.well-known/openwop
     """
     import secrets
@@ -104,7 +117,8 @@ def host_serve(
         raise click.BadParameter(f"choose one of {', '.join(profile_names(module))}", param_hint="--profile")
     key = api_key or secrets.token_urlsafe(24)
     try:
-        instance = module.Host(profile, api_key=key, suites=_suites(suites))
+        others = [second_api_key] if second_api_key else []
+        instance = module.Host(profile, api_key=key, suites=_suites(suites), other_keys=others)
         server = module.make_server(instance, bind, port, quiet=quiet)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

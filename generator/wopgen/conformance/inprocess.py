@@ -85,6 +85,10 @@ def host_module(corpus: Corpus) -> ModuleType:
     return load_package(generate(corpus), PACKAGE)
 
 
+SECOND_KEY = "conformance-second-key"  # a key of another owner scope, for the 403 checks
+
+
 def in_process(module: ModuleType, profile: str = "full", api_key: str = "conformance-key") -> InProcess:
-    """A transport to a fresh host of the generated `module` running `profile`."""
-    return InProcess(module.Host(profile, api_key=api_key), api_key, f"in-process host ({profile})")
+    """A transport to a fresh host of the generated `module` running `profile`, with a second owner's key."""
+    host = module.Host(profile, api_key=api_key, other_keys=[SECOND_KEY])
+    return InProcess(host, api_key, f"in-process host ({profile})", SECOND_KEY)

@@ -136,9 +136,16 @@ class Context:
     # --- talking to the host ------------------------------------------------------------------
 
     def request(
-        self, method: str, path: str, body: Any = None, *, raw: bytes | None = None, auth: bool = True
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: bytes | None = None,
+        auth: bool = True,
+        key: str | None = None,
     ) -> Reply:
-        return self.transport.request(method, path, body, raw=raw, auth=auth)
+        return self.transport.request(method, path, body, raw=raw, auth=auth, key=key)
 
     def error(self, reply: Reply, code: str, what: str) -> None:
         """The reply is the error envelope for `code`, with the status the corpus assigns it."""

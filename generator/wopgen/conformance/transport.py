@@ -23,9 +23,17 @@ class Reply:
 
 class Transport(Protocol):
     description: str
+    second_key: str | None  # a bearer key of another owner scope, for the 403 checks; None when unknown
 
     def request(
-        self, method: str, path: str, body: Any = None, *, raw: bytes | None = None, auth: bool = True
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: bytes | None = None,
+        auth: bool = True,
+        key: str | None = None,
     ) -> Reply: ...
 
     def stream(self, path: str) -> list[dict[str, Any]]: ...
@@ -88,20 +96,26 @@ def _lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
 class InProcess:
     """Drives a generated `Host` object directly, through the same `handle` the HTTP server calls."""
 
-    def __init__(self, host: Any, api_key: str, description: str) -> None:
+    def __init__(self, host: Any, api_key: str, description: str, second_key: str | None = None) -> None:
         self.host = host
         self.api_key = api_key
         self.description = description
+        self.second_key = second_key
         self.internal_errors: list[str] = []  # what the host reported instead of a traceback
         host.on_error = lambda exc: self.internal_errors.append(f"{type(exc).__name__}: {exc}")
 
-    def _headers(self, auth: bool) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.api_key}"} if auth else {}
-
     def request(
-        self, method: str, path: str, body: Any = None, *, raw: bytes | None = None, auth: bool = True
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: bytes | None = None,
+        auth: bool = True,
+        key: str | None = None,
     ) -> Reply:
-        response = self.host.handle(method, path, self._headers(auth), _encode(body, raw))
+        headers = {"Authorization": f"Bearer {key or self.api_key}"} if auth else {}
+        response = self.host.handle(method, path, headers, _encode(body, raw))
         if response.stream is not None:
             return Reply(response.status, list(parse_sse(_lines(response.stream))), dict(response.headers))
         return Reply(response.status, _decode(response.encoded()), dict(response.headers))
@@ -114,9 +128,10 @@ class InProcess:
 class Http:
     """Drives any host over HTTP with the bearer key, as an OpenWOP v1 client does."""
 
-    def __init__(self, base_url: str, api_key: str, timeout: float = 20.0) -> None:
+    def __init__(self, base_url: str, api_key: str, timeout: float = 20.0, second_key: str | None = None) -> None:
         self.base = base_url.rstrip("/")
         self.api_key = api_key
+        self.second_key = second_key
         self.timeout = timeout
         self.description = self.base
 
@@ -125,14 +140,21 @@ class Http:
         return urllib.request.urlopen(request, timeout=self.timeout)
 
     def request(
-        self, method: str, path: str, body: Any = None, *, raw: bytes | None = None, auth: bool = True
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: bytes | None = None,
+        auth: bool = True,
+        key: str | None = None,
     ) -> Reply:
         headers = {"Accept": "application/json"}
         data = _encode(body, raw) if (body is not None or raw is not None) else None
         if data is not None:
             headers["Content-Type"] = "application/json"
         if auth:
-            headers["Authorization"] = f"Bearer {self.api_key}"
+            headers["Authorization"] = f"Bearer {key or self.api_key}"
         try:
             with self._open(method, path, data, headers) as answer:
                 return Reply(answer.status, _decode(answer.read()), dict(answer.headers.items()))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from wopgen.conformance.model import Scenario
-from wopgen.conformance.scenarios import core, evals, loop, verifier
+from wopgen.conformance.scenarios import core, evals, loop, verification, verifier
 from wopgen.rules import Rule, define
 
-SCENARIOS: tuple[Scenario, ...] = core.SCENARIOS + loop.SCENARIOS + verifier.SCENARIOS + evals.SCENARIOS
+SCENARIOS: tuple[Scenario, ...] = (
+    core.SCENARIOS + loop.SCENARIOS + verifier.SCENARIOS + verification.SCENARIOS + evals.SCENARIOS
+)
 BY_NAME: dict[str, Scenario] = {s.name: s for s in SCENARIOS}
 
 RULES: dict[str, Rule] = {
