@@ -206,7 +206,9 @@ class Host:
         workflow, factory = self._plan(request, task_limit)
         return self.launch(workflow, request, factory, owner)
 
-    def launch(self, workflow: str, request: dict[str, Any], factory: Callable[[Run], Engine], owner: str | None) -> Run:
+    def launch(
+        self, workflow: str, request: dict[str, Any], factory: Callable[[Run], Engine], owner: str | None
+    ) -> Run:
         """Start a run of `workflow` whose engine `factory` makes."""
         run = self.new_run(workflow, request, owner)
         run.factory = factory

@@ -99,7 +99,12 @@ def grade(
                     "classification": "blocking",
                     "description": f"{dimension} scored {value:g}, below its threshold of {threshold:g}",
                     "evidence": [
-                        {"evidenceType": "metric", "metric": f"{dimension}.score", "value": value, "threshold": threshold},
+                        {
+                            "evidenceType": "metric",
+                            "metric": f"{dimension}.score",
+                            "value": value,
+                            "threshold": threshold,
+                        },
                         {"evidenceType": "intent_reference", "ref": intent},
                     ],
                     "recommendation": f"address {criterion.get('description') or dimension}",
@@ -119,7 +124,9 @@ def grade(
                 }
             )
     for raw in scripted.findings:
-        finding = {k: raw[k] for k in ("dimension", "classification", "description", "recommendation") if k in raw}
+        finding: dict[str, Any] = {
+            k: raw[k] for k in ("dimension", "classification", "description", "recommendation") if k in raw
+        }
         add({**finding, "evidence": [{"evidenceType": "artifact_reference", "ref": target}]})
     confidence = DEFAULT_CONFIDENCE if scripted.confidence is None else float(scripted.confidence)
     return scores, findings, confidence

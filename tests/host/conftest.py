@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from host.host_helpers import KEY, REPO
-from wopgen.conformance.inprocess import host_module
+from wopgen.conformance.inprocess import SECOND_KEY, host_module
 from wopgen.corpus import Corpus, load
 
 
@@ -36,11 +36,12 @@ def make_host(module: ModuleType) -> Callable[..., Any]:
 
 @pytest.fixture
 def served(module: ModuleType) -> Iterator[Callable[..., str]]:
-    """served(profile) starts a real HTTP server on 127.0.0.1 and returns its base URL."""
+    """served(profile) starts a real HTTP server on 127.0.0.1 and returns its base URL (keys KEY and SECOND_KEY)."""
     servers: list[Any] = []
 
     def start(profile: str = "full") -> str:
-        server = module.make_server(module.Host(profile, api_key=KEY), "127.0.0.1", 0, quiet=True)
+        host = module.Host(profile, api_key=KEY, other_keys=[SECOND_KEY])
+        server = module.make_server(host, "127.0.0.1", 0, quiet=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         return f"http://127.0.0.1:{server.server_address[1]}"

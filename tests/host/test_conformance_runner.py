@@ -12,7 +12,7 @@ from host.host_helpers import KEY
 from wopgen.checks import conformance as conformance_check
 from wopgen.checks import invariants as invariants_check
 from wopgen.cli import cli
-from wopgen.conformance.inprocess import in_process
+from wopgen.conformance.inprocess import SECOND_KEY, in_process
 from wopgen.conformance.report import as_json, junit, text
 from wopgen.conformance.runner import run, summary
 from wopgen.conformance.scenarios import SCENARIOS
@@ -66,10 +66,24 @@ def test_every_mutant_is_killed_by_at_least_one_scenario(module, repo_corpus, ca
     assert kills["loop-bound-ignored"] == ["run-execution-bounds-shape"]
     assert kills["workspace-visible-same-turn"] == ["agent-loop-workspace-snapshot"]
     assert "agent-eval-run" in kills["eval-advertised-not-implemented"]
+    assert kills["verification-self-evaluation-allowed"] == ["verification-self-evaluation-rejected"]
+    assert "verification-self-evaluation-rejected" in kills["verification-self-handoff-allowed"]
+    assert kills["verification-definitions-unchecked"] == ["verification-definitions-rejected"]
+    assert kills["verification-quorum-ignores-min-agree"] == ["verification-quorum"]
+    assert "verification-reverify" in kills["verification-reverify-beyond-max"]
+    assert kills["verification-on-fail-ignored"] == ["verification-on-fail"]
+    assert kills["verification-findings-leak"] == ["verification-findings-no-content-leak"]
+    assert "verification-verdicts" in kills["verification-blocking-finding-passed"]
+    assert kills["verification-cost-not-counted"] == ["verification-cost-ceiling"]
+    assert "verification-verdicts" in kills["verification-refer-never-emitted"]
+    assert kills["verification-targeted-ignored"] == ["verification-reverify"]
+    assert kills["verification-stale-context"] == ["verification-reverify"]
+    gated = [s.name for s in SCENARIOS if s.rfc == "0091" and s.kind == "behaviour"]
+    assert kills["verification-gates-advertised-not-implemented"] == gated
 
 
 def test_the_same_scenarios_run_over_http(served, repo_corpus):
-    results = run(SCENARIOS, Http(served("full"), KEY), repo_corpus, strict=True)
+    results = run(SCENARIOS, Http(served("full"), KEY, second_key=SECOND_KEY), repo_corpus, strict=True)
     assert [(r.scenario.name, r.message) for r in results if r.status != "passed"] == []
     killed = run(SCENARIOS, Http(served("mutant-gating-ignored"), KEY), repo_corpus)
     assert [r.scenario.name for r in killed if r.status == "failed"] == ["verifier-gating"]

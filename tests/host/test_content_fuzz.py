@@ -121,3 +121,93 @@ def test_the_oracle_catches_a_host_that_leaks(make_host, repo_corpus):
     )
     free = _content_free_types(repo_corpus)
     assert [e["type"] for e in run.log.events if e["type"] in free and _leaks(e["payload"])] == ["agent.verified"]
+
+
+scripted_findings = st.lists(
+    st.fixed_dictionaries(
+        {
+            "dimension": st.sampled_from(["correctness", "completeness"]),
+            "classification": st.sampled_from(["blocking", "warning", "advisory"]),
+            "description": texts,
+        },
+        optional={"recommendation": texts},
+    ),
+    max_size=3,
+)
+scripted_judgements = st.fixed_dictionaries(
+    {},
+    optional={
+        "confidence": st.floats(0, 1),
+        "weight": st.floats(0.1, 5),
+        "scores": st.fixed_dictionaries(
+            {}, optional={"correctness": st.integers(1, 5), "completeness": st.integers(1, 5)}
+        ),
+        "findings": scripted_findings,
+    },
+)
+attempts = st.lists(
+    st.fixed_dictionaries(
+        {"output": json_values | texts.map(lambda t: f"line one\nTODO {t}")},
+        optional={"judgements": st.lists(scripted_judgements, max_size=3)},
+    ),
+    min_size=1,
+    max_size=3,
+)
+
+
+@FUZZ
+@given(
+    attempts=attempts,
+    strategy=st.sampled_from([None, "majority", "unanimous", "weighted", "any"]),
+    behaviour=st.fixed_dictionaries(
+        {},
+        optional={
+            "blocking": st.booleans(),
+            "onFail": st.sampled_from(["reject", "conditional_pass", "escalate"]),
+            "maxAttempts": st.integers(1, 3),
+            "reverifyScope": st.sampled_from(["targeted", "full"]),
+        },
+    ),
+    min_confidence=st.none() | st.floats(0, 1),
+)
+def test_no_verification_event_carries_findings_or_output(
+    make_host, repo_corpus, attempts, strategy, behaviour, min_confidence
+):
+    from host.host_helpers import call
+    from wopgen.conformance.scenarios.verification import gate, request, rubric
+
+    quorum = None if strategy is None else {"verifierCount": 3, "quorumStrategy": strategy}
+    the_gate = gate(("correctness", "completeness"), quorum=quorum, **behaviour)
+    extra: dict[str, Any] = {}
+    if min_confidence is not None:
+        the_gate["rubricId"] = "conformance-rubric"
+        extra["rubric"] = rubric(min_confidence)
+    for attempt in attempts:
+        attempt["judgements"] = attempt.get("judgements", [])[: 3 if quorum else 1]
+    host = make_host()
+    answer = call(host, "POST", "/v1/host/sample/verification/run", request(the_gate, *attempts, **extra))
+    assert answer.status == 200, answer.body
+    run = host.runs[answer.body["runId"]]
+    free = _content_free_types(repo_corpus)
+    gate_events = [e for e in run.log.events if e["type"].startswith("verification.") or e["type"] == "agent.verified"]
+    assert gate_events and all(e["type"] in free for e in gate_events)
+    assert not [e for e in run.log.events if e["type"] in free and _leaks(e["payload"])]
+    results = [run.verifications[a["resultId"]] for a in answer.body["attempts"]]
+    assert len(results) <= behaviour.get("maxAttempts", 2)
+    for number, found in enumerate(results):
+        scripted = attempts[min(number, len(attempts) - 1)]["judgements"]
+        if any(j.get("findings") for j in scripted):
+            assert _leaks(found["findings"])  # the content exists, in the result; it only stays out of events
+
+
+def test_the_oracle_catches_a_host_that_leaks_findings(make_host, repo_corpus):
+    from host.host_helpers import call
+    from wopgen.conformance.scenarios.verification import PASSING, finding, gate, judged, request
+
+    host = make_host("mutant-verification-findings-leak")
+    body = request(gate(), judged({**PASSING, "findings": [finding("warning", text=f"{MARK} quoted")]}))
+    run = host.runs[call(host, "POST", "/v1/host/sample/verification/run", body).body["runId"]]
+    free = _content_free_types(repo_corpus)
+    assert [e["type"] for e in run.log.events if e["type"] in free and _leaks(e["payload"])] == [
+        "verification.completed"
+    ]

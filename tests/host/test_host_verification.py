@@ -1,17 +1,174 @@
-"""The verification result read (RFC 0091) on the generated host, which does not advertise gates yet."""
+"""Verification gates on the generated host (RFC 0091): advertisement, the seam, the findings read, events."""
 
 from __future__ import annotations
 
-from host.host_helpers import call
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.host_helpers import AUTH, KEY, REPO, call
+from wopgen.conformance.scenarios.verification import FAILING, PASSING, finding, gate, judged, request
+from wopgen.generate.host import generate
+from wopgen.generate.host_profiles import HONEST
+
+SEAM = "/v1/host/sample/verification/run"
+OTHER = "other-owner-key"
 
 
-def test_a_host_without_gates_answers_the_findings_read_with_404_behind_auth(make_host):
+def gates_of(host: Any) -> dict[str, Any]:
+    caps = call(host, "GET", "/.well-known/openwop").body
+    return dict(caps.get("multiAgent", {}).get("executionModel", {}).get("verifier", {}).get("gates", {}))
+
+
+def result(host: Any, answer: dict[str, Any], index: int = 0) -> Any:
+    return call(host, "GET", f"/v1/runs/{answer['runId']}/verifications/{answer['attempts'][index]['resultId']}")
+
+
+@pytest.mark.parametrize("profile", [p.name for p in HONEST])
+def test_a_profile_advertises_gates_exactly_when_it_runs_them(make_host, profile):
+    host = make_host(profile)
+    advertised = gates_of(host).get("supported") is True
+    answer = call(host, "POST", SEAM, request(gate(), judged(PASSING)))
+    assert (answer.status == 200) is advertised, (profile, answer.status, answer.body)
+    if not advertised:
+        assert (answer.status, answer.body["error"]) == (404, "not_found")
+    assert advertised is (profile in ("full", "no-eval"))
+
+
+def test_the_generated_package_holds_the_semantic_rules_verbatim(repo_corpus):
+    files = generate(repo_corpus)
+    source = REPO / "generator/wopgen/semantics"
+    copied = {Path(p).name: text for p, text in files.items() if p.startswith("wop_host/semantics/")}
+    assert copied == {p.name: p.read_text(encoding="utf-8") for p in sorted(source.glob("*.py"))}
+
+
+def test_a_passing_gate_completes_the_run_and_serves_its_result(make_host):
     host = make_host()
-    run = host.start_run({"workflowId": "w"})
-    path = f"/v1/runs/{run.run_id}/verifications/vr-1"
-    answer = call(host, "GET", path)
-    assert (answer.status, answer.body["error"]) == (404, "not_found")
-    assert call(host, "GET", "/v1/runs/nope/verifications/vr-1").status == 404
+    answer = call(host, "POST", SEAM, request(gate(), judged(PASSING))).body
+    assert (answer["status"], answer["edge"], answer["to"]) == ("completed", "pass", "deliver")
+    found = result(host, answer)
+    assert found.status == 200 and found.body["verdict"] == "pass" and found.body["findings"] == []
+    events = host.runs[answer["runId"]].log.events
+    assert [e["type"] for e in events] == [
+        "run.started",
+        "agent.decided",
+        "verification.started",
+        "provider.usage",
+        "agent.verified",
+        "verification.completed",
+        "run.completed",
+    ]
+    verified = events[4]["payload"]
+    assert verified["target"] == found.body["resultId"] and verified["verdict"] == "pass"
+    assert found.body["verifiers"][0]["verifiedEventId"] == events[4]["eventId"]
+
+
+def test_the_findings_read_needs_the_runs_owner(make_host):
+    host = make_host(other_keys=[OTHER])
+    answer = call(host, "POST", SEAM, request(gate(maxAttempts=1), judged(FAILING))).body
+    path = f"/v1/runs/{answer['runId']}/verifications/{answer['attempts'][0]['resultId']}"
+    assert host.handle("GET", path, {}, b"").status == 401
     assert host.handle("GET", path, {"Authorization": "Bearer wrong"}, b"").status == 401
-    verifier = call(host, "GET", "/.well-known/openwop").body["multiAgent"]["executionModel"].get("verifier", {})
-    assert "gates" not in verifier  # it promises no gates, so it has no results to serve
+    other = host.handle("GET", path, {"Authorization": f"Bearer {OTHER}"}, b"")
+    assert (other.status, other.body["error"]) == (403, "forbidden")
+    assert host.handle("GET", f"/v1/runs/{answer['runId']}", {"Authorization": f"Bearer {OTHER}"}, b"").status == 403
+    assert call(host, "GET", path).status == 200
+    assert call(host, "GET", f"/v1/runs/{answer['runId']}/verifications/vr-none").status == 404
+    assert call(host, "GET", "/v1/runs/nope/verifications/vr-1").status == 404
+    own = host.handle(
+        "POST", SEAM, {"Authorization": f"Bearer {OTHER}"}, json.dumps(request(gate(), judged())).encode()
+    )
+    mine = own.body["attempts"][0]["resultId"]
+    assert host.handle("GET", f"/v1/runs/{own.body['runId']}/verifications/{mine}", AUTH, b"").status == 403
+
+
+def test_the_findings_read_answers_409_while_the_attempt_is_graded(make_host, module, monkeypatch):
+    host = make_host()
+    gates_module = sys.modules[module.__name__ + ".gates"]
+    seen: list[int] = []
+    real = gates_module.grade
+
+    def grading(**arguments: Any) -> Any:
+        run = next(iter(host.runs.values()))
+        seen.append(call(host, "GET", f"/v1/runs/{run.run_id}/verifications/{run.run_id}.vr1").status)
+        return real(**arguments)
+
+    monkeypatch.setattr(gates_module, "grade", grading)
+    answer = call(host, "POST", SEAM, request(gate(), judged(PASSING)))
+    assert answer.status == 200 and seen == [409]
+    assert result(host, answer.body).status == 200
+
+
+def test_self_evaluation_is_refused_before_any_run_starts(make_host):
+    host = make_host()
+    answer = call(host, "POST", SEAM, request(gate(), judged(PASSING), verifierIds=["core.sample.writer"]))
+    assert (answer.status, answer.body["details"]["rule"]) == (400, "semantic-self-evaluation")
+    assert host.runs == {}
+
+
+def test_a_node_with_two_pass_edges_is_refused_by_the_semantic_rule(make_host):
+    node = json.loads((REPO / "schemas/examples/verification-node/valid/three-edges.json").read_text())
+    body = request({**gate(), "gateId": node["gateId"]}, judged(PASSING), node=node)
+    body["generatorId"] = node["generatorAgentId"]
+    assert call(make_host(), "POST", SEAM, body).status == 200
+    node["edges"][2]["kind"] = "pass"
+    answer = call(make_host(), "POST", SEAM, body)
+    assert (answer.status, answer.body["details"]["rule"]) == (400, "semantic-node-edges")
+
+
+def test_the_heuristic_grader_reads_the_output_and_the_criteria(make_host):
+    host = make_host()
+    described = gate()
+    described["evaluationCriteria"][0]["description"] = "cites ledger figures"
+    good = call(host, "POST", SEAM, request(described, judged(output="Figures: the ledger cites 3.8%"))).body
+    bad = call(host, "POST", SEAM, request(described, judged(output="Revenue grew."))).body
+    marked = call(host, "POST", SEAM, request(described, judged(output="ledger figures cites\nTODO check"))).body
+    assert [a["verdict"] for a in good["attempts"]] == ["pass"]
+    assert [a["verdict"] for a in bad["attempts"]] == ["fail", "fail"]
+    assert [a["verdict"] for a in marked["attempts"]] == ["conditional_pass"]
+    evidence = result(host, marked).body["findings"][0]["evidence"][0]
+    assert (evidence["evidenceType"], evidence["line"]) == ("line_reference", 2)
+    score = result(host, bad).body["verifiers"][0]["scores"][0]
+    assert score == {"dimension": "correctness", "score": 1.0, "passThreshold": 4.0}
+
+
+def test_the_honest_host_refuses_to_serve_a_result_that_breaks_the_rules(make_host, module, monkeypatch):
+    host = make_host()
+    gates_module = sys.modules[module.__name__ + ".gates"]
+    monkeypatch.setattr(gates_module, "finding_counts", lambda findings: {"blocking": 0, "warning": 0, "advisory": 9})
+    errors: list[BaseException] = []
+    host.on_error = errors.append
+    answer = call(host, "POST", SEAM, request(gate(), judged({**PASSING, "findings": [finding("warning")]})))
+    assert answer.status == 500 and "semantic-finding-counts" in str(errors[0])
+
+
+def test_an_escalated_gate_run_waits_for_a_human(make_host):
+    host = make_host()
+    answer = call(host, "POST", SEAM, request(gate(maxAttempts=1, onFail="escalate"), judged(FAILING))).body
+    assert (answer["status"], answer["edge"], answer["to"]) == ("waiting-input", "refer", "human-review")
+    assert call(host, "POST", f"/v1/runs/{answer['runId']}/resume", {}).status == 200
+    snapshot = call(host, "GET", f"/v1/runs/{answer['runId']}").body
+    assert snapshot["status"] == "completed"
+    assert snapshot["variables"]["verification"]["edges"] == ["refer"]
+
+
+def test_limits_beyond_the_advertisement_are_refused(make_host):
+    host = make_host()
+    limits = gates_of(host)
+    too_many = gate(quorum={"verifierCount": limits["maxVerifiers"] + 1, "quorumStrategy": "any"})
+    assert call(host, "POST", SEAM, request(too_many, judged())).status == 400
+    assert call(host, "POST", SEAM, request(gate(maxAttempts=limits["maxAttempts"] + 1), judged())).status == 400
+
+
+def test_the_seam_is_served_over_http_too(served):
+    import urllib.request
+
+    base = served("full")
+    data = json.dumps(request(gate(), judged(PASSING))).encode()
+    headers = {"Authorization": f"Bearer {KEY}", "Content-Type": "application/json"}
+    with urllib.request.urlopen(urllib.request.Request(base + SEAM, data=data, headers=headers)) as answer:
+        body = json.loads(answer.read())
+    assert body["attempts"][0]["verdict"] == "pass"

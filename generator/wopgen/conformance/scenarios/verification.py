@@ -388,7 +388,9 @@ def quorum(ctx: Context) -> None:
     ctx.equal(sorted(ran), sorted(set(offered)), "quorum strategies exercised")
     if "majority" in offered:
         warned = judged(PASSING, {**PASSING, "findings": [finding("warning")]}, FAILING)
-        answer, results, _ = drive(ctx, request(gate(quorum={"verifierCount": 3, "quorumStrategy": "majority"}), warned))
+        answer, results, _ = drive(
+            ctx, request(gate(quorum={"verifierCount": 3, "quorumStrategy": "majority"}), warned)
+        )
         ctx.equal(answer["attempts"][0]["verdict"], "conditional_pass", "an accepting verifier said conditional_pass")
         owners = {f.get("verifierId") for f in results[0]["findings"]}
         ctx.check(None not in owners, "with several verifiers every finding names its verifier")
@@ -401,10 +403,10 @@ def quorum(ctx: Context) -> None:
         )
         answer, _, _ = drive(ctx, body)
         ctx.equal(verdicts(answer), [("refer", "escalate")], "not accepted and nobody failed: refer")
-    for strategy in ("majority", "unanimous", "weighted", "any"):
-        if strategy not in offered:
-            body = request(gate(quorum={"verifierCount": 2, "quorumStrategy": strategy, "minAgree": 2}), judged())
-            refused(ctx, body, f"the quorum strategy {strategy}, which the host does not advertise")
+    for name in ("majority", "unanimous", "weighted", "any"):
+        if name not in offered:
+            body = request(gate(quorum={"verifierCount": 2, "quorumStrategy": name, "minAgree": 2}), judged())
+            refused(ctx, body, f"the quorum strategy {name}, which the host does not advertise")
 
 
 def reverify(ctx: Context) -> None:
@@ -467,7 +469,9 @@ def cost_ceiling(ctx: Context) -> None:
     ceiling = costs[0] + costs[1] / 2
     capped, capped_results, _ = drive(ctx, {**body, "costCeilingUsd": ceiling})
     ctx.equal(verdicts(capped), [("fail", "reject")], "no attempt starts that would pass the ceiling; onFail applies")
-    ctx.check(float(capped["costUsd"]) <= ceiling, f"verification spent {capped['costUsd']} over a ceiling of {ceiling}")
+    ctx.check(
+        float(capped["costUsd"]) <= ceiling, f"verification spent {capped['costUsd']} over a ceiling of {ceiling}"
+    )
     ctx.equal(capped.get("ceilingReached"), True, "the answer says the ceiling cut the attempts short")
     ctx.equal(capped_results[0]["gateBehaviour"]["maxAttempts"], 1, "the result records its attempt as the last")
     refused(ctx, {**body, "costCeilingUsd": costs[0] / 2}, "a ceiling below the cost of one attempt")
