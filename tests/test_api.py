@@ -232,7 +232,14 @@ def test_repository_api_is_clean_and_complete() -> None:
         ("POST", "/v1/host/sample/agentloop/run"),
         ("POST", "/v1/host/sample/agents/verify-run"),
         ("POST", "/v1/host/sample/agents/eval-run"),
+        ("GET", "/v1/runs/{runId}/verifications/{resultId}"),
+        ("POST", "/v1/host/sample/verification/run"),
     }
+    findings = openapi["paths"]["/v1/runs/{runId}/verifications/{resultId}"]["get"]
+    assert findings["operationId"] == "getVerificationResult" and {"401", "403", "404", "409"} <= set(findings["responses"])
+    assert findings["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("VerificationResult")
+    seam = openapi["paths"]["/v1/host/sample/verification/run"]["post"]
+    assert seam["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("VerificationRunRequest")
     create = openapi["paths"]["/v1/runs"]["post"]["responses"]
     assert "validation_error" in create["400"]["content"]["application/json"]["examples"]
     assert "capability_not_provided" in create["501"]["content"]["application/json"]["examples"]
@@ -243,3 +250,4 @@ def test_repository_api_is_clean_and_complete() -> None:
     asyncapi = yaml.safe_load(files[ASYNCAPI_FILE])
     enum = corpus.schemas_by_name["run-event"].data["$defs"]["RunEventType"]["enum"]
     assert sorted(asyncapi["components"]["messages"]) == sorted(enum)
+    assert {"verification.started", "verification.completed"} <= set(asyncapi["components"]["messages"])

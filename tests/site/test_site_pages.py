@@ -158,6 +158,27 @@ def test_api_pages_render_the_generated_documents() -> None:
     assert "**Address:** `/v1/runs/{runId}/events`" in events
 
 
+def test_the_site_picks_up_rfc_0091_without_hand_edits() -> None:
+    site = pages(REPO)
+    for name in (
+        "verification-gate",
+        "verification-rubric",
+        "verification-finding",
+        "verification-result",
+        "handoff-artifact",
+        "verification-node",
+        "sample-verification-run-request",
+        "sample-verification-run-response",
+    ):
+        assert f"docs/schemas/{name}.md" in site, name
+    events = site["docs/events.md"]
+    assert "verification.started" in events and "verification.completed" in events
+    http = site["docs/api/index.md"]
+    assert "`getVerificationResult`" in http and "`runSampleVerification`" in http
+    conformance = site["docs/conformance.md"]
+    assert all(f"`{s.name}`" in conformance for s in SCENARIOS if s.rfc == "0091")
+
+
 def test_api_pages_say_so_when_the_corpus_has_no_api(make_corpus: Callable[..., Path]) -> None:
     site = pages(make_corpus())
     assert "No API reference for this corpus" in site["docs/api/index.md"]
