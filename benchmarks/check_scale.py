@@ -69,7 +69,11 @@ def main() -> None:
     if len(sizes) >= 2:
         small, large = sizes[0], sizes[-1]
         growth = results[large][1] / results[small][1]
-        print(f"growth {small} -> {large} schemas: x{growth:.1f} (linear would be x{large / small:.0f})")
+        base_growth = results[large][0] / results[small][0]
+        print(
+            f"growth {small} -> {large} schemas: wopgen check x{growth:.1f}, baseline x{base_growth:.1f} "
+            f"(linear would be x{large / small:.0f})"
+        )
 
 
 if __name__ == "__main__":

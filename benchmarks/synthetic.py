@@ -26,7 +26,7 @@ RFC = """# RFC {n:04d}: Synthetic {n}
 | **Author(s)** | Bench (@bench) |
 | **Created** | 2026-01-01 |
 | **Updated** | 2026-01-02 |
-| **Affects** | `schemas/s{n:04d}.schema.json` |
+| **Affects** | `schemas/s{sn:04d}.schema.json` |
 | **Compatibility** | `additive` |
 | **Supersedes** | — |
 | **Superseded by** | — |
@@ -135,5 +135,5 @@ def write_corpus(root: Path, count: int) -> Path:
         (ex / "invalid/bad-kind.json").write_text(json.dumps({"id": f"x-{n}", "kind": "z"}))
     for n in range(1, count + 1):
         prev = max(n - 1, 1)
-        (root / f"spec/rfcs/{n:04d}-synthetic.md").write_text(RFC.format(n=n, prev=prev))
+        (root / f"spec/rfcs/{n:04d}-synthetic.md").write_text(RFC.format(n=n, prev=prev, sn=n - 1))
     return root
