@@ -5,8 +5,14 @@
    Two baselines over the same events, measured in the same run: a plain `list.append` (the cost
    of keeping events at all) and one bare `Draft202012Validator.validate` of the payload against a
    validator prepared in advance (the least any validating log must do).
-2. The full conformance run: every scenario against a freshly generated in-process host (full
-   profile, strict), with the generation and import timed separately, plus the run over HTTP.
+2. Verification gate runs (RFC 0091) per second through the seam: a three-verifier majority
+   quorum failing once and passing on the targeted re-attempt. Baseline, in the same run: the bare
+   decisions of `wopgen.semantics` (each verifier's verdict, the quorum, the disposition) over the
+   same judgements, which is the least any host must compute; the ratio is what grading, events,
+   validation and the result's self-check cost on top.
+3. The full conformance run: every scenario against a freshly generated in-process host (full
+   profile, strict), with the generation and import timed separately, the RFC 0091 scenarios
+   alone, plus the run over HTTP.
 
     python benchmarks/host_scale.py [--events 20000] [--repeat 3]
 """
@@ -14,17 +20,20 @@
 from __future__ import annotations
 
 import argparse
+import json
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from wopgen.conformance.inprocess import in_process, load_package
+from wopgen.conformance.inprocess import SECOND_KEY, in_process, load_package
 from wopgen.conformance.runner import run
 from wopgen.conformance.scenarios import SCENARIOS
+from wopgen.conformance.scenarios.verification import FAILING, PASSING, gate, judged, request
 from wopgen.conformance.transport import Http
 from wopgen.corpus import load
 from wopgen.generate.host import PACKAGE, generate
+from wopgen.semantics.verification import disposition, judgement_verdict, quorum_verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,7 +49,36 @@ def sample_events(module: Any) -> list[tuple[str, dict[str, Any]]]:
     }
     loop = host.start_run({"workflowId": "conformance.scripted-loop", "inputs": {"script": {"turns": [turn] * 5}}})
     evaluation = host.start_run({"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample"})
-    return [(e["type"], e["payload"]) for e in loop.log.events + evaluation.log.events]
+    gated = host.runs[gate_run(host)["runId"]]
+    return [(e["type"], e["payload"]) for e in loop.log.events + evaluation.log.events + gated.log.events]
+
+
+QUORUM = {"verifierCount": 3, "quorumStrategy": "majority"}
+GATE_BODY = request(
+    gate(("correctness", "completeness"), quorum=QUORUM),
+    judged(PASSING, FAILING, FAILING),
+    judged(PASSING, PASSING, FAILING),
+)
+
+
+def gate_run(host: Any) -> dict[str, Any]:
+    answer = host.handle("POST", "/v1/host/sample/verification/run", {"Authorization": "Bearer k"}, _body())
+    assert answer.status == 200, answer.body
+    return dict(answer.body)
+
+
+def _body() -> bytes:
+    return json.dumps(GATE_BODY).encode()
+
+
+def bare_decisions() -> None:
+    """The decisions of the same two attempts, straight from wopgen.semantics."""
+    for verdicts in ((5, 2, 2), (5, 5, 2)):
+        judgements = []
+        for score in verdicts:
+            scores = [{"dimension": "correctness", "score": score, "passThreshold": 4}]
+            judgements.append({"verdict": judgement_verdict(scores, [], 0.9)[0]})
+        disposition(quorum_verdict(judgements, QUORUM), 1)
 
 
 def best_of(repeat: int, fn: Any) -> float:
@@ -92,15 +130,28 @@ def main() -> None:
     print(f"  plain list append    : {n / plain_s:>12,.0f} events/s  (host is {host_s / plain_s:,.0f}x slower)")
     print(f"  bare payload validate: {n / bare_s:>12,.0f} events/s  (host/bare = {host_s / bare_s:.2f})")
 
+    gates = max(50, args.events // 100)
+    host = module.Host("full", api_key="k")
+    gate_s = best_of(args.repeat, lambda: [gate_run(host) for _ in range(gates)])
+    bare_g = best_of(args.repeat, lambda: [bare_decisions() for _ in range(gates)])
+    print(f"verification gates, {gates} runs of 2 attempts x 3 verifiers")
+    print(f"  host gate runs       : {gates / gate_s:>12,.0f} runs/s  ({gate_s:.3f} s)")
+    print(f"  bare semantic decide : {gates / bare_g:>12,.0f} runs/s  (host/bare = {gate_s / bare_g:,.0f})")
+
     conformance = best_of(args.repeat, lambda: run(SCENARIOS, in_process(module, "full"), corpus, strict=True))
+    gated = [s for s in SCENARIOS if s.rfc == "0091"]
+    verification = best_of(args.repeat, lambda: run(gated, in_process(module, "full"), corpus, strict=True))
     print(f"conformance, {len(SCENARIOS)} scenarios")
     print(f"  generate + import host : {generated:.3f} s")
     print(f"  full run, in-process   : {conformance:.3f} s")
-    server = module.make_server(module.Host("full", api_key="k"), "127.0.0.1", 0, quiet=True)
+    print(f"  RFC 0091 ({len(gated)} scenarios) : {verification:.3f} s")
+    host = module.Host("full", api_key="k", other_keys=[SECOND_KEY])
+    server = module.make_server(host, "127.0.0.1", 0, quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}"
-        over_http = best_of(args.repeat, lambda: run(SCENARIOS, Http(url, "k"), corpus, strict=True))
+        transport = Http(url, "k", second_key=SECOND_KEY)
+        over_http = best_of(args.repeat, lambda: run(SCENARIOS, transport, corpus, strict=True))
     finally:
         server.shutdown()
         server.server_close()

@@ -236,7 +236,9 @@ def test_repository_api_is_clean_and_complete() -> None:
         ("POST", "/v1/host/sample/verification/run"),
     }
     findings = openapi["paths"]["/v1/runs/{runId}/verifications/{resultId}"]["get"]
-    assert findings["operationId"] == "getVerificationResult" and {"401", "403", "404", "409"} <= set(findings["responses"])
+    assert findings["operationId"] == "getVerificationResult" and {"401", "403", "404", "409"} <= set(
+        findings["responses"]
+    )
     assert findings["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("VerificationResult")
     seam = openapi["paths"]["/v1/host/sample/verification/run"]["post"]
     assert seam["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("VerificationRunRequest")
