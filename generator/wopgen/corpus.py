@@ -20,7 +20,7 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, Severity
 from wopgen.jsondoc import JsonDoc, JsonLoadError, decode_text, parse_json
 from wopgen.markdown import MarkdownDoc, parse_markdown
 from wopgen.rfcmeta import Rfc, parse_rfc
@@ -44,7 +44,8 @@ OUTSIDE_ROOT = define(
 MISSING_PART = define(
     "corpus-missing",
     "warning",
-    "A part of the corpus named in [tool.wopgen] (a folder or file) does not exist.",
+    "A part of the corpus does not exist: any folder or file that [tool.wopgen] names (an error, since the "
+    "checks of that part would pass in silence), or the default schemas, docs or rfcs folder (a warning).",
 )
 INVALID_YAML = define("corpus-invalid-yaml", "error", "A YAML file in the corpus does not parse.")
 SCHEMA_INVALID_JSON = define(
@@ -321,19 +322,35 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     reader = _Reader(settings, diagnostics)
     corpus = Corpus(settings=settings, load_diagnostics=diagnostics)
 
+    def missing(name: str, relative: str, kind: str) -> None:
+        named = name in settings.configured
+        diagnostics.append(
+            MISSING_PART.at(
+                relative,
+                1,
+                f"the {name} {kind} {relative!r}{' named in [tool.wopgen]' if named else ''} does not exist",
+                f"create it or change {name} in [tool.wopgen] in pyproject.toml",
+                severity=Severity.ERROR if named else None,
+            )
+        )
+
     def folder(name: str, relative: str) -> Path | None:
+        """A part every corpus has: missing is always a finding."""
         path = settings.path(relative)
         if not path.is_dir():
-            diagnostics.append(
-                MISSING_PART.at(
-                    relative,
-                    1,
-                    f"the {name} folder {relative!r} does not exist",
-                    "create it or change [tool.wopgen] in pyproject.toml",
-                )
-            )
+            missing(name, relative, "folder")
             return None
         return path
+
+    def optional(name: str, relative: str, kind: str) -> Path | None:
+        """A part a corpus may leave out: missing is a finding only when [tool.wopgen] names it."""
+        path = settings.path(relative)
+        present = path.is_dir() if kind == "folder" else path.is_file() or path.is_symlink()
+        if present:
+            return path
+        if name in settings.configured:
+            missing(name, relative, kind)
+        return None
 
     schemas_dir = folder("schemas", settings.schemas)
     if schemas_dir:
@@ -342,8 +359,8 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
             if doc is not None:
                 corpus.schemas[doc.path] = doc
 
-    examples_dir = settings.path(settings.examples)
-    if examples_dir.is_dir():
+    examples_dir = optional("examples", settings.examples, "folder")
+    if examples_dir:
         _load_examples(corpus, reader, examples_dir)
 
     docs_dir = folder("docs", settings.docs)
@@ -362,19 +379,19 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
             if md is not None:
                 corpus.rfcs[md.path] = parse_rfc(md.path, md, path.name)
 
-    api_dir = settings.path(settings.api)
-    if api_dir.is_dir():
+    api_dir = optional("api", settings.api, "folder")
+    if api_dir:
         for path in _files(api_dir, "*.yaml"):
             ydoc = reader.read_yaml(path)
             if ydoc is not None:
                 corpus.api[ydoc.path] = ydoc
 
-    invariants = settings.path(settings.invariants)
-    if invariants.is_file() or invariants.is_symlink():
+    invariants = optional("invariants", settings.invariants, "file")
+    if invariants:
         corpus.invariants = reader.read_yaml(invariants)
 
-    changelog = settings.path(settings.changelog)
-    if changelog.is_file() or changelog.is_symlink():
+    changelog = optional("changelog", settings.changelog, "file")
+    if changelog:
         corpus.changelog = reader.read_markdown(changelog)
     return corpus
 

@@ -30,6 +30,7 @@ class Settings:
     external_rfcs: frozenset[int] = field(default_factory=frozenset)
     baseline: str | None = None
     models_package: str = "wop_models"
+    configured: frozenset[str] = field(default_factory=frozenset)  # the fields [tool.wopgen] sets itself
 
     def path(self, relative: str) -> Path:
         return self.root / relative
@@ -47,6 +48,9 @@ _KEYS: dict[str, str] = {
     "baseline": "baseline",
     "models-package": "models_package",
 }
+
+# The settings that name a part of the corpus: each must stay inside the corpus root.
+PARTS = ("schemas", "examples", "docs", "rfcs", "api", "invariants", "changelog")
 
 
 def find_root(start: Path) -> Path:
@@ -94,4 +98,17 @@ def load_settings(root: Path) -> Settings:
     base = values.get("id_base", Settings.id_base)
     if not base.endswith("/"):
         raise SettingsError(f"{pyproject}: id-base must end with '/' (got {base!r})")
-    return Settings(root=root.resolve(), **values)
+    for part in PARTS:
+        if part in values:
+            _inside_root(pyproject, root.resolve(), part, values[part])
+    return Settings(root=root.resolve(), configured=frozenset(values), **values)
+
+
+def _inside_root(pyproject: Path, root: Path, key: str, value: str) -> None:
+    """A part of the corpus is a path below the corpus root: not absolute, no way out through `..` or a link."""
+    target = (root / value).resolve()
+    if Path(value).is_absolute() or not value.strip() or not target.is_relative_to(root):
+        raise SettingsError(
+            f"{pyproject}: [tool.wopgen] {key} = {value!r} is not a path inside the corpus root {root}; "
+            "give a path relative to pyproject.toml that stays below it"
+        )
