@@ -323,7 +323,7 @@ def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
                 api.operations_path, 1, f"openapi.yaml at {where}: {exc.message}", "run `wopgen api` and inspect it"
             )
         except (RecursionError, referencing.exceptions.Unresolvable) as exc:
-            what = "a $ref cycle" if isinstance(exc, RecursionError) else f"a $ref that leads nowhere ({exc})"
+            what = "a $ref cycle" if isinstance(exc, RecursionError) else f"$ref {exc.ref!r} leads nowhere"
             yield OPENAPI_INVALID.at(
                 api.operations_path,
                 1,
