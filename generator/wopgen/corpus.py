@@ -6,6 +6,8 @@ files, malformed JSON or YAML, files that leave the root) become diagnostics, no
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -30,6 +32,27 @@ from wopgen.yamldoc import YamlDoc, YamlLoadError, parse_yaml
 
 SCHEMA_SUFFIX = ".schema.json"
 MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_LISTED = 200_000
+# Folders the file list leaves out: version control, caches, virtual environments, generated output.
+IGNORED_FOLDERS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "node_modules",
+        "build",
+        "dist",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".hypothesis",
+        ".tox",
+        ".nox",
+    }
+)
 
 UNREADABLE = define(
     "corpus-unreadable",
@@ -48,6 +71,12 @@ MISSING_PART = define(
     "checks of that part would pass in silence), or the default schemas, docs or rfcs folder (a warning).",
 )
 INVALID_YAML = define("corpus-invalid-yaml", "error", "A YAML file in the corpus does not parse.")
+FILE_LIMIT = define(
+    "corpus-file-limit",
+    "warning",
+    f"The repository holds more than {MAX_LISTED:,} files outside ignored folders; only the first are listed, "
+    "so a check that looks a file up may call a later one missing.",
+)
 SCHEMA_INVALID_JSON = define(
     "schema-invalid-json", "error", "A schema file is not valid JSON; the position of the error is given."
 )
@@ -91,6 +120,10 @@ class Corpus:
     invariants: YamlDoc | None = None
     changelog: MarkdownDoc | None = None
     load_diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Every file and folder of the repository (relative, POSIX), listed once by `load`; links that
+    # lead out of the root and the ignored folders are left out. `exists` and `glob` ask this list.
+    files: frozenset[str] = frozenset()
+    folders: frozenset[str] = frozenset()
 
     @property
     def root(self) -> Path:
@@ -212,29 +245,102 @@ class Corpus:
 
     # --- files ---------------------------------------------------------------------------
 
-    def inside(self, relative: str) -> Path | None:
-        """The absolute path for a corpus-relative path, or None when it would leave the root."""
-        candidate = (self.root / relative).resolve()
-        try:
-            candidate.relative_to(self.root)
-        except ValueError:
-            return None
-        return candidate
+    def inside(self, relative: str) -> bool:
+        """Whether a corpus-relative path stays below the root when read as written (no `..` out, not absolute)."""
+        if not relative or relative.startswith("/"):
+            return False
+        normal = posixpath.normpath(relative)
+        return normal != ".." and not normal.startswith("../")
 
     def exists(self, relative: str) -> bool:
-        target = self.inside(relative)
-        return target is not None and target.exists()
+        """Whether the repository has this file or folder, as listed when the corpus was loaded."""
+        if not self.inside(relative):
+            return False
+        normal = posixpath.normpath(relative)
+        return normal == "." or normal in self.files or normal in self.folders
 
     def glob(self, pattern: str) -> list[str]:
-        """Corpus-relative paths matching a glob, never following a path out of the root."""
-        if ".." in Path(pattern).parts or Path(pattern).is_absolute():
+        """Listed files and folders matching a glob (`*`, `?`, `[...]` within a segment, `**` across them)."""
+        if ".." in pattern.split("/") or not self.inside(pattern):
             return []
-        found = []
-        for hit in sorted(self.root.glob(pattern)):
-            relative = hit.relative_to(self.root).as_posix()
-            if self.inside(relative) is not None:
-                found.append(relative)
-        return found
+        matcher = _glob_regex(posixpath.normpath(pattern))
+        return sorted(p for p in self.files | self.folders if matcher.fullmatch(p))
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """The regular expression of a pathlib-style glob over POSIX paths: `*`, `?` and `[...]` stay
+    within one segment, a `**` segment spans any number of them."""
+    out: list[str] = []
+    parts = pattern.split("/")
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        if part == "**":
+            out.append(".*" if last else "(?:[^/]+/)*")
+            continue
+        out.append(_segment_regex(part))
+        if not last:
+            out.append("/")
+    return re.compile("".join(out))
+
+
+def _segment_regex(part: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(part):
+        char = part[i]
+        close = part.find("]", i + 2) if char == "[" else -1
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif close != -1:
+            inner = part[i + 1 : close].replace("\\", "\\\\")
+            out.append("[^/" + inner[1:] + "]" if inner.startswith("!") else "[" + inner + "]")
+            i = close
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)
+
+
+def _listing(root: Path, diagnostics: list[Diagnostic]) -> tuple[frozenset[str], frozenset[str]]:
+    """Every file and folder below `root`, skipping ignored folders and links that leave the root.
+
+    Links to folders are listed but not entered, so a link loop cannot trap the walk.
+    """
+    files: set[str] = set()
+    folders: set[str] = set()
+    stack = [""]
+    while stack:
+        here = stack.pop()
+        try:
+            entries = sorted(os.scandir(root / here), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            relative = f"{here}/{entry.name}" if here else entry.name
+            if entry.is_symlink():
+                try:
+                    target = Path(entry.path).resolve()
+                    target.relative_to(root)
+                except (ValueError, OSError, RuntimeError):
+                    continue  # leaves the root: as if it were not there
+                (folders if target.is_dir() else files).add(relative)
+            elif entry.is_dir():
+                if entry.name in IGNORED_FOLDERS or entry.name.endswith(".egg-info"):
+                    continue
+                folders.add(relative)
+                stack.append(relative)
+            else:
+                files.add(relative)
+            if len(files) + len(folders) >= MAX_LISTED:
+                diagnostics.append(
+                    FILE_LIMIT.at(
+                        ".", 1, f"stopped listing files at {MAX_LISTED:,}", "move generated files under build/"
+                    )
+                )
+                return frozenset(files), frozenset(folders)
+    return frozenset(files), frozenset(folders)
 
 
 class _Reader:
@@ -320,7 +426,8 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     settings = settings or load_settings(root)
     diagnostics: list[Diagnostic] = []
     reader = _Reader(settings, diagnostics)
-    corpus = Corpus(settings=settings, load_diagnostics=diagnostics)
+    files, folders = _listing(settings.root, diagnostics)
+    corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=files, folders=folders)
 
     def missing(name: str, relative: str, kind: str) -> None:
         named = name in settings.configured

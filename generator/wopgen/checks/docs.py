@@ -105,7 +105,7 @@ def _links(corpus: Corpus, page: MarkdownDoc, by_path: dict[str, MarkdownDoc]) -
         file_part, _, anchor = target.partition("#")
         if file_part:
             resolved = posixpath.normpath(posixpath.join(folder, unquote(file_part)))
-            if resolved.startswith("../") or resolved == ".." or corpus.inside(resolved) is None:
+            if not corpus.inside(resolved):
                 yield LINK.at(
                     page.path,
                     link.line,
