@@ -207,3 +207,14 @@ def test_a_folder_with_only_the_schemas_folder_is_read_with_the_head_settings(re
     result = run("--root", str(repo), "compat", "--against", str(old))
     assert result.exit_code == 1, result.output
     assert "compat-property-removed" in result.output
+
+
+def test_the_baseline_finding_points_at_the_key_in_the_wopgen_table(repo: Path) -> None:
+    pyproject = repo / "pyproject.toml"
+    decoy = '[tool.other]\nbaseline = "elsewhere"\n\n'
+    pyproject.write_text(decoy + pyproject.read_text().replace("[tool.wopgen]\n", '[tool.wopgen]\nbaseline = "v9"\n'))
+    line = pyproject.read_text().splitlines().index('baseline = "v9"') + 1
+    assert line > 2  # the decoy key under [tool.other] comes first
+    result = run("--root", str(repo), "check")
+    assert result.exit_code == 0, result.output
+    assert f"pyproject.toml\n  {line}:1  info" in result.output
