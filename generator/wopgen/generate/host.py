@@ -20,6 +20,7 @@ from wopgen import __version__
 from wopgen.conformance.model import LOOP_FIXTURE
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.diagnostics import Diagnostic
+from wopgen.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_INDEX, type_index
 from wopgen.generate.host_profiles import PROFILES, capabilities
 from wopgen.rules import define
 from wopgen.templates import environment
@@ -33,8 +34,8 @@ REQUIRED_SCHEMAS = (
     "error-envelope",
     "eval-summary",
     "orchestrator-decision",
-    "run-event",
-    "run-event-payloads",
+    EVENT_SCHEMA,
+    PAYLOADS_SCHEMA,
 )
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
@@ -149,9 +150,8 @@ def _handled(source: str) -> set[str]:
 
 
 def _payload_defs(corpus: Corpus) -> dict[str, str]:
-    payloads = corpus.schemas_by_name["run-event-payloads"].data
-    index = payloads["$defs"]["_typeIndex"]["properties"]
-    return {event: ref["$ref"].rsplit("/", 1)[-1] for event, ref in sorted(index.items())}
+    index = type_index(corpus)
+    return {event: payload.def_name for event, payload in index.payloads.items()} if index is not None else {}
 
 
 def _dump(value: Any) -> str:
@@ -168,10 +168,8 @@ def _missing_schemas(corpus: Corpus) -> list[Diagnostic]:
         data = doc.data
         if name == "error-envelope" and not isinstance(data.get("x-wop-http-status"), dict):
             found.append(MISSING_SCHEMA.at(doc.path, 1, "error-envelope has no x-wop-http-status annotation"))
-        elif name == "run-event-payloads" and not isinstance(
-            data.get("$defs", {}).get("_typeIndex", {}).get("properties"), dict
-        ):
-            found.append(MISSING_SCHEMA.at(doc.path, 1, "run-event-payloads has no _typeIndex"))
+        elif name == PAYLOADS_SCHEMA and type_index(corpus) is None:
+            found.append(MISSING_SCHEMA.at(doc.path, 1, f"{PAYLOADS_SCHEMA} has no {TYPE_INDEX}"))
     return found
 
 
