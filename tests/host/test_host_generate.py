@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from host.host_helpers import REPO
 from wopgen.apispec import read_api
 from wopgen.checks import run_all
 from wopgen.cli import cli
@@ -169,3 +171,18 @@ def test_a_host_that_fails_to_import_is_a_finding_not_a_crash(monkeypatch):
     found = list(check_module.check(load(Path(__file__).resolve().parents[2])))
     assert [d.rule for d in found] == ["host-import-failed"]
     assert "__mro__" in found[0].message
+
+
+def test_output_does_not_depend_on_the_folder_name(tmp_path):
+    roots = []
+    for name in ("checkout-one", "another-clone"):
+        root = tmp_path / name
+        for part in ("schemas", "spec"):
+            shutil.copytree(REPO / part, root / part)
+        for file in ("pyproject.toml", "CHANGELOG.md"):
+            shutil.copy(REPO / file, root / file)
+        roots.append(root)
+    first, second = (generate(load(root)) for root in roots)
+    assert first == second
+    assert "checkout-one" not in first["wop_host/__init__.py"]
+    assert "https://openwop.dev/spec/v1/" in first["wop_host/__init__.py"]

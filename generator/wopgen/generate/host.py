@@ -190,7 +190,7 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
     envelope = corpus.schemas_by_name["error-envelope"].data
     context = {
         "package": package,
-        "corpus_name": corpus.settings.root.name,
+        "corpus_name": corpus.settings.id_base,  # not the folder name: output must not depend on the checkout
         "event_types": list(_payload_defs(corpus)),
         "event_count": len(_payload_defs(corpus)),
         "http_status": sorted(envelope["x-wop-http-status"].items()),
