@@ -96,6 +96,15 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
 
 
 def _check_example(corpus: Corpus, example: Example) -> Iterator[Diagnostic]:
+    schema = corpus.schemas_by_name[example.schema_name]
+    if not corpus.resolvable(schema.path):
+        yield UNVERIFIABLE.at(
+            example.path,
+            1,
+            f"schema {schema.path} is not a valid JSON Schema, so nothing can be validated against it",
+            "fix the schema-metaschema findings first",
+        )
+        return
     target = _target(corpus, example)
     if isinstance(target, Diagnostic):
         yield target
@@ -112,7 +121,7 @@ def _check_example(corpus: Corpus, example: Example) -> Iterator[Diagnostic]:
             "fix the schema-ref-* findings first",
         )
         return
-    except (UnknownType, re.error, TypeError) as exc:
+    except (UnknownType, re.error, TypeError, ValueError, AttributeError) as exc:
         yield UNVERIFIABLE.at(
             example.path,
             1,
