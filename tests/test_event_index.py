@@ -7,17 +7,23 @@ envelope that is a JSON array must give "no index" or skip the entry: never an e
 from __future__ import annotations
 
 import copy
+import json
+import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from api_corpus import api_files
 from corpus_factory import good_files, write
+from generated_models import REPO
 from helpers import hits
 from wopgen.apispec import read_api
 from wopgen.checks import api as api_check
+from wopgen.cli import cli
 from wopgen.conformance.model import Context, Failure
 from wopgen.corpus import Corpus, load
 from wopgen.events import event_types, type_index
@@ -205,3 +211,52 @@ def test_the_host_refuses_a_corpus_without_an_index_with_a_diagnostic(corpus_of,
         host_generate(corpus_of(edit))
     found = [(d.rule, d.path, d.message) for d in refused.value.diagnostics]
     assert ("host-schema-missing", PAYLOADS, "run-event-payloads has no _typeIndex") in found
+
+
+# --- the commands, on a copy of the repository corpus ---------------------------------------------
+
+REPRODUCTIONS = {
+    "index-is-a-list": (PAYLOADS, lambda data: {**data, "$defs": {**data["$defs"], "_typeIndex": []}}),
+    "entry-is-5": (
+        PAYLOADS,
+        lambda data: {
+            **data,
+            "$defs": {**data["$defs"], "_typeIndex": {**data["$defs"]["_typeIndex"], "properties": {"run.started": 5}}},
+        },
+    ),
+    "envelope-is-an-array": (ENVELOPE, lambda _data: [1, 2]),
+}
+COMMANDS = {
+    "check": ["check"],
+    "models": ["models", "--out", "{out}"],
+    "api": ["api", "--out", "{out}"],
+    "host": ["host", "generate", "--out", "{out}"],
+    "site": ["site", "build", "--out", "{out}"],
+}
+
+
+@pytest.fixture(scope="module")
+def broken_corpora(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    roots = {}
+    for name, (path, edit) in REPRODUCTIONS.items():
+        root = tmp_path_factory.mktemp(name)
+        for part in ("schemas", "spec"):
+            shutil.copytree(REPO / part, root / part)
+        for file in ("pyproject.toml", "CHANGELOG.md"):
+            shutil.copy(REPO / file, root / file)
+        target = root / path
+        target.write_text(json.dumps(edit(json.loads(target.read_text())), indent=2))
+        roots[name] = root
+    return roots
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("reproduction", sorted(REPRODUCTIONS))
+def test_every_command_gives_findings_not_a_traceback(broken_corpora, tmp_path, reproduction, command):
+    out = tmp_path / "out"
+    args = [a.replace("{out}", str(out)) for a in COMMANDS[command]]
+    result = CliRunner().invoke(cli, ["--root", str(broken_corpora[reproduction]), *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 1, result.output
+    assert re.search(r"\b(schema|api)-[a-z-]+\b", result.output), result.output
+    assert not out.exists()
