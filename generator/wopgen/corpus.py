@@ -16,6 +16,7 @@ from urllib.parse import urljoin
 import referencing
 import referencing.exceptions
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
@@ -121,15 +122,54 @@ class Corpus:
                 table.setdefault(self.expected_id(path), doc)
         return table
 
+    def metaschema_errors(self, path: str) -> tuple[ValidationError, ...] | None:
+        """What the 2020-12 metaschema says about the schema at `path` (None: too deeply nested to tell).
+
+        Computed once per schema; the schema checks report it, and the registry leaves out every
+        schema with errors, since `referencing` cannot crawl a keyword of the wrong type.
+        """
+        cache = self._metaschema_errors
+        if path not in cache:
+            try:
+                found = Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(self.schemas[path].data)
+                cache[path] = tuple(sorted(found, key=lambda e: list(map(str, e.absolute_path))))
+            except RecursionError:
+                cache[path] = None
+        return cache[path]
+
+    @cached_property
+    def _metaschema_errors(self) -> dict[str, tuple[ValidationError, ...] | None]:
+        return {}
+
+    def resolvable(self, path: str) -> bool:
+        """Whether the schema at `path` is in the registry: a JSON object the metaschema accepts."""
+        return isinstance(self.schemas[path].data, dict) and self.metaschema_errors(path) == ()
+
     @cached_property
     def registry(self) -> referencing.Registry[Any]:
-        """One immutable registry of every schema; unknown URIs are refused, never fetched."""
+        """One immutable registry of every schema that passes the metaschema; unknown URIs are
+        refused, never fetched. A schema left out is reported by `schema-metaschema`, and every
+        `$ref` into it is unresolvable rather than a crash."""
         resources = []
         for uri, doc in self.schemas_by_uri.items():
+            if not self.resolvable(doc.path):
+                continue
             resource = referencing.Resource.from_contents(doc.data, default_specification=DRAFT202012)
             resources.append((uri, resource))
         registry: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg]
         return registry.with_resources(resources).crawl()
+
+    def resolves(self, base_uri: str, ref: str) -> bool:
+        """Whether `ref`, read against `base_uri`, leads to a node in the registry.
+
+        A pointer through a string or a number (`#/title/x`) raises ValueError or TypeError inside
+        `referencing`; that is the same finding as a missing target, not a crash.
+        """
+        try:
+            self.registry.resolver(base_uri=base_uri).lookup(ref)
+        except (referencing.exceptions.Unresolvable, ValueError, TypeError):
+            return False
+        return True
 
     def uri_of(self, path: str) -> str:
         doc = self.schemas[path]

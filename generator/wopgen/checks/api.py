@@ -21,7 +21,8 @@ from referencing.jsonschema import DRAFT7
 from wopgen.apispec import ApiDescription, Channel, Operation, Where, read_api
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
-from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, TYPE_INDEX, asyncapi_document, openapi_document
+from wopgen.events import TYPE_ENUM, TYPE_INDEX, event_types, type_index
+from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, asyncapi_document, openapi_document
 from wopgen.generate.bundle import BundleError
 from wopgen.rules import Rule, define
 
@@ -29,7 +30,6 @@ ASYNCAPI_SPECS_VERSION = "6.11.1"  # npm @asyncapi/specs, file schemas/3.0.0.jso
 ASYNCAPI_SCHEMA_FILE = "asyncapi-3.0.0.schema.json"
 DISCOVERY_SCHEMA = "capabilities"
 METASCHEMAS: referencing.Registry[Any] = jsonschema_specifications.REGISTRY
-EVENT_ENUM = "RunEventType"
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
 SCHEMA_UNRESOLVED = define(
@@ -88,10 +88,16 @@ ASYNCAPI_INVALID = define(
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    from wopgen.generate.gate import blocking  # here: the gate imports the checks package
+
     api = read_api(corpus)
     if not api.present:
         return
     yield from api.diagnostics
+    if blocking(corpus):
+        # The rest reads schemas through the registry and renders the documents, which means
+        # nothing (and can recurse forever) until the schema findings that block generation are fixed.
+        return
     yield from _references(corpus, api)
     yield from _identities(api)
     yield from _errors(corpus, api)
@@ -223,13 +229,10 @@ def _errors(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
 
 def _messages(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
     for channel in api.channels:
-        envelope = corpus.schemas_by_name.get(channel.envelope)
-        payloads = corpus.schemas_by_name.get(channel.payloads)
-        if envelope is None or payloads is None:
+        if channel.envelope not in corpus.schemas_by_name or channel.payloads not in corpus.schemas_by_name:
             continue
-        enum = envelope.data.get("$defs", {}).get(EVENT_ENUM, {}).get("enum")
-        types = [t for t in enum if isinstance(t, str)] if isinstance(enum, list) else []
-        index = payloads.data.get("$defs", {}).get(TYPE_INDEX, {}).get("properties", {})
+        types = event_types(corpus, channel.envelope) or []
+        index = type_index(corpus, channel.payloads)
         counts = Counter(m.type for m in channel.messages)
         reported: set[str] = set()
         for message in channel.messages:
@@ -237,10 +240,10 @@ def _messages(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
                 yield _at(
                     EVENT_MESSAGE,
                     message.where,
-                    f"channel {channel.id}: {message.type!r} is not a {EVENT_ENUM} value",
+                    f"channel {channel.id}: {message.type!r} is not a {TYPE_ENUM} value",
                     f"known types: {', '.join(types)}",
                 )
-            elif message.type not in index:
+            elif index is None or message.type not in index:
                 yield _at(
                     EVENT_MESSAGE,
                     message.where,
@@ -256,7 +259,7 @@ def _messages(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
                 yield _at(
                     EVENT_MESSAGE,
                     channel.where,
-                    f"channel {channel.id}: {EVENT_ENUM} value {event_type!r} has no message",
+                    f"channel {channel.id}: {TYPE_ENUM} value {event_type!r} has no message",
                     f"add `- type: {event_type}` to messages",
                 )
 
@@ -315,6 +318,14 @@ def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
             where = "/".join(str(p) for p in getattr(exc, "absolute_path", ())) or "document"
             yield OPENAPI_INVALID.at(
                 api.operations_path, 1, f"openapi.yaml at {where}: {exc.message}", "run `wopgen api` and inspect it"
+            )
+        except (RecursionError, referencing.exceptions.Unresolvable) as exc:
+            what = "a $ref cycle" if isinstance(exc, RecursionError) else f"a $ref that leads nowhere ({exc})"
+            yield OPENAPI_INVALID.at(
+                api.operations_path,
+                1,
+                f"openapi.yaml cannot be validated: {what}"[:300],
+                "run `wopgen api` and inspect the $refs under components/schemas",
             )
     if api.channels and api.channels_path:
         try:

@@ -71,19 +71,31 @@ def cli(ctx: click.Context, root: Path | None) -> None:
     ctx.obj = Context(root)
 
 
-def generated_tree(
-    obj: Context, what: str, render: Callable[[Corpus], dict[str, str]], out: Path | None, check_only: bool
-) -> None:
-    """Shared body of the generating commands: refuse a broken corpus, then write or compare."""
+def gated_corpus(obj: Context, what: str, also: tuple[str, ...] = ()) -> Corpus:
+    """The corpus, or exit 1 with the findings that stop `what` (see `wopgen.generate.gate`)."""
     from wopgen.generate.gate import blocking
-    from wopgen.generate.writer import WriteError, drift, write_tree
 
     corpus = obj.corpus()
-    problems = blocking(corpus)
+    problems = blocking(corpus, also)
     if problems:
         emit(problems, "text")
         click.echo(f"error: the corpus has problems that stop {what}; fix them first", err=True)
         sys.exit(EXIT_FINDINGS)
+    return corpus
+
+
+def generated_tree(
+    obj: Context,
+    what: str,
+    render: Callable[[Corpus], dict[str, str]],
+    out: Path | None,
+    check_only: bool,
+    also: tuple[str, ...] = (),
+) -> None:
+    """Shared body of the generating commands: refuse a broken corpus, then write or compare."""
+    from wopgen.generate.writer import WriteError, drift, write_tree
+
+    corpus = gated_corpus(obj, what, also)
     files = render(corpus)
     target = out if out is not None else corpus.root / "build" / what
     if check_only:

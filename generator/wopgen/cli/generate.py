@@ -62,6 +62,7 @@ def api(obj: Context, out: Path | None, check_only: bool) -> None:
       wopgen check --select api-          # only the API description rules
     """
     from wopgen.generate.api import ApiError, generate_api
+    from wopgen.generate.gate import API_RULES
 
     def render(corpus: Corpus) -> dict[str, str]:
         try:
@@ -70,7 +71,7 @@ def api(obj: Context, out: Path | None, check_only: bool) -> None:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_FINDINGS)
 
-    generated_tree(obj, "api", render, out, check_only)
+    generated_tree(obj, "api", render, out, check_only, API_RULES)
 
 
 # --- host and conformance (the spec, executed) -------------------------------------------------

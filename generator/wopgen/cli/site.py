@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from wopgen.cli.app import EXIT_FINDINGS, Context, cli, pass_context
+from wopgen.cli.app import EXIT_FINDINGS, Context, cli, gated_corpus, pass_context
 
 
 @cli.group()
@@ -34,6 +34,8 @@ def site_build(obj: Context, out: Path | None) -> None:
     """Render every page from the corpus and build the site with `mkdocs build --strict`.
 
     \b
+    A corpus that `wopgen api` would refuse (unreadable files, schema or `$ref` errors, an
+    API description that breaks its format) is refused the same way: exit 1 with the findings.
     A broken link, a missing #anchor or any other mkdocs warning fails the build (exit 1) and
     prints what mkdocs said; the output folder is then left as it was. The same corpus always
     gives a byte-identical site.
@@ -42,9 +44,10 @@ def site_build(obj: Context, out: Path | None) -> None:
       wopgen site build
       wopgen --root ../other-corpus site build --out /tmp/other-site
     """
+    from wopgen.generate.gate import API_RULES
     from wopgen.sitebuild import SiteBuildError, WriteError, build
 
-    corpus = obj.corpus()
+    corpus = gated_corpus(obj, "site build", API_RULES)
     target = out if out is not None else corpus.root / "build" / "site"
     try:
         count = build(corpus, target)
@@ -66,6 +69,7 @@ def site_serve(obj: Context, port: int) -> None:
     Example:
       wopgen site serve --port 8001      # then open http://127.0.0.1:8001/
     """
+    from wopgen.generate.gate import API_RULES
     from wopgen.sitebuild import serve
 
-    serve(obj.corpus(), port)
+    serve(gated_corpus(obj, "site serve", API_RULES), port)

@@ -1,7 +1,9 @@
-"""What stops a generator: findings that leave the schemas unreadable or their `$ref`s unresolved."""
+"""What stops a generator: findings that leave the corpus unreadable, its schemas unusable or their
+`$ref`s unresolved, and (for the generators that read it) an API description that breaks its format."""
 
 from __future__ import annotations
 
+from wopgen.apispec import read_api
 from wopgen.checks import schemas
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic, Severity, matches
@@ -11,7 +13,9 @@ from wopgen.diagnostics import Diagnostic, Severity, matches
 BLOCKING_RULES = (
     "corpus-unreadable",
     "corpus-outside-root",
+    "corpus-invalid-yaml",
     "schema-invalid-json",
+    "schema-id-duplicate",
     "schema-metaschema",
     "schema-ref-unresolved",
     "schema-ref-external",
@@ -19,12 +23,18 @@ BLOCKING_RULES = (
     "schema-event-index",
 )
 
+# Added by the generators that render spec/api/ (`wopgen api`, `wopgen site`): without a readable
+# API description they would silently leave its pages or documents out.
+API_RULES = ("api-shape",)
+
 
 def blocking(corpus: Corpus, also: tuple[str, ...] = ()) -> list[Diagnostic]:
-    """The error findings of the loader and the schema checks that stop generation.
+    """The error findings of the loader, the schema checks and the API reader that stop generation.
 
-    `also` adds rule ids or prefixes a particular generator cannot do without.
+    `also` adds rule ids or prefixes a particular generator cannot do without (e.g. `API_RULES`).
     """
     rules = BLOCKING_RULES + also
     found = [*corpus.load_diagnostics, *schemas.check(corpus)]
+    if matches("api-shape", also):
+        found.extend(read_api(corpus).diagnostics)
     return [d for d in found if d.severity is Severity.ERROR and matches(d.rule, rules)]
