@@ -177,3 +177,44 @@ def test_help_teaches() -> None:
     result = run("compat", "--help")
     assert result.exit_code == 0
     assert "wopgen compat --against main" in result.output and "--fail-on" in result.output
+
+
+@pytest.mark.parametrize("side", ["--against", "--head"])
+def test_a_folder_that_holds_no_corpus_is_a_usage_error(repo: Path, tmp_path: Path, side: str) -> None:
+    empty = tmp_path / "not-a-corpus"
+    (empty / "notes").mkdir(parents=True)
+    args = ["--against", str(empty)] if side == "--against" else ["--against", "v1", "--head", str(empty)]
+    result = run("--root", str(repo), "compat", *args)
+    assert result.exit_code == 2, result.output
+    assert f"{str(empty)!r} holds no corpus" in result.output and "[tool.wopgen]" in result.output
+    assert "additive" not in result.output
+
+
+def test_a_ref_whose_tree_holds_no_corpus_is_a_usage_error(repo: Path) -> None:
+    git(repo, "checkout", "-q", "--orphan", "bare")
+    git(repo, "rm", "-rfq", "--cached", ".")
+    (repo / "NOTES.md").write_text("nothing here yet\n")
+    git(repo, "add", "NOTES.md")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "bare")
+    result = run("--root", str(repo), "compat", "--against", "bare")
+    assert result.exit_code == 2, result.output
+    assert "'bare' holds no corpus" in result.output
+
+
+def test_a_folder_with_only_the_schemas_folder_is_read_with_the_head_settings(repo: Path, tmp_path: Path) -> None:
+    old = write(tmp_path / "old", good_files())
+    (old / "pyproject.toml").unlink()
+    result = run("--root", str(repo), "compat", "--against", str(old))
+    assert result.exit_code == 1, result.output
+    assert "compat-property-removed" in result.output
+
+
+def test_the_baseline_finding_points_at_the_key_in_the_wopgen_table(repo: Path) -> None:
+    pyproject = repo / "pyproject.toml"
+    decoy = '[tool.other]\nbaseline = "elsewhere"\n\n'
+    pyproject.write_text(decoy + pyproject.read_text().replace("[tool.wopgen]\n", '[tool.wopgen]\nbaseline = "v9"\n'))
+    line = pyproject.read_text().splitlines().index('baseline = "v9"') + 1
+    assert line > 2  # the decoy key under [tool.other] comes first
+    result = run("--root", str(repo), "check")
+    assert result.exit_code == 0, result.output
+    assert f"pyproject.toml\n  {line}:1  info" in result.output

@@ -177,20 +177,18 @@ operations:
   - operationId: createRun
     method: post
     path: /v1/runs
-    request: run-create-request.schema.json
+    request: {schema: run-create-request}
     responses:
-      201: run-create-response.schema.json
-      400: error-envelope.schema.json
+      "201": {schema: run-create-response, description: Created.}
+      "202": {schema: run-create-response, description: Accepted.}
     errors:
-      - code: validation_error
-        status: 400
-      - code: capability_not_provided
-        status: 501
+      - {code: validation_error, status: 400, description: Bad body.}
+      - {code: capability_not_provided, status: 501, description: Not offered.}
   - operationId: getEvalSummary
     method: get
     path: /v1/runs/{runId}/eval-summary
     responses:
-      200: eval-summary.schema.json
+      "200": {schema: eval-summary, description: The summary.}
 """
 
 
@@ -206,7 +204,7 @@ def test_api_unchanged_and_absent(tmp_path: Path) -> None:
 def test_api_operation_response_and_error_code_changes(tmp_path: Path) -> None:
     head = (
         API.replace("path: /v1/runs\n", "path: /v1/run\n")
-        .replace("      400: error-envelope.schema.json\n", "")
+        .replace('      "202": {schema: run-create-response, description: Accepted.}\n', "")
         .replace("status: 501", "status: 400")
         .split("  - operationId: getEvalSummary")[0]
     )
@@ -223,21 +221,50 @@ def test_api_operation_response_and_error_code_changes(tmp_path: Path) -> None:
 
 def test_api_additions(tmp_path: Path) -> None:
     head = API.replace(
-        "      200: eval-summary.schema.json\n",
-        "      200: eval-summary.schema.json\n      409: error-envelope.schema.json\n",
+        '      "200": {schema: eval-summary, description: The summary.}\n',
+        '      "200": {schema: eval-summary, description: The summary.}\n'
+        '      "203": {schema: eval-summary, description: A copy.}\n',
     )
     head += "  - operationId: resumeRun\n    method: post\n    path: /v1/runs/{runId}/resume\n"
     changes = run_compat(tmp_path, {}, {}, api_files(API), api_files(head))
     assert outcome(changes) == {("compat-response-added", INFO), ("compat-operation-added", INFO)}
 
 
-def test_api_openapi_style_layout(tmp_path: Path) -> None:
-    base = "paths:\n  /v1/runs:\n    post:\n      operationId: createRun\n      responses:\n        '201': {}\n"
-    head = "paths:\n  /v1/runs:\n    put:\n      operationId: createRun\n      responses:\n        '201': {}\n"
-    changes = run_compat(tmp_path, {}, {}, api_files(base), api_files(head))
+def test_api_method_change(tmp_path: Path) -> None:
+    head = API.replace("method: post", "method: put")
+    changes = run_compat(tmp_path, {}, {}, api_files(API), api_files(head))
     assert [(c.rule, c.message) for c in changes] == [
         ("compat-operation-changed", "operation createRun: method POST -> PUT")
     ]
+
+
+def test_api_words_are_not_part_of_the_contract(tmp_path: Path) -> None:
+    head = API.replace("description: Created.", "description: The run is created.").replace(
+        "description: Bad body.", "description: The body breaks its schema."
+    )
+    assert run_compat(tmp_path, {}, {}, api_files(API), api_files(head)) == []
+
+
+CHANNEL = """\
+channels:
+  - id: runEvents
+    address: /v1/runs/{runId}/events
+    transport: sse
+    title: Run events
+    description: Events.
+    parameters: []
+    envelope: run-event
+    payloads: run-event-payloads
+    operation: {operationId: receiveRunEvents, action: receive, summary: Receive.}
+    messages: []
+"""
+
+
+def test_a_channel_operation_is_not_an_http_operation(tmp_path: Path) -> None:
+    base = {**api_files(API), "spec/api/channels.yaml": CHANNEL}
+    head = {**api_files(API), "spec/api/channels.yaml": CHANNEL.replace("receiveRunEvents", "streamRunEvents")}
+    changes = run_compat(tmp_path, {}, {}, base, head)
+    assert [c for c in changes if c.rule.startswith("compat-operation-")] == []
 
 
 def test_good_fixture_corpus_against_itself_is_clean(tmp_path: Path) -> None:
@@ -253,22 +280,24 @@ operations:
     path: /v1/runs/{runId}/events/poll
     description: Poll.
     parameters:
-      - {name: runId, in: path, required: true, schema: {type: string}}
-      - {name: lastSequence, in: query, required: false, schema: {type: integer}}
+      - {name: runId, in: path, required: true, description: The run., schema: {type: string}}
+      - {name: lastSequence, in: query, required: false, description: After., schema: {type: integer}}
 """
 
 
 def test_api_parameters(tmp_path: Path) -> None:
     same_words = PARAMS.replace("description: Poll.", "description: Poll the event log.")
     assert run_compat(tmp_path / "words", {}, {}, api_files(PARAMS), api_files(same_words)) == []
-    optional_added = PARAMS + "      - {name: timeout, in: query, required: false, schema: {type: integer}}\n"
+    optional_added = (
+        PARAMS + "      - {name: timeout, in: query, required: false, description: T., schema: {type: integer}}\n"
+    )
     assert run_compat(tmp_path / "optional", {}, {}, api_files(PARAMS), api_files(optional_added)) == []
     head = (
         PARAMS.replace("lastSequence, in: query, required: false", "lastSequence, in: query, required: true").replace(
-            "{name: runId, in: path, required: true, schema: {type: string}}",
-            "{name: runId, in: path, required: true, schema: {type: integer}}",
+            "{name: runId, in: path, required: true, description: The run., schema: {type: string}}",
+            "{name: runId, in: path, required: true, description: The run., schema: {type: integer}}",
         )
-        + "      - {name: cursor, in: query, required: true, schema: {type: string}}\n"
+        + "      - {name: cursor, in: query, required: true, description: C., schema: {type: string}}\n"
     )
     changes = run_compat(tmp_path / "changed", {}, {}, api_files(PARAMS), api_files(head))
     assert sorted(c.message for c in changes) == [

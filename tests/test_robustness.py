@@ -227,18 +227,26 @@ def test_every_named_part_that_is_missing_is_an_error(tmp_path: Path) -> None:
     root = corpus(tmp_path, lambda files: _settings(files, extra), api_files)
     result = run(root, "check", "--format", "json", "--select", "corpus-")
     assert result.exit_code == 1
-    missing = {(d["path"], d["severity"]) for d in findings(result) if d["rule"] == "corpus-missing"}
-    assert missing == {
-        (part, "error") for part in ("spec/apiz", "spec/security/nope.yaml", "schemas/ex", "CHANGES.md", "spec/v9")
-    }
+    first = PYPROJECT.count("\n") + 1  # the line of the first added key
+    missing = [(d["path"], d["line"], d["severity"]) for d in findings(result) if d["rule"] == "corpus-missing"]
+    assert missing == [("pyproject.toml", line, "error") for line in range(first, first + 5)]
+    assert "api = 'spec/apiz'" in result.output
 
 
 def test_named_file_that_is_a_folder_is_missing(tmp_path: Path) -> None:
     root = corpus(tmp_path, lambda files: _settings(files, 'invariants = "spec/security"\n'), good_files)
     found = findings(run(root, "check", "--format", "json"))
-    assert [(d["rule"], d["path"]) for d in found if d["rule"] == "corpus-missing"] == [
-        ("corpus-missing", "spec/security")
+    assert [(d["rule"], d["path"], d["message"]) for d in found if d["rule"] == "corpus-missing"] == [
+        ("corpus-missing", "pyproject.toml", "[tool.wopgen] invariants = 'spec/security': there is no such file")
     ]
+
+
+def test_absent_default_folder_is_a_warning_at_its_path(tmp_path: Path) -> None:
+    files = good_files()
+    del files["spec/rfcs/0001-things.md"]
+    root = write(tmp_path / "corpus", files)
+    found = findings(run(root, "check", "--format", "json", "--select", "corpus-"))
+    assert [(d["rule"], d["path"], d["severity"]) for d in found] == [("corpus-missing", "spec/rfcs", "warning")]
 
 
 def test_absent_default_parts_are_not_findings(tmp_path: Path) -> None:

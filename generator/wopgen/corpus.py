@@ -27,7 +27,7 @@ from wopgen.jsondoc import JsonDoc, JsonLoadError, decode_text, parse_json
 from wopgen.markdown import MarkdownDoc, parse_markdown
 from wopgen.rfcmeta import Rfc, parse_rfc
 from wopgen.rules import define
-from wopgen.settings import Settings, load_settings
+from wopgen.settings import PYPROJECT, Settings, load_settings
 from wopgen.yamldoc import YamlDoc, YamlLoadError, parse_yaml
 
 SCHEMA_SUFFIX = ".schema.json"
@@ -430,14 +430,23 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=files, folders=folders)
 
     def missing(name: str, relative: str, kind: str) -> None:
-        named = name in settings.configured
+        if settings.names(name):  # point at the setting: that is where the typo usually is
+            diagnostics.append(
+                MISSING_PART.at(
+                    PYPROJECT,
+                    settings.line(name),
+                    f"[tool.wopgen] {name} = {relative!r}: there is no such {kind}",
+                    f"create {relative} or correct the path",
+                    severity=Severity.ERROR,
+                )
+            )
+            return
         diagnostics.append(
             MISSING_PART.at(
                 relative,
                 1,
-                f"the {name} {kind} {relative!r}{' named in [tool.wopgen]' if named else ''} does not exist",
-                f"create it or change {name} in [tool.wopgen] in pyproject.toml",
-                severity=Severity.ERROR if named else None,
+                f"the {name} {kind} {relative!r} does not exist",
+                f"create it or set {name} in [tool.wopgen] in pyproject.toml",
             )
         )
 
@@ -455,7 +464,7 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
         present = path.is_dir() if kind == "folder" else path.is_file() or path.is_symlink()
         if present:
             return path
-        if name in settings.configured:
+        if settings.names(name):
             missing(name, relative, kind)
         return None
 

@@ -61,9 +61,13 @@ def matches(rule: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
+def selected(rule: str, include: tuple[str, ...], exclude: tuple[str, ...]) -> bool:
+    """Whether `--select include --ignore exclude` keeps findings of `rule` (an empty include keeps all)."""
+    return (not include or matches(rule, include)) and not matches(rule, exclude)
+
+
 def select(diagnostics: list[Diagnostic], include: tuple[str, ...], exclude: tuple[str, ...]) -> list[Diagnostic]:
-    kept = [d for d in diagnostics if (not include or matches(d.rule, include))]
-    return [d for d in kept if not matches(d.rule, exclude)]
+    return [d for d in diagnostics if selected(d.rule, include, exclude)]
 
 
 def fails(diagnostics: list[Diagnostic], threshold: Severity) -> bool:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
-
 from wopgen.corpus import Corpus
+from wopgen.templates import environment
 
 
 def slug(title: str) -> str:
@@ -23,14 +22,10 @@ def next_number(corpus: Corpus) -> int:
 def new_rfc(corpus: Corpus, title: str, author: str, today: dt.date) -> tuple[str, str]:
     """The path (relative to the root) and text of a fresh Draft RFC."""
     number = next_number(corpus)
-    env = Environment(
-        loader=PackageLoader("wopgen", "data/templates"),
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
-    text = env.get_template("rfc.md.j2").render(
-        number=f"{number:04d}", title=title.strip(), author=author, date=today.isoformat()
+    text = (
+        environment("rfc")
+        .get_template("rfc.md.j2")
+        .render(number=f"{number:04d}", title=title.strip(), author=author, date=today.isoformat())
     )
     return f"{corpus.settings.rfcs}/{number:04d}-{slug(title)}.md", text
 

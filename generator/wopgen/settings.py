@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 PYPROJECT = "pyproject.toml"
+TABLE = "[tool.wopgen]"
+_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]")
+_KEY = re.compile(r"""^\s*("?)([A-Za-z0-9_-]+)\1\s*=""")
 
 
 class SettingsError(Exception):
@@ -30,10 +35,21 @@ class Settings:
     external_rfcs: frozenset[int] = field(default_factory=frozenset)
     baseline: str | None = None
     models_package: str = "wop_models"
+    # The pyproject.toml line of each key as written there (`id-base`, not `id_base`), and of the
+    # table header under "[tool.wopgen]"; diagnostics about a setting point at it.
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
     configured: frozenset[str] = field(default_factory=frozenset)  # the fields [tool.wopgen] sets itself
 
     def path(self, relative: str) -> Path:
         return self.root / relative
+
+    def names(self, key: str) -> bool:
+        """Whether `[tool.wopgen]` sets `key` itself (rather than leaving the default)."""
+        return key in self.configured
+
+    def line(self, key: str) -> int:
+        """The pyproject.toml line of `key`, else of the [tool.wopgen] header, else 1."""
+        return self.lines.get(key) or self.lines.get(TABLE, 1)
 
 
 _KEYS: dict[str, str] = {
@@ -66,12 +82,35 @@ def find_root(start: Path) -> Path:
 
 
 def _read_tool_table(pyproject: Path) -> dict[str, Any]:
+    return _parse(pyproject)[0]
+
+
+def _parse(pyproject: Path) -> tuple[dict[str, Any], str]:
+    """The [tool] table of `pyproject` and the file's text (read once)."""
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        text = pyproject.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SettingsError(f"{pyproject}: cannot read settings: {exc}") from exc
     tool = data.get("tool", {})
-    return tool if isinstance(tool, dict) else {}
+    return (tool if isinstance(tool, dict) else {}), text
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """The line of the [tool.wopgen] header and of each `key = ...` directly under it (1-based)."""
+    lines: dict[str, int] = {}
+    inside = False
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _HEADER.match(line)
+        if header:
+            inside = header.group(1) == "tool.wopgen"
+            if inside:
+                lines[TABLE] = number
+            continue
+        key = _KEY.match(line) if inside else None
+        if key:
+            lines.setdefault(key.group(2), number)
+    return lines
 
 
 def load_settings(root: Path) -> Settings:
@@ -79,7 +118,8 @@ def load_settings(root: Path) -> Settings:
     pyproject = root / PYPROJECT
     if not pyproject.is_file():
         raise SettingsError(f"{root}: no {PYPROJECT} with a [tool.wopgen] table here")
-    table = _read_tool_table(pyproject).get("wopgen")
+    tool, text = _parse(pyproject)
+    table = tool.get("wopgen")
     if not isinstance(table, dict):
         raise SettingsError(f"{pyproject}: no [tool.wopgen] table")
     values: dict[str, Any] = {}
@@ -101,7 +141,7 @@ def load_settings(root: Path) -> Settings:
     for part in PARTS:
         if part in values:
             _inside_root(pyproject, root.resolve(), part, values[part])
-    return Settings(root=root.resolve(), configured=frozenset(values), **values)
+    return Settings(root=root.resolve(), lines=key_lines(text), configured=frozenset(values), **values)
 
 
 def _inside_root(pyproject: Path, root: Path, key: str, value: str) -> None:

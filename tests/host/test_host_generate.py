@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from host.host_helpers import REPO
+from wopgen.apispec import read_api
+from wopgen.checks import run_all
 from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.generate.host import HostGenerationError, generate
@@ -81,11 +85,26 @@ def test_an_operation_without_a_handler_is_reported_at_its_line(corpus_copy):
     assert ("host-operation-unhandled", "spec/api/operations.yaml", line) in _rules(root)
 
 
-def test_an_operation_without_a_method_is_reported(corpus_copy):
+def test_an_operation_without_a_method_is_reported_once_by_the_api_reader(corpus_copy):
     root = corpus_copy()
     api = root / "spec/api/operations.yaml"
     api.write_text(api.read_text() + "\n  - operationId: broken\n    path: /v1/broken\n")
-    assert [r[0] for r in _rules(root)] == ["host-operation-invalid"]
+    line = api.read_text().splitlines().index("  - operationId: broken") + 1
+    assert ("api-shape", "spec/api/operations.yaml", line) in _rules(root)
+    assert {r[0] for r in _rules(root)} == {"api-shape"}
+    found = run_all(load(root))
+    shape = sorted((d.line, d.message) for d in read_api(load(root)).diagnostics)
+    assert sorted((d.line, d.message) for d in found if d.rule == "api-shape") == shape  # each once
+    assert not [d for d in found if d.rule.startswith("host-")]
+
+
+def test_the_host_reads_the_strict_dialect_only(corpus_copy):
+    root = corpus_copy()
+    api = root / "spec/api/operations.yaml"
+    text = api.read_text().replace("auth: public", "auth: none", 1)
+    api.write_text(text)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.strip() == "auth: none")
+    assert ("api-shape", "spec/api/operations.yaml", line) in _rules(root)
 
 
 def test_a_corpus_without_operations_has_no_host(corpus_copy):
@@ -152,3 +171,18 @@ def test_a_host_that_fails_to_import_is_a_finding_not_a_crash(monkeypatch):
     found = list(check_module.check(load(Path(__file__).resolve().parents[2])))
     assert [d.rule for d in found] == ["host-import-failed"]
     assert "__mro__" in found[0].message
+
+
+def test_output_does_not_depend_on_the_folder_name(tmp_path):
+    roots = []
+    for name in ("checkout-one", "another-clone"):
+        root = tmp_path / name
+        for part in ("schemas", "spec"):
+            shutil.copytree(REPO / part, root / part)
+        for file in ("pyproject.toml", "CHANGELOG.md"):
+            shutil.copy(REPO / file, root / file)
+        roots.append(root)
+    first, second = (generate(load(root)) for root in roots)
+    assert first == second
+    assert "checkout-one" not in first["wop_host/__init__.py"]
+    assert "https://openwop.dev/spec/v1/" in first["wop_host/__init__.py"]

@@ -21,7 +21,8 @@ from referencing.jsonschema import DRAFT7
 from wopgen.apispec import ApiDescription, Channel, Operation, Where, read_api
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
-from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, TYPE_INDEX, asyncapi_document, openapi_document
+from wopgen.events import TYPE_ENUM, TYPE_INDEX, event_types, type_index
+from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, asyncapi_document, openapi_document
 from wopgen.generate.bundle import BundleError
 from wopgen.rules import Rule, define
 
@@ -29,7 +30,6 @@ ASYNCAPI_SPECS_VERSION = "6.11.1"  # npm @asyncapi/specs, file schemas/3.0.0.jso
 ASYNCAPI_SCHEMA_FILE = "asyncapi-3.0.0.schema.json"
 DISCOVERY_SCHEMA = "capabilities"
 METASCHEMAS: referencing.Registry[Any] = jsonschema_specifications.REGISTRY
-EVENT_ENUM = "RunEventType"
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
 SCHEMA_UNRESOLVED = define(
@@ -229,13 +229,10 @@ def _errors(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
 
 def _messages(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
     for channel in api.channels:
-        envelope = corpus.schemas_by_name.get(channel.envelope)
-        payloads = corpus.schemas_by_name.get(channel.payloads)
-        if envelope is None or payloads is None:
+        if channel.envelope not in corpus.schemas_by_name or channel.payloads not in corpus.schemas_by_name:
             continue
-        enum = envelope.data.get("$defs", {}).get(EVENT_ENUM, {}).get("enum")
-        types = [t for t in enum if isinstance(t, str)] if isinstance(enum, list) else []
-        index = payloads.data.get("$defs", {}).get(TYPE_INDEX, {}).get("properties", {})
+        types = event_types(corpus, channel.envelope) or []
+        index = type_index(corpus, channel.payloads)
         counts = Counter(m.type for m in channel.messages)
         reported: set[str] = set()
         for message in channel.messages:
@@ -243,10 +240,10 @@ def _messages(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
                 yield _at(
                     EVENT_MESSAGE,
                     message.where,
-                    f"channel {channel.id}: {message.type!r} is not a {EVENT_ENUM} value",
+                    f"channel {channel.id}: {message.type!r} is not a {TYPE_ENUM} value",
                     f"known types: {', '.join(types)}",
                 )
-            elif message.type not in index:
+            elif index is None or message.type not in index:
                 yield _at(
                     EVENT_MESSAGE,
                     message.where,
@@ -262,7 +259,7 @@ def _messages(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
                 yield _at(
                     EVENT_MESSAGE,
                     channel.where,
-                    f"channel {channel.id}: {EVENT_ENUM} value {event_type!r} has no message",
+                    f"channel {channel.id}: {TYPE_ENUM} value {event_type!r} has no message",
                     f"add `- type: {event_type}` to messages",
                 )
 

@@ -9,9 +9,9 @@ from typing import Any
 import referencing.exceptions
 from jsonschema.exceptions import UnknownType, ValidationError, best_match
 
-from wopgen.checks.schemas import TYPE_INDEX
 from wopgen.corpus import Corpus, Example
 from wopgen.diagnostics import Diagnostic
+from wopgen.events import INDEX_POINTER, index_of
 from wopgen.jsondoc import escape_token
 from wopgen.rules import define
 from wopgen.semantics import problems as semantic_problems
@@ -43,11 +43,11 @@ UNVERIFIABLE = define(
 def _target(corpus: Corpus, example: Example) -> tuple[str, str, Any, list[str | int]] | Diagnostic:
     """The schema path, subschema pointer, instance and instance prefix to validate."""
     schema = corpus.schemas_by_name[example.schema_name]
-    index = schema.data.get("$defs", {}).get(TYPE_INDEX) if isinstance(schema.data, dict) else None
-    if not isinstance(index, dict):
+    index = index_of(schema)
+    if index is None:
         return schema.path, "", example.doc.data, []
     data = example.doc.data
-    types = index.get("properties", {})
+    types = index.payloads
     if not (isinstance(data, dict) and set(data) == {"type", "payload"} and data["type"] in types):
         known = ", ".join(sorted(types)[:5])
         return EVENT_SHAPE.at(
@@ -56,7 +56,7 @@ def _target(corpus: Corpus, example: Example) -> tuple[str, str, Any, list[str |
             'expected {"type": <event type>, "payload": {...}} with a type from _typeIndex',
             f"known types include {known}, ...",
         )
-    pointer = f"/$defs/{TYPE_INDEX}/properties/{escape_token(data['type'])}"
+    pointer = f"{INDEX_POINTER}/{escape_token(data['type'])}"
     return schema.path, pointer, data["payload"], ["payload"]
 
 

@@ -9,6 +9,15 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
+from wopgen.events import (
+    ENUM_POINTER,
+    EVENT_SCHEMA,
+    INDEX_POINTER,
+    PAYLOADS_SCHEMA,
+    TYPE_INDEX,
+    event_types,
+    type_index,
+)
 from wopgen.jsondoc import JsonDoc, escape_token
 from wopgen.rules import define
 
@@ -17,9 +26,6 @@ DIRECTIONS = ("client-sent", "host-emitted", "artifact")
 CONTENT_FIELDS = frozenset(
     {"content", "output", "result", "text", "prompt", "response", "taskOutput", "body", "completion", "transcript"}
 )
-EVENT_SCHEMA = "run-event"
-PAYLOADS_SCHEMA = "run-event-payloads"
-TYPE_INDEX = "_typeIndex"
 
 METASCHEMA = define("schema-metaschema", "error", "A schema is not a valid JSON Schema 2020-12 document.")
 DIALECT_RULE = define("schema-dialect", "error", f"`$schema` is missing or is not {DIALECT}.")
@@ -46,7 +52,8 @@ DEFS_UNUSED = define("schema-defs-unused", "warning", "A `$defs` entry is never 
 EVENT_INDEX = define(
     "schema-event-index",
     "error",
-    "The RunEventType enum and the payload `_typeIndex` do not list exactly the same event types.",
+    "The RunEventType enum and the payload `_typeIndex` do not list exactly the same event types, "
+    "or an index entry does not point at a payload `$def`.",
 )
 CONTENT_FREE = define(
     "schema-content-free",
@@ -291,41 +298,40 @@ def _at(data: Any, ptr: str) -> Any:
     return node
 
 
-def event_types(corpus: Corpus) -> list[str] | None:
-    """The RunEventType enum, if the corpus has one."""
-    doc = corpus.schemas_by_name.get(EVENT_SCHEMA)
-    if doc is None or not isinstance(doc.data, dict):
-        return None
-    enum = _at(doc.data, "/$defs/RunEventType/enum")
-    return [e for e in enum if isinstance(e, str)] if isinstance(enum, list) else None
-
-
-def type_index(corpus: Corpus) -> dict[str, Any] | None:
-    doc = corpus.schemas_by_name.get(PAYLOADS_SCHEMA)
-    if doc is None or not isinstance(doc.data, dict):
-        return None
-    props = _at(doc.data, f"/$defs/{TYPE_INDEX}/properties")
-    return props if isinstance(props, dict) else None
-
-
 def _check_event_index(corpus: Corpus) -> Iterator[Diagnostic]:
     enum = event_types(corpus)
     index = type_index(corpus)
+    if index is not None:
+        for name in index.malformed:
+            yield EVENT_INDEX.at(
+                index.doc.path,
+                index.doc.line(f"{INDEX_POINTER}/{escape_token(name)}"),
+                f"the _typeIndex entry for {name!r} does not point at a payload in $defs",
+                f'write it as "{name}": {{"$ref": "#/$defs/<camelCaseName>"}} naming an object in $defs',
+            )
+    payloads_doc = corpus.schemas_by_name.get(PAYLOADS_SCHEMA)
+    if enum is not None and index is None and payloads_doc is not None and isinstance(payloads_doc.data, dict):
+        yield EVENT_INDEX.at(
+            payloads_doc.path,
+            payloads_doc.line(f"/$defs/{TYPE_INDEX}"),
+            "there is no _typeIndex object with properties, so no event type has a payload",
+            f'make $defs/{TYPE_INDEX} an object whose "properties" map each event type to {{"$ref": "#/$defs/<name>"}}',
+        )
     if enum is None or index is None:
         return
     enum_doc = corpus.schemas_by_name[EVENT_SCHEMA]
-    index_doc = corpus.schemas_by_name[PAYLOADS_SCHEMA]
-    for name in sorted(set(enum) - set(index)):
+    listed = set(index.payloads) | set(index.malformed)
+    for name in sorted(set(enum) - listed):
         yield EVENT_INDEX.at(
-            index_doc.path,
-            index_doc.line(f"/$defs/{TYPE_INDEX}/properties"),
+            index.doc.path,
+            index.doc.line(INDEX_POINTER),
             f"event type {name!r} is in RunEventType but has no payload in _typeIndex",
             f'add "{name}": {{"$ref": "#/$defs/<camelCaseName>"}}',
         )
-    for name in sorted(set(index) - set(enum)):
+    for name in sorted(listed - set(enum)):
         yield EVENT_INDEX.at(
             enum_doc.path,
-            enum_doc.line("/$defs/RunEventType/enum"),
+            enum_doc.line(ENUM_POINTER),
             f"event type {name!r} has a payload in _typeIndex but is not in RunEventType",
             "add it to the enum or remove the payload entry",
         )
@@ -333,7 +339,7 @@ def _check_event_index(corpus: Corpus) -> Iterator[Diagnostic]:
         dupes = sorted({e for e in enum if enum.count(e) > 1})
         yield EVENT_INDEX.at(
             enum_doc.path,
-            enum_doc.line("/$defs/RunEventType/enum"),
+            enum_doc.line(ENUM_POINTER),
             f"RunEventType lists {', '.join(dupes)} more than once",
             "list each type once",
         )

@@ -60,12 +60,14 @@ def check(
       wopgen check --select schema-,example- --ignore schema-defs-unused
       wopgen check --against main           # and prove every change since main is additive
     """
-    from wopgen.checks import run_all
+    from wopgen.checks import run_all, wanted
 
+    include, exclude = _split(include), _split(exclude)
     corpus = obj.corpus()
-    found = list(run_all(corpus))
-    found.extend(_compat_findings(corpus, against))
-    diagnostics = select(found, _split(include), _split(exclude))
+    found = list(run_all(corpus, include=include, exclude=exclude))
+    if against is not None or wanted(("compat-",), include, exclude):  # an explicit --against is always read
+        found.extend(_compat_findings(corpus, against))
+    diagnostics = select(found, include, exclude)
     emit(diagnostics, fmt)
     sys.exit(EXIT_FINDINGS if fails(diagnostics, Severity(fail_on)) else EXIT_CLEAN)
 

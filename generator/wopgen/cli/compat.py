@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -26,7 +25,7 @@ def _compat_findings(corpus: Corpus, against: str | None) -> list[Diagnostic]:
             from wopgen.compat.rules import BASELINE_UNAVAILABLE
 
             click.echo(f"note: baseline {baseline!r} is not in this checkout's git history; compat skipped", err=True)
-            line = _setting_line(corpus.root / "pyproject.toml", "baseline")
+            line = corpus.settings.line("baseline")
             message = f"baseline {baseline!r} is not in this checkout's git history; the compat comparison was skipped"
             hint = "fetch it (git fetch origin <ref>, or a deeper clone) or change [tool.wopgen] baseline"
             return [BASELINE_UNAVAILABLE.at("pyproject.toml", line, message, hint)]
@@ -36,14 +35,6 @@ def _compat_findings(corpus: Corpus, against: str | None) -> list[Diagnostic]:
         return [c.to_diagnostic() for c in compare_against(against, corpus)]
     except SourceError as exc:
         raise click.UsageError(str(exc)) from None
-
-
-def _setting_line(pyproject: Path, key: str) -> int:
-    try:
-        lines = pyproject.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return 1
-    return next((n for n, text in enumerate(lines, 1) if text.strip().startswith(f"{key} ")), 1)
 
 
 @cli.command()

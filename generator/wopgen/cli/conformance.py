@@ -3,12 +3,45 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import click
 
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, pass_context
 from wopgen.cli.host import host_files, profile_names
+
+
+def _scenario_names(values: tuple[str, ...], known: Mapping[str, object], option: str) -> tuple[str, ...]:
+    """The scenario names given to --select or --opt-out; an unknown one is a usage error (exit 2)."""
+    names = _split(values)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown scenario {', '.join(unknown)}; the names are the ones `wopgen conformance` prints",
+            param_hint=option,
+        )
+    return names
+
+
+def _check_url(url: str) -> None:
+    """Refuse a --url the HTTP client could not even try: a scheme other than http(s), no host, a bad port."""
+    parts = None
+    problem = "give an http:// or https:// URL"
+    if url.startswith(("http://", "https://")):
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018 - raises ValueError on a port that is not a number in 0-65535
+        except ValueError as exc:
+            problem = f"{url!r} is not a valid URL ({exc})"
+            parts = None
+        else:
+            if not parts.hostname:
+                problem = f"{url!r} names no host"
+                parts = None
+    if parts is None:
+        raise click.BadParameter(problem, param_hint="--url")
 
 
 @cli.command()
@@ -74,15 +107,12 @@ def conformance(
 
     if report is not None and report.suffix not in (".json", ".xml"):
         raise click.BadParameter("the report file must end in .json or .xml", param_hint="--report")
-    names = _split(only)
-    unknown = [n for n in names if n not in BY_NAME]
-    if unknown:
-        raise click.BadParameter(f"unknown scenario {', '.join(unknown)}", param_hint="--select")
+    names = _scenario_names(only, BY_NAME, "--select")
+    opted_out = _scenario_names(opt_out, BY_NAME, "--opt-out")
     scenarios = [s for s in SCENARIOS if not names or s.name in names]
     transport: Transport
     if url:
-        if not url.startswith(("http://", "https://")):
-            raise click.BadParameter("give an http:// or https:// URL", param_hint="--url")
+        _check_url(url)
         if not api_key:
             raise click.UsageError("--url needs --api-key (or WOPGEN_API_KEY)")
         corpus = obj.corpus()
@@ -96,7 +126,7 @@ def conformance(
             raise click.BadParameter(f"choose one of {', '.join(profile_names(module))}", param_hint="--profile")
         transport = in_process(module, profile)
     try:
-        results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(_split(opt_out)))
+        results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out))
     except DiscoveryError as exc:
         raise click.UsageError(str(exc)) from None
     target = transport.description

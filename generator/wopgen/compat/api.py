@@ -1,15 +1,13 @@
 """The HTTP surface: error codes with their statuses, and the operations described in `spec/api/`.
 
 Error codes come from the `x-wop-http-status` map at the root of `error-envelope.schema.json`.
-Operations come from `spec/api/*.yaml`, read tolerantly so the comparison works whatever the
-exact layout: every mapping with a string `operationId` is an operation, keyed by that id; its
-method and path are its own `method`/`path` members or, OpenAPI style, the keys it sits under; its
-responses are a `responses` mapping (status -> anything) or list (items with `status`); its error
-codes are an `errors` mapping (code -> status) or list (items with `code` and `status`, or bare
-codes). Words (`summary`, `description`, `tag`, `rfc`, ...) are not part of the contract and are
-ignored. Besides method and path, the request, `auth`, `stream`, the capability gate and each
-parameter (`in` + `name`: removed, made required, retyped; a new required one) are compared. A
-corpus without `spec/api/` simply has no operations to compare.
+Operations come from `spec/api/operations.yaml`, read by `apispec.read_api` (the reader the `api-*`
+checks and `wopgen api` use; its format is in CONTRIBUTING.md), keyed by operationId. Words
+(`summary`, `description`, `tag`, `rfc`, parameter descriptions) are not part of the contract and
+are ignored. Besides method and path, the request schema, `auth`, `stream`, the capability gate,
+each response status with its schema, each error code with its status and each parameter (`in` +
+`name`: removed, made required, retyped; a new required one) are compared. A corpus without
+`spec/api/` simply has no operations to compare.
 """
 
 from __future__ import annotations
@@ -18,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from wopgen.apispec import Operation as ApiOperation
+from wopgen.apispec import read_api
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
 from wopgen.compat.normalize import fingerprint
@@ -26,8 +26,6 @@ from wopgen.rules import Rule
 
 ERROR_ENVELOPE = "error-envelope.schema.json"
 HTTP_STATUS = "x-wop-http-status"
-METHODS = frozenset({"get", "put", "post", "delete", "patch", "head", "options", "trace"})
-REQUEST_KEYS = ("request", "requestBody", "body", "requestSchema")
 CONTRACT_KEYS = ("auth", "stream", "capability", "capabilityMinimum")
 WORDS = frozenset({"summary", "description", "title", "tag", "tags", "rfc", "examples", "example"})
 
@@ -46,48 +44,25 @@ class Operation:
     errors: dict[str, tuple[str, int]] = field(default_factory=dict)  # code -> (status, line)
 
 
-def _line(node: Any, key: str | int | None = None) -> int:
-    if key is not None and hasattr(node, "line_of"):
-        return int(node.line_of(key))
-    return int(getattr(node, "line", 1))
-
-
-def _operation(file: str, node: dict[str, Any], trail: list[Any]) -> Operation:
-    op = Operation(str(node["operationId"]), file, _line(node))
-    method = node.get("method")
-    if not isinstance(method, str) and trail and str(trail[-1]).lower() in METHODS:
-        method = str(trail[-1])
-    op.method = method.upper() if isinstance(method, str) else ""
-    route = node.get("path") or node.get("route")
-    if not isinstance(route, str) and len(trail) >= 2 and str(trail[-2]).startswith("/"):
-        route = str(trail[-2])
-    op.route = route if isinstance(route, str) else ""
-    request = next((node[k] for k in REQUEST_KEYS if k in node), None)
-    op.request = "" if request is None else _shape(request)
-    op.contract = {k: fingerprint(node[k]) for k in CONTRACT_KEYS if node.get(k) is not None}
-    parameters = node.get("parameters")
-    for index, item in enumerate(parameters if isinstance(parameters, list) else []):
-        if isinstance(item, dict) and "name" in item:
-            key = f"{item.get('in', '')}:{item['name']}"
-            op.parameters[key] = (item.get("required") is True, _shape(item.get("schema")), _line(parameters, index))
-    responses = node.get("responses")
-    if isinstance(responses, dict):
-        for status, shape in responses.items():
-            op.responses[str(status)] = (_shape(shape), _line(responses, status))
-    elif isinstance(responses, list):
-        for index, item in enumerate(responses):
-            if isinstance(item, dict) and "status" in item:
-                op.responses[str(item["status"])] = (_shape(item), _line(responses, index))
-    errors = node.get("errors")
-    if isinstance(errors, dict):
-        for code, status in errors.items():
-            op.errors[str(code)] = (fingerprint(status), _line(errors, code))
-    elif isinstance(errors, list):
-        for index, item in enumerate(errors):
-            if isinstance(item, dict) and "code" in item:
-                op.errors[str(item["code"])] = (fingerprint(item.get("status")), _line(errors, index))
-            elif isinstance(item, str):
-                op.errors[item] = ("", _line(errors, index))
+def _operation(source: ApiOperation) -> Operation:
+    op = Operation(source.operation_id, source.where.path, source.where.line)
+    op.method = source.method.upper()
+    op.route = source.path
+    op.request = "" if source.request is None else _shape({"schema": source.request})
+    contract = {
+        "auth": source.auth or None,
+        "stream": source.stream,
+        "capability": source.capability,
+        "capabilityMinimum": source.capability_minimum,
+    }
+    op.contract = {k: fingerprint(v) for k, v in contract.items() if v is not None}
+    for parameter in source.parameters:
+        key = f"{parameter.place}:{parameter.name}"
+        op.parameters[key] = (parameter.required, _shape(parameter.schema), parameter.where.line)
+    for response in source.responses:
+        op.responses[response.status] = (_shape({"schema": response.schema}), response.where.line)
+    for error in source.errors:
+        op.errors[error.code] = (fingerprint(error.status), error.where.line)
     return op
 
 
@@ -99,22 +74,11 @@ def _shape(value: Any) -> str:
 
 
 def operations(corpus: Corpus) -> dict[str, Operation]:
+    """The operations of the corpus's API description, read by `apispec.read_api`, keyed by operationId."""
     found: dict[str, Operation] = {}
-
-    def walk(file: str, node: Any, trail: list[Any]) -> None:
-        if isinstance(node, dict):
-            if isinstance(node.get("operationId"), str):
-                op = _operation(file, node, trail)
-                found.setdefault(op.id, op)
-                return
-            for key, value in node.items():
-                walk(file, value, [*trail, key])
-        elif isinstance(node, list):
-            for value in node:
-                walk(file, value, trail)
-
-    for path in sorted(corpus.api):
-        walk(path, corpus.api[path].data, [])
+    for source in read_api(corpus).operations:
+        if source.operation_id:
+            found.setdefault(source.operation_id, _operation(source))
     return found
 
 

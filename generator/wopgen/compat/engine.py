@@ -21,13 +21,11 @@ from wopgen.compat.change import Change, Side
 from wopgen.compat.normalize import SCHEMA_ONE, Loc, Resolver, fingerprint, is_annotation, root
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.diagnostics import Severity
+from wopgen.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
 from wopgen.jsondoc import JsonDoc, escape_token
 from wopgen.rules import Rule
 
 DISCOVERY = "capabilities"
-EVENT_TYPE_DEF = "RunEventType"
-EVENT_PAYLOADS = "run-event-payloads"
-TYPE_INDEX = "_typeIndex"
 
 LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
@@ -225,7 +223,7 @@ class _Differ:
         if "const" in b.node or "const" in h.node:
             yield self.make(R.CONST_CHANGED, ctx, bs, hs, f"{keyword} {_show(bv)} -> {_show(hv)}")
             return
-        events = EVENT_TYPE_DEF in (b.pointer.rsplit("/", 1)[-1], h.pointer.rsplit("/", 1)[-1])
+        events = TYPE_ENUM in (b.pointer.rsplit("/", 1)[-1], h.pointer.rsplit("/", 1)[-1])
         for key in sorted(before.keys() - after.keys()):
             rule = R.EVENT_TYPE_REMOVED if events else R.ENUM_VALUE_REMOVED
             what = "event type" if events else "enum value"
@@ -275,7 +273,7 @@ class _Differ:
         bp = b.node.get("properties") if isinstance(b.node.get("properties"), dict) else {}
         hp = h.node.get("properties") if isinstance(h.node.get("properties"), dict) else {}
         assert isinstance(bp, dict) and isinstance(hp, dict)
-        type_index = stem(b.doc.path) == EVENT_PAYLOADS and b.pointer == f"/$defs/{TYPE_INDEX}"
+        type_index = stem(b.doc.path) == PAYLOADS_SCHEMA and b.pointer == f"/$defs/{TYPE_INDEX}"
         discovery = stem(h.doc.path) == DISCOVERY
         for name in sorted(bp.keys() - hp.keys()):
             rule, what = R.PROPERTY_REMOVED, "property"

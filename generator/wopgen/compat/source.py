@@ -61,12 +61,22 @@ def _export(root: Path, ref: str, into: Path) -> Path:
     return into
 
 
-def _settings_for(corpus_root: Path, fallback: Settings) -> Settings:
-    """The side's own `[tool.wopgen]`, or the head's layout when it has none it can read."""
+def _settings_for(corpus_root: Path, fallback: Settings, spec: str) -> Settings:
+    """The side's own `[tool.wopgen]`, or the head's layout when it has none it can read.
+
+    A side with neither its own settings nor the configured schemas folder is no corpus at all (a
+    mistyped folder, a ref from before the corpus existed): comparing against it would call every
+    schema an addition, so it is a usage error instead.
+    """
     try:
         return load_settings(corpus_root)
     except SettingsError:
-        return replace(fallback, root=corpus_root.resolve())
+        settings = replace(fallback, root=corpus_root.resolve())
+    if not (corpus_root / settings.schemas).is_dir():
+        raise SourceError(
+            f"{spec!r} holds no corpus: no pyproject.toml with a [tool.wopgen] table and no {settings.schemas}/ folder"
+        )
+    return settings
 
 
 @contextmanager
@@ -77,11 +87,11 @@ def open_corpus(spec: str, root: Path, settings: Settings) -> Iterator[tuple[Cor
     """
     folder = Path(spec) if Path(spec).is_absolute() else Path.cwd() / spec
     if folder.is_dir():
-        yield load(folder.resolve(), _settings_for(folder, settings)), spec
+        yield load(folder.resolve(), _settings_for(folder, settings, spec)), spec
         return
     with tempfile.TemporaryDirectory(prefix="wopgen-compat-") as tmp:
         corpus_root = _export(root, spec, Path(tmp))
-        yield load(corpus_root.resolve(), _settings_for(corpus_root, settings)), spec
+        yield load(corpus_root.resolve(), _settings_for(corpus_root, settings, spec)), spec
 
 
 def baseline_available(root: Path, baseline: str) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 
 from wopgen.conformance.transport import Reply, Transport
 from wopgen.corpus import Corpus
+from wopgen.events import TYPE_INDEX, Payload, type_index
 
 Capabilities = dict[str, Any]
 Gate = Callable[[Capabilities], str | None]  # None when the scenario applies, else why it does not
@@ -123,9 +124,16 @@ class Context:
     def invalid(self, name: str, instance: Any, what: str, pointer: str = "") -> None:
         self.check(bool(self.schema_errors(name, instance, pointer)), f"{name}{pointer} accepts {what}")
 
+    def payload(self, event_type: str) -> Payload:
+        """The payload `$def` of `event_type`, found through the corpus's type index."""
+        index = type_index(self.corpus)
+        payload = index.payloads.get(event_type) if index is not None else None
+        if payload is None:
+            raise Failure(f"the corpus's {TYPE_INDEX} has no payload for {event_type!r}")
+        return payload
+
     def payload_pointer(self, event_type: str) -> str:
-        index = self.corpus.schemas_by_name["run-event-payloads"].data["$defs"]["_typeIndex"]["properties"]
-        return "/$defs/" + str(index[event_type]["$ref"]).rsplit("/", 1)[-1]
+        return self.payload(event_type).pointer
 
     def valid_event(self, event: dict[str, Any]) -> None:
         self.valid("run-event", event, f"event {event.get('sequence')}")

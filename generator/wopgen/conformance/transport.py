@@ -6,6 +6,7 @@ against either.
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.request
@@ -125,6 +126,10 @@ class InProcess:
         return list(reply.body) if isinstance(reply.body, list) else []
 
 
+class TransportError(OSError):
+    """The host could not be talked to over HTTP at all (an OSError, like a refused connection)."""
+
+
 class Http:
     """Drives any host over HTTP with the bearer key, as an OpenWOP v1 client does."""
 
@@ -136,8 +141,13 @@ class Http:
         self.description = self.base
 
     def _open(self, method: str, path: str, data: bytes | None, headers: dict[str, str]) -> Any:
-        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
-        return urllib.request.urlopen(request, timeout=self.timeout)
+        try:
+            request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+            return urllib.request.urlopen(request, timeout=self.timeout)
+        except (ValueError, http.client.HTTPException) as exc:
+            # A URL the client cannot parse (bad IPv6 literal, port) or a reply that is not HTTP:
+            # a transport failure like a refused connection, not a crash.
+            raise TransportError(f"{type(exc).__name__}: {exc}") from None
 
     def request(
         self,
@@ -160,8 +170,13 @@ class Http:
                 return Reply(answer.status, _decode(answer.read()), dict(answer.headers.items()))
         except urllib.error.HTTPError as error:
             return Reply(error.code, _decode(error.read()), dict(error.headers.items()) if error.headers else {})
+        except http.client.HTTPException as exc:  # e.g. a reply cut short while it was read
+            raise TransportError(f"{type(exc).__name__}: {exc}") from None
 
     def stream(self, path: str) -> list[dict[str, Any]]:
         headers = {"Accept": "text/event-stream", "Authorization": f"Bearer {self.api_key}"}
-        with self._open("GET", path, None, headers) as answer:
-            return list(parse_sse(answer))
+        try:
+            with self._open("GET", path, None, headers) as answer:
+                return list(parse_sse(answer))
+        except http.client.HTTPException as exc:
+            raise TransportError(f"{type(exc).__name__}: {exc}") from None

@@ -15,6 +15,7 @@ import yaml
 
 from wopgen.apispec import ApiDescription, Channel, Operation, read_api
 from wopgen.corpus import Corpus
+from wopgen.events import TYPE_INDEX, type_index
 from wopgen.generate.bundle import BundleError, bundle_components, component_names, referenced_components
 
 OPENAPI_FILE = "openapi.yaml"
@@ -23,7 +24,6 @@ OPENAPI_VERSION = "3.1.0"
 ASYNCAPI_VERSION = "3.0.0"
 ERROR_SCHEMA = "error-envelope"
 HTTP_STATUS_KEY = "x-wop-http-status"
-TYPE_INDEX = "_typeIndex"
 SECURITY_SCHEME = "bearerAuth"
 OPENAPI_PREFIX = "#/components/schemas/"
 BUNDLED_NOTE = (
@@ -241,15 +241,14 @@ def _channel_messages(
     for schema_name in (channel.envelope, channel.payloads):
         if schema_name not in names:
             raise BundleError(f"channel {channel.id}: no schema named {schema_name!r}")
-    payloads = corpus.schemas_by_name[channel.payloads].data
-    index = payloads.get("$defs", {}).get(TYPE_INDEX, {}).get("properties", {})
+    index = type_index(corpus, channel.payloads)
     keys = []
     for message in channel.messages:
-        target = index.get(message.type, {}).get("$ref")
-        if not isinstance(target, str) or not target.startswith("#/"):
+        payload = index.payloads.get(message.type) if index is not None else None
+        if payload is None:
             raise BundleError(f"channel {channel.id}: event type {message.type!r} has no payload in {TYPE_INDEX}")
-        pointer = target.removeprefix("#")
-        payload_def = _resolve_pointer(payloads, pointer)
+        pointer = payload.pointer
+        payload_def = payload.node
         schema_key = _pascal(message.type) + "Event"
         message_schemas[schema_key] = {
             "title": schema_key,
@@ -265,7 +264,8 @@ def _channel_messages(
                 },
             ],
         }
-        summary = message.summary or (payload_def.get("description") if isinstance(payload_def, dict) else None)
+        description = payload_def.get("description")
+        summary = message.summary or (description if isinstance(description, str) else None)
         body: dict[str, Any] = {
             "name": message.type,
             "title": message.type,
@@ -273,21 +273,12 @@ def _channel_messages(
             "contentType": "application/json",
             "payload": {"$ref": OPENAPI_PREFIX + schema_key},
         }
-        if isinstance(payload_def, dict):
-            for key in ("x-wop-rfc", "x-wop-capability", "x-wop-content-free"):
-                if key in payload_def:
-                    body[key] = payload_def[key]
+        for key in ("x-wop-rfc", "x-wop-capability", "x-wop-content-free"):
+            if key in payload_def:
+                body[key] = payload_def[key]
         messages[message.type] = body
         keys.append(message.type)
     return keys
-
-
-def _resolve_pointer(document: Any, pointer: str) -> Any:
-    node = document
-    for token in pointer.lstrip("/").split("/"):
-        token = token.replace("~1", "/").replace("~0", "~")
-        node = node.get(token) if isinstance(node, dict) else None
-    return node
 
 
 def _pascal(text: str) -> str:

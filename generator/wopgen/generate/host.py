@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from importlib import resources
-from pathlib import PurePosixPath
 from typing import Any
 
 from wopgen import __version__
+from wopgen.apispec import read_api
 from wopgen.conformance.model import LOOP_FIXTURE
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.diagnostics import Diagnostic
+from wopgen.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_INDEX, type_index
 from wopgen.generate.host_profiles import PROFILES, capabilities
 from wopgen.rules import define
 from wopgen.templates import environment
-from wopgen.yamldoc import YamlList, YamlMap
 
 PACKAGE = "wop_host"
 # Schemas the host templates validate against by name, and what the generator reads from them.
@@ -33,10 +32,9 @@ REQUIRED_SCHEMAS = (
     "error-envelope",
     "eval-summary",
     "orchestrator-decision",
-    "run-event",
-    "run-event-payloads",
+    EVENT_SCHEMA,
+    PAYLOADS_SCHEMA,
 )
-METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 NO_OPERATIONS = define(
     "host-api-missing",
@@ -47,11 +45,6 @@ UNHANDLED = define(
     "host-operation-unhandled",
     "error",
     "An operation of the API description has no handler in the host templates (templates/host/app.py).",
-)
-BAD_OPERATION = define(
-    "host-operation-invalid",
-    "error",
-    "An operation of the API description lacks a method, a path or an operationId the host can route.",
 )
 BAD_PROFILE = define(
     "host-profile-invalid",
@@ -76,67 +69,32 @@ class HostGenerationError(Exception):
         self.diagnostics = diagnostics
 
 
-def _schema_name(reference: Any) -> str | None:
-    if isinstance(reference, dict):
-        reference = reference.get("schema") or reference.get("$ref")
-    if not isinstance(reference, str) or not reference:
-        return None
-    name = PurePosixPath(reference.split("#", 1)[0]).name
-    return name[: -len(SCHEMA_SUFFIX)] if name.endswith(SCHEMA_SUFFIX) else name.removesuffix(".json")
-
-
-def _public(op: dict[str, Any]) -> bool:
-    for key in ("auth", "authentication", "security"):
-        if key in op:
-            value = op[key]
-            return value in (False, None, "none", "public") or value == []
-    return bool(op.get("public", False))
-
-
-def _raw_operations(corpus: Corpus) -> Iterator[tuple[str, int, str | None, Any]]:
-    """(file, line, key, entry) for every operation entry of every API file."""
-    for path, doc in sorted(corpus.api.items()):
-        data = doc.data
-        ops = data.get("operations") if isinstance(data, dict) else None
-        if isinstance(ops, YamlList):
-            for index, entry in enumerate(ops):
-                yield path, ops.line_of(index), None, entry
-        elif isinstance(ops, YamlMap):
-            for key, entry in ops.items():
-                yield path, ops.line_of(key), key, entry
-
-
 def describes_operations(corpus: Corpus) -> bool:
     """Whether the corpus has an API description at all (a corpus without one has no host to build)."""
-    return any(True for _ in _raw_operations(corpus))
+    return bool(read_api(corpus).operations)
 
 
 def operations(corpus: Corpus) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    """The routable operations of the API description, and what is wrong with the rest."""
-    found: list[dict[str, Any]] = []
-    problems: list[Diagnostic] = []
-    for path, line, key, entry in _raw_operations(corpus):
-        op = entry if isinstance(entry, dict) else {}
-        method = str(op.get("method", "")).upper()
-        route = op.get("path")
-        op_id = op.get("operationId", key)
-        if method not in METHODS or not isinstance(route, str) or not route.startswith("/") or not op_id:
-            problems.append(
-                BAD_OPERATION.at(path, line, f"operation {op_id or '?'} needs method, path and operationId")
-            )
-            continue
-        request = next((op[k] for k in ("request", "requestBody", "body") if k in op), None)
-        found.append(
-            {
-                "method": method,
-                "path": route,
-                "operationId": str(op_id),
-                "public": _public(op),
-                "requestSchema": _schema_name(request),
-                "file": path,
-                "line": line,
-            }
-        )
+    """The routable operations of the API description (read by `apispec.read_api`), and its shape problems.
+
+    The shape problems are the `api-shape` findings of the operations file: a host built while
+    one of them stands would miss a route or route it wrongly.
+    """
+    api = read_api(corpus)
+    problems = [d for d in api.diagnostics if d.path == api.operations_path]
+    found = [
+        {
+            "method": op.method.upper(),
+            "path": op.path,
+            "operationId": op.operation_id,
+            "public": op.auth == "public",
+            "requestSchema": op.request,
+            "file": op.where.path,
+            "line": op.where.line,
+        }
+        for op in api.operations
+        if op.method and op.path.startswith("/") and op.operation_id
+    ]
     if not found and not problems:
         problems.append(
             NO_OPERATIONS.at(corpus.settings.api, 1, "no operations found", "describe the operations in spec/api/")
@@ -149,9 +107,8 @@ def _handled(source: str) -> set[str]:
 
 
 def _payload_defs(corpus: Corpus) -> dict[str, str]:
-    payloads = corpus.schemas_by_name["run-event-payloads"].data
-    index = payloads["$defs"]["_typeIndex"]["properties"]
-    return {event: ref["$ref"].rsplit("/", 1)[-1] for event, ref in sorted(index.items())}
+    index = type_index(corpus)
+    return {event: payload.def_name for event, payload in index.payloads.items()} if index is not None else {}
 
 
 def _dump(value: Any) -> str:
@@ -168,10 +125,8 @@ def _missing_schemas(corpus: Corpus) -> list[Diagnostic]:
         data = doc.data
         if name == "error-envelope" and not isinstance(data.get("x-wop-http-status"), dict):
             found.append(MISSING_SCHEMA.at(doc.path, 1, "error-envelope has no x-wop-http-status annotation"))
-        elif name == "run-event-payloads" and not isinstance(
-            data.get("$defs", {}).get("_typeIndex", {}).get("properties"), dict
-        ):
-            found.append(MISSING_SCHEMA.at(doc.path, 1, "run-event-payloads has no _typeIndex"))
+        elif name == PAYLOADS_SCHEMA and type_index(corpus) is None:
+            found.append(MISSING_SCHEMA.at(doc.path, 1, f"{PAYLOADS_SCHEMA} has no {TYPE_INDEX}"))
     return found
 
 
@@ -235,7 +190,7 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
     envelope = corpus.schemas_by_name["error-envelope"].data
     context = {
         "package": package,
-        "corpus_name": corpus.settings.root.name,
+        "corpus_name": corpus.settings.id_base,  # not the folder name: output must not depend on the checkout
         "event_types": list(_payload_defs(corpus)),
         "event_count": len(_payload_defs(corpus)),
         "http_status": sorted(envelope["x-wop-http-status"].items()),

@@ -28,13 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, type_index
 from wopgen.templates import environment
 
 GENERATOR_VERSION = "0.89.0"  # datamodel-code-generator; pinned in pyproject.toml
-EVENT_SCHEMA = "run-event"
-PAYLOADS_SCHEMA = "run-event-payloads"
-TYPE_INDEX = "_typeIndex"
-TYPE_ENUM = "RunEventType"
 VARIANTS_SCHEMA = "run-events"  # derived in memory; not a corpus file
 UNKNOWN_EVENT = "UnknownRunEvent"
 _PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -77,15 +74,10 @@ def _event_variants(corpus: Corpus) -> tuple[dict[str, Any], list[EventVariant]]
     Returns None when the corpus has no run-event envelope or no payload type index.
     """
     envelope_doc = corpus.schemas_by_name.get(EVENT_SCHEMA)
-    payloads_doc = corpus.schemas_by_name.get(PAYLOADS_SCHEMA)
-    if envelope_doc is None or payloads_doc is None:
-        return None
-    envelope, payloads = envelope_doc.data, payloads_doc.data
-    if not isinstance(envelope, dict) or not isinstance(payloads, dict):
-        return None
-    index = payloads.get("$defs", {}).get(TYPE_INDEX, {}).get("properties")
-    properties = envelope.get("properties")
-    if not isinstance(index, dict) or not isinstance(properties, dict):
+    index = type_index(corpus)
+    envelope = envelope_doc.data if envelope_doc is not None else None
+    properties = envelope.get("properties") if isinstance(envelope, dict) else None
+    if index is None or not isinstance(envelope, dict) or not isinstance(properties, dict):
         return None
     envelope_file = EVENT_SCHEMA + SCHEMA_SUFFIX
     payloads_file = PAYLOADS_SCHEMA + SCHEMA_SUFFIX
@@ -97,16 +89,12 @@ def _event_variants(corpus: Corpus) -> tuple[dict[str, Any], list[EventVariant]]
     }
     defs: dict[str, Any] = {}
     variants: list[EventVariant] = []
-    for event_type, target in sorted(index.items()):
-        ref = target.get("$ref", "") if isinstance(target, dict) else ""
-        if not ref.startswith("#/$defs/"):
-            continue
-        payload_def = payloads.get("$defs", {}).get(ref.removeprefix("#/$defs/"), {})
-        payload_class = payload_def.get("title") if isinstance(payload_def, dict) else None
+    for event_type, payload in index.payloads.items():
+        payload_class = payload.node.get("title")
         if not isinstance(payload_class, str):
             continue
         name = _class_name(event_type)
-        description = payload_def.get("description", "")
+        description = payload.node.get("description", "")
         defs[name] = {
             "title": name,
             "description": f"An event of type `{event_type}`: the run-event envelope with its typed payload. {description}".strip(),
@@ -114,7 +102,7 @@ def _event_variants(corpus: Corpus) -> tuple[dict[str, Any], list[EventVariant]]
             "properties": {
                 **shared,
                 "type": {"const": event_type, "description": "The event type."},
-                "payload": {"$ref": payloads_file + ref},
+                "payload": {"$ref": payloads_file + "#" + payload.pointer},
             },
         }
         variants.append(EventVariant(event_type, name, payload_class))

@@ -13,14 +13,15 @@ from pathlib import Path
 
 import yaml
 
+from wopgen import templates
 from wopgen.corpus import Corpus
 from wopgen.generate import site_api, site_events, site_reference, site_rfcs, site_schemas
 from wopgen.generate.sitecontext import Pages, SiteContext
 from wopgen.generate.sitepaths import CHANGELOG, SECURITY, Target
 from wopgen.rfcmeta import Rfc
 
-# The base configuration ships with the toolchain, next to templates/ (see DESIGN.md: the layout).
-BASE_CONFIG = Path(__file__).resolve().parents[3] / "site" / "mkdocs.yml"
+# The base configuration ships with the toolchain (site/mkdocs.yml, see wopgen.templates).
+BASE_CONFIG = templates.site_config()
 DOCS = "docs"
 
 _BANNER = re.compile(r"^>\s*\*\*Status:\s*([A-Za-z]+)\*\*\s*(?:[·:\-]\s*)?(.*)$")

@@ -1,6 +1,6 @@
 """The event catalogue and the capabilities reference, both read from the schemas' annotations.
 
-Events: every `RunEventType` (the enum in the schema that defines it), its payload `$def` found
+Events: every `RunEventType` (the enum of the run-event schema), its payload `$def` found
 through `_typeIndex`, and the `x-wop-capability`, `x-wop-rfc` and `x-wop-content-free` annotations.
 Capabilities: the discovery schema's members as dotted paths, the events each flag gates, and the
 execution-model version ladder read from the `version` member.
@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urldefrag
 
+from wopgen.events import event_types, type_index
 from wopgen.generate import schemadoc
 from wopgen.generate.sitecontext import Pages, SiteContext
 from wopgen.generate.sitepaths import Target, def_anchor
@@ -49,22 +49,14 @@ def event_anchor(event_type: str) -> str:
 
 def events(site: SiteContext) -> list[Event]:
     """Every event type in enum order, with its payload `$def` (an empty node when it has none)."""
-    enum = next((node.get("enum") for _p, node in _defs(site, "RunEventType")), None)
-    index = next(_defs(site, "_typeIndex"), None)
-    types = [t for t in enum if isinstance(t, str)] if isinstance(enum, list) else []
+    index = type_index(site.corpus)
     out = []
-    for event_type in types:
-        def_name, schema_path, node = "", "", {}
-        if index is not None:
-            index_path, index_node = index
-            ref = index_node.get("properties", {}).get(event_type, {}).get("$ref")
-            if isinstance(ref, str):
-                _base, fragment = urldefrag(ref)
-                parts = [p for p in fragment.split("/") if p]
-                data = site.corpus.schemas[index_path].data
-                if len(parts) == 2 and parts[0] == "$defs" and isinstance(data.get("$defs", {}).get(parts[1]), dict):
-                    def_name, schema_path, node = parts[1], index_path, data["$defs"][parts[1]]
-        out.append(Event(event_type, event_anchor(event_type), def_name, schema_path, node))
+    for event_type in event_types(site.corpus) or []:
+        payload = index.payloads.get(event_type) if index is not None else None
+        if index is None or payload is None:
+            out.append(Event(event_type, event_anchor(event_type), "", "", {}))
+        else:
+            out.append(Event(event_type, event_anchor(event_type), payload.def_name, index.doc.path, payload.node))
     return out
 
 
