@@ -273,3 +273,13 @@ def test_named_part_linked_out_of_the_root_is_a_usage_error(tmp_path: Path) -> N
     result = run(root, "check")
     assert result.exit_code == 2
     assert "api = 'spec/linked'" in result.output
+
+
+@pytest.mark.parametrize("command", [("api",), ("site", "build")])
+def test_a_named_part_that_is_missing_stops_generators(tmp_path: Path, command: tuple[str, ...]) -> None:
+    root = corpus(tmp_path, lambda files: _settings(files, 'api = "spec/apiz"\n'), api_files)
+    out = tmp_path / "out"
+    result = run(root, *command, "--out", str(out))
+    assert result.exit_code == 1
+    assert "[corpus-missing]" in result.output
+    assert not out.exists()

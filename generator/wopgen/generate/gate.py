@@ -14,6 +14,7 @@ BLOCKING_RULES = (
     "corpus-unreadable",
     "corpus-outside-root",
     "corpus-invalid-yaml",
+    "corpus-missing",  # only its error form blocks: a part [tool.wopgen] names that is absent
     "schema-invalid-json",
     "schema-id-duplicate",
     "schema-metaschema",
