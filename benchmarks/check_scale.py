@@ -14,13 +14,13 @@ import argparse
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
+from timing import best_of
 
 from wopgen.checks import run_all
 from wopgen.corpus import load
@@ -37,15 +37,6 @@ def baseline(root: Path) -> None:
 
 def check(root: Path) -> int:
     return len(list(run_all(load(root))))
-
-
-def best_of(repeat: int, fn, *args) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

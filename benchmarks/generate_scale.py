@@ -16,9 +16,7 @@ import argparse
 import shutil
 import sys
 import tempfile
-import time
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
+from timing import best_of
 
 from wopgen.apispec import read_api
 from wopgen.corpus import load
@@ -81,15 +80,6 @@ def plain_codegen(folder: Path) -> None:
 def plain_dump(documents: list[dict[str, Any]]) -> None:
     for document in documents:
         yaml.safe_dump(document, sort_keys=False)
-
-
-def best_of(repeat: int, fn: Callable[..., Any], *args: Any) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def measure(label: str, root: Path, repeat: int) -> None:

@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from timing import best_of
+
 from wopgen.conformance.inprocess import SECOND_KEY, in_process, load_package
 from wopgen.conformance.runner import run
 from wopgen.conformance.scenarios import SCENARIOS
@@ -79,15 +81,6 @@ def bare_decisions() -> None:
             scores = [{"dimension": "correctness", "score": score, "passThreshold": 4}]
             judgements.append({"verdict": judgement_verdict(scores, [], 0.9)[0]})
         disposition(quorum_verdict(judgements, QUORUM), 1)
-
-
-def best_of(repeat: int, fn: Any) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

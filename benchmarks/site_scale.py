@@ -18,11 +18,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
+from timing import best_of
 
 from wopgen.corpus import load
 from wopgen.generate.site import BASE_CONFIG, render
@@ -50,15 +50,6 @@ def mkdocs_build(project: Path, out: Path) -> None:
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(project / "mkdocs.yml")]
     subprocess.run([*command, "-d", str(out)], env=env, check=True)
-
-
-def best_of(repeat: int, fn, *args) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def measure(label: str, root: Path, tmp: Path, repeat: int) -> None:

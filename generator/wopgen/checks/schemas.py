@@ -19,6 +19,7 @@ from wopgen.events import (
     type_index,
 )
 from wopgen.jsondoc import JsonDoc, escape_token
+from wopgen.keywords import INSTANCE_DATA
 from wopgen.rules import define
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -108,7 +109,7 @@ def ref_sites(corpus: Corpus) -> list[RefSite]:
 def _inside_keyword_values(ptr: str) -> bool:
     """True for objects inside `const`, `enum`, `examples` or `default`: data, not schemas."""
     parts = ptr.split("/")
-    return any(p in ("const", "enum", "examples", "default") for p in parts[1:])
+    return any(p in INSTANCE_DATA for p in parts[1:])
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:

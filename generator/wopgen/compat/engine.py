@@ -18,11 +18,12 @@ from urllib.parse import urldefrag, urljoin
 
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
-from wopgen.compat.normalize import SCHEMA_ONE, Loc, Resolver, fingerprint, is_annotation, root
+from wopgen.compat.normalize import Loc, Resolver, fingerprint, is_annotation, root
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.diagnostics import Severity
 from wopgen.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
 from wopgen.jsondoc import JsonDoc, escape_token
+from wopgen.keywords import SCHEMA_SINGLES
 from wopgen.rules import Rule
 
 DISCOVERY = "capabilities"
@@ -375,7 +376,7 @@ class _Differ:
     def _keyword_differs(self, b: Loc, h: Loc, keyword: str) -> bool:
         if keyword not in b.node or keyword not in h.node:
             return (keyword in b.node) != (keyword in h.node)
-        if keyword in SCHEMA_ONE:
+        if keyword in SCHEMA_SINGLES:
             return self.base.fingerprint(b.child(keyword)) != self.head.fingerprint(h.child(keyword))
         bc = self.base.canonical(Loc(b.doc, b.pointer, {keyword: b.node[keyword]}))
         hc = self.head.canonical(Loc(h.doc, h.pointer, {keyword: h.node[keyword]}))

@@ -17,6 +17,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 
 from wopgen.corpus import Corpus
 from wopgen.jsondoc import JsonDoc, escape_token
+from wopgen.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 
 ANNOTATIONS = frozenset(
     {
@@ -37,24 +38,8 @@ ANNOTATIONS = frozenset(
         "writeOnly",
     }
 )
-SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
-SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 UNORDERED_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
-SCHEMA_ONE = frozenset(
-    {
-        "items",
-        "additionalProperties",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "contentSchema",
-    }
-)
+
 MAX_REF_CHAIN = 64
 
 
@@ -199,7 +184,7 @@ class Resolver:
                 if key in UNORDERED_LISTS:
                     items.sort(key=fingerprint)
                 out[key] = items
-            elif key in SCHEMA_ONE:
+            elif key in SCHEMA_SINGLES:
                 out[key] = self.canonical(loc.child(key), inner)
             elif key == "required" and isinstance(value, list):
                 out[key] = sorted(set(map(str, value)))

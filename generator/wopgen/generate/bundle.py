@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from wopgen.corpus import Corpus
+from wopgen.keywords import INSTANCE_DATA
 
 _COMPONENT_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 
@@ -56,7 +57,7 @@ def _rewrite(node: Any, base: str, by_uri: dict[str, str], names: dict[str, str]
     for key, value in node.items():
         if key == "$ref" and isinstance(value, str):
             out[key] = _target(value, base, by_uri, names, prefix)
-        elif key in ("const", "enum", "examples", "default"):
+        elif key in INSTANCE_DATA:
             out[key] = value  # instance data, not schemas
         else:
             out[key] = _rewrite(value, base, by_uri, names, prefix)
@@ -92,7 +93,7 @@ def _refs_under(node: Any, prefix: str) -> list[str]:
         for key, value in node.items():
             if key == "$ref" and isinstance(value, str) and value.startswith(prefix):
                 found.append(value[len(prefix) :].split("/", 1)[0])
-            elif key not in ("const", "enum", "examples", "default"):
+            elif key not in INSTANCE_DATA:
                 found.extend(_refs_under(value, prefix))
     elif isinstance(node, list):
         for item in node:

@@ -29,6 +29,7 @@ from typing import Any
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, type_index
+from wopgen.keywords import DEFS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 from wopgen.templates import environment
 
 GENERATOR_VERSION = "0.89.0"  # datamodel-code-generator; pinned in pyproject.toml
@@ -148,20 +149,9 @@ def _rebase_local_refs(node: Any, file_name: str) -> Any:
     return copy.deepcopy(node)
 
 
-_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
-_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_SCHEMA_SINGLES = (
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-)
+_SCHEMA_MAPS = (*sorted(SCHEMA_MAPS), DEFS)
+_SCHEMA_LISTS = tuple(sorted(SCHEMA_LISTS))
+_SCHEMA_SINGLES = tuple(sorted(SCHEMA_SINGLES))
 
 
 def explicit_openness(schema: Any) -> Any:
