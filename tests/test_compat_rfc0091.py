@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import RFC_0091_SCHEMAS
 from wopgen.compat import compare
 from wopgen.corpus import load
 
@@ -87,19 +88,7 @@ def test_rfc_0091_is_additive_against_the_corpus_before_it(before: str, tmp_path
     changes = compare(load(export(before, tmp_path / "base")), load(copy_head(tmp_path / "head")))
     assert [(c.rule, c.path, c.message) for c in changes if c.severity.value != "info"] == []
     found = {(c.rule, c.path.rsplit("/", 1)[-1]) for c in changes}
-    added = {
-        f"{name}.schema.json"
-        for name in (
-            "verification-gate",
-            "verification-rubric",
-            "verification-finding",
-            "verification-result",
-            "handoff-artifact",
-            "verification-node",
-            "sample-verification-run-request",
-            "sample-verification-run-response",
-        )
-    }
+    added = {f"{name}.schema.json" for name in RFC_0091_SCHEMAS}
     assert {("compat-schema-added", name) for name in added} <= found
     assert ("compat-capability-added", "capabilities.schema.json") in found
     assert ("compat-event-type-added", "run-event-payloads.schema.json") in found

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from helpers import RFC_0091_SCHEMAS
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import load
 from wopgen.generate.site import build_date, render
@@ -160,16 +161,7 @@ def test_api_pages_render_the_generated_documents() -> None:
 
 def test_the_site_picks_up_rfc_0091_without_hand_edits() -> None:
     site = pages(REPO)
-    for name in (
-        "verification-gate",
-        "verification-rubric",
-        "verification-finding",
-        "verification-result",
-        "handoff-artifact",
-        "verification-node",
-        "sample-verification-run-request",
-        "sample-verification-run-response",
-    ):
+    for name in RFC_0091_SCHEMAS:
         assert f"docs/schemas/{name}.md" in site, name
     events = site["docs/events.md"]
     assert "verification.started" in events and "verification.completed" in events
