@@ -12,7 +12,7 @@ each response status with its schema, each error code with its status and each p
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,29 +144,45 @@ def _compare_operation(b: Operation, h: Operation) -> Iterator[Change]:
             message = f"operation {b.id}: {what} {old or '(none)'} -> {new or '(none)'}"
             yield _change(R.OPERATION_CHANGED, message, _side(b, key=what), _side(h, key=what))
     yield from _compare_parameters(b, h)
-    for status in sorted(b.responses.keys() - h.responses.keys()):
-        message = f"operation {b.id}: response {status} removed"
-        yield _change(R.RESPONSE_REMOVED, message, _side(b, b.responses[status][1], status), _side(h))
-    for status in sorted(h.responses.keys() - b.responses.keys()):
-        message = f"operation {b.id}: response {status} added"
-        yield _change(R.RESPONSE_ADDED, message, _side(b), _side(h, h.responses[status][1], status))
-    for status in sorted(b.responses.keys() & h.responses.keys()):
-        if b.responses[status][0] != h.responses[status][0]:
-            message = f"operation {b.id}: response {status} changed"
-            bside, hside = _side(b, b.responses[status][1], status), _side(h, h.responses[status][1], status)
-            yield _change(R.OPERATION_CHANGED, message, bside, hside)
-    for code in sorted(b.errors.keys() - h.errors.keys()):
-        message = f"operation {b.id}: error code {code!r} removed"
-        yield _change(R.ERROR_CODE_REMOVED, message, _side(b, b.errors[code][1], code), _side(h))
-    for code in sorted(h.errors.keys() - b.errors.keys()):
-        message = f"operation {b.id}: error code {code!r} added"
-        yield _change(R.ERROR_CODE_ADDED, message, _side(b), _side(h, h.errors[code][1], code))
-    for code in sorted(b.errors.keys() & h.errors.keys()):
-        if b.errors[code][0] != h.errors[code][0]:
-            message = f"operation {b.id}: error code {code!r} status {b.errors[code][0]} -> {h.errors[code][0]}"
-            yield _change(
-                R.ERROR_STATUS_CHANGED, message, _side(b, b.errors[code][1], code), _side(h, h.errors[code][1], code)
-            )
+    yield from _compare_keyed(
+        b,
+        h,
+        b.responses,
+        h.responses,
+        lambda s: f"response {s}",
+        (R.RESPONSE_REMOVED, R.RESPONSE_ADDED, R.OPERATION_CHANGED),
+        lambda old, new: "changed",
+    )
+    yield from _compare_keyed(
+        b,
+        h,
+        b.errors,
+        h.errors,
+        lambda c: f"error code {c!r}",
+        (R.ERROR_CODE_REMOVED, R.ERROR_CODE_ADDED, R.ERROR_STATUS_CHANGED),
+        lambda old, new: f"status {old} -> {new}",
+    )
+
+
+def _compare_keyed(
+    b: Operation,
+    h: Operation,
+    old: Mapping[str, tuple[Any, int]],
+    new: Mapping[str, tuple[Any, int]],
+    name: Callable[[str], str],
+    rules: tuple[Rule, Rule, Rule],
+    describe: Callable[[Any, Any], str],
+) -> Iterator[Change]:
+    """Entries keyed alike on both sides (responses by status, error codes): removed, added, changed."""
+    removed, added, changed = rules
+    for key in sorted(old.keys() - new.keys()):
+        yield _change(removed, f"operation {b.id}: {name(key)} removed", _side(b, old[key][1], key), _side(h))
+    for key in sorted(new.keys() - old.keys()):
+        yield _change(added, f"operation {b.id}: {name(key)} added", _side(b), _side(h, new[key][1], key))
+    for key in sorted(old.keys() & new.keys()):
+        if old[key][0] != new[key][0]:
+            message = f"operation {b.id}: {name(key)} {describe(old[key][0], new[key][0])}"
+            yield _change(changed, message, _side(b, old[key][1], key), _side(h, new[key][1], key))
 
 
 def _compare_parameters(b: Operation, h: Operation) -> Iterator[Change]:
