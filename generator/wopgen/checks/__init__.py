@@ -30,7 +30,7 @@ def wanted(families: Families, include: tuple[str, ...] = (), exclude: tuple[str
     """Whether a check that emits `families` can report anything the selection keeps."""
     if not include and not exclude:
         return True
-    from wopgen.rules import catalogue
+    from wopgen.catalogue import catalogue
 
     ids = [rule.id for rule in catalogue() if rule.id.startswith(families)]
     return any(selected(rule, include, exclude) for rule in ids)
