@@ -22,6 +22,7 @@ from wopgen.catalogue import Rule, define
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import ApiDescription, Channel, Operation, Where, read_api
 from wopgen.corpus.events import TYPE_ENUM, TYPE_INDEX, event_types, type_index
+from wopgen.corpus.graph import Located
 from wopgen.diagnostics import Diagnostic
 from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, asyncapi_document, openapi_document
 from wopgen.generate.bundle import BundleError
@@ -269,7 +270,7 @@ def _capabilities(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
     if discovery is None:
         return
     for op in api.operations:
-        if op.capability and not _declares(corpus, corpus.uri_of(discovery.path), op.capability.split(".")):
+        if op.capability and not _declares(corpus, discovery.path, op.capability.split(".")):
             yield _at(
                 CAPABILITY_UNKNOWN,
                 op.where,
@@ -278,28 +279,23 @@ def _capabilities(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
             )
 
 
-def _declares(corpus: Corpus, uri: str, segments: list[str]) -> bool:
-    """Whether the schema at `uri` declares the property path `segments` (following `$ref`s)."""
-    resolver = corpus.registry.resolver(base_uri=uri)
-    try:
-        resolved = resolver.lookup(uri)
-    except referencing.exceptions.Unresolvable:
-        return False
-    node, resolver = resolved.contents, resolved.resolver
-    for segment in segments:
-        for _ in range(16):  # follow a chain of $refs, never forever
-            if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
-                break
-            try:
-                resolved = resolver.lookup(node["$ref"])
-            except referencing.exceptions.Unresolvable:
-                return False
-            node, resolver = resolved.contents, resolved.resolver
-        properties = node.get("properties") if isinstance(node, dict) else None
-        if not isinstance(properties, dict) or segment not in properties:
-            return False
-        node = properties[segment]
-    return True
+def _declares(corpus: Corpus, path: str, segments: list[str]) -> bool:
+    """Whether the schema at `path` declares the property path `segments` (following `$ref`s)."""
+    return corpus.graph.property_path(Located(path, ""), segments) is not None
+
+
+def _unbundled(rule: Rule, document: str, exc: BundleError) -> Iterator[Diagnostic]:
+    """A `$ref` the bundle cannot express, reported where it is written; an unknown schema name is
+    `api-schema-unresolved`, reported by `_references`."""
+    if exc.site is not None:
+        line, col = exc.site.locate()
+        yield rule.at(
+            exc.site.path,
+            line,
+            f"{document} cannot be rendered: {exc}"[:300],
+            "fix the $ref (see the schema-ref-* findings), then run `wopgen api`",
+            col=col,
+        )
 
 
 def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
@@ -310,8 +306,9 @@ def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
     if api.operations and api.operations_path:
         try:
             document = openapi_document(corpus, api)
-        except BundleError:
-            return  # reported above as api-schema-unresolved
+        except BundleError as exc:
+            yield from _unbundled(OPENAPI_INVALID, "openapi.yaml", exc)
+            return
         try:
             validate(json.loads(json.dumps(document)))
         except OpenAPIValidationError as exc:
@@ -330,7 +327,8 @@ def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
     if api.channels and api.channels_path:
         try:
             document = asyncapi_document(corpus, api)
-        except BundleError:
+        except BundleError as exc:
+            yield from _unbundled(ASYNCAPI_INVALID, "asyncapi.yaml", exc)
             return
         validator = _asyncapi_validator()
         for error in sorted(validator.iter_errors(json.loads(json.dumps(document))), key=lambda e: list(e.path)):

@@ -203,7 +203,14 @@ def _where(path: str, value: Any, key: str | None = None) -> Where:
 
 
 def read_api(corpus: Corpus) -> ApiDescription:
-    """The API description of the corpus; `present` is false when the corpus has none."""
+    """The API description of the corpus; `present` is false when the corpus has none.
+
+    Read once per corpus: every later call returns the same description.
+    """
+    return corpus.view(("api",), lambda: _read_api(corpus))
+
+
+def _read_api(corpus: Corpus) -> ApiDescription:
     api = ApiDescription()
     folder = corpus.settings.api.rstrip("/")
     docs = {doc.path.removeprefix(folder + "/"): doc for doc in corpus.api.values()}

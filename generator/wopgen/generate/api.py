@@ -16,7 +16,7 @@ import yaml
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import ApiDescription, Channel, Operation, read_api
 from wopgen.corpus.events import TYPE_INDEX, type_index
-from wopgen.generate.bundle import BundleError, bundle_components, component_names, referenced_components
+from wopgen.generate.bundle import BundleError, bundle_components, component_names, reachable_components
 
 OPENAPI_FILE = "openapi.yaml"
 ASYNCAPI_FILE = "asyncapi.yaml"
@@ -93,7 +93,7 @@ def openapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
     used: list[str] = []
     for operation in api.operations:
         paths.setdefault(operation.path, {})[operation.method] = _operation(operation, ref, used)
-    keep = referenced_components(components, [names[n] for n in used], OPENAPI_PREFIX)
+    keep = reachable_components(corpus, used)
     info: dict[str, Any] = {
         "title": api.title or "API",
         "version": api.version or "0.0.0",
@@ -190,7 +190,7 @@ def asyncapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
     roots: list[str] = []
     for channel in api.channels:
         channel_messages = _channel_messages(corpus, channel, names, messages, message_schemas)
-        roots += [names[channel.envelope], names[channel.payloads]]
+        roots += [channel.envelope, channel.payloads]
         channels[channel.id] = {
             "address": channel.address,
             "title": channel.title,
@@ -206,7 +206,7 @@ def asyncapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
             "description": channel.description,
             "messages": [{"$ref": f"#/channels/{channel.id}/messages/{key}"} for key in channel_messages],
         }
-    keep = referenced_components(components, roots, OPENAPI_PREFIX)
+    keep = reachable_components(corpus, roots)
     schemas = _sorted_schemas(components, keep)
     schemas.update(dict(sorted(message_schemas.items())))
     return {

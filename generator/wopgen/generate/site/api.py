@@ -43,8 +43,8 @@ class _Components:
             if isinstance(title, str):
                 self.by_title.setdefault(title, path)
 
-    def __call__(self, ref: str) -> tuple[str, str] | None:
-        match = _COMPONENT.match(ref)
+    def __call__(self, node: Mapping[str, Any]) -> tuple[str, str] | None:
+        match = _COMPONENT.match(str(node["$ref"]))
         if match is None or match.group(1) not in self.by_title:
             return None
         name, definition = match.groups()
