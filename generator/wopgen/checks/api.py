@@ -298,32 +298,34 @@ def _unbundled(rule: Rule, document: str, exc: BundleError) -> Iterator[Diagnost
         )
 
 
-def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
-    """Render both documents and validate them with the standard validators."""
+def _openapi_problems(path: str, document: dict[str, Any]) -> Iterator[Diagnostic]:
     from openapi_spec_validator import validate
     from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
+    try:
+        validate(json.loads(json.dumps(document)))
+    except OpenAPIValidationError as exc:
+        where = "/".join(str(p) for p in getattr(exc, "absolute_path", ())) or "document"
+        yield OPENAPI_INVALID.at(path, 1, f"openapi.yaml at {where}: {exc.message}", "run `wopgen api` and inspect it")
+    except (RecursionError, referencing.exceptions.Unresolvable) as exc:
+        what = "a $ref cycle" if isinstance(exc, RecursionError) else f"$ref {exc.ref!r} leads nowhere"
+        yield OPENAPI_INVALID.at(
+            path,
+            1,
+            f"openapi.yaml cannot be validated: {what}"[:300],
+            "run `wopgen api` and inspect the $refs under components/schemas",
+        )
+
+
+def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
+    """Render both documents and validate them with the standard validators."""
     if api.operations and api.operations_path:
         try:
             document = openapi_document(corpus, api)
         except BundleError as exc:
             yield from _unbundled(OPENAPI_INVALID, "openapi.yaml", exc)
-            return
-        try:
-            validate(json.loads(json.dumps(document)))
-        except OpenAPIValidationError as exc:
-            where = "/".join(str(p) for p in getattr(exc, "absolute_path", ())) or "document"
-            yield OPENAPI_INVALID.at(
-                api.operations_path, 1, f"openapi.yaml at {where}: {exc.message}", "run `wopgen api` and inspect it"
-            )
-        except (RecursionError, referencing.exceptions.Unresolvable) as exc:
-            what = "a $ref cycle" if isinstance(exc, RecursionError) else f"$ref {exc.ref!r} leads nowhere"
-            yield OPENAPI_INVALID.at(
-                api.operations_path,
-                1,
-                f"openapi.yaml cannot be validated: {what}"[:300],
-                "run `wopgen api` and inspect the $refs under components/schemas",
-            )
+        else:
+            yield from _openapi_problems(api.operations_path, document)
     if api.channels and api.channels_path:
         try:
             document = asyncapi_document(corpus, api)
