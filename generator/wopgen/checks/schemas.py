@@ -68,6 +68,11 @@ RFC_UNKNOWN = define(
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    """The schema findings, computed once per corpus: the gate asks for them before the checks do."""
+    return iter(corpus.view(("check", "schemas"), lambda: list(_check(corpus))))
+
+
+def _check(corpus: Corpus) -> Iterator[Diagnostic]:
     seen_ids: dict[str, str] = {}
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]

@@ -128,10 +128,6 @@ class _Reader:
         return None if text is None else parse_markdown(self.relative(path), text)
 
 
-def _files(folder: Path, pattern: str) -> list[Path]:
-    return sorted(p for p in folder.glob(pattern) if p.is_file() or p.is_symlink())
-
-
 _EXAMPLE_KINDS = ("valid", "invalid")
 _WHY_SUFFIX = ".why"
 
@@ -141,12 +137,17 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     settings = settings or load_settings(root)
     diagnostics: list[Diagnostic] = []
     reader = _Reader(settings, diagnostics)
-    files, folders, truncated = listing(settings.root)
-    if truncated:
+    listed = listing(settings.root)
+
+    def _files(relative: str, pattern: str) -> list[Path]:
+        """The listed files of a part matching `pattern`: the disk is walked once, by `listing`."""
+        return sorted(settings.root / found for found in listed.under(relative, pattern))
+
+    if listed.truncated:
         diagnostics.append(
             FILE_LIMIT.at(".", 1, f"stopped listing files at {MAX_LISTED:,}", "move generated files under build/")
         )
-    corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=files, folders=folders)
+    corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=listed.files, folders=listed.folders)
 
     def missing(name: str, relative: str, kind: str) -> None:
         if settings.names(name):  # point at the setting: that is where the typo usually is
@@ -189,25 +190,25 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 
     schemas_dir = folder("schemas", settings.schemas)
     if schemas_dir:
-        for path in _files(schemas_dir, "*" + SCHEMA_SUFFIX):
+        for path in _files(settings.schemas, "*" + SCHEMA_SUFFIX):
             doc = reader.read_json(path, SCHEMA_INVALID_JSON)
             if doc is not None:
                 corpus.schemas[doc.path] = doc
 
     examples_dir = optional("examples", settings.examples, "folder")
     if examples_dir:
-        _load_examples(corpus, reader, examples_dir)
+        _load_examples(corpus, reader, examples_dir, _files(settings.examples, "**/*"))
 
     docs_dir = folder("docs", settings.docs)
     if docs_dir:
-        for path in _files(docs_dir, "**/*.md"):
+        for path in _files(settings.docs, "**/*.md"):
             md = reader.read_markdown(path)
             if md is not None:
                 corpus.docs[md.path] = md
 
     rfcs_dir = folder("rfcs", settings.rfcs)
     if rfcs_dir:
-        for path in _files(rfcs_dir, "*.md"):
+        for path in _files(settings.rfcs, "*.md"):
             if path.name.lower() == "readme.md":
                 continue
             md = reader.read_markdown(path)
@@ -216,7 +217,7 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 
     api_dir = optional("api", settings.api, "folder")
     if api_dir:
-        for path in _files(api_dir, "*.yaml"):
+        for path in _files(settings.api, "*.yaml"):
             ydoc = reader.read_yaml(path)
             if ydoc is not None:
                 corpus.api[ydoc.path] = ydoc
@@ -234,10 +235,8 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 _EXAMPLE_NAME = re.compile(r"^[^/]+\.json$")
 
 
-def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
-    for path in sorted(examples_dir.rglob("*")):
-        if path.is_dir():
-            continue
+def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path, found: list[Path]) -> None:
+    for path in found:
         rel = reader.relative(path)
         parts = path.relative_to(examples_dir).parts
         if path.suffix == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
@@ -257,7 +256,7 @@ def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
             continue
         why = ""
         why_path = path.with_suffix(_WHY_SUFFIX)
-        if parts[1] == "invalid" and why_path.is_file():
+        if parts[1] == "invalid" and reader.relative(why_path) in corpus.files:
             text = reader.read_text(why_path)
             why = (text or "").strip()
         corpus.examples.append(Example(parts[0], parts[1], doc, why))
