@@ -9,7 +9,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-MAX_LISTED = 200_000
+from wopgen.corpus_rules import MAX_LISTED
+
 # Folders the file list leaves out: version control, caches, virtual environments, generated output.
 IGNORED_FOLDERS = frozenset(
     {

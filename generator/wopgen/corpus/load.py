@@ -10,52 +10,27 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wopgen.catalogue import define
 from wopgen.corpus.documents import JsonDoc, JsonLoadError, decode_text, parse_json
-from wopgen.corpus.files import MAX_LISTED, listing
+from wopgen.corpus.files import listing
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example
 from wopgen.corpus.rfc import parse_rfc
 from wopgen.corpus.settings import PYPROJECT, Settings, load_settings
 from wopgen.corpus.yamldoc import YamlDoc, YamlLoadError, parse_yaml
+from wopgen.corpus_rules import (
+    EXAMPLE_INVALID_JSON,
+    EXAMPLE_MISPLACED,
+    FILE_LIMIT,
+    INVALID_YAML,
+    MAX_LISTED,
+    MISSING_PART,
+    OUTSIDE_ROOT,
+    SCHEMA_INVALID_JSON,
+    UNREADABLE,
+)
 from wopgen.diagnostics import Diagnostic, Severity
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
-
-UNREADABLE = define(
-    "corpus-unreadable",
-    "error",
-    "A corpus file cannot be read as UTF-8 text (permissions, encoding, byte-order mark, size).",
-)
-OUTSIDE_ROOT = define(
-    "corpus-outside-root",
-    "error",
-    "A corpus path resolves outside the corpus root (for example through a symlink); it is not read.",
-)
-MISSING_PART = define(
-    "corpus-missing",
-    "warning",
-    "A part of the corpus does not exist: any folder or file that [tool.wopgen] names (an error, since the "
-    "checks of that part would pass in silence), or the default schemas, docs or rfcs folder (a warning).",
-)
-INVALID_YAML = define("corpus-invalid-yaml", "error", "A YAML file in the corpus does not parse.")
-FILE_LIMIT = define(
-    "corpus-file-limit",
-    "warning",
-    f"The repository holds more than {MAX_LISTED:,} files outside ignored folders; only the first are listed, "
-    "so a check that looks a file up may call a later one missing.",
-)
-SCHEMA_INVALID_JSON = define(
-    "schema-invalid-json", "error", "A schema file is not valid JSON; the position of the error is given."
-)
-EXAMPLE_INVALID_JSON = define(
-    "example-invalid-json", "error", "An example file is not valid JSON; the position of the error is given."
-)
-EXAMPLE_MISPLACED = define(
-    "example-misplaced",
-    "error",
-    "A file under the examples folder is not at <schema-name>/valid/*.json or <schema-name>/invalid/*.json.",
-)
 
 
 class _Reader:
