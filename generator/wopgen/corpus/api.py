@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wopgen.corpus import Corpus
-from wopgen.corpus.yamldoc import YamlDoc, YamlList, YamlMap
+from wopgen.corpus.documents import YamlDoc, YamlList, YamlMap
 from wopgen.corpus_rules import API_SHAPE
 from wopgen.diagnostics import Diagnostic
 

@@ -10,13 +10,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wopgen.corpus.documents import JsonDoc, JsonLoadError, decode_text, parse_json
+from wopgen.corpus.documents import JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
 from wopgen.corpus.files import listing
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example
 from wopgen.corpus.rfc import parse_rfc
 from wopgen.corpus.settings import PYPROJECT, Settings, load_settings
-from wopgen.corpus.yamldoc import YamlDoc, YamlLoadError, parse_yaml
 from wopgen.corpus_rules import (
     EXAMPLE_INVALID_JSON,
     EXAMPLE_MISPLACED,
@@ -73,7 +72,7 @@ class _Reader:
             return None
         try:
             return decode_text(raw)
-        except JsonLoadError as exc:
+        except ParseError as exc:
             self.diagnostics.append(UNREADABLE.at(self.relative(path), exc.line, exc.message, col=exc.col))
             return None
 
@@ -84,7 +83,7 @@ class _Reader:
         rel = self.relative(path)
         try:
             return parse_json(rel, raw)
-        except JsonLoadError as exc:
+        except ParseError as exc:
             self.diagnostics.append(rule.at(rel, exc.line, exc.message, col=exc.col))
             return None
 
@@ -94,7 +93,7 @@ class _Reader:
             return None
         try:
             return parse_yaml(self.relative(path), text)
-        except YamlLoadError as exc:
+        except ParseError as exc:
             self.diagnostics.append(INVALID_YAML.at(self.relative(path), exc.line, exc.message, col=exc.col))
             return None
 

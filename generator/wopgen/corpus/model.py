@@ -20,13 +20,12 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
-from wopgen.corpus.documents import JsonDoc
+from wopgen.corpus.documents import JsonDoc, YamlDoc
 from wopgen.corpus.files import glob_paths, inside
 from wopgen.corpus.graph import RefGraph
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.rfc import Rfc
 from wopgen.corpus.settings import Settings
-from wopgen.corpus.yamldoc import YamlDoc
 from wopgen.diagnostics import Diagnostic
 
 SCHEMA_SUFFIX = ".schema.json"

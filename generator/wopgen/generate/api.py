@@ -39,6 +39,11 @@ class ApiError(Exception):
 
 def generate_api(corpus: Corpus) -> dict[str, str]:
     """`openapi.yaml` and `asyncapi.yaml` as text; byte-identical for the same corpus."""
+    return {name: dump(document) for name, document in api_documents(corpus).items()}
+
+
+def api_documents(corpus: Corpus) -> dict[str, dict[str, Any]]:
+    """The OpenAPI and AsyncAPI documents as data, keyed by the file name each is written to."""
     api = read_api(corpus)
     if not api.operations and not api.channels:
         raise ApiError(f"no operations or channels in {corpus.settings.api}/ to generate from")
@@ -46,21 +51,21 @@ def generate_api(corpus: Corpus) -> dict[str, str]:
         first = api.diagnostics[0]
         raise ApiError(f"{first.path}:{first.line}: {first.message} (run `wopgen check --select api-`)")
     try:
-        out: dict[str, str] = {}
+        out: dict[str, dict[str, Any]] = {}
         if api.operations:
-            out[OPENAPI_FILE] = dump(openapi_document(corpus, api))
+            out[OPENAPI_FILE] = openapi_document(corpus, api)
         if api.channels:
-            out[ASYNCAPI_FILE] = dump(asyncapi_document(corpus, api))
+            out[ASYNCAPI_FILE] = asyncapi_document(corpus, api)
     except BundleError as exc:
         raise ApiError(str(exc)) from None
     return out
 
 
-def dump(document: dict[str, Any]) -> str:
+def dump(document: dict[str, Any], dumper: type[yaml.SafeDumper] | None = None) -> str:
     """Stable YAML: keys in the order built, no aliases, wide lines, unicode kept."""
     return yaml.dump(
         document,
-        Dumper=_Dumper,
+        Dumper=dumper or _Dumper,
         sort_keys=False,
         allow_unicode=True,
         width=100,
@@ -68,7 +73,11 @@ def dump(document: dict[str, Any]) -> str:
     )
 
 
-class _Dumper(yaml.SafeDumper):
+# libyaml's emitter when PyYAML was built with it (same output, several times faster).
+_SafeDumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Dumper(_SafeDumper):  # type: ignore[valid-type,misc]
     def ignore_aliases(self, data: Any) -> bool:
         return True
 
