@@ -154,6 +154,15 @@ def test_graph_views_follow_refs_and_stop_on_loops(tmp_path: Path) -> None:
     graph = corpus.graph
     assert graph.deref(Located(THING, "/properties/name")) == Located(THING, "/$defs/name")
     assert graph.deref(Located(THING, "/$defs/loop")) is None
+    assert graph.chain(Located(THING, "/$defs/loop")) == (
+        [Located(THING, "/$defs/loop"), Located(THING, "/$defs/loop2")],
+        False,
+    )
+    assert [s.pointer for s in graph.sites_below(Located(THING, "/properties"))] == [
+        "/properties/name",
+        "/properties/decision",
+    ]
+    assert graph.sites_below(Located(THING, "/$defs/name")) == []
     assert [[str(p) for p in c.route] for c in graph.cycles] == [
         [f"{THING}#/$defs/loop", f"{THING}#/$defs/loop2", f"{THING}#/$defs/loop"]
     ]

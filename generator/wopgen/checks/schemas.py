@@ -154,24 +154,17 @@ def _check_refs(corpus: Corpus) -> Iterator[Diagnostic]:
                 f"refer to schemas in the corpus only (their $id starts with {base})",
                 col=col,
             )
-        elif site.status is Status.NO_DOCUMENT:
+        elif site.status in _UNRESOLVED_HINTS:
             line, col = site.locate()
             yield REF_UNRESOLVED.at(
-                site.path,
-                line,
-                f"$ref {site.ref!r}: {site.detail}",
-                "check the file name, or add the schema",
-                col=col,
+                site.path, line, f"$ref {site.ref!r}: {site.detail}", _UNRESOLVED_HINTS[site.status], col=col
             )
-        elif site.status is Status.NO_NODE:
-            line, col = site.locate()
-            yield REF_UNRESOLVED.at(
-                site.path,
-                line,
-                f"$ref {site.ref!r}: {site.detail}",
-                "point at an existing subschema, e.g. #/$defs/<name>",
-                col=col,
-            )
+
+
+_UNRESOLVED_HINTS = {
+    Status.NO_DOCUMENT: "check the file name, or add the schema",
+    Status.NO_NODE: "point at an existing subschema, e.g. #/$defs/<name>",
+}
 
 
 def _check_unused_defs(corpus: Corpus) -> Iterator[Diagnostic]:

@@ -206,6 +206,9 @@ class RefGraph:
             if item.position is not Position.DATA and isinstance(item.node.get("$ref"), str)
         ]
         self._site_at = {site.source: site for site in self.sites}
+        self._sites_by_path: dict[str, list[RefSite]] = {}
+        for site in self.sites:
+            self._sites_by_path.setdefault(site.path, []).append(site)
 
     # --- objects and nodes -----------------------------------------------------------------
 
@@ -274,16 +277,30 @@ class RefGraph:
         pointer = unquote(fragment)
         return Located(doc.path, pointer) if value_at(doc.data, pointer)[0] else None
 
+    def chain(self, where: Located) -> tuple[list[Located], bool]:
+        """The locations met following `$ref`s from `where` (first `where`, last a node without a
+        `$ref`), and whether the chain ends well: False on a `$ref` that does not resolve or on a loop."""
+        met = [where]
+        while (site := self._site_at.get(met[-1])) is not None:
+            if site.status is not Status.RESOLVED or site.target is None or site.target in met:
+                return met, False
+            met.append(site.target)
+        return met, True
+
     def deref(self, where: Located) -> Located | None:
         """Follow the `$ref` of `where`, and of its target, ... to a node without one; None on a
         `$ref` that does not resolve or on a loop."""
-        seen = {where}
-        while (site := self._site_at.get(where)) is not None:
-            if site.status is not Status.RESOLVED or site.target is None or site.target in seen:
-                return None
-            where = site.target
-            seen.add(where)
-        return where
+        met, complete = self.chain(where)
+        return met[-1] if complete else None
+
+    def sites_below(self, where: Located) -> list[RefSite]:
+        """The `$ref` sites in the value at `where` (itself included), in document order."""
+        inside = where.pointer + "/"
+        return [
+            site
+            for site in self._sites_by_path.get(where.path, [])
+            if site.pointer == where.pointer or site.pointer.startswith(inside)
+        ]
 
     def property_path(self, where: Located, names: Iterable[str]) -> Located | None:
         """The subschema reached from `where` by the property names `names` (following `$ref`s), or None."""
