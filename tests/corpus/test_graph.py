@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import copy
 import json
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import referencing
+import pytest
 import referencing.exceptions
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -25,7 +24,7 @@ from wopgen.corpus import Corpus, load
 from wopgen.corpus.api import read_api
 from wopgen.corpus.documents import JsonDoc
 from wopgen.corpus.graph import Located, Status
-from wopgen.corpus.settings import load_settings
+from wopgen.corpus.settings import Settings, load_settings
 from wopgen.generate.bundle import bundled_schema
 
 REPO = Path(__file__).resolve().parents[2]
@@ -265,12 +264,15 @@ def _schemas() -> st.SearchStrategy[Any]:
     return st.recursive(leaf, extend, max_leaves=12).filter(lambda s: isinstance(s, dict))
 
 
-_SETTINGS_ROOT = Path(tempfile.mkdtemp(prefix="wopgen-graph-"))
-(_SETTINGS_ROOT / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+@pytest.fixture(scope="module")
+def fixture_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    root = tmp_path_factory.mktemp("graph-settings")
+    (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    return load_settings(root)
 
 
-def _in_memory(documents: dict[str, Any]) -> Corpus:
-    corpus = Corpus(settings=load_settings(_SETTINGS_ROOT))
+def _in_memory(settings: Settings, documents: dict[str, Any]) -> Corpus:
+    corpus = Corpus(settings=settings)
     for name, body in documents.items():
         data = {**schema(name, {}), **{k: v for k, v in body.items() if k != "$id"}}
         path = f"schemas/{name}.schema.json"
@@ -280,8 +282,10 @@ def _in_memory(documents: dict[str, Any]) -> Corpus:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(thing=_schemas(), other=_schemas())
-def test_every_graph_target_is_the_node_referencing_resolves(thing: dict[str, Any], other: dict[str, Any]) -> None:
-    corpus = _in_memory({"thing": thing, "other": other})
+def test_every_graph_target_is_the_node_referencing_resolves(
+    fixture_settings: Settings, thing: dict[str, Any], other: dict[str, Any]
+) -> None:
+    corpus = _in_memory(fixture_settings, {"thing": thing, "other": other})
     assert_graph_agrees_with_referencing(corpus)
     for site in corpus.graph.sites:  # every site is located and has a verdict
         assert site.doc.path in corpus.schemas
