@@ -45,8 +45,13 @@ def bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
 
     Each `$ref` becomes the location the graph resolved it to, so pointers, `$anchor`s and embedded
     `$id`s bundle alike; embedded `$id`s are dropped with the top-level ones, since a base URI
-    left in place would change what the rewritten pointers mean.
+    left in place would change what the rewritten pointers mean. Made once per corpus and prefix
+    (both API documents and the site ask for it); callers copy what they change.
     """
+    return corpus.view(("bundle", prefix), lambda: _bundle_components(corpus, prefix))
+
+
+def _bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
     names = component_names(corpus)
 
     def target(site: RefSite) -> str:
