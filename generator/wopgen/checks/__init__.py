@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from wopgen.checks import api, changelog, conformance, docs, examples, invariants, rfcs, schemas, semantics
+from wopgen.checks import (
+    api,
+    changelog,
+    conformance,
+    docs,
+    examples,
+    invariants,
+    prose_enums,
+    rfcs,
+    schemas,
+    semantics,
+)
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic, selected
 
@@ -18,6 +29,7 @@ CHECKS: tuple[tuple[Families, Check], ...] = (
     (("example-",), examples.check),
     (("rfc-",), rfcs.check),
     (("doc-",), docs.check),
+    (("doc-",), prose_enums.check),
     (("changelog-",), changelog.check),
     (("invariant-",), invariants.check),
     (("api-",), api.check),
