@@ -13,6 +13,7 @@ from wopgen.checks import (
     invariants,
     prose_enums,
     rfcs,
+    schema_defaults,
     schemas,
     semantics,
 )
@@ -26,6 +27,7 @@ Families = tuple[str, ...]  # the rule-id prefixes a check can emit
 # skips the check instead of running it (the API rendering and the conformance run are slow).
 CHECKS: tuple[tuple[Families, Check], ...] = (
     (("schema-",), schemas.check),
+    (("schema-",), schema_defaults.check),
     (("example-",), examples.check),
     (("rfc-",), rfcs.check),
     (("doc-",), docs.check),
