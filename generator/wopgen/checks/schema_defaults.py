@@ -26,7 +26,9 @@ DEFAULT_UNDECLARED = define(
 
 # "absent means `x`", "defaults to `x`", "default `x`" / "Default: `x`", ending the clause; not "the
 # default `x`", which names some other default rather than this member's.
-_STATED = re.compile(r"(?:[Aa]bsent means|[Dd]efaults to|(?<!the )(?<!spec )\b[Dd]efault:?)\s+`([^`]+)`(?=\s*(?:[.;,)]|$))")
+_STATED = re.compile(
+    r"(?:[Aa]bsent means|[Dd]efaults to|(?<!the )(?<!spec )\b[Dd]efault:?)\s+`([^`]+)`(?=\s*(?:[.;,)]|$))"
+)
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
     "number": (int, float),
