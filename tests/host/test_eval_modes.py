@@ -90,3 +90,25 @@ def test_under_the_ceiling_every_task_runs(make_host):
     host = _with_ceiling(make_host(), 5)
     run, summary = _eval(host, SAMPLE, "golden")
     assert summary["taskCount"] == 2 and "costCeilingReached" not in summary
+
+
+def test_a_suite_above_max_tasks_per_suite_is_refused_not_clamped(make_host):
+    host = make_host()
+    capabilities = copy.deepcopy(host.profile.capabilities)
+    capabilities["agents"]["evalSuite"]["maxTasksPerSuite"] = 1
+    host.profile = dataclasses.replace(host.profile, capabilities=capabilities)
+    answer = call(host, "POST", "/v1/runs", {"mode": "eval", "evalSuiteRef": SAMPLE})
+    assert (answer.status, answer.body["error"]) == (400, "validation_error")
+    assert not host.runs  # nothing ran on a shortened suite
+
+
+def test_another_owner_cannot_read_an_eval_scorecard(module):
+    from host.host_helpers import AUTH, KEY
+    from wopgen.conformance.inprocess import SECOND_KEY
+
+    host = module.Host("full", api_key=KEY, other_keys=[SECOND_KEY])
+    run, _ = _eval(host, SAMPLE)
+    path = f"/v1/runs/{run.run_id}/eval-summary"
+    assert host.handle("GET", path, AUTH, b"").status == 200
+    other = host.handle("GET", path, {"Authorization": f"Bearer {SECOND_KEY}"}, b"")
+    assert (other.status, other.body["error"]) == (403, "forbidden")

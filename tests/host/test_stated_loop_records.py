@@ -101,3 +101,13 @@ def test_an_unknown_baseline_is_refused_and_the_member_is_declared(make_host, re
     assert (answer.status, answer.body["error"]) == (400, "validation_error")
     body["configurable"] = {"evalModes": ["regression"]}
     assert call(host, "POST", "/v1/runs", body).status in (200, 201, 202)
+
+
+def test_each_turn_reads_at_most_the_advertised_transcript_window(make_host):
+    host = make_host()
+    window = host.profile.capabilities["multiAgent"]["executionModel"]["transcriptWindow"]
+    run = host.start_run(loop_request(*[work() for _ in range(6)], stop()))
+    turns = run.snapshot()["variables"]["loop"]["turns"]
+    assert len(turns) == 7
+    assert all(len(turn["transcript"]) <= window for turn in turns)
+    assert max(len(turn["transcript"]) for turn in turns) == window  # a long run fills the window
