@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
 from timing import best_of
 
-from wopgen.apispec import read_api
 from wopgen.corpus import load
+from wopgen.corpus.api import read_api
 from wopgen.generate.api import asyncapi_document, generate_api, openapi_document
 from wopgen.generate.models import generate_models
 

@@ -26,7 +26,7 @@ from timing import best_of
 
 from wopgen.corpus import load
 from wopgen.generate.site import BASE_CONFIG, render
-from wopgen.sitebuild import build
+from wopgen.generate.site.build import build
 
 REPO = Path(__file__).resolve().parents[1]
 PLAIN_CONFIG = "INHERIT: {base}\ndocs_dir: docs\n"

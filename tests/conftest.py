@@ -7,23 +7,9 @@ from typing import Any
 
 import pytest
 
-from corpus_factory import good_files, write
-from wopgen.checks import CHECKS
-from wopgen.corpus import load
+from support.corpus_factory import good_files, write
+from support.helpers import diagnose
 from wopgen.diagnostics import Diagnostic
-
-
-def diagnose(root: Path) -> list[Diagnostic]:
-    """What `run_all` finds, check by check, holding each check to the rule families it declares in
-    CHECKS (what `--select`/`--ignore` rely on to skip it), on every corpus the tests build."""
-    corpus = load(root)
-    found = list(corpus.load_diagnostics)
-    for families, check in CHECKS:
-        emitted = list(check(corpus))
-        strays = sorted({d.rule for d in emitted if not d.rule.startswith(families)})
-        assert not strays, f"{check.__module__} emits {strays}, outside the families {families} it declares in CHECKS"
-        found.extend(emitted)
-    return sorted(found, key=Diagnostic.sort_key)
 
 
 @pytest.fixture

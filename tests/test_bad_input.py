@@ -70,7 +70,7 @@ def test_deep_but_parseable_schema_does_not_crash(findings):
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
 def test_symlink_leaving_the_root(make_corpus, tmp_path):
-    from conftest import diagnose
+    from support.helpers import diagnose
 
     root = make_corpus()
     secret = tmp_path / "secret.json"

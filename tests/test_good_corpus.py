@@ -1,4 +1,4 @@
-from corpus_factory import good_files
+from support.corpus_factory import good_files
 
 
 def test_the_good_corpus_is_clean(findings):

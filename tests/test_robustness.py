@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner, Result
 from referencing.exceptions import Unresolvable
 
-from api_corpus import api_files
-from corpus_factory import PYPROJECT, good_files, write
+from support.api_corpus import api_files
+from support.corpus_factory import PYPROJECT, good_files, write
 from wopgen.checks import api as api_checks
 from wopgen.cli import cli
 from wopgen.corpus import load

@@ -88,7 +88,7 @@ def test_no_task_starts_once_the_spend_reaches_max_cost_usd_per_suite(make_host)
 
 def test_under_the_ceiling_every_task_runs(make_host):
     host = _with_ceiling(make_host(), 5)
-    run, summary = _eval(host, SAMPLE, "golden")
+    _, summary = _eval(host, SAMPLE, "golden")
     assert summary["taskCount"] == 2 and "costCeilingReached" not in summary
 
 

@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from host.host_helpers import REPO
-from wopgen.apispec import read_api
 from wopgen.checks import run_all
 from wopgen.cli import cli
 from wopgen.corpus import load
+from wopgen.corpus.api import read_api
 from wopgen.generate.host import HostGenerationError, generate
 from wopgen.generate.host_profiles import DEFECTS, HONEST, MUTANTS
 

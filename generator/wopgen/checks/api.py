@@ -18,13 +18,13 @@ import referencing.exceptions
 from jsonschema import Draft7Validator
 from referencing.jsonschema import DRAFT7
 
-from wopgen.apispec import ApiDescription, Channel, Operation, Where, read_api
+from wopgen.catalogue import Rule, define
 from wopgen.corpus import Corpus
+from wopgen.corpus.api import ApiDescription, Channel, Operation, Where, read_api
+from wopgen.corpus.events import TYPE_ENUM, TYPE_INDEX, event_types, type_index
 from wopgen.diagnostics import Diagnostic
-from wopgen.events import TYPE_ENUM, TYPE_INDEX, event_types, type_index
 from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, asyncapi_document, openapi_document
 from wopgen.generate.bundle import BundleError
-from wopgen.rules import Rule, define
 
 ASYNCAPI_SPECS_VERSION = "6.11.1"  # npm @asyncapi/specs, file schemas/3.0.0.json; see data/asyncapi/SOURCE.md
 ASYNCAPI_SCHEMA_FILE = "asyncapi-3.0.0.schema.json"
@@ -88,7 +88,7 @@ ASYNCAPI_INVALID = define(
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
-    from wopgen.generate.gate import blocking  # here: the gate imports the checks package
+    from wopgen.checks.gate import blocking  # here: the gate imports the checks package
 
     api = read_api(corpus)
     if not api.present:

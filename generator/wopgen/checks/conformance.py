@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wopgen.apispec import SHAPE
+from wopgen.catalogue import define
 from wopgen.conformance.findings import diagnostics, unreachable
 from wopgen.conformance.inprocess import host_module, in_process
 from wopgen.conformance.runner import DiscoveryError, run
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import Corpus
+from wopgen.corpus.api import SHAPE
 from wopgen.diagnostics import Diagnostic
 from wopgen.generate.host import HostGenerationError, describes_operations
-from wopgen.rules import define
 
 HOST_BROKEN = define(
     "host-import-failed",
@@ -29,7 +29,7 @@ PROFILE = "full"
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
-    from wopgen.generate.gate import blocking  # here: the gate imports the checks package
+    from wopgen.checks.gate import blocking  # here: the gate imports the checks package
 
     if not describes_operations(corpus) or blocking(corpus):
         return  # no host; or one that cannot be generated until the blocking findings are fixed

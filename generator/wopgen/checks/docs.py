@@ -7,11 +7,11 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
+from wopgen.catalogue import define
 from wopgen.corpus import Corpus
+from wopgen.corpus.markdown import MarkdownDoc
+from wopgen.corpus.rfc import STATUSES
 from wopgen.diagnostics import Diagnostic
-from wopgen.markdown import MarkdownDoc
-from wopgen.rfcmeta import STATUSES
-from wopgen.rules import define
 
 LEVELS = ("Stable", "Stabilizing", "Draft", "Experimental", "Deprecated")
 _BANNER = re.compile(r"^>\s*\*\*Status:\s*([A-Za-z]+)\*\*")

@@ -9,11 +9,11 @@ from typing import Any
 import referencing.exceptions
 from jsonschema.exceptions import UnknownType, ValidationError, best_match
 
+from wopgen.catalogue import define
 from wopgen.corpus import Corpus, Example
+from wopgen.corpus.documents import escape_token
+from wopgen.corpus.events import INDEX_POINTER, index_of
 from wopgen.diagnostics import Diagnostic
-from wopgen.events import INDEX_POINTER, index_of
-from wopgen.jsondoc import escape_token
-from wopgen.rules import define
 from wopgen.semantics import problems as semantic_problems
 
 VALID_FAILS = define("example-valid-fails", "error", "A valid/ example does not validate against its schema.")

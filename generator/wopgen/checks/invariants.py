@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from wopgen.catalogue import define
 from wopgen.corpus import Corpus
+from wopgen.corpus.yamldoc import YamlList, YamlMap
 from wopgen.diagnostics import Diagnostic
-from wopgen.rules import define
-from wopgen.yamldoc import YamlList, YamlMap
 
 TIERS = ("protocol", "reference-impl", "advisory")
 SEVERITIES = ("critical", "high", "medium", "low")

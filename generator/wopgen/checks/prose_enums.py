@@ -27,11 +27,11 @@ from typing import Any
 
 import referencing.exceptions
 
+from wopgen.catalogue import define
 from wopgen.corpus import Corpus
+from wopgen.corpus.keywords import DEFS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
+from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.diagnostics import Diagnostic
-from wopgen.keywords import DEFS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
-from wopgen.markdown import MarkdownDoc
-from wopgen.rules import define
 
 ENUM_VALUE = define(
     "doc-enum-value",

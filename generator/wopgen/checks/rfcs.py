@@ -6,10 +6,10 @@ import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 
+from wopgen.catalogue import define
 from wopgen.corpus import Corpus
+from wopgen.corpus.rfc import COMPATIBILITY, FIELDS, SECTIONS, STATUSES, Rfc
 from wopgen.diagnostics import Diagnostic
-from wopgen.rfcmeta import COMPATIBILITY, FIELDS, SECTIONS, STATUSES, Rfc
-from wopgen.rules import define
 
 FILENAME = define("rfc-filename", "error", "An RFC file is not named NNNN-slug.md (four digits, lower-case slug).")
 HEADER_MISSING = define("rfc-header-missing", "error", "An RFC has no metadata header table.")

@@ -12,11 +12,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from wopgen.catalogue import define
 from wopgen.corpus import Corpus
+from wopgen.corpus.documents import escape_token
+from wopgen.corpus.keywords import DEFS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 from wopgen.diagnostics import Diagnostic
-from wopgen.jsondoc import escape_token
-from wopgen.keywords import DEFS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
-from wopgen.rules import define
 
 DEFAULT_UNDECLARED = define(
     "schema-default-undeclared",

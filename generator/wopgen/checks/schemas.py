@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+from wopgen.catalogue import define
 from wopgen.corpus import Corpus
-from wopgen.diagnostics import Diagnostic
-from wopgen.events import (
+from wopgen.corpus.documents import JsonDoc, escape_token
+from wopgen.corpus.events import (
     ENUM_POINTER,
     EVENT_SCHEMA,
     INDEX_POINTER,
@@ -18,9 +19,8 @@ from wopgen.events import (
     event_types,
     type_index,
 )
-from wopgen.jsondoc import JsonDoc, escape_token
-from wopgen.keywords import INSTANCE_DATA
-from wopgen.rules import define
+from wopgen.corpus.keywords import INSTANCE_DATA
+from wopgen.diagnostics import Diagnostic
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 DIRECTIONS = ("client-sent", "host-emitted", "artifact")

@@ -10,9 +10,9 @@ import click
 
 from wopgen import __version__
 from wopgen.corpus import Corpus, load
+from wopgen.corpus.settings import SettingsError, find_root, load_settings
 from wopgen.diagnostics import Diagnostic
-from wopgen.render import RENDERERS, render_text
-from wopgen.settings import SettingsError, find_root, load_settings
+from wopgen.report import RENDERERS, render_text
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -72,8 +72,8 @@ def cli(ctx: click.Context, root: Path | None) -> None:
 
 
 def gated_corpus(obj: Context, what: str, also: tuple[str, ...] = ()) -> Corpus:
-    """The corpus, or exit 1 with the findings that stop `what` (see `wopgen.generate.gate`)."""
-    from wopgen.generate.gate import blocking
+    """The corpus, or exit 1 with the findings that stop `what` (see `wopgen.checks.gate`)."""
+    from wopgen.checks.gate import blocking
 
     corpus = obj.corpus()
     problems = blocking(corpus, also)

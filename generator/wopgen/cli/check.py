@@ -76,7 +76,7 @@ def check(
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rules(fmt: str) -> None:
     """List every rule id with its default severity and what it means."""
-    from wopgen.rules import catalogue
+    from wopgen.catalogue import catalogue
 
     items = catalogue()
     if fmt == "json":

@@ -8,8 +8,8 @@ import click
 
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, cli, pass_context
 from wopgen.corpus import Corpus
+from wopgen.corpus.settings import SettingsError, load_settings
 from wopgen.diagnostics import Diagnostic, Severity
-from wopgen.settings import SettingsError, load_settings
 
 
 def _compat_findings(corpus: Corpus, against: str | None) -> list[Diagnostic]:

@@ -61,8 +61,8 @@ def api(obj: Context, out: Path | None, check_only: bool) -> None:
       wopgen api --out docs/api --check   # CI: exit 1 and print the diff when stale
       wopgen check --select api-          # only the API description rules
     """
+    from wopgen.checks.gate import API_RULES
     from wopgen.generate.api import ApiError, generate_api
-    from wopgen.generate.gate import API_RULES
 
     def render(corpus: Corpus) -> dict[str, str]:
         try:

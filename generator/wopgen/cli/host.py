@@ -29,7 +29,7 @@ def _render_host(corpus: Corpus) -> dict[str, str]:
 
 def host_files(obj: Context) -> tuple[Corpus, dict[str, str]]:
     """The corpus and the generated host package, or exit 1 with the findings that prevent it."""
-    from wopgen.generate.gate import blocking
+    from wopgen.checks.gate import blocking
 
     corpus = obj.corpus()
     problems = blocking(corpus)

@@ -26,7 +26,7 @@ def rfc_new(obj: Context, title: str, author: str | None) -> None:
     Example:
       wopgen rfc new "Verification gates and structured findings"
     """
-    from wopgen.rfctool import new_rfc
+    from wopgen.generate.rfc import new_rfc
 
     if not title.strip():
         raise click.UsageError("the title must not be empty")
@@ -44,7 +44,7 @@ def rfc_new(obj: Context, title: str, author: str | None) -> None:
 @pass_context
 def rfc_list(obj: Context) -> None:
     """Print number, status, compatibility and title of every RFC."""
-    from wopgen.rfctool import rfc_rows
+    from wopgen.generate.rfc import rfc_rows
 
     for number, status, compat, title in rfc_rows(obj.corpus()):
         click.echo(f"{number}  {status:<10}  {compat:<11}  {title}")

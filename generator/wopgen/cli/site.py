@@ -44,8 +44,8 @@ def site_build(obj: Context, out: Path | None) -> None:
       wopgen site build
       wopgen --root ../other-corpus site build --out /tmp/other-site
     """
-    from wopgen.generate.gate import API_RULES
-    from wopgen.sitebuild import SiteBuildError, WriteError, build
+    from wopgen.checks.gate import API_RULES
+    from wopgen.generate.site.build import SiteBuildError, WriteError, build
 
     corpus = gated_corpus(obj, "site build", API_RULES)
     target = out if out is not None else corpus.root / "build" / "site"
@@ -69,7 +69,7 @@ def site_serve(obj: Context, port: int) -> None:
     Example:
       wopgen site serve --port 8001      # then open http://127.0.0.1:8001/
     """
-    from wopgen.generate.gate import API_RULES
-    from wopgen.sitebuild import serve
+    from wopgen.checks.gate import API_RULES
+    from wopgen.generate.site.build import serve
 
     serve(gated_corpus(obj, "site serve", API_RULES), port)

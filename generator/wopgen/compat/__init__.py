@@ -11,7 +11,7 @@ from pathlib import Path
 from wopgen.compat import api, engine, rfcs
 from wopgen.compat.change import Change, Side
 from wopgen.corpus import Corpus
-from wopgen.settings import Settings
+from wopgen.corpus.settings import Settings
 
 __all__ = ["Change", "Side", "compare", "compare_against", "compare_specs"]
 

@@ -16,15 +16,15 @@ from fractions import Fraction
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
+from wopgen.catalogue import Rule
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
 from wopgen.compat.normalize import Loc, Resolver, fingerprint, is_annotation, root
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.corpus.documents import JsonDoc, escape_token
+from wopgen.corpus.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
+from wopgen.corpus.keywords import SCHEMA_SINGLES
 from wopgen.diagnostics import Severity
-from wopgen.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
-from wopgen.jsondoc import JsonDoc, escape_token
-from wopgen.keywords import SCHEMA_SINGLES
-from wopgen.rules import Rule
 
 DISCOVERY = "capabilities"
 

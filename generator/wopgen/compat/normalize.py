@@ -16,8 +16,8 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
 from wopgen.corpus import Corpus
-from wopgen.jsondoc import JsonDoc, escape_token
-from wopgen.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
+from wopgen.corpus.documents import JsonDoc, escape_token
+from wopgen.corpus.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 
 ANNOTATIONS = frozenset(
     {

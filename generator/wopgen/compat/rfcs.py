@@ -14,8 +14,8 @@ from dataclasses import replace
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
 from wopgen.corpus import Corpus
+from wopgen.corpus.rfc import Rfc
 from wopgen.diagnostics import Severity
-from wopgen.rfcmeta import Rfc
 
 ALLOWING_CLASSES = ("breaking", "safety-fix")
 ALLOWING_STATUSES = ("Active", "Accepted")

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from wopgen.corpus import Corpus, load
-from wopgen.settings import Settings, SettingsError, load_settings
+from wopgen.corpus.settings import Settings, SettingsError, load_settings
 
 
 class SourceError(Exception):

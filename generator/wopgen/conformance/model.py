@@ -9,7 +9,7 @@ from typing import Any
 
 from wopgen.conformance.transport import Reply, Transport
 from wopgen.corpus import Corpus
-from wopgen.events import TYPE_INDEX, Payload, type_index
+from wopgen.corpus.events import TYPE_INDEX, Payload, type_index
 
 Capabilities = dict[str, Any]
 Gate = Callable[[Capabilities], str | None]  # None when the scenario applies, else why it does not

@@ -13,9 +13,9 @@ from typing import Any
 
 import yaml
 
-from wopgen.apispec import ApiDescription, Channel, Operation, read_api
 from wopgen.corpus import Corpus
-from wopgen.events import TYPE_INDEX, type_index
+from wopgen.corpus.api import ApiDescription, Channel, Operation, read_api
+from wopgen.corpus.events import TYPE_INDEX, type_index
 from wopgen.generate.bundle import BundleError, bundle_components, component_names, referenced_components
 
 OPENAPI_FILE = "openapi.yaml"

@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from wopgen.corpus import Corpus
-from wopgen.keywords import INSTANCE_DATA
+from wopgen.corpus.keywords import INSTANCE_DATA
 
 _COMPONENT_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 

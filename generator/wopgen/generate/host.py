@@ -15,13 +15,13 @@ from importlib import resources
 from typing import Any
 
 from wopgen import __version__
-from wopgen.apispec import read_api
+from wopgen.catalogue import define
 from wopgen.conformance.model import LOOP_FIXTURE
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.corpus.api import read_api
+from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_INDEX, type_index
 from wopgen.diagnostics import Diagnostic
-from wopgen.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_INDEX, type_index
 from wopgen.generate.host_profiles import PROFILES, capabilities
-from wopgen.rules import define
 from wopgen.templates import environment
 
 PACKAGE = "wop_host"

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
-from wopgen.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, type_index
-from wopgen.keywords import DEFS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
+from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, type_index
+from wopgen.corpus.keywords import DEFS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 from wopgen.templates import environment
 
 GENERATOR_VERSION = "0.89.0"  # datamodel-code-generator; pinned in pyproject.toml

@@ -1,0 +1,41 @@
+"""What stops a generator: findings that leave the corpus unreadable, its schemas unusable or their
+`$ref`s unresolved, and (for the generators that read it) an API description that breaks its format."""
+
+from __future__ import annotations
+
+from wopgen.checks import schemas
+from wopgen.corpus import Corpus
+from wopgen.corpus.api import read_api
+from wopgen.diagnostics import Diagnostic, Severity, matches
+
+# Rule ids (or prefixes) whose errors make generated output meaningless. Other findings, such as
+# an RFC number missing from the corpus, are `wopgen check`'s business and do not block.
+BLOCKING_RULES = (
+    "corpus-unreadable",
+    "corpus-outside-root",
+    "corpus-invalid-yaml",
+    "corpus-missing",  # only its error form blocks: a part [tool.wopgen] names that is absent
+    "schema-invalid-json",
+    "schema-id-duplicate",
+    "schema-metaschema",
+    "schema-ref-unresolved",
+    "schema-ref-external",
+    "schema-ref-cycle",
+    "schema-event-index",
+)
+
+# Added by the generators that render spec/api/ (`wopgen api`, `wopgen site`): without a readable
+# API description they would silently leave its pages or documents out.
+API_RULES = ("api-shape",)
+
+
+def blocking(corpus: Corpus, also: tuple[str, ...] = ()) -> list[Diagnostic]:
+    """The error findings of the loader, the schema checks and the API reader that stop generation.
+
+    `also` adds rule ids or prefixes a particular generator cannot do without (e.g. `API_RULES`).
+    """
+    rules = BLOCKING_RULES + also
+    found = [*corpus.load_diagnostics, *schemas.check(corpus)]
+    if matches("api-shape", also):
+        found.extend(read_api(corpus).diagnostics)
+    return [d for d in found if d.severity is Severity.ERROR and matches(d.rule, rules)]

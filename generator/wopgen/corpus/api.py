@@ -1,0 +1,453 @@
+"""Read the declarative API description (`spec/api/operations.yaml`, `spec/api/channels.yaml`).
+
+`read_api(corpus)` turns the parsed YAML into typed records and reports every shape problem
+(unknown key, missing key, wrong type or value) as a diagnostic with its file and line. The format
+is documented in CONTRIBUTING.md, "API descriptions"; the generator and the `api-*` checks share
+this one reader.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from wopgen.catalogue import define
+from wopgen.corpus import Corpus
+from wopgen.corpus.yamldoc import YamlDoc, YamlList, YamlMap
+from wopgen.diagnostics import Diagnostic
+
+OPERATIONS_FILE = "operations.yaml"
+CHANNELS_FILE = "channels.yaml"
+
+SHAPE = define(
+    "api-shape",
+    "error",
+    "The API description breaks its format: an unknown or missing key, or a value of the wrong kind.",
+)
+
+METHODS = ("get", "post", "put", "patch", "delete")
+PARAMETER_PLACES = ("path", "query", "header")
+AUTH = ("public", "bearer")
+STREAMS = ("sse",)
+ACTIONS = ("receive", "send")
+TRANSPORTS = ("sse",)
+_OPERATION_ID = re.compile(r"^[a-z][A-Za-z0-9]*$")
+_RFC = re.compile(r"^\d{4}$")
+_STATUS = re.compile(r"^[1-5]\d\d$")
+_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
+
+
+@dataclass(frozen=True)
+class Where:
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    place: str
+    required: bool
+    description: str
+    schema: dict[str, Any]
+    where: Where
+
+
+@dataclass(frozen=True)
+class Response:
+    status: str
+    schema: str
+    description: str
+    where: Where
+
+
+@dataclass(frozen=True)
+class ErrorUse:
+    code: str
+    status: int
+    description: str
+    where: Where
+
+
+@dataclass(frozen=True)
+class Operation:
+    operation_id: str
+    method: str
+    path: str
+    tag: str
+    summary: str
+    description: str
+    rfc: str | None
+    capability: str | None
+    capability_minimum: int | None
+    auth: str
+    parameters: list[Parameter]
+    request: str | None
+    request_where: Where
+    responses: list[Response]
+    errors: list[ErrorUse]
+    stream: str | None
+    where: Where
+
+    def path_names(self) -> list[str]:
+        return _TEMPLATE.findall(self.path)
+
+
+@dataclass(frozen=True)
+class Message:
+    type: str
+    summary: str | None
+    where: Where
+
+
+@dataclass(frozen=True)
+class Channel:
+    id: str
+    address: str
+    transport: str
+    title: str
+    description: str
+    parameters: list[tuple[str, str]]
+    envelope: str
+    payloads: str
+    operation_id: str
+    action: str
+    operation_summary: str
+    messages: list[Message]
+    where: Where
+    envelope_where: Where
+    payloads_where: Where
+
+
+@dataclass(frozen=True)
+class Tag:
+    name: str
+    description: str
+
+
+@dataclass
+class ApiDescription:
+    title: str = ""
+    version: str = ""
+    description: str = ""
+    tags: list[Tag] = field(default_factory=list)
+    operations: list[Operation] = field(default_factory=list)
+    channels: list[Channel] = field(default_factory=list)
+    operations_path: str | None = None
+    channels_path: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def present(self) -> bool:
+        return self.operations_path is not None or self.channels_path is not None
+
+
+class _Shape:
+    """Checks one mapping against its allowed and required keys, collecting diagnostics."""
+
+    def __init__(self, path: str, out: list[Diagnostic]) -> None:
+        self.path = path
+        self.out = out
+
+    def problem(self, line: int, message: str, hint: str = "") -> None:
+        self.out.append(SHAPE.at(self.path, line, message, hint or "see CONTRIBUTING.md, API descriptions"))
+
+    def mapping(self, value: Any, line: int, what: str, required: tuple[str, ...], optional: tuple[str, ...]) -> bool:
+        if not isinstance(value, dict):
+            self.problem(line, f"{what} must be a mapping")
+            return False
+        known = required + optional
+        for key in value:
+            if key not in known:
+                self.problem(_line(value, key), f"{what}: unknown key {key!r}", f"known keys: {', '.join(known)}")
+        for key in required:
+            if key not in value:
+                self.problem(_line(value, None), f"{what}: missing key {key!r}")
+        return True
+
+    def text(self, value: Any, key: str, what: str) -> str:
+        got = value.get(key)
+        if key in value and (not isinstance(got, str) or not got.strip()):
+            self.problem(_line(value, key), f"{what}: {key} must be a non-empty string")
+            return ""
+        return got if isinstance(got, str) else ""
+
+    def choice(self, value: Any, key: str, what: str, choices: tuple[str, ...]) -> str:
+        got = value.get(key)
+        if key in value and got not in choices:
+            self.problem(_line(value, key), f"{what}: {key} is {got!r}; expected one of {', '.join(choices)}")
+            return ""
+        return got if isinstance(got, str) else ""
+
+    def items(self, value: Any, key: str, what: str) -> list[tuple[Any, int]]:
+        got = value.get(key)
+        if key not in value:
+            return []
+        if not isinstance(got, list):
+            self.problem(_line(value, key), f"{what}: {key} must be a list")
+            return []
+        lines = got.item_lines if isinstance(got, YamlList) and hasattr(got, "item_lines") else []
+        return [(item, lines[i] if i < len(lines) else _line(value, key)) for i, item in enumerate(got)]
+
+
+def _line(value: Any, key: str | None) -> int:
+    if isinstance(value, YamlMap):
+        return value.line_of(key) if key is not None else value.line
+    return 1
+
+
+def _where(path: str, value: Any, key: str | None = None) -> Where:
+    return Where(path, _line(value, key))
+
+
+def read_api(corpus: Corpus) -> ApiDescription:
+    """The API description of the corpus; `present` is false when the corpus has none."""
+    api = ApiDescription()
+    folder = corpus.settings.api.rstrip("/")
+    docs = {doc.path.removeprefix(folder + "/"): doc for doc in corpus.api.values()}
+    if OPERATIONS_FILE in docs:
+        api.operations_path = docs[OPERATIONS_FILE].path
+        _read_operations(docs[OPERATIONS_FILE], api)
+    if CHANNELS_FILE in docs:
+        api.channels_path = docs[CHANNELS_FILE].path
+        _read_channels(docs[CHANNELS_FILE], api)
+    for name, doc in sorted(docs.items()):
+        if name not in (OPERATIONS_FILE, CHANNELS_FILE):
+            _Shape(doc.path, api.diagnostics).problem(
+                1, f"unknown API description file {name!r}", f"expected {OPERATIONS_FILE} and {CHANNELS_FILE}"
+            )
+    return api
+
+
+def _read_operations(doc: YamlDoc, api: ApiDescription) -> None:
+    shape = _Shape(doc.path, api.diagnostics)
+    top = doc.data
+    if not shape.mapping(top, 1, "operations.yaml", ("operations",), ("info", "tags")):
+        return
+    info = top.get("info")
+    if "info" in top and shape.mapping(info, _line(top, "info"), "info", ("title", "version"), ("description",)):
+        api.title = shape.text(info, "title", "info")
+        api.version = shape.text(info, "version", "info")
+        api.description = shape.text(info, "description", "info")
+    for item, line in shape.items(top, "tags", "operations.yaml"):
+        if shape.mapping(item, line, "tag", ("name", "description"), ()):
+            api.tags.append(Tag(shape.text(item, "name", "tag"), shape.text(item, "description", "tag")))
+    for item, line in shape.items(top, "operations", "operations.yaml"):
+        operation = _read_operation(shape, item, line)
+        if operation is not None:
+            api.operations.append(operation)
+
+
+_OPERATION_KEYS = (
+    "operationId",
+    "method",
+    "path",
+    "tag",
+    "summary",
+    "description",
+    "rfc",
+    "capability",
+    "auth",
+    "parameters",
+    "request",
+    "responses",
+    "errors",
+)
+
+
+def _read_operation(shape: _Shape, item: Any, line: int) -> Operation | None:
+    if not shape.mapping(item, line, "operation", _OPERATION_KEYS, ("capabilityMinimum", "stream")):
+        return None
+    op_id = shape.text(item, "operationId", "operation")
+    what = f"operation {op_id or '?'}"
+    if op_id and not _OPERATION_ID.match(op_id):
+        shape.problem(_line(item, "operationId"), f"{what}: operationId must be camelCase letters and digits")
+    path = shape.text(item, "path", what)
+    if path and not path.startswith("/"):
+        shape.problem(_line(item, "path"), f"{what}: path must start with '/'")
+    rfc = item.get("rfc")
+    if rfc is not None and not (isinstance(rfc, str) and _RFC.match(rfc)):
+        shape.problem(_line(item, "rfc"), f'{what}: rfc must be a quoted four-digit string such as "0081", or null')
+        rfc = None
+    capability = item.get("capability")
+    if capability is not None and not (isinstance(capability, str) and _DOTTED.match(capability)):
+        shape.problem(_line(item, "capability"), f"{what}: capability must be a dotted discovery path, or null")
+        capability = None
+    minimum = item.get("capabilityMinimum")
+    if minimum is not None and (isinstance(minimum, bool) or not isinstance(minimum, int)):
+        shape.problem(_line(item, "capabilityMinimum"), f"{what}: capabilityMinimum must be an integer")
+        minimum = None
+    if minimum is not None and capability is None:
+        shape.problem(_line(item, "capabilityMinimum"), f"{what}: capabilityMinimum needs a capability")
+    parameters = [
+        p for p in (_read_parameter(shape, v, ln, what) for v, ln in shape.items(item, "parameters", what)) if p
+    ]
+    request, request_where = None, _where(shape.path, item, "request")
+    raw_request = item.get("request")
+    if raw_request is not None and shape.mapping(
+        raw_request, _line(item, "request"), f"{what}: request", ("schema",), ()
+    ):
+        request = shape.text(raw_request, "schema", f"{what}: request") or None
+        request_where = _where(shape.path, raw_request, "schema")
+    responses = _read_responses(shape, item, what)
+    errors = [e for e in (_read_error(shape, v, ln, what) for v, ln in shape.items(item, "errors", what)) if e]
+    return Operation(
+        operation_id=op_id,
+        method=shape.choice(item, "method", what, METHODS),
+        path=path,
+        tag=shape.text(item, "tag", what),
+        summary=shape.text(item, "summary", what),
+        description=shape.text(item, "description", what),
+        rfc=rfc,
+        capability=capability,
+        capability_minimum=minimum,
+        auth=shape.choice(item, "auth", what, AUTH),
+        parameters=parameters,
+        request=request,
+        request_where=request_where,
+        responses=responses,
+        errors=errors,
+        stream=shape.choice(item, "stream", what, STREAMS) or None,
+        where=_where(shape.path, item),
+    )
+
+
+def _read_parameter(shape: _Shape, item: Any, line: int, what: str) -> Parameter | None:
+    keys = ("name", "in", "required", "description", "schema")
+    if not shape.mapping(item, line, f"{what}: parameter", keys, ()):
+        return None
+    name = shape.text(item, "name", f"{what}: parameter")
+    required = item.get("required")
+    if not isinstance(required, bool):
+        shape.problem(_line(item, "required"), f"{what}: parameter {name}: required must be true or false")
+        required = False
+    schema = item.get("schema")
+    if not isinstance(schema, dict):
+        shape.problem(_line(item, "schema"), f"{what}: parameter {name}: schema must be an inline JSON Schema mapping")
+        schema = {}
+    return Parameter(
+        name=name,
+        place=shape.choice(item, "in", f"{what}: parameter {name}", PARAMETER_PLACES),
+        required=required,
+        description=shape.text(item, "description", f"{what}: parameter {name}"),
+        schema=_plain(schema),
+        where=_where(shape.path, item),
+    )
+
+
+def _read_responses(shape: _Shape, item: Any, what: str) -> list[Response]:
+    raw = item.get("responses")
+    if "responses" not in item:
+        return []
+    if not isinstance(raw, dict) or not raw:
+        shape.problem(_line(item, "responses"), f"{what}: responses must map at least one status to a response")
+        return []
+    found = []
+    for status, value in raw.items():
+        key_line = _line(raw, status)
+        if not isinstance(status, str) or not _STATUS.match(status) or not status.startswith("2"):
+            shape.problem(key_line, f'{what}: response status {status!r} must be a quoted 2xx code such as "200"')
+            continue
+        if shape.mapping(value, key_line, f"{what}: response {status}", ("schema", "description"), ()):
+            found.append(
+                Response(
+                    status,
+                    shape.text(value, "schema", f"{what}: response {status}"),
+                    shape.text(value, "description", f"{what}: response {status}"),
+                    _where(shape.path, value, "schema"),
+                )
+            )
+    return found
+
+
+def _read_error(shape: _Shape, item: Any, line: int, what: str) -> ErrorUse | None:
+    if not shape.mapping(item, line, f"{what}: error", ("code", "status", "description"), ()):
+        return None
+    status = item.get("status")
+    if isinstance(status, bool) or not isinstance(status, int) or not 400 <= status <= 599:
+        shape.problem(_line(item, "status"), f"{what}: error status must be an HTTP error status (400-599)")
+        return None
+    return ErrorUse(
+        code=shape.text(item, "code", f"{what}: error"),
+        status=status,
+        description=shape.text(item, "description", f"{what}: error"),
+        where=_where(shape.path, item),
+    )
+
+
+def _read_channels(doc: YamlDoc, api: ApiDescription) -> None:
+    shape = _Shape(doc.path, api.diagnostics)
+    top = doc.data
+    if not shape.mapping(top, 1, "channels.yaml", ("channels",), ()):
+        return
+    keys = (
+        "id",
+        "address",
+        "transport",
+        "title",
+        "description",
+        "parameters",
+        "envelope",
+        "payloads",
+        "operation",
+        "messages",
+    )
+    for item, line in shape.items(top, "channels", "channels.yaml"):
+        if not shape.mapping(item, line, "channel", keys, ()):
+            continue
+        channel_id = shape.text(item, "id", "channel")
+        what = f"channel {channel_id or '?'}"
+        parameters = []
+        for value, ln in shape.items(item, "parameters", what):
+            if shape.mapping(value, ln, f"{what}: parameter", ("name", "description"), ()):
+                parameters.append(
+                    (
+                        shape.text(value, "name", f"{what}: parameter"),
+                        shape.text(value, "description", f"{what}: parameter"),
+                    )
+                )
+        operation = item.get("operation")
+        op_id = action = op_summary = ""
+        if "operation" in item and shape.mapping(
+            operation, _line(item, "operation"), f"{what}: operation", ("operationId", "action", "summary"), ()
+        ):
+            op_id = shape.text(operation, "operationId", f"{what}: operation")
+            action = shape.choice(operation, "action", f"{what}: operation", ACTIONS)
+            op_summary = shape.text(operation, "summary", f"{what}: operation")
+        messages = []
+        for value, ln in shape.items(item, "messages", what):
+            if shape.mapping(value, ln, f"{what}: message", ("type",), ("summary",)):
+                summary = shape.text(value, "summary", f"{what}: message") or None
+                messages.append(
+                    Message(shape.text(value, "type", f"{what}: message"), summary, _where(shape.path, value))
+                )
+        api.channels.append(
+            Channel(
+                id=channel_id,
+                address=shape.text(item, "address", what),
+                transport=shape.choice(item, "transport", what, TRANSPORTS),
+                title=shape.text(item, "title", what),
+                description=shape.text(item, "description", what),
+                parameters=parameters,
+                envelope=shape.text(item, "envelope", what),
+                payloads=shape.text(item, "payloads", what),
+                operation_id=op_id,
+                action=action,
+                operation_summary=op_summary,
+                messages=messages,
+                where=_where(shape.path, item),
+                envelope_where=_where(shape.path, item, "envelope"),
+                payloads_where=_where(shape.path, item, "payloads"),
+            )
+        )
+
+
+def _plain(value: Any) -> Any:
+    """Plain dicts and lists (the YAML loader's line-keeping types are not for output)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,119 @@
+"""One walk of the disk: every file and folder of the repository, listed once, and globs answered from
+that list."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from pathlib import Path
+
+MAX_LISTED = 200_000
+# Folders the file list leaves out: version control, caches, virtual environments, generated output.
+IGNORED_FOLDERS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "node_modules",
+        "build",
+        "dist",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".hypothesis",
+        ".tox",
+        ".nox",
+    }
+)
+
+
+def inside(relative: str) -> bool:
+    """Whether a relative path stays below the root when read as written (no `..` out, not absolute)."""
+    if not relative or relative.startswith("/"):
+        return False
+    normal = posixpath.normpath(relative)
+    return normal != ".." and not normal.startswith("../")
+
+
+def glob_paths(paths: frozenset[str], pattern: str) -> list[str]:
+    """The paths matching a glob (`*`, `?`, `[...]` within a segment, `**` across them)."""
+    if ".." in pattern.split("/") or not inside(pattern):
+        return []
+    matcher = _glob_regex(posixpath.normpath(pattern))
+    return sorted(p for p in paths if matcher.fullmatch(p))
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """The regular expression of a pathlib-style glob over POSIX paths: `*`, `?` and `[...]` stay
+    within one segment, a `**` segment spans any number of them."""
+    out: list[str] = []
+    parts = pattern.split("/")
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        if part == "**":
+            out.append(".*" if last else "(?:[^/]+/)*")
+            continue
+        out.append(_segment_regex(part))
+        if not last:
+            out.append("/")
+    return re.compile("".join(out))
+
+
+def _segment_regex(part: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(part):
+        char = part[i]
+        close = part.find("]", i + 2) if char == "[" else -1
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif close != -1:
+            inner = part[i + 1 : close].replace("\\", "\\\\")
+            out.append("[^/" + inner[1:] + "]" if inner.startswith("!") else "[" + inner + "]")
+            i = close
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)
+
+
+def listing(root: Path) -> tuple[frozenset[str], frozenset[str], bool]:
+    """Every file and folder below `root`, skipping ignored folders and links that leave the root.
+
+    Links to folders are listed but not entered, so a link loop cannot trap the walk. The flag says
+    whether the walk stopped at MAX_LISTED entries.
+    """
+    files: set[str] = set()
+    folders: set[str] = set()
+    stack = [""]
+    while stack:
+        here = stack.pop()
+        try:
+            entries = sorted(os.scandir(root / here), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            relative = f"{here}/{entry.name}" if here else entry.name
+            if entry.is_symlink():
+                try:
+                    target = Path(entry.path).resolve()
+                    target.relative_to(root)
+                except (ValueError, OSError, RuntimeError):
+                    continue  # leaves the root: as if it were not there
+                (folders if target.is_dir() else files).add(relative)
+            elif entry.is_dir():
+                if entry.name in IGNORED_FOLDERS or entry.name.endswith(".egg-info"):
+                    continue
+                folders.add(relative)
+                stack.append(relative)
+            else:
+                files.add(relative)
+            if len(files) + len(folders) >= MAX_LISTED:
+                return frozenset(files), frozenset(folders), True
+    return frozenset(files), frozenset(folders), False

@@ -1,0 +1,201 @@
+"""The frozen view of a loaded corpus: its parsed documents, the schema registry and cached views.
+
+Checks and generators are pure functions of the `Corpus`; `load.load(root)` builds it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+import referencing
+import referencing.exceptions
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
+from referencing.jsonschema import DRAFT202012
+
+from wopgen.corpus.documents import JsonDoc
+from wopgen.corpus.files import glob_paths, inside
+from wopgen.corpus.markdown import MarkdownDoc
+from wopgen.corpus.rfc import Rfc
+from wopgen.corpus.settings import Settings
+from wopgen.corpus.yamldoc import YamlDoc
+from wopgen.diagnostics import Diagnostic
+
+SCHEMA_SUFFIX = ".schema.json"
+
+
+@dataclass(frozen=True)
+class Example:
+    schema_name: str
+    kind: str  # "valid" | "invalid"
+    doc: JsonDoc
+    why: str = ""
+
+    @property
+    def path(self) -> str:
+        return self.doc.path
+
+
+def _refuse(uri: str) -> referencing.Resource[Any]:
+    """Retrieval hook for the registry: nothing outside the corpus is ever fetched."""
+    raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
+
+
+@dataclass
+class Corpus:
+    """Everything in the corpus, parsed, with the diagnostics met while reading it."""
+
+    settings: Settings
+    schemas: dict[str, JsonDoc] = field(default_factory=dict)  # keyed by relative path
+    examples: list[Example] = field(default_factory=list)
+    docs: dict[str, MarkdownDoc] = field(default_factory=dict)
+    rfcs: dict[str, Rfc] = field(default_factory=dict)
+    api: dict[str, YamlDoc] = field(default_factory=dict)
+    invariants: YamlDoc | None = None
+    changelog: MarkdownDoc | None = None
+    load_diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Every file and folder of the repository (relative, POSIX), listed once by `load`; links that
+    # lead out of the root and the ignored folders are left out. `exists` and `glob` ask this list.
+    files: frozenset[str] = frozenset()
+    folders: frozenset[str] = frozenset()
+
+    @property
+    def root(self) -> Path:
+        return self.settings.root
+
+    # --- schemas -------------------------------------------------------------------------
+
+    def schema_name(self, path: str) -> str:
+        return Path(path).name[: -len(SCHEMA_SUFFIX)]
+
+    def expected_id(self, path: str) -> str:
+        return self.settings.id_base + Path(path).name
+
+    @cached_property
+    def schemas_by_name(self) -> dict[str, JsonDoc]:
+        return {self.schema_name(p): d for p, d in self.schemas.items()}
+
+    @cached_property
+    def schemas_by_uri(self) -> dict[str, JsonDoc]:
+        """Each schema under its declared `$id` and under base + file name (for relative refs)."""
+        table: dict[str, JsonDoc] = {}
+        for _path, doc in sorted(self.schemas.items()):
+            if not isinstance(doc.data, dict):
+                continue
+            declared = doc.data.get("$id")
+            if isinstance(declared, str) and declared not in table:
+                table[declared] = doc
+        for path, doc in sorted(self.schemas.items()):
+            if isinstance(doc.data, dict):
+                table.setdefault(self.expected_id(path), doc)
+        return table
+
+    def metaschema_errors(self, path: str) -> tuple[ValidationError, ...] | None:
+        """What the 2020-12 metaschema says about the schema at `path` (None: too deeply nested to tell).
+
+        Computed once per schema; the schema checks report it, and the registry leaves out every
+        schema with errors, since `referencing` cannot crawl a keyword of the wrong type.
+        """
+        cache = self._metaschema_errors
+        if path not in cache:
+            try:
+                found = Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(self.schemas[path].data)
+                cache[path] = tuple(sorted(found, key=lambda e: list(map(str, e.absolute_path))))
+            except RecursionError:
+                cache[path] = None
+        return cache[path]
+
+    @cached_property
+    def _metaschema_errors(self) -> dict[str, tuple[ValidationError, ...] | None]:
+        return {}
+
+    def resolvable(self, path: str) -> bool:
+        """Whether the schema at `path` is in the registry: a JSON object the metaschema accepts."""
+        return isinstance(self.schemas[path].data, dict) and self.metaschema_errors(path) == ()
+
+    @cached_property
+    def registry(self) -> referencing.Registry[Any]:
+        """One immutable registry of every schema that passes the metaschema; unknown URIs are
+        refused, never fetched. A schema left out is reported by `schema-metaschema`, and every
+        `$ref` into it is unresolvable rather than a crash."""
+        resources = []
+        for uri, doc in self.schemas_by_uri.items():
+            if not self.resolvable(doc.path):
+                continue
+            resource = referencing.Resource.from_contents(doc.data, default_specification=DRAFT202012)
+            resources.append((uri, resource))
+        registry: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg]
+        return registry.with_resources(resources).crawl()
+
+    def resolves(self, base_uri: str, ref: str) -> bool:
+        """Whether `ref`, read against `base_uri`, leads to a node in the registry.
+
+        A pointer through a string or a number (`#/title/x`) raises ValueError or TypeError inside
+        `referencing`; that is the same finding as a missing target, not a crash.
+        """
+        try:
+            self.registry.resolver(base_uri=base_uri).lookup(ref)
+        except (referencing.exceptions.Unresolvable, ValueError, TypeError):
+            return False
+        return True
+
+    def uri_of(self, path: str) -> str:
+        doc = self.schemas[path]
+        declared = doc.data.get("$id") if isinstance(doc.data, dict) else None
+        return declared if isinstance(declared, str) else self.expected_id(path)
+
+    def validator(self, path: str, pointer: str = "") -> Validator:
+        """A validator for the schema at `path`, or for the subschema at `pointer` inside it.
+
+        Every validator shares one resolver over the registry, so making one costs nothing
+        however large the corpus is.
+        """
+        key = (path, pointer)
+        cache = self._validators
+        if key not in cache:
+            target = urljoin(self.uri_of(path), "#" + pointer) if pointer else self.uri_of(path)
+            cache[key] = self._base_validator.evolve(schema={"$ref": target})
+        return cache[key]
+
+    @cached_property
+    def _base_validator(self) -> Draft202012Validator:
+        return Draft202012Validator({}, registry=self.registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+    @cached_property
+    def _validators(self) -> dict[tuple[str, str], Validator]:
+        return {}
+
+    # --- RFCs ----------------------------------------------------------------------------
+
+    @cached_property
+    def rfcs_by_number(self) -> dict[int, Rfc]:
+        table: dict[int, Rfc] = {}
+        for path in sorted(self.rfcs):
+            rfc = self.rfcs[path]
+            number = rfc.file_number if rfc.file_number is not None else rfc.number
+            if number is not None:
+                table.setdefault(number, rfc)
+        return table
+
+    # --- files ---------------------------------------------------------------------------
+
+    def inside(self, relative: str) -> bool:
+        """Whether a corpus-relative path stays below the root when read as written (no `..` out, not absolute)."""
+        return inside(relative)
+
+    def exists(self, relative: str) -> bool:
+        """Whether the repository has this file or folder, as listed when the corpus was loaded."""
+        if not inside(relative):
+            return False
+        normal = posixpath.normpath(relative)
+        return normal == "." or normal in self.files or normal in self.folders
+
+    def glob(self, pattern: str) -> list[str]:
+        """Listed files and folders matching a glob (`*`, `?`, `[...]` within a segment, `**` across them)."""
+        return glob_paths(self.files | self.folders, pattern)

@@ -1,0 +1,127 @@
+"""RFC documents: the metadata header table and the parts of the body the checks read."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from wopgen.corpus.markdown import MarkdownDoc
+
+FIELDS = (
+    "RFC",
+    "Title",
+    "Status",
+    "Author(s)",
+    "Created",
+    "Updated",
+    "Affects",
+    "Compatibility",
+    "Supersedes",
+    "Superseded by",
+)
+STATUSES = ("Draft", "Active", "Accepted", "Withdrawn", "Superseded", "Rejected")
+COMPATIBILITY = ("additive", "safety-fix", "breaking")
+SECTIONS = (
+    "Summary",
+    "Motivation",
+    "Proposal",
+    "Compatibility",
+    "Conformance",
+    "Alternatives considered",
+    "Unresolved questions",
+    "Acceptance criteria",
+    "References",
+)
+FILENAME = re.compile(r"^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*\.md$")
+_ROW = re.compile(r"^\|\s*\*\*(.+?)\*\*\s*\|(.*)\|\s*$")
+_TICKED = re.compile(r"`([^`]+)`")
+_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})\b")
+_NUMBER = re.compile(r"\b(\d{1,4})\b")
+EMPTY = ("", "—", "-", "–", "none", "n/a")
+
+
+@dataclass(frozen=True)
+class HeaderField:
+    value: str
+    line: int
+
+
+@dataclass
+class Rfc:
+    """One RFC file. `header` is empty when the file has no metadata table."""
+
+    path: str
+    doc: MarkdownDoc
+    file_number: int | None
+    header: dict[str, HeaderField] = field(default_factory=dict)
+    table_line: int = 0
+
+    def get(self, name: str) -> str:
+        item = self.header.get(name)
+        return item.value if item else ""
+
+    def line_of(self, name: str) -> int:
+        item = self.header.get(name)
+        return item.line if item else (self.table_line or 1)
+
+    @property
+    def number(self) -> int | None:
+        m = re.fullmatch(r"\s*(\d{4})\s*", self.get("RFC"))
+        return int(m.group(1)) if m else None
+
+    @property
+    def title(self) -> str:
+        return self.get("Title").strip()
+
+    @property
+    def status(self) -> str:
+        return first_token(self.get("Status"))
+
+    @property
+    def compatibility(self) -> str:
+        return first_token(self.get("Compatibility"))
+
+    def date(self, name: str) -> str | None:
+        m = _DATE.match(self.get(name).strip())
+        return m.group(1) if m else None
+
+    @property
+    def affects(self) -> list[str]:
+        """Repository paths named in Affects: the backticked items."""
+        return [t.strip() for t in _TICKED.findall(self.get("Affects")) if t.strip()]
+
+    def references(self, name: str) -> list[int]:
+        """RFC numbers in Supersedes / Superseded by (empty when the cell says none)."""
+        value = self.get(name).strip()
+        if value.lower() in EMPTY:
+            return []
+        return [int(n) for n in _NUMBER.findall(value)]
+
+
+def first_token(cell: str) -> str:
+    ticked = _TICKED.search(cell)
+    if ticked:
+        return ticked.group(1).strip()
+    words = cell.strip().split()
+    return words[0].strip("*") if words else ""
+
+
+def parse_rfc(path: str, doc: MarkdownDoc, filename: str) -> Rfc:
+    m = FILENAME.match(filename)
+    rfc = Rfc(path=path, doc=doc, file_number=int(m.group(1)) if m else None)
+    in_table = False
+    for number, raw in enumerate(doc.lines, start=1):
+        stripped = raw.strip()
+        row = _ROW.match(stripped)
+        if row:
+            if not in_table and rfc.header:
+                break  # a second table; only the first one is the header
+            in_table = True
+            rfc.table_line = rfc.table_line or number
+            name = row.group(1).strip()
+            rfc.header.setdefault(name, HeaderField(row.group(2).strip(), number))
+        elif in_table and not stripped.startswith("|"):
+            break
+        elif stripped.startswith("|") and not rfc.header and not rfc.table_line:
+            rfc.table_line = number
+    return rfc

@@ -1,0 +1,172 @@
+"""The docs site as a pure function of the corpus: `render(corpus) -> {path: text}`.
+
+The tree is a mkdocs project: `mkdocs.yml` (which inherits the base configuration `site/mkdocs.yml`
+and adds the nav) and `docs/` with every page, the stylesheet and the raw schemas. `wopgen site
+build` writes it to a private staging folder and runs mkdocs on it (see `wopgen.generate.site.build`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import yaml
+
+from wopgen import templates
+from wopgen.corpus import Corpus
+from wopgen.corpus.rfc import Rfc
+from wopgen.generate.site import api as site_api
+from wopgen.generate.site import events as site_events
+from wopgen.generate.site import reference as site_reference
+from wopgen.generate.site import rfcs as site_rfcs
+from wopgen.generate.site import schemas as site_schemas
+from wopgen.generate.site.context import Pages, SiteContext
+from wopgen.generate.site.paths import CHANGELOG, SECURITY, Target
+
+# The base configuration ships with the toolchain (site/mkdocs.yml, see wopgen.templates).
+BASE_CONFIG = templates.site_config()
+DOCS = "docs"
+
+_BANNER = re.compile(r"^>\s*\*\*Status:\s*([A-Za-z]+)\*\*\s*(?:[·:\-]\s*)?(.*)$")
+_ADMONITION = {
+    "stable": "success",
+    "stabilizing": "info",
+    "draft": "warning",
+    "experimental": "example",
+    "deprecated": "danger",
+}
+_RELEASE_DATE = re.compile(r"^## \[[^\]]+\] - (\d{4}-\d{2}-\d{2})\s*$", re.M)
+
+
+def _banner(markdown: str, line: int) -> str:
+    """Replace the status banner blockquote on `line` (1-based) with an admonition."""
+    lines = markdown.split("\n")
+    match = _BANNER.match(lines[line - 1].strip())
+    if match is None:
+        return markdown
+    level, rest = match.groups()
+    kind = _ADMONITION.get(level.lower(), "note")
+    block = [f'!!! {kind} "Status: {level}"']
+    if rest.strip():
+        block += ["", f"    {rest.strip()}"]
+    lines[line - 1 : line] = block
+    return "\n".join(lines)
+
+
+def spec_pages(site: SiteContext) -> Pages:
+    out: Pages = {}
+    for path in sorted(site.corpus.docs):
+        doc = site.corpus.docs[path]
+        page = site.paths.doc_page(path)
+        text = doc.text
+        banner = doc.first_blockquote()
+        if banner is not None:
+            text = _banner(text, banner[0])
+        out[page] = site.render("prose.md.j2", body=site.paths.rewrite(text, path, page))
+    return out
+
+
+def changelog_page(site: SiteContext) -> Pages:
+    log = site.corpus.changelog
+    if log is None:
+        return {CHANGELOG: site.render("prose.md.j2", body="# Changelog\n\nThe corpus has no changelog.")}
+    return {CHANGELOG: site.render("prose.md.j2", body=site.paths.rewrite(log.text, log.path, CHANGELOG))}
+
+
+def _spec_order(site: SiteContext) -> list[str]:
+    """Prose pages, the overview first, then by path."""
+    return sorted(site.corpus.docs, key=lambda p: (Path(p).stem != "overview", p))
+
+
+def _title(site: SiteContext, path: str) -> str:
+    heading = site.corpus.docs[path].title
+    return heading.text if heading is not None else Path(path).stem
+
+
+def home(site: SiteContext) -> str:
+    corpus = site.corpus
+    specs = [
+        {
+            "title": _title(site, p),
+            "href": site.paths.href("index.md", Target(site.paths.doc_page(p))),
+        }
+        for p in _spec_order(site)
+    ]
+    accepted = sum(1 for r in corpus.rfcs.values() if r.status == "Accepted")
+    return site.render(
+        "home.md.j2",
+        specs=specs,
+        schemas=len(corpus.schemas),
+        examples=len(corpus.examples),
+        rfcs=len(corpus.rfcs),
+        accepted=accepted,
+        events=len(site_events.events(site)),
+    )
+
+
+def nav(site: SiteContext) -> list[object]:
+    spec: list[object] = []
+    for path in _spec_order(site):
+        spec.append({_title(site, path): site.paths.doc_page(path)})
+    schemas = site_schemas.nav(site)
+    return [
+        {"Home": "index.md"},
+        {"Specification": spec},
+        {"RFCs": site_rfcs.nav(site)},
+        {
+            "Schemas": [
+                schemas[0],
+                {"Event catalogue": site_events.EVENTS},
+                {"Capabilities": site_events.CAPABILITIES},
+                *schemas[1:],
+            ]
+        },
+        {"API": site_api.nav(site)},
+        {
+            "Reference": [
+                {"Rule catalogue": site_reference.RULES},
+                {"Security invariants": SECURITY},
+                {"Conformance scenarios": site_reference.CONFORMANCE},
+                {"Changelog": CHANGELOG},
+            ]
+        },
+    ]
+
+
+def build_date(corpus: Corpus) -> str:
+    """The newest date the corpus states (RFC dates, release dates): the site's date, never today."""
+    dates: list[str] = []
+    rfc: Rfc
+    for rfc in corpus.rfcs.values():
+        dates += [d for d in (rfc.date("Created"), rfc.date("Updated")) if d]
+    if corpus.changelog is not None:
+        dates += _RELEASE_DATE.findall(corpus.changelog.text)
+    return max(dates, default="1970-01-01")
+
+
+def config(site: SiteContext, base: Path, hooks: tuple[Path, ...] = ()) -> str:
+    return site.render(
+        "mkdocs.yml.j2",
+        base=json.dumps(str(base)),
+        hooks=[json.dumps(str(h)) for h in hooks],
+        docs=DOCS,
+        nav=yaml.safe_dump(nav(site), sort_keys=False, allow_unicode=True, width=1000),
+    )
+
+
+def render(corpus: Corpus, base: Path = BASE_CONFIG, hooks: tuple[Path, ...] = ()) -> dict[str, str | bytes]:
+    """The staging tree: `mkdocs.yml` plus every file under `docs/`. `hooks` are mkdocs hook files
+    (the live preview uses one to re-render the corpus on every rebuild)."""
+    site = SiteContext(corpus)
+    pages: Pages = {"index.md": home(site), "assets/wop.css": site.render("assets/wop.css.j2")}
+    pages.update(spec_pages(site))
+    pages.update(site_rfcs.pages(site))
+    pages.update(site_schemas.pages(site))
+    pages.update(site_events.pages(site))
+    pages.update(site_api.pages(site))
+    pages.update(site_reference.pages(site))
+    pages.update(changelog_page(site))
+    tree: dict[str, str | bytes] = {f"{DOCS}/{path}": text for path, text in sorted(pages.items())}
+    tree["mkdocs.yml"] = config(site, base, hooks)
+    return tree

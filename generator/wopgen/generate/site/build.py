@@ -1,0 +1,130 @@
+"""Build or preview the docs site: stage the rendered tree, run mkdocs on it, put the site in place.
+
+The staging tree goes through the one writer into a private temporary folder. mkdocs builds it with
+`--strict`, so a broken link, a missing anchor or any other warning fails the build. The built site
+then replaces the output folder through the writer, so a failed build never leaves a half-written
+one. The site is byte-identical for the same corpus: mkdocs takes its only date (the sitemap's
+`lastmod` and the gzip header of `sitemap.xml.gz`) from SOURCE_DATE_EPOCH, which is set to the
+newest date the corpus states.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from wopgen.corpus import Corpus
+from wopgen.generate import site
+from wopgen.generate.writer import WriteError, write_tree
+
+HOOK = Path(__file__).resolve().with_name("hook.py")
+
+
+class SiteBuildError(Exception):
+    """mkdocs refused the site; the message is what mkdocs said."""
+
+
+def mkdocs_env(corpus: Corpus) -> dict[str, str]:
+    day = dt.date.fromisoformat(site.build_date(corpus))
+    env = dict(os.environ)
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    env["SOURCE_DATE_EPOCH"] = str(calendar.timegm(day.timetuple()))
+    return env
+
+
+def _problems(output: str) -> str:
+    """The lines of mkdocs' output that say what is wrong (all of it when none stands out)."""
+    keep = [line for line in output.splitlines() if line.startswith(("WARNING", "ERROR", "Aborted", "Error"))]
+    return "\n".join(keep or output.strip().splitlines()[-20:])
+
+
+def _read_tree(folder: Path) -> dict[str, str | bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def build(corpus: Corpus, out: Path) -> int:
+    """Build the site for `corpus` into `out`; returns the number of files written."""
+    tree = site.render(corpus)
+    scratch = Path(tempfile.mkdtemp(prefix="wopgen-site-"))
+    try:
+        staging = scratch / "staging"
+        write_tree(tree, staging)
+        built = scratch / "site"
+        command = [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--config-file",
+            str(staging / "mkdocs.yml"),
+            "--site-dir",
+            str(built),
+        ]
+        result = subprocess.run(command, env=mkdocs_env(corpus), capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            raise SiteBuildError(_problems(result.stderr + result.stdout))
+        files = _read_tree(built)
+        write_tree(files, out)
+        return len(files)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def serve(corpus: Corpus, port: int) -> None:
+    """Preview the site on 127.0.0.1:`port` with live reload, until interrupted.
+
+    mkdocs runs in this process (so stopping it stops everything) and watches the staging tree and
+    the corpus folders; the hook `wopgen.generate.site.hook` renders the corpus again before every rebuild, so
+    an edit to a schema, an RFC or a prose page shows up in the browser without a restart.
+    """
+    from mkdocs.commands.serve import serve as mkdocs_serve
+
+    scratch = Path(tempfile.mkdtemp(prefix="wopgen-site-serve-"))
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        staging = scratch / "staging"
+        write_tree(site.render(corpus, hooks=(HOOK,)), staging)
+        os.environ.update(mkdocs_env(corpus))
+        os.environ["WOPGEN_SITE_ROOT"] = str(corpus.root)
+        _log_like_mkdocs()
+        mkdocs_serve(
+            config_file=str(staging / "mkdocs.yml"),
+            livereload=True,
+            dev_addr=f"127.0.0.1:{port}",
+            watch=[str(p) for p in watched(corpus)],
+        )
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _log_like_mkdocs() -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+def watched(corpus: Corpus) -> list[Path]:
+    settings = corpus.settings
+    parts = (settings.schemas, settings.docs, settings.rfcs, settings.invariants, settings.changelog)
+    return sorted({settings.path(p) for p in parts if settings.path(p).exists()})
+
+
+__all__ = ["SiteBuildError", "WriteError", "build", "serve"]

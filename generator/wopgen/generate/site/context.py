@@ -1,0 +1,41 @@
+"""What every page renderer of the docs site shares: the corpus, the path map and the templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from jinja2 import Environment
+
+from wopgen.corpus import Corpus
+from wopgen.generate.site.paths import SitePaths
+from wopgen.templates import environment
+
+Pages = dict[str, str | bytes]
+
+
+@dataclass
+class SiteContext:
+    corpus: Corpus
+
+    @cached_property
+    def paths(self) -> SitePaths:
+        return SitePaths(self.corpus)
+
+    @cached_property
+    def env(self) -> Environment:
+        return environment("site")
+
+    def render(self, template: str, **values: Any) -> str:
+        text = self.env.get_template(template).render(**values)
+        return text.rstrip("\n") + "\n"
+
+    def rfc_link(self, page: str, number: int) -> str:
+        """`[RFC 0090](...)` when the RFC is in the corpus, plain `RFC 0090` otherwise."""
+        label = f"RFC {number:04d}"
+        rfc = self.corpus.rfcs_by_number.get(number)
+        if rfc is None:
+            return label
+        href = self.paths.href_to(page, rfc.path)
+        return f"[{label}]({href})" if href else label

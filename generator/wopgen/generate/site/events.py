@@ -1,0 +1,193 @@
+"""The event catalogue and the capabilities reference, both read from the schemas' annotations.
+
+Events: every `RunEventType` (the enum of the run-event schema), its payload `$def` found
+through `_typeIndex`, and the `x-wop-capability`, `x-wop-rfc` and `x-wop-content-free` annotations.
+Capabilities: the discovery schema's members as dotted paths, the events each flag gates, and the
+execution-model version ladder read from the `version` member.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from wopgen.corpus.events import event_types, type_index
+from wopgen.generate.site import schemadoc
+from wopgen.generate.site.context import Pages, SiteContext
+from wopgen.generate.site.paths import Target, def_anchor
+
+EVENTS = "events.md"
+CAPABILITIES = "capabilities.md"
+_RUNG = re.compile(r"(\d+) = ([^;]+?)\s*\(RFC (\d{4})\)")
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str
+    anchor: str
+    def_name: str
+    schema_path: str
+    node: Mapping[str, Any]
+
+    def annotation(self, key: str) -> Any:
+        return self.node.get(key)
+
+
+def _defs(site: SiteContext, name: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    for path in sorted(site.corpus.schemas):
+        data = site.corpus.schemas[path].data
+        defs = data.get("$defs") if isinstance(data, dict) else None
+        if isinstance(defs, dict) and isinstance(defs.get(name), dict):
+            yield path, defs[name]
+
+
+def event_anchor(event_type: str) -> str:
+    return "event-" + re.sub(r"[^a-z0-9]+", "-", event_type.lower()).strip("-")
+
+
+def events(site: SiteContext) -> list[Event]:
+    """Every event type in enum order, with its payload `$def` (an empty node when it has none)."""
+    index = type_index(site.corpus)
+    out = []
+    for event_type in event_types(site.corpus) or []:
+        payload = index.payloads.get(event_type) if index is not None else None
+        if index is None or payload is None:
+            out.append(Event(event_type, event_anchor(event_type), "", "", {}))
+        else:
+            out.append(Event(event_type, event_anchor(event_type), payload.def_name, index.doc.path, payload.node))
+    return out
+
+
+def _rfc(site: SiteContext, page: str, value: Any) -> str:
+    if isinstance(value, str) and value.isdigit():
+        return site.rfc_link(page, int(value))
+    return "baseline"
+
+
+def _payload_linker(site: SiteContext, schema_path: str) -> schemadoc.RefLinker:
+    return lambda ref: site.paths.schema_ref(EVENTS, schema_path, ref)
+
+
+def events_page(site: SiteContext) -> str:
+    rows = []
+    for event in events(site):
+        payload_link = ""
+        fields: list[schemadoc.Field] = []
+        if event.def_name:
+            page = site.paths.schema_page(event.schema_path)
+            payload_link = site.paths.href(EVENTS, Target(page), def_anchor(event.def_name))
+            fields = list(schemadoc.fields_of(event.node, _payload_linker(site, event.schema_path)))
+        content_free = event.annotation("x-wop-content-free")
+        rows.append(
+            {
+                "type": event.type,
+                "anchor": event.anchor,
+                "payload": event.def_name,
+                "payload_link": payload_link,
+                "payload_line": (
+                    f"[`{event.def_name}`]({payload_link})"
+                    + (" (closed)" if event.node.get("additionalProperties") is False else "")
+                    if event.def_name
+                    else "no payload `$def` in `_typeIndex`"
+                ),
+                "description": str(event.node.get("description", "")),
+                "capability": event.annotation("x-wop-capability") or "",
+                "rfc": _rfc(site, EVENTS, event.annotation("x-wop-rfc")),
+                "content_free": "yes" if content_free is True else ("no" if content_free is False else "not stated"),
+                "fields": fields,
+            }
+        )
+    return site.render("events.md.j2", rows=rows)
+
+
+def _capability_schema(site: SiteContext) -> str | None:
+    return next(iter(p for p, _node in _defs(site, "executionModel")), None)
+
+
+def _capability_linker(site: SiteContext, schema_path: str) -> schemadoc.RefLinker:
+    return lambda ref: site.paths.schema_ref(CAPABILITIES, schema_path, ref)
+
+
+def _flags(site: SiteContext, path: str) -> list[tuple[str, str, str, str]]:
+    """(dotted path, type, constraints, description) for every member, following local `$ref`s."""
+    data = site.corpus.schemas[path].data
+    rows: list[tuple[str, str, str, str]] = []
+    link = _capability_linker(site, path)
+
+    def local(node: Any) -> Any:
+        ref = node.get("$ref") if isinstance(node, Mapping) else None
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return data.get("$defs", {}).get(ref.split("/")[-1], node)
+        return node
+
+    def walk(node: Any, prefix: str, seen: frozenset[int]) -> None:
+        node = local(node)
+        if not isinstance(node, Mapping) or id(node) in seen:
+            return
+        for name, child in (node.get("properties") or {}).items():
+            target = local(child)
+            dotted = f"{prefix}{name}"
+            description = schemadoc.description_of(target) or schemadoc.description_of(child)
+            rows.append(
+                (
+                    dotted,
+                    schemadoc.cell(schemadoc.type_of(child, link)),
+                    schemadoc.cell(schemadoc.constraints_of(target)),
+                    schemadoc.cell(description),
+                )
+            )
+            walk(target, dotted + ".", seen | {id(node)})
+
+    walk(data, "", frozenset())
+    return rows
+
+
+def ladder(site: SiteContext, path: str) -> list[dict[str, str]]:
+    """The rungs named in the description of `executionModel.version`: `N = what (RFC NNNN)`."""
+    model = next((node for p, node in _defs(site, "executionModel") if p == path), {})
+    version = model.get("properties", {}).get("version", {})
+    description = version.get("description", "") if isinstance(version, Mapping) else ""
+    by_rfc: dict[str, list[str]] = {}
+    for event in events(site):
+        rfc = event.annotation("x-wop-rfc")
+        if isinstance(rfc, str):
+            by_rfc.setdefault(rfc, []).append(event.type)
+    rungs = []
+    for match in _RUNG.finditer(description if isinstance(description, str) else ""):
+        number, adds, rfc = match.groups()
+        rungs.append(
+            {
+                "version": number,
+                "adds": adds.strip(),
+                "rfc": site.rfc_link(CAPABILITIES, int(rfc)),
+                "events": ", ".join(f"[`{t}`]({EVENTS}#{event_anchor(t)})" for t in by_rfc.get(rfc, [])) or "—",
+            }
+        )
+    return rungs
+
+
+def capabilities_page(site: SiteContext) -> str:
+    path = _capability_schema(site)
+    gated: dict[str, list[str]] = {}
+    for event in events(site):
+        flag = event.annotation("x-wop-capability")
+        if isinstance(flag, str):
+            gated.setdefault(flag, []).append(event.type)
+    gates = [
+        (flag, ", ".join(f"[`{t}`]({EVENTS}#{event_anchor(t)})" for t in types))
+        for flag, types in sorted(gated.items())
+    ]
+    return site.render(
+        "capabilities.md.j2",
+        schema=site.corpus.schema_name(path) if path else "",
+        schema_link=site.paths.href(CAPABILITIES, Target(site.paths.schema_page(path))) if path else "",
+        flags=_flags(site, path) if path else [],
+        ladder=ladder(site, path) if path else [],
+        gates=gates,
+    )
+
+
+def pages(site: SiteContext) -> Pages:
+    return {EVENTS: events_page(site), CAPABILITIES: capabilities_page(site)}

@@ -1,0 +1,120 @@
+"""RFC pages of the docs site: the index grouped by status, and one page per RFC with a metadata card."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wopgen.corpus.rfc import Rfc
+from wopgen.generate.site.context import Pages, SiteContext
+from wopgen.generate.site.paths import RFCS, Target
+
+INDEX = f"{RFCS}/index.md"
+# Index order: what is in force first, then what is under way, then the record of the rest.
+_GROUP_ORDER = ("Accepted", "Active", "Draft", "Superseded", "Withdrawn", "Rejected")
+_TICKED = re.compile(r"`([^`]+)`")
+_DATE = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})\s*(.*)$", re.S)
+
+
+@dataclass(frozen=True)
+class RfcRow:
+    number: str
+    title: str
+    status: str
+    compatibility: str
+    updated: str
+    href: str
+
+
+def label(rfc: Rfc) -> str:
+    number = rfc.number if rfc.number is not None else rfc.file_number
+    return f"RFC {number:04d}" if number is not None else rfc.path
+
+
+def badge(status: str) -> str:
+    css = re.sub(r"[^a-z]", "", status.lower()) or "unknown"
+    return f'<span class="wop-badge wop-badge--{css}">{status or "unknown"}</span>'
+
+
+def _ordered(site: SiteContext) -> list[Rfc]:
+    return [site.corpus.rfcs[p] for p in sorted(site.corpus.rfcs)]
+
+
+def nav(site: SiteContext) -> list[object]:
+    entries: list[object] = [INDEX]
+    for rfc in _ordered(site):
+        entries.append({f"{label(rfc)}: {rfc.title}" if rfc.title else label(rfc): site.paths.rfc_page(rfc.path)})
+    return entries
+
+
+def index(site: SiteContext) -> str:
+    groups: dict[str, list[RfcRow]] = {}
+    for rfc in _ordered(site):
+        row = RfcRow(
+            number=label(rfc),
+            title=rfc.title or rfc.path,
+            status=badge(rfc.status),
+            compatibility=rfc.compatibility or "—",
+            updated=rfc.date("Updated") or rfc.date("Created") or "—",
+            href=site.paths.href(INDEX, Target(site.paths.rfc_page(rfc.path))),
+        )
+        groups.setdefault(rfc.status or "Unknown", []).append(row)
+    order = [s for s in _GROUP_ORDER if s in groups] + sorted(s for s in groups if s not in _GROUP_ORDER)
+    return site.render(
+        "rfc-index.md.j2", groups=[(status, groups[status]) for status in order], total=len(site.corpus.rfcs)
+    )
+
+
+def _affects(site: SiteContext, page: str, cell: str) -> list[str]:
+    """Each item of the Affects cell, with every path the site shows turned into a link."""
+
+    def link(match: re.Match[str]) -> str:
+        path = match.group(1).strip()
+        href = site.paths.href_to(page, path)
+        return f"[`{path}`]({href})" if href else f"`{path}` (repository file)"
+
+    return [_TICKED.sub(link, item.strip()) for item in cell.split("·") if item.strip()]
+
+
+def _related(site: SiteContext, page: str, rfc: Rfc, name: str) -> str:
+    numbers = rfc.references(name)
+    return ", ".join(site.rfc_link(page, n) for n in numbers) if numbers else "—"
+
+
+def page(site: SiteContext, rfc: Rfc) -> str:
+    path = site.paths.rfc_page(rfc.path)
+    lines = rfc.doc.lines
+    title_line = rfc.doc.title.line if rfc.doc.title else 0
+    table_start = rfc.table_line
+    table_end = table_start
+    while table_start and table_end < len(lines) and lines[table_end].strip().startswith("|"):
+        table_end += 1
+    body_lines = [
+        line
+        for number, line in enumerate(lines, start=1)
+        if number != title_line and not (table_start and table_start <= number <= table_end)
+    ]
+    body = site.paths.rewrite("\n".join(body_lines).strip("\n") + "\n", rfc.path, path)
+    updated = _DATE.match(rfc.get("Updated"))
+    return site.render(
+        "rfc.md.j2",
+        heading=rfc.doc.title.text if rfc.doc.title else label(rfc),
+        status=badge(rfc.status),
+        compatibility=rfc.compatibility or "—",
+        authors=rfc.get("Author(s)") or "—",
+        created=rfc.date("Created") or rfc.get("Created") or "—",
+        updated=updated.group(1) if updated else (rfc.get("Updated") or "—"),
+        history=updated.group(2).strip().strip("()").strip() if updated else "",
+        affects=_affects(site, path, rfc.get("Affects")),
+        supersedes=_related(site, path, rfc, "Supersedes"),
+        superseded_by=_related(site, path, rfc, "Superseded by"),
+        index=site.paths.href(path, Target(INDEX)),
+        body=body,
+    )
+
+
+def pages(site: SiteContext) -> Pages:
+    out: Pages = {INDEX: index(site)}
+    for rfc in _ordered(site):
+        out[site.paths.rfc_page(rfc.path)] = page(site, rfc)
+    return out

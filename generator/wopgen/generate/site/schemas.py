@@ -1,0 +1,97 @@
+"""Schema reference pages: an index, one page per schema with its field tables and examples, and the
+raw schema files published at the path of their `$id`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from wopgen.corpus import Example
+from wopgen.generate.site import schemadoc
+from wopgen.generate.site.context import Pages, SiteContext
+from wopgen.generate.site.paths import SCHEMAS, Target, def_anchor, example_anchor
+
+INDEX = f"{SCHEMAS}/index.md"
+
+
+@dataclass(frozen=True)
+class ExampleView:
+    name: str
+    anchor: str
+    why: str
+    json: str
+
+
+def first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
+
+
+def _data(site: SiteContext, path: str) -> dict[str, Any]:
+    data = site.corpus.schemas[path].data
+    return data if isinstance(data, dict) else {}
+
+
+def linker(site: SiteContext, page: str, schema_path: str) -> schemadoc.RefLinker:
+    return lambda ref: site.paths.schema_ref(page, schema_path, ref)
+
+
+def nav(site: SiteContext) -> list[object]:
+    return [INDEX] + [{site.corpus.schema_name(p): site.paths.schema_page(p)} for p in sorted(site.corpus.schemas)]
+
+
+def index(site: SiteContext) -> str:
+    rows = []
+    for path in sorted(site.corpus.schemas):
+        data = _data(site, path)
+        rows.append(
+            {
+                "name": site.corpus.schema_name(path),
+                "href": site.paths.href(INDEX, Target(site.paths.schema_page(path))),
+                "title": str(data.get("title", "")),
+                "direction": str(data.get("x-wop-direction", "—")),
+                "summary": schemadoc.cell(first_sentence(str(data.get("description", "")))),
+                "raw": site.paths.href(INDEX, Target(site.paths.raw_schema(path))),
+            }
+        )
+    return site.render("schema-index.md.j2", rows=rows)
+
+
+def _examples(site: SiteContext, name: str, kind: str) -> list[ExampleView]:
+    chosen: list[Example] = sorted(
+        (e for e in site.corpus.examples if e.schema_name == name and e.kind == kind), key=lambda e: e.path
+    )
+    views = []
+    for example in chosen:
+        stem = PurePosixPath(example.path).stem
+        text = json.dumps(example.doc.data, indent=2, ensure_ascii=False)
+        views.append(ExampleView(stem, example_anchor(kind, stem), " ".join(example.why.split()), text))
+    return views
+
+
+def page(site: SiteContext, path: str) -> str:
+    name = site.corpus.schema_name(path)
+    page_path = site.paths.schema_page(path)
+    data = _data(site, path)
+    return site.render(
+        "schema.md.j2",
+        name=name,
+        title=str(data.get("title", name)),
+        uri=site.corpus.uri_of(path),
+        raw=site.paths.href(page_path, Target(site.paths.raw_schema(path))),
+        index=site.paths.href(page_path, Target(INDEX)),
+        sections=schemadoc.sections(data, linker(site, page_path, path), def_anchor),
+        valid=_examples(site, name, "valid"),
+        invalid=_examples(site, name, "invalid"),
+    )
+
+
+def pages(site: SiteContext) -> Pages:
+    out: Pages = {INDEX: index(site)}
+    for path in sorted(site.corpus.schemas):
+        out[site.paths.schema_page(path)] = page(site, path)
+        out[site.paths.raw_schema(path)] = site.corpus.schemas[path].text
+    return out

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from support.helpers import hits
+
+DOC = "spec/v1/overview.md"
+HEADER = "# Overview\n\n> **Status: Stable** · `Accepted` via [RFC 0001](../rfcs/0001-things.md)\n\n## Events\n\n"
+
+
+def test_banner_missing(findings):
+    def edit(files):
+        files[DOC] = "# Overview\n\nJust text.\n"
+
+    assert hits(findings(edit), "doc-banner") == [(DOC, 2)]
+
+
+def test_banner_level_unknown(findings):
+    def edit(files):
+        files[DOC] = files[DOC].replace("Status: Stable", "Status: Solid")
+
+    assert hits(findings(edit), "doc-banner") == [(DOC, 3)]
+
+
+def test_banner_disagrees_with_rfc_status(findings):
+    def edit(files):
+        files[DOC] = files[DOC].replace("`Accepted` via", "`Active` via")
+
+    assert hits(findings(edit), "doc-banner-rfc-status") == [(DOC, 3)]
+
+
+def test_stable_page_citing_a_draft_rfc(findings):
+    from support.corpus_factory import rfc_text
+
+    def edit(files):
+        files["spec/rfcs/0001-things.md"] = rfc_text(status="Draft")
+        files[DOC] = files[DOC].replace("`Accepted` via", "`Draft` via")
+
+    found = [d for d in findings(edit) if d.rule == "doc-banner-rfc-status"]
+    assert len(found) == 1 and "Stable page" in found[0].message
+
+
+def test_broken_link_and_anchor(findings):
+    def edit(files):
+        files[DOC] = HEADER + (
+            "[a](missing.md)\n"
+            "[b](../rfcs/0001-things.md#no-such-heading)\n"
+            "[c](#nowhere)\n"
+            "[d](../../../etc/passwd)\n"
+            "`[code](not-a-link.md)` and [web](https://example.com/x)\n"
+        )
+
+    found = findings(edit)
+    assert hits(found, "doc-link-broken") == [(DOC, 7), (DOC, 10)]
+    assert hits(found, "doc-anchor-broken") == [(DOC, 8), (DOC, 9)]
+
+
+def test_links_inside_code_fences_are_ignored(findings):
+    def edit(files):
+        files[DOC] = HEADER + "```\n[a](missing.md)\n```\n"
+
+    assert findings(edit) == []
+
+
+def test_unknown_rfc_citation(findings):
+    def edit(files):
+        files[DOC] = HEADER + "As RFC 0042 says.\n"
+
+    assert hits(findings(edit), "doc-rfc-unknown") == [(DOC, 7)]

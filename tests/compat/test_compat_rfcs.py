@@ -1,0 +1,64 @@
+"""RFC-aware classification: which RFC allows a breaking change, and which claims too little."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support.compat_support import outcome, run_compat, thing
+from support.corpus_factory import rfc_text
+
+BASE = {"thing": thing({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}})}
+HEAD = {"thing": thing({"type": "object", "properties": {"a": {"type": "string"}}})}
+AFFECTS = "`schemas/thing.schema.json`"
+
+
+def rfc(number: str = "0002", **kwargs: Any) -> dict[str, str]:
+    return {f"spec/rfcs/{number}-things.md": rfc_text(number, **kwargs)}
+
+
+@pytest.mark.parametrize(("compatibility", "status"), [("breaking", "Accepted"), ("safety-fix", "Active")])
+def test_breaking_change_allowed_by_rfc(tmp_path: Path, compatibility: str, status: str) -> None:
+    head_rfc = rfc(status=status, compatibility=f"`{compatibility}`", affects=AFFECTS)
+    changes = run_compat(tmp_path, BASE, HEAD, None, head_rfc)
+    assert outcome(changes) == {("compat-property-removed", "info")}
+    assert changes[0].rfc == "RFC 0002"
+    assert "allowed by RFC 0002" in changes[0].message
+
+
+@pytest.mark.parametrize(
+    ("compatibility", "status", "affects"),
+    [
+        ("breaking", "Draft", AFFECTS),  # not yet agreed
+        ("breaking", "Withdrawn", AFFECTS),
+        ("breaking", "Accepted", "`schemas/other.schema.json`"),  # names another file
+    ],
+)
+def test_breaking_change_not_allowed(tmp_path: Path, compatibility: str, status: str, affects: str) -> None:
+    head_rfc = rfc(status=status, compatibility=f"`{compatibility}`", affects=affects)
+    changes = run_compat(tmp_path, BASE, HEAD, None, head_rfc)
+    assert outcome(changes) == {("compat-property-removed", "error")}
+
+
+def test_new_rfc_claiming_additive_over_a_breaking_change(tmp_path: Path) -> None:
+    head_rfc = rfc(compatibility="`additive`", affects=AFFECTS)
+    changes = run_compat(tmp_path, BASE, HEAD, None, head_rfc)
+    assert outcome(changes) == {("compat-property-removed", "error"), ("compat-rfc-claims-additive", "error")}
+    claim = next(c for c in changes if c.rule == "compat-rfc-claims-additive")
+    assert claim.path == "spec/rfcs/0002-things.md"
+    text = (tmp_path / "head/spec/rfcs/0002-things.md").read_text().splitlines()
+    assert claim.head is not None and "**Compatibility**" in text[claim.head.line - 1]
+
+
+def test_unchanged_additive_rfc_is_not_blamed(tmp_path: Path) -> None:
+    same = rfc(compatibility="`additive`", affects=AFFECTS)
+    changes = run_compat(tmp_path, BASE, HEAD, same, same)
+    assert outcome(changes) == {("compat-property-removed", "error")}
+
+
+def test_additive_rfc_over_additive_change_is_clean(tmp_path: Path) -> None:
+    head_rfc = rfc(compatibility="`additive`", affects=AFFECTS)
+    changes = run_compat(tmp_path, HEAD, BASE, None, head_rfc)
+    assert outcome(changes) == {("compat-property-added", "info")}

@@ -1,0 +1,435 @@
+"""The compat engine on a table of before/after schema pairs, one or more per rule.
+
+Each row names the direction of the schema (`x-wop-direction`), the base and head bodies, and the
+exact set of (rule id, severity) the comparison must report; an empty set means "no change".
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+from support.compat_support import outcome, ref, run_compat, thing
+
+C, H, A = "client-sent", "host-emitted", "artifact"
+E, W, INFO = "error", "warning", "info"
+
+
+class Row(NamedTuple):
+    id: str
+    direction: str
+    base: dict[str, Any]
+    head: dict[str, Any]
+    expected: set[tuple[str, str]]
+
+
+def obj(props: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": props, **extra}
+
+
+NAME = {"type": "string"}
+NUM = {"type": "number"}
+INT = {"type": "integer"}
+CYCLE_NODE = {"type": "object", "properties": {"value": INT, "next": {"$ref": "#/$defs/node"}}}
+CYCLE_LINK = {"type": "object", "properties": {"next": {"$ref": "#/$defs/link"}, "value": INT}}
+
+ROWS = [
+    Row("identical", C, obj({"a": NAME}), obj({"a": NAME}), set()),
+    Row(
+        "keys-reordered",
+        C,
+        obj({"a": NAME, "b": INT}, required=["a", "b"]),
+        {"required": ["b", "a"], "properties": {"b": INT, "a": NAME}, "type": "object"},
+        set(),
+    ),
+    Row("annotations-only", H, obj({"a": NAME}), obj({"a": {**NAME, "description": "new words", "title": "A"}}), set()),
+    Row(
+        "ref-renamed-same-target",
+        C,
+        obj({"a": {"$ref": "#/$defs/x"}}, **{"$defs": {"x": {"type": "string", "minLength": 1}}}),
+        obj({"a": {"$ref": "#/$defs/renamed"}}, **{"$defs": {"renamed": {"type": "string", "minLength": 1}}}),
+        set(),
+    ),
+    Row(
+        "ref-relative-to-absolute",
+        H,
+        obj({"a": {"$ref": "#/$defs/x"}}, **{"$defs": {"x": NAME}}),
+        obj({"a": {"$ref": ref("thing", "/$defs/x")}}, **{"$defs": {"x": NAME}}),
+        set(),
+    ),
+    Row(
+        "inline-moved-into-def",
+        C,
+        obj({"a": {"type": "string", "enum": ["x", "y"]}}),
+        obj({"a": {"$ref": "#/$defs/a"}}, **{"$defs": {"a": {"type": "string", "enum": ["y", "x"]}}}),
+        set(),
+    ),
+    Row(
+        "def-inlined",
+        A,
+        obj({"a": {"$ref": "#/$defs/a"}}, **{"$defs": {"a": INT}}),
+        obj({"a": INT}),
+        set(),
+    ),
+    Row(
+        "ref-cycle-on-both-sides-renamed",
+        H,
+        obj({"head": {"$ref": "#/$defs/node"}}, **{"$defs": {"node": CYCLE_NODE}}),
+        obj({"head": {"$ref": "#/$defs/link"}}, **{"$defs": {"link": CYCLE_LINK}}),
+        set(),
+    ),
+    Row(
+        "ref-cycle-on-both-sides-with-a-change",
+        H,
+        obj({"head": {"$ref": "#/$defs/node"}}, **{"$defs": {"node": CYCLE_NODE}}),
+        obj(
+            {"head": {"$ref": "#/$defs/node"}},
+            **{"$defs": {"node": {**CYCLE_NODE, "properties": {**CYCLE_NODE["properties"], "value": NUM}}}},
+        ),
+        {("compat-type-widened", E)},
+    ),
+    Row("property-removed-request", C, obj({"a": NAME, "b": INT}), obj({"a": NAME}), {("compat-property-removed", E)}),
+    Row("property-removed-event", H, obj({"a": NAME, "b": INT}), obj({"a": NAME}), {("compat-property-removed", E)}),
+    Row(
+        "optional-property-added-closed-request",
+        C,
+        obj({"a": NAME}, additionalProperties=False),
+        obj({"a": NAME, "b": INT}, additionalProperties=False),
+        {("compat-property-added", INFO)},
+    ),
+    Row(
+        "optional-property-added-closed-event",
+        H,
+        obj({"a": NAME}, additionalProperties=False),
+        obj({"a": NAME, "b": INT}, additionalProperties=False),
+        {("compat-property-added", INFO)},
+    ),
+    Row(
+        "required-added-request",
+        C,
+        obj({"a": NAME, "b": INT}),
+        obj({"a": NAME, "b": INT}, required=["b"]),
+        {("compat-required-added", E)},
+    ),
+    Row(
+        "required-added-event",
+        H,
+        obj({"a": NAME, "b": INT}),
+        obj({"a": NAME, "b": INT}, required=["b"]),
+        {("compat-required-added", INFO)},
+    ),
+    Row(
+        "required-added-artifact",
+        A,
+        obj({"a": NAME}),
+        obj({"a": NAME}, required=["a"]),
+        {("compat-required-added", E)},
+    ),
+    Row(
+        "new-required-property-request",
+        C,
+        obj({"a": NAME}),
+        obj({"a": NAME, "b": INT}, required=["b"]),
+        {("compat-property-added", INFO), ("compat-required-added", E)},
+    ),
+    Row(
+        "required-removed-event",
+        H,
+        obj({"a": NAME}, required=["a"]),
+        obj({"a": NAME}),
+        {("compat-required-removed", E)},
+    ),
+    Row(
+        "required-removed-request",
+        C,
+        obj({"a": NAME}, required=["a"]),
+        obj({"a": NAME}),
+        {("compat-required-removed", INFO)},
+    ),
+    Row("integer-to-number-event", H, obj({"n": INT}), obj({"n": NUM}), {("compat-type-widened", E)}),
+    Row("integer-to-number-request", C, obj({"n": INT}), obj({"n": NUM}), {("compat-type-widened", INFO)}),
+    Row("number-to-integer-request", C, obj({"n": NUM}), obj({"n": INT}), {("compat-type-narrowed", E)}),
+    Row("number-to-integer-event", H, obj({"n": NUM}), obj({"n": INT}), {("compat-type-narrowed", INFO)}),
+    Row("string-to-integer", A, obj({"n": NAME}), obj({"n": INT}), {("compat-type-changed", E)}),
+    Row("type-dropped-event", H, obj({"n": NAME}), obj({"n": {}}), {("compat-type-widened", E)}),
+    Row(
+        "nullable-request",
+        C,
+        obj({"n": NAME}),
+        obj({"n": {"type": ["string", "null"]}}),
+        {("compat-type-widened", INFO)},
+    ),
+    Row(
+        "type-spelled-out-for-an-enum",
+        C,
+        obj({"k": {"enum": ["a", "b"]}}),
+        obj({"k": {"type": "string", "enum": ["a", "b"]}}),
+        set(),
+    ),
+    Row(
+        "enum-widened-event",
+        H,
+        obj({"k": {"enum": ["a", "b"]}}),
+        obj({"k": {"enum": ["a", "b", "c"]}}),
+        {("compat-enum-value-added", INFO)},
+    ),
+    Row(
+        "enum-widened-request",
+        C,
+        obj({"k": {"enum": ["a", "b"]}}),
+        obj({"k": {"enum": ["a", "b", "c"]}}),
+        {("compat-enum-value-added", INFO)},
+    ),
+    Row(
+        "enum-widened-artifact",
+        A,
+        obj({"k": {"enum": ["a", "b"]}}),
+        obj({"k": {"enum": ["a", "b", "c"]}}),
+        {("compat-enum-value-added", W)},
+    ),
+    Row(
+        "enum-value-removed-request",
+        C,
+        obj({"k": {"enum": ["a", "b"]}}),
+        obj({"k": {"enum": ["a"]}}),
+        {("compat-enum-value-removed", E)},
+    ),
+    Row(
+        "enum-value-removed-event",
+        H,
+        obj({"k": {"enum": ["a", "b"]}}),
+        obj({"k": {"enum": ["a"]}}),
+        {("compat-enum-value-removed", E)},
+    ),
+    Row("enum-reordered", C, obj({"k": {"enum": ["a", "b"]}}), obj({"k": {"enum": ["b", "a"]}}), set()),
+    Row(
+        "const-changed",
+        H,
+        obj({"k": {"const": "left"}}),
+        obj({"k": {"const": "right"}}),
+        {("compat-const-changed", E)},
+    ),
+    Row(
+        "minimum-raised-request",
+        C,
+        obj({"n": {**INT, "minimum": 0}}),
+        obj({"n": {**INT, "minimum": 1}}),
+        {("compat-bound-tightened", E)},
+    ),
+    Row(
+        "minimum-raised-event",
+        H,
+        obj({"n": {**INT, "minimum": 0}}),
+        obj({"n": {**INT, "minimum": 1}}),
+        {("compat-bound-tightened", INFO)},
+    ),
+    Row(
+        "maximum-raised-event",
+        H,
+        obj({"n": {**NUM, "maximum": 1}}),
+        obj({"n": {**NUM, "maximum": 2}}),
+        {("compat-bound-loosened", W)},
+    ),
+    Row(
+        "max-length-lowered-request",
+        C,
+        obj({"s": {**NAME, "maxLength": 64}}),
+        obj({"s": {**NAME, "maxLength": 32}}),
+        {("compat-bound-tightened", E)},
+    ),
+    Row(
+        "min-length-dropped-request",
+        C,
+        obj({"s": {**NAME, "minLength": 1}}),
+        obj({"s": NAME}),
+        {("compat-bound-loosened", INFO)},
+    ),
+    Row(
+        "min-items-added-artifact",
+        A,
+        obj({"l": {"type": "array"}}),
+        obj({"l": {"type": "array", "minItems": 1}}),
+        {("compat-bound-tightened", E)},
+    ),
+    Row(
+        "max-items-raised-artifact",
+        A,
+        obj({"l": {"type": "array", "maxItems": 3}}),
+        obj({"l": {"type": "array", "maxItems": 5}}),
+        {("compat-bound-loosened", W)},
+    ),
+    Row(
+        "multiple-of-tightened",
+        C,
+        obj({"n": {**NUM, "multipleOf": 0.5}}),
+        obj({"n": {**NUM, "multipleOf": 1}}),
+        {("compat-bound-tightened", E)},
+    ),
+    Row(
+        "multiple-of-loosened",
+        C,
+        obj({"n": {**NUM, "multipleOf": 1}}),
+        obj({"n": {**NUM, "multipleOf": 0.25}}),
+        {("compat-bound-loosened", INFO)},
+    ),
+    Row(
+        "unique-items-added",
+        C,
+        obj({"l": {"type": "array"}}),
+        obj({"l": {"type": "array", "uniqueItems": True}}),
+        {("compat-bound-tightened", E)},
+    ),
+    Row(
+        "version-ceiling-raised",
+        H,
+        obj({"version": {**INT, "minimum": 1, "maximum": 5}}),
+        obj({"version": {**INT, "minimum": 1, "maximum": 6}}),
+        {("compat-version-ceiling-raised", INFO)},
+    ),
+    Row(
+        "version-ceiling-lowered",
+        H,
+        obj({"version": {**INT, "minimum": 1, "maximum": 6}}),
+        obj({"version": {**INT, "minimum": 1, "maximum": 5}}),
+        {("compat-version-ceiling-lowered", E)},
+    ),
+    Row(
+        "pattern-changed",
+        C,
+        obj({"s": {**NAME, "pattern": "^[a-z]+$"}}),
+        obj({"s": {**NAME, "pattern": "^[a-z0-9]+$"}}),
+        {("compat-pattern-changed", W)},
+    ),
+    Row(
+        "format-changed",
+        H,
+        obj({"s": {**NAME, "format": "date"}}),
+        obj({"s": {**NAME, "format": "date-time"}}),
+        {("compat-format-changed", W)},
+    ),
+    Row(
+        "additional-properties-true-to-false-request",
+        C,
+        obj({"a": NAME}, additionalProperties=True),
+        obj({"a": NAME}, additionalProperties=False),
+        {("compat-additional-properties-closed", E)},
+    ),
+    Row(
+        "event-closed",
+        H,
+        obj({"a": NAME}),
+        obj({"a": NAME}, additionalProperties=False),
+        {("compat-additional-properties-closed", E)},
+    ),
+    Row(
+        "request-opened",
+        C,
+        obj({"a": NAME}, additionalProperties=False),
+        obj({"a": NAME}),
+        {("compat-additional-properties-opened", INFO)},
+    ),
+    Row(
+        "content-free-event-opened",
+        H,
+        obj({"a": NAME}, additionalProperties=False),
+        obj({"a": NAME}, additionalProperties=True),
+        {("compat-additional-properties-opened", E)},
+    ),
+    Row(
+        "additional-properties-schema-narrowed",
+        C,
+        {"type": "object", "additionalProperties": NUM},
+        {"type": "object", "additionalProperties": INT},
+        {("compat-type-narrowed", E)},
+    ),
+    Row(
+        "one-of-branch-added-request",
+        C,
+        {"oneOf": [{"$ref": "#/$defs/left"}], "$defs": {"left": obj({"side": {"const": "left"}})}},
+        {
+            "oneOf": [{"$ref": "#/$defs/left"}, {"$ref": "#/$defs/right"}],
+            "$defs": {"left": obj({"side": {"const": "left"}}), "right": obj({"side": {"const": "right"}})},
+        },
+        {("compat-branch-added", INFO)},
+    ),
+    Row(
+        "one-of-branch-added-event",
+        H,
+        {"oneOf": [NAME]},
+        {"oneOf": [NAME, INT]},
+        {("compat-branch-added", W)},
+    ),
+    Row(
+        "any-of-branch-removed-request",
+        C,
+        {"anyOf": [NAME, INT, {"type": "boolean"}]},
+        {"anyOf": [NAME]},
+        {("compat-branch-removed", E)},
+    ),
+    Row("one-of-reordered", C, {"oneOf": [NAME, INT]}, {"oneOf": [INT, NAME]}, set()),
+    Row(
+        "one-of-branch-changed-in-place",
+        H,
+        {"oneOf": [obj({"a": NAME}), INT]},
+        {"oneOf": [INT, obj({"a": NAME, "b": NAME})]},
+        {("compat-property-added", INFO)},
+    ),
+    Row(
+        "all-of-branch-added",
+        C,
+        {"allOf": [obj({"a": NAME})]},
+        {"allOf": [obj({"a": NAME}), {"required": ["a"]}]},
+        {("compat-keyword-changed", W)},
+    ),
+    Row("not-added", C, obj({"a": NAME}), obj({"a": {**NAME, "not": {"const": ""}}}), {("compat-keyword-changed", W)}),
+    Row(
+        "items-retyped",
+        A,
+        obj({"l": {"type": "array", "items": NAME}}),
+        obj({"l": {"type": "array", "items": INT}}),
+        {("compat-type-changed", E)},
+    ),
+    Row("boolean-schema-closed", C, obj({"a": True}), obj({"a": False}), {("compat-keyword-changed", W)}),
+    Row(
+        "deep-property-removed-in-def",
+        H,
+        obj({"x": {"$ref": "#/$defs/x"}}, **{"$defs": {"x": obj({"inner": obj({"deep": NAME, "kept": NAME})})}}),
+        obj({"x": {"$ref": "#/$defs/x"}}, **{"$defs": {"x": obj({"inner": obj({"kept": NAME})})}}),
+        {("compat-property-removed", E)},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r.id for r in ROWS])
+def test_schema_pair(tmp_path: Path, row: Row) -> None:
+    base = {"thing": thing(copy.deepcopy(row.base), row.direction)}
+    head = {"thing": thing(copy.deepcopy(row.head), row.direction)}
+    changes = run_compat(tmp_path, base, head)
+    assert outcome(changes) == row.expected, [c.message for c in changes]
+    for change in changes:
+        assert change.path == "schemas/thing.schema.json"
+        assert change.base is not None and change.head is not None
+        assert change.base.line >= 1 and change.head.line >= 1
+
+
+def test_table_is_large_enough() -> None:
+    assert len(ROWS) >= 40
+    rule_ids = {rule for row in ROWS for rule, _ in row.expected}
+    assert len(rule_ids) >= 20
+
+
+def test_lines_and_pointers_on_both_sides(tmp_path: Path) -> None:
+    base = {"thing": thing(obj({"a": NAME, "b": INT}), C)}
+    head = {"thing": thing(obj({"a": NAME}), C)}
+    (change,) = run_compat(tmp_path, base, head)
+    assert change.rule == "compat-property-removed"
+    assert change.base is not None and change.head is not None
+    assert change.base.pointer == "/properties/b"
+    assert change.head.pointer == "/properties"
+    base_text = (tmp_path / "base/schemas/thing.schema.json").read_text().splitlines()
+    head_text = (tmp_path / "head/schemas/thing.schema.json").read_text().splitlines()
+    assert base_text[change.base.line - 1].strip().startswith('"b"')
+    assert head_text[change.head.line - 1].strip().startswith('"properties"')

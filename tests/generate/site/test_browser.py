@@ -1,0 +1,183 @@
+"""The built docs site in a real browser: headless Chromium over loopback, driven by Selenium.
+
+Builds the site from the repository's own corpus, serves it on 127.0.0.1 with a stdlib HTTP
+server, and checks what a reader sees: the home page, an RFC page, a schema page, a cross-page
+anchor, and the built-in search. Screenshots go to build/screenshots/. When Chromium or its driver
+is missing the test skips, except on CI (CI set), where it fails and says how to install them.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wopgen.corpus import load
+from wopgen.generate.site.build import build
+
+REPO = Path(__file__).resolve().parents[3]
+SHOTS = REPO / "build" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,900",
+)
+
+
+def _missing() -> str:
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not (os.path.exists(p) or shutil.which(Path(p).name))]
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        missing.append("the selenium package (pip install -e '.[dev]')")
+    return ", ".join(missing)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    out = tmp_path_factory.mktemp("browser") / "site"
+    build(load(REPO), out)
+    handler = functools.partial(_QuietHandler, directory=str(out))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    missing = _missing()
+    if missing:
+        message = f"headless Chromium is not available (missing: {missing}); install it with scripts/setup-chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="wopgen-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    service = Service(executable_path=shutil.which("chromedriver") or CHROMEDRIVER)
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(30)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _wait(driver: Any, css: str, timeout: float = 10) -> Any:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout).until(ec.visibility_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def _text(driver: Any, css: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return str(driver.find_element(By.CSS_SELECTOR, css).text)
+
+
+def test_home_page_shows_the_sections(browser: Any, site_url: str) -> None:
+    browser.get(site_url)
+    _wait(browser, "article h1")
+    assert "OpenWOP v1" in browser.title
+    assert _text(browser, "article h1") == "OpenWOP v1"
+    tabs = _text(browser, ".md-tabs")
+    for tab in ("Specification", "RFCs", "Schemas", "Reference"):
+        assert tab in tabs, f"tab {tab!r} missing from {tabs!r}"
+    cards = _text(browser, ".grid.cards")
+    rfcs = len(load(REPO).rfcs)
+    assert "Run events" in cards and f"{rfcs} RFCs" in cards, cards
+    browser.save_screenshot(str(SHOTS / "home.png"))
+
+
+def test_rfc_page_shows_its_metadata_card(browser: Any, site_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(site_url + "rfcs/0090-verifier-turn/")
+    heading = _wait(browser, "article h1").text
+    assert heading.startswith("RFC 0090: Verifier turn")
+    assert _text(browser, ".wop-card .wop-badge") == "Accepted"
+    card_links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, ".wop-card a")]
+    assert site_url + "schemas/run-event-payloads/" in card_links
+    assert site_url + "spec/v1/multi-agent-execution/" in card_links
+    browser.save_screenshot(str(SHOTS / "rfc-0090.png"))
+
+
+def test_schema_page_shows_fields_refs_and_examples(browser: Any, site_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(site_url + "schemas/run-event-payloads/#def-agentVerified")
+    _wait(browser, "#def-agentVerified")
+    article = _text(browser, "article")
+    assert "AgentVerifiedPayload" in article
+    assert "verdict" in article
+    assert "Why it fails:" in article
+    # a $ref into another schema becomes a link to that schema's page
+    hrefs = [a.get_attribute("href") or "" for a in browser.find_elements(By.CSS_SELECTOR, "article a")]
+    assert any(h.startswith(site_url + "schemas/run-snapshot/#def-") for h in hrefs), "no cross-page $ref link"
+    browser.save_screenshot(str(SHOTS / "schema-run-event-payloads.png"))
+
+
+def test_cross_page_anchor_lands_on_its_heading(browser: Any, site_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(site_url + "spec/v1/capabilities/")
+    link = browser.find_element(By.CSS_SELECTOR, "article a[href$='multi-agent-execution/#loop-bound-and-breach']")
+    link.click()
+    target = _wait(browser, "#loop-bound-and-breach")
+    assert browser.current_url.endswith("/spec/v1/multi-agent-execution/#loop-bound-and-breach")
+    assert "Loop bound" in target.text
+
+
+def test_search_finds_agent_verified(browser: Any, site_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(site_url)
+    _wait(browser, "article h1")
+    browser.find_element(By.CSS_SELECTOR, "label.md-search__icon, .md-search__input").click()
+    box = _wait(browser, "input.md-search__input")
+    box.send_keys("agent.verified")
+    first = _wait(browser, ".md-search-result__item a.md-search-result__link", timeout=15)
+    title = first.find_element(By.CSS_SELECTOR, "h1, h2").text
+    browser.save_screenshot(str(SHOTS / "search-agent-verified.png"))
+    first.click()
+    heading = _wait(browser, "article h1").text
+    assert browser.current_url != site_url
+    assert heading == title, f"the first result said {title!r} but opened {heading!r}"
+    assert "agent.verified" in _text(browser, "article")
+    browser.save_screenshot(str(SHOTS / "search-first-result.png"))

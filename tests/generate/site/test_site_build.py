@@ -1,0 +1,133 @@
+"""`wopgen site build` end to end: mkdocs --strict on the rendered tree, atomic output, same bytes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from wopgen.cli import cli
+from wopgen.corpus import load
+from wopgen.generate.site import render
+from wopgen.generate.site.hook import on_pre_build
+from wopgen.generate.writer import write_tree
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_build_writes_the_site_byte_identically(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
+    root = make_corpus()
+    out = tmp_path / "site"
+    result = run("--root", str(root), "site", "build", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    first = snapshot(out)
+    for page in ("index.html", "rfcs/0001-things/index.html", "schemas/thing/index.html", "events/index.html"):
+        assert page in first, page
+    assert first["spec/v1/thing.schema.json"] == (root / "schemas/thing.schema.json").read_bytes()
+    assert b"<lastmod>2026-06-01</lastmod>" in first["sitemap.xml"]  # the corpus date, not today
+    assert b"fonts.googleapis.com" not in first["index.html"]
+    assert run("--root", str(root), "site", "build", "--out", str(out)).exit_code == 0
+    assert snapshot(out) == first
+
+
+def test_default_output_is_build_site_under_the_root(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    result = run("--root", str(root), "site", "build")
+    assert result.exit_code == 0, result.output
+    assert (root / "build/site/index.html").is_file()
+
+
+def test_broken_anchor_fails_strict_build_and_leaves_output_alone(
+    make_corpus: Callable[..., Path], tmp_path: Path
+) -> None:
+    def edit(files: dict[str, Any]) -> None:
+        files["spec/v1/overview.md"] += "\nSee [nowhere](../rfcs/0001-things.md#no-such-heading).\n"
+
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "keep.txt").write_text("previous build")
+    result = CliRunner().invoke(cli, ["--root", str(make_corpus(edit)), "site", "build", "--out", str(out)])
+    assert result.exit_code == 1
+    assert "mkdocs refused the site" in result.output
+    assert "no-such-heading" in result.output
+    assert snapshot(out) == {"keep.txt": b"previous build"}
+
+
+def test_unwritable_output_is_a_usage_error(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = run("--root", str(make_corpus()), "site", "build", "--out", str(blocker / "site"))
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_help_teaches_with_examples() -> None:
+    for command in (["site", "--help"], ["site", "build", "--help"], ["site", "serve", "--help"]):
+        text = run(*command).output
+        assert "Example" in text and "wopgen site" in text, command
+
+
+def test_serve_hook_renders_corpus_edits_into_the_staging_tree(
+    make_corpus: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_corpus()
+    staging = tmp_path / "staging"
+    write_tree(render(load(root)), staging)
+    config = SimpleNamespace(config_file_path=str(staging / "mkdocs.yml"))
+    monkeypatch.setenv("WOPGEN_SITE_ROOT", str(root))
+    page = staging / "docs/spec/v1/overview.md"
+    untouched = staging / "docs/schemas/thing.md"
+    before = untouched.stat().st_mtime_ns
+    text = (root / "spec/v1/overview.md").read_text()
+    (root / "spec/v1/overview.md").write_text(text + "\nA sentence added while serving.\n")
+    os.utime(untouched, ns=(before - 10**9, before - 10**9))
+    on_pre_build(config)
+    assert "A sentence added while serving." in page.read_text()
+    assert untouched.stat().st_mtime_ns == before - 10**9  # unchanged pages are not rewritten
+
+
+def test_serve_hook_does_nothing_outside_serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WOPGEN_SITE_ROOT", raising=False)
+    on_pre_build(SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml")))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_previews_on_loopback_and_stops_cleanly(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "wopgen", "--root", str(root), "site", "serve", "--port", str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        page = ""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not page:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/rfcs/0001-things/", timeout=2) as response:
+                    page = response.read().decode()
+            except OSError:
+                time.sleep(0.2)
+        assert "RFC 0001: Things" in page
+    finally:
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=20)
+    assert process.returncode == 0, output
+    assert f"127.0.0.1:{port}" in output

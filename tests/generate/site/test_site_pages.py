@@ -1,0 +1,185 @@
+"""The docs site as a pure function of the corpus: what each page says and where its links go."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from support.helpers import RFC_0091_SCHEMAS
+from wopgen.catalogue import catalogue
+from wopgen.conformance.scenarios import SCENARIOS
+from wopgen.corpus import load
+from wopgen.generate.site import build_date, render
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def pages(root: Path) -> dict[str, str]:
+    return {k: v if isinstance(v, str) else v.decode() for k, v in render(load(root)).items()}
+
+
+def test_render_is_byte_identical_run_to_run(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    assert render(load(root)) == render(load(root))
+
+
+def test_status_banner_becomes_an_admonition_and_links_follow_the_pages(make_corpus: Callable[..., Path]) -> None:
+    def edit(files: dict[str, Any]) -> None:
+        files["spec/v1/overview.md"] += (
+            "\nShapes: [thing](../../schemas/thing.schema.json), "
+            "[a rejected one](../../schemas/examples/thing/invalid/empty-name.json), "
+            "[the log](../../CHANGELOG.md#100---2026-05-01), [the tests](../../tests/test_things.py), "
+            "`[code](../../schemas/thing.schema.json)`.\n\n```text\n[fenced](../../schemas/thing.schema.json)\n```\n"
+        )
+
+    overview = pages(make_corpus(edit))["docs/spec/v1/overview.md"]
+    assert '!!! success "Status: Stable"' in overview
+    assert "> **Status" not in overview
+    assert "[RFC 0001](../../rfcs/0001-things.md)" in overview
+    assert "[thing](../../schemas/thing.md)" in overview
+    assert "[a rejected one](../../schemas/thing.md#example-invalid-empty-name)" in overview
+    assert "[the log](../../changelog.md#100---2026-05-01)" in overview
+    assert "the tests," in overview  # a file the site does not publish keeps its words, not the link
+    assert "`[code](../../schemas/thing.schema.json)`" in overview  # code is left alone
+    assert "[fenced](../../schemas/thing.schema.json)" in overview
+    assert "[events](#events)" in overview  # in-page anchors are kept as written
+
+
+def test_rfc_index_groups_by_status_and_rfc_page_has_a_card(make_corpus: Callable[..., Path]) -> None:
+    def edit(files: dict[str, Any]) -> None:
+        files["spec/rfcs/0002-more.md"] = (
+            files["spec/rfcs/0001-things.md"].replace("0001", "0002").replace("`Accepted`", "`Draft`")
+        )
+
+    site = pages(make_corpus(edit))
+    index = site["docs/rfcs/index.md"]
+    assert index.index("## Accepted") < index.index("[RFC 0001](0001-things.md)") < index.index("## Draft")
+    assert "| [RFC 0002](0002-more.md) | Things |" in index
+    assert "wop-badge--draft" in index
+    page = site["docs/rfcs/0001-things.md"]
+    assert '<div class="wop-card" markdown>' in page
+    assert "[`schemas/thing.schema.json`](../schemas/thing.md)" in page
+    assert "| **Last updated** | 2026-05-02 |" in page
+    assert '??? note "Status history"' in page
+    assert "| **RFC** |" not in page  # the header table is replaced by the card
+
+
+def test_schema_page_has_field_tables_refs_examples_and_the_raw_schema(make_corpus: Callable[..., Path]) -> None:
+    site = pages(make_corpus())
+    thing = site["docs/schemas/thing.md"]
+    assert "| `name` | [name](#def-name) | yes |" in thing
+    assert "| `decision` | [Decision](decision.md) | — |" in thing  # a $ref to another file links its page
+    assert "## `name` (ThingName) { #def-name }" in thing
+    assert "closed: no other members" in thing
+    assert "#### empty-name { #example-invalid-empty-name }" in thing
+    assert "**Why it fails:** name has minLength 1" in thing
+    assert "[raw schema](../spec/v1/thing.schema.json)" in thing
+    assert site["docs/spec/v1/thing.schema.json"] == (make_corpus() / "schemas/thing.schema.json").read_text()
+    assert '**Values:** `"go"`, `"stop"`' in site["docs/schemas/decision.md"]
+
+
+def test_event_catalogue_lists_every_type_with_its_annotations(make_corpus: Callable[..., Path]) -> None:
+    events = pages(make_corpus())["docs/events.md"]
+    row = next(line for line in events.splitlines() if line.startswith("| [`agent.verified`]"))
+    assert "[`agentVerified`](schemas/run-event-payloads.md#def-agentVerified)" in row
+    assert "[RFC 0001](rfcs/0001-things.md)" in row
+    assert row.rstrip().endswith("| yes |")
+    started = next(line for line in events.splitlines() if line.startswith("| [`run.started`]"))
+    assert "| always | baseline | no |" not in started  # runStarted does not state x-wop-content-free
+    assert "not stated" in started
+    assert '| `verdict` | enum | yes | one of `"pass"`, `"fail"`, `"revise"` |' in events
+
+
+def test_capabilities_page_reads_the_ladder_from_the_schema(make_corpus: Callable[..., Path]) -> None:
+    def edit(files: dict[str, Any]) -> None:
+        files["schemas/capabilities.schema.json"] = {
+            **files["schemas/decision.schema.json"],
+            "$id": "https://openwop.dev/spec/v1/capabilities.schema.json",
+            "title": "Capabilities",
+            "type": "object",
+            "properties": {"multiAgent": {"$ref": "#/$defs/executionModel"}},
+            "$defs": {
+                "executionModel": {
+                    "type": "object",
+                    "properties": {
+                        "version": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": 2,
+                            "description": "1 = the loop (RFC 0037); 2 = verifier turn (RFC 0001).",
+                        }
+                    },
+                }
+            },
+        }
+        del files["schemas/capabilities.schema.json"]["enum"]
+        payloads = files["schemas/run-event-payloads.schema.json"]["$defs"]
+        payloads["agentVerified"]["x-wop-capability"] = "multiAgent.version"
+
+    page = pages(make_corpus(edit))["docs/capabilities.md"]
+    assert "| 1 | the loop | RFC 0037 | — |" in page
+    assert (
+        "| 2 | verifier turn | [RFC 0001](rfcs/0001-things.md) | [`agent.verified`](events.md#event-agent-verified) |"
+        in page
+    )
+    assert "| `multiAgent.version` | [`agent.verified`](events.md#event-agent-verified) |" in page
+    assert "| `multiAgent.version` | integer | minimum `1`; maximum `2` |" in page
+
+
+def test_rule_catalogue_page_lists_every_rule(make_corpus: Callable[..., Path]) -> None:
+    page = pages(make_corpus())["docs/rules.md"]
+    listed = set(re.findall(r"^\| `([a-z0-9-]+)` \|", page, re.M))
+    assert listed == {rule.id for rule in catalogue()}
+
+
+def test_security_page_and_conformance_scenarios(make_corpus: Callable[..., Path]) -> None:
+    site = pages(make_corpus())
+    assert "## `verifier-no-content-leak`" in site["docs/security.md"]
+    assert "**Witnessed by:** `tests/test_things.py`" in site["docs/security.md"]
+    conformance = site["docs/conformance.md"]
+    listed = re.findall(r"^\| `([a-z0-9-]+)` \|", conformance, re.M)
+    assert listed == [s.name for s in SCENARIOS]  # what `wopgen conformance` runs, in its order
+    assert "| `core-run-surface` | always on | — |" in conformance
+    assert "| `verifier-gating` | gated | `multiAgent.executionModel.verifier.gating` | RFC 0090 |" in conformance
+
+
+def test_api_pages_render_the_generated_documents() -> None:
+    site = pages(REPO)
+    http = site["docs/api/index.md"]
+    assert "| `POST` | `/v1/runs` | [`createRun`](#op-createrun) |" in http
+    assert "### `GET /.well-known/openwop` { #op-getdiscovery }" in http
+    assert "no authentication" in http
+    assert "**Request body** (required): [RunCreateRequest](../schemas/run-create-request.md)" in http
+    assert "[ErrorEnvelope](../schemas/error-envelope.md)" in http
+    assert site["docs/api/openapi.yaml"].startswith("openapi: 3.1.0")
+    events = site["docs/api/events.md"]
+    assert "[`agent.verified`](../events.md#event-agent-verified)" in events
+    assert "**Address:** `/v1/runs/{runId}/events`" in events
+
+
+def test_the_site_picks_up_rfc_0091_without_hand_edits() -> None:
+    site = pages(REPO)
+    for name in RFC_0091_SCHEMAS:
+        assert f"docs/schemas/{name}.md" in site, name
+    events = site["docs/events.md"]
+    assert "verification.started" in events and "verification.completed" in events
+    http = site["docs/api/index.md"]
+    assert "`getVerificationResult`" in http and "`runSampleVerification`" in http
+    conformance = site["docs/conformance.md"]
+    assert all(f"`{s.name}`" in conformance for s in SCENARIOS if s.rfc == "0091")
+
+
+def test_api_pages_say_so_when_the_corpus_has_no_api(make_corpus: Callable[..., Path]) -> None:
+    site = pages(make_corpus())
+    assert "No API reference for this corpus" in site["docs/api/index.md"]
+    assert "docs/api/openapi.yaml" not in site
+
+
+def test_nav_and_build_date(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    config = pages(root)["mkdocs.yml"]
+    assert "INHERIT:" in config and "site/mkdocs.yml" in config
+    assert "- 'RFC 0001: Things': rfcs/0001-things.md" in config
+    assert build_date(load(root)) == "2026-06-01"  # the newest date the corpus states

@@ -1,0 +1,65 @@
+"""Property tests: on instances hypothesis-jsonschema generates from each schema, the generated
+model and `jsonschema` reach the same verdict, before and after adding an undeclared member."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pydantic
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis_jsonschema import from_schema
+from jsonschema import Draft202012Validator
+
+from support.generated_models import PAYLOADS, payload_model, repo_corpus, root_model
+from wopgen.generate.bundle import bundled_schema
+
+UNDECLARED = "zzUndeclaredMember"
+
+
+def _targets() -> list[tuple[str, str, str]]:
+    """(test id, schema name, pointer of the subschema or '') for every root and event payload."""
+    corpus = repo_corpus()
+    found = [(name, name, "") for name in sorted(corpus.schemas_by_name) if name != PAYLOADS]
+    index = corpus.schemas_by_name[PAYLOADS].data["$defs"]["_typeIndex"]["properties"]
+    for event_type in sorted(index):
+        found.append((f"{PAYLOADS}:{event_type}", PAYLOADS, event_type))
+    return found
+
+
+TARGETS = _targets()
+
+
+def _model(schema_name: str, event_type: str) -> tuple[Any, str]:
+    if event_type:
+        return payload_model(event_type)
+    return root_model(schema_name), ""
+
+
+def _verdict(cls: Any, instance: Any) -> bool:
+    try:
+        cls.model_validate(instance)
+    except pydantic.ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("schema_name", "event_type"), [t[1:] for t in TARGETS], ids=[t[0] for t in TARGETS])
+def test_model_and_jsonschema_agree_on_generated_instances(schema_name: str, event_type: str) -> None:
+    cls, pointer = _model(schema_name, event_type)
+    schema = bundled_schema(repo_corpus(), schema_name, pointer)
+    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+    @settings(max_examples=10, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(instance=from_schema(schema), add_member=st.booleans())
+    def agree(instance: Any, add_member: bool) -> None:
+        assert validator.is_valid(instance)
+        parsed = cls.model_validate(instance)  # a valid instance must parse
+        again = cls.model_validate(parsed.model_dump(mode="json", by_alias=True, exclude_unset=True))
+        assert again == parsed
+        if add_member and isinstance(instance, dict) and UNDECLARED not in instance:
+            mutated = {**instance, UNDECLARED: 1}
+            assert _verdict(cls, mutated) == validator.is_valid(mutated), mutated
+
+    agree()

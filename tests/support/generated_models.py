@@ -1,0 +1,62 @@
+"""The models package generated from the repository corpus, once per test session, importable."""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import shutil
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from wopgen.corpus import Corpus, load
+from wopgen.generate.models import generate_models, module_name
+from wopgen.generate.writer import write_tree
+
+REPO = Path(__file__).resolve().parents[2]
+PAYLOADS = "run-event-payloads"
+
+
+@lru_cache(maxsize=1)
+def repo_corpus() -> Corpus:
+    return load(REPO)
+
+
+@lru_cache(maxsize=1)
+def generated() -> tuple[Path, dict[str, str]]:
+    """Generate the package into a private folder, put it on sys.path, return (folder, files)."""
+    folder = Path(tempfile.mkdtemp(prefix="wopgen-models-test-"))
+    atexit.register(shutil.rmtree, folder, True)
+    files = generate_models(repo_corpus())
+    write_tree(files, folder / "out")
+    sys.path.insert(0, str(folder / "out"))
+    return folder / "out", files
+
+
+def package() -> ModuleType:
+    generated()
+    return importlib.import_module(repo_corpus().settings.models_package)
+
+
+def root_model(schema_name: str) -> Any:
+    """The generated class of a schema's root (named from its title)."""
+    generated()
+    corpus = repo_corpus()
+    title = corpus.schemas_by_name[schema_name].data["title"]
+    module = importlib.import_module(f"{corpus.settings.models_package}.{module_name(schema_name)}")
+    return getattr(module, title)
+
+
+def payload_model(event_type: str) -> tuple[Any, str]:
+    """The generated payload class of an event type, and the JSON pointer of its `$def`."""
+    generated()
+    corpus = repo_corpus()
+    payloads = corpus.schemas_by_name[PAYLOADS].data
+    ref = payloads["$defs"]["_typeIndex"]["properties"][event_type]["$ref"]
+    pointer = ref.removeprefix("#")
+    title = payloads["$defs"][ref.rsplit("/", 1)[-1]]["title"]
+    module = importlib.import_module(f"{corpus.settings.models_package}.{module_name(PAYLOADS)}")
+    return getattr(module, title), pointer

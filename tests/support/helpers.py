@@ -1,0 +1,40 @@
+"""Small assertions shared by the rule tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wopgen.checks import CHECKS
+from wopgen.corpus import load
+from wopgen.diagnostics import Diagnostic
+
+
+def hits(found: list[Diagnostic], rule: str) -> list[tuple[str, int]]:
+    """(path, line) of every finding of one rule, in report order."""
+    return [(d.path, d.line) for d in found if d.rule == rule]
+
+
+# The schemas RFC 0091 adds (six artifacts and the two sides of its conformance seam).
+RFC_0091_SCHEMAS = (
+    "verification-gate",
+    "verification-rubric",
+    "verification-finding",
+    "verification-result",
+    "handoff-artifact",
+    "verification-node",
+    "sample-verification-run-request",
+    "sample-verification-run-response",
+)
+
+
+def diagnose(root: Path) -> list[Diagnostic]:
+    """What `run_all` finds, check by check, holding each check to the rule families it declares in
+    CHECKS (what `--select`/`--ignore` rely on to skip it), on every corpus the tests build."""
+    corpus = load(root)
+    found = list(corpus.load_diagnostics)
+    for families, check in CHECKS:
+        emitted = list(check(corpus))
+        strays = sorted({d.rule for d in emitted if not d.rule.startswith(families)})
+        assert not strays, f"{check.__module__} emits {strays}, outside the families {families} it declares in CHECKS"
+        found.extend(emitted)
+    return sorted(found, key=Diagnostic.sort_key)
