@@ -75,3 +75,14 @@ def test_rfcs_are_checked_too(findings):
 
     found = [d for d in findings(edit) if d.rule == RULE]
     assert [(d.path, d.col) for d in found] == [("spec/rfcs/0001-things.md", 29)]
+
+
+def test_a_broken_reference_is_not_an_enum_and_not_a_crash(findings):
+    def edit(files):
+        files["schemas/thing.schema.json"]["properties"]["size"] = {"$ref": "#/required/x"}
+        files["schemas/thing.schema.json"]["properties"]["kind"] = {"$ref": "#/title/x"}
+        files[DOC] = HEADER + "`size`: `big`; `kind`: `odd`.\n"
+
+    found = findings(edit)
+    assert hits(found, RULE) == []
+    assert [d.rule for d in found].count("schema-ref-unresolved") == 2

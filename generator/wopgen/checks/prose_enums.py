@@ -105,8 +105,8 @@ def _strings(node: Any, resolver: Any, depth: int) -> set[str] | None:
     if isinstance(ref, str):
         try:
             resolved = resolver.lookup(ref)
-        except referencing.exceptions.Unresolvable:
-            return None
+        except (referencing.exceptions.Unresolvable, LookupError, TypeError, ValueError):
+            return None  # schema-ref-unresolved reports it; here it is simply not an enum
         return _strings(resolved.contents, resolved.resolver, depth + 1)
     for keyword in ("anyOf", "oneOf"):
         branches = node.get(keyword)
