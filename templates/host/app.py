@@ -22,6 +22,7 @@ import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -201,6 +202,7 @@ class Host:
             self.suites[suite["suiteId"]] = suite
         self.runs: OrderedDict[str, Run] = OrderedDict()  # oldest first
         self._weights: dict[str, int] = {}  # run id -> its weight when last measured
+        self._total = 0  # the sum of the weights
         self._streams = 0
         self._queue: list[Callable[[], None]] = []
         self._ids = itertools.count(1)
@@ -278,21 +280,30 @@ class Host:
         """A new run owned by `owner` (None: the scope of the host's own key), once the store has room."""
         weight = len(json.dumps(request))
         with self._lock:
-            self._evict(incoming=weight)
+            self._evict(weight)
             run = Run(f"run-{next(self._ids)}", workflow_id, request, self.clock, owner or self.scopes[self.api_key])
             self.runs[run.run_id] = run
             self._weights[run.run_id] = weight
+            self._total += weight
         return run
 
-    def _evict(self, incoming: int = 0) -> None:
-        """Drop the oldest finished runs until one more run of `incoming` bytes fits; refuse it when none will."""
-        total = sum(self._weights.values()) + incoming
-        for run_id in [r for r, run in self.runs.items() if run.terminal]:
-            if len(self.runs) < self.max_runs and total <= self.max_run_bytes:
+    def _evict(self, incoming: int | None = None, keep: str = "") -> None:
+        """Drop the oldest finished runs (never `keep`) until the store is within its limits.
+
+        With `incoming`, until one more run of that many bytes fits, refusing it when it cannot.
+        """
+        room = 0 if incoming is None else 1
+        count, total, victims = len(self.runs), self._total + (incoming or 0), []
+        for run_id, run in self.runs.items():  # oldest first; stops as soon as the store is within bounds
+            if count + room <= self.max_runs and total <= self.max_run_bytes:
                 break
-            total -= self._weights.pop(run_id, 0)
+            if run.terminal and run_id != keep:
+                victims.append(run_id)
+                count, total = count - 1, total - self._weights[run_id]
+        for run_id in victims:
             del self.runs[run_id]
-        if len(self.runs) >= self.max_runs or total > self.max_run_bytes:
+            self._total -= self._weights.pop(run_id)
+        if incoming is not None and (count + room > self.max_runs or total > self.max_run_bytes):
             raise HostError(
                 "rate_limited",
                 "the run store is full of unfinished runs; let some finish before starting more",
@@ -303,7 +314,10 @@ class Host:
         """Record what a run weighs now that it has done some work."""
         with self._lock:
             if run.run_id in self.runs:
-                self._weights[run.run_id] = run.weight()
+                weight = run.weight()
+                self._total += weight - self._weights[run.run_id]
+                self._weights[run.run_id] = weight
+                self._evict(keep=run.run_id)
 
     def schedule(self, run: Run, work: Callable[[], None]) -> None:
         """Do `work` on `run` now, or when a deferred host drains; waiting readers wake either way."""
@@ -434,8 +448,9 @@ class Host:
     # --- handlers -----------------------------------------------------------------------------
 
     def discovery(self, **_: Any) -> Response:
-        return Response(200, self.capabilities(), {"Cache-Control": "public, max-age=300"})
+        return Response(200, self.capabilities, {"Cache-Control": "public, max-age=300"})
 
+    @cached_property
     def capabilities(self) -> dict[str, Any]:
         """The profile's discovery document, with this host's own limits as a vendor extension."""
         document = dict(self.profile.capabilities)
