@@ -381,9 +381,7 @@ class Host:
                 copy.resume(event["payload"].get("reason"))
         return copy.log.events
 
-    def _plan(
-        self, request: dict[str, Any], task_limit: int | None, owner: str
-    ) -> tuple[str, Callable[[Run], Engine]]:
+    def _plan(self, request: dict[str, Any], task_limit: int | None, owner: str) -> tuple[str, Callable[[Run], Engine]]:
         """The workflow id and the engine a create request asks for, or the reason it is refused."""
         if request.get("mode") == "eval":
             return self._plan_eval(request, task_limit, owner)

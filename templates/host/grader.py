@@ -120,7 +120,9 @@ def grade(
             )
     graded = [c["dimension"] for c in criteria]
     marked = "completeness" if "completeness" in graded else graded[0]
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if _MARKERS.search(line)] if criteria else []
+    lines = (
+        [(n, line) for n, line in enumerate(text.splitlines(), start=1) if _MARKERS.search(line)] if criteria else []
+    )
     for number, line in lines[:MARKED_LINES]:
         add(
             {

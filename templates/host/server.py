@@ -188,7 +188,9 @@ def make_server(host: Host, bind: str = "127.0.0.1", port: int = 0, quiet: bool 
     """
     if host.profile.mutant:
         if not _loopback(bind):
-            raise ValueError(f"profile {host.profile.name} is a deliberately defective test double: bind 127.0.0.1 only")
+            raise ValueError(
+                f"profile {host.profile.name} is a deliberately defective test double: bind 127.0.0.1 only"
+            )
         sys.stderr.write(
             f"warning: profile {host.profile.name} is a deliberately defective test double "
             f"({host.profile.description}); never serve it to real clients\n"

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-
 from click.testing import CliRunner
 
 from host.host_helpers import AUTH, KEY, REPO, call, loop_request, stop, work
@@ -131,7 +130,7 @@ def test_seam_runs_belong_to_the_key_that_started_them(make_host, path, body):
 
 def test_a_mutant_binds_loopback_only_and_warns(module, capsys):
     host = module.Host("mutant-auth-not-enforced", api_key=KEY)
-    with pytest.raises(ValueError, match="127.0.0.1"):
+    with pytest.raises(ValueError, match=r"127\.0\.0\.1"):
         module.make_server(host, "127.0.0.2", 0, quiet=True)  # loopback too, yet not the one address allowed
     server = module.make_server(host, "127.0.0.1", 0, quiet=True)
     server.server_close()
