@@ -301,7 +301,7 @@ class Host:
                 victims.append(run_id)
                 count, total = count - 1, total - self._weights[run_id]
         for run_id in victims:
-            del self.runs[run_id]
+            self.runs.pop(run_id).release()
             self._total -= self._weights.pop(run_id)
         if incoming is not None and (count + room > self.max_runs or total > self.max_run_bytes):
             raise HostError(

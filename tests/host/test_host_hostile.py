@@ -155,8 +155,10 @@ def test_the_cli_refuses_to_serve_a_mutant_beyond_loopback(monkeypatch):
 
 def test_the_oldest_finished_runs_are_evicted_past_the_count(make_host):
     host = make_host(max_runs=5)
-    ids = [call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"] for _ in range(8)]
+    first = host.runs[call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]]
+    ids = [first.run_id] + [call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"] for _ in range(7)]
     assert [call(host, "GET", f"/v1/runs/{i}").status for i in ids] == [404] * 3 + [200] * 5
+    assert first.engine is None  # no engine-run cycle keeps an evicted run's memory until a full collection
     store = call(host, "GET", "/.well-known/openwop").body["extensions"]["wopgen"]["runStore"]
     assert store["maxRuns"] == 5
 
