@@ -266,9 +266,10 @@ class Context:
     def error_code(self, reply: Reply, code: str, what: str, clause: str | None = None) -> None:
         """Like `error`, and the envelope's `error` is `code`: for clauses that name the code."""
         statuses = self.corpus.schemas_by_name["error-envelope"].data.get("x-wop-http-status", {})
-        if self.equal(reply.status, statuses.get(code), f"{what}: HTTP status", clause):
-            if self.valid("error-envelope", reply.body, f"{what}: error body", clause="error-envelope"):
-                self.equal(reply.body.get("error"), code, f"{what}: error code", clause)
+        if self.equal(reply.status, statuses.get(code), f"{what}: HTTP status", clause) and self.valid(
+            "error-envelope", reply.body, f"{what}: error body", clause="error-envelope"
+        ):
+            self.equal(reply.body.get("error"), code, f"{what}: error code", clause)
 
     def failed_status(self, reply: Reply, low: int, high: int, what: str, clause: str | None = None) -> None:
         """The reply is refused with a status in [low, high] and carries an error envelope."""

@@ -11,12 +11,15 @@ from typing import Any
 from wopgen.conformance.model import CANCEL_FIXTURE, CORE, NOOP_FIXTURE, SETTLED, Context, Scenario, always
 from wopgen.conformance.transport import TERMINAL_EVENTS
 
-_GATED = {  # event-type prefix -> the discovery path that must be advertised before it is emitted
-    "eval.": ("agents", "evalSuite", "supported"),
-    "verification.": ("verificationGates", "supported"),
-    "agent.verified": ("multiAgent", "executionModel", "verifier", "supported"),
-    "runOrchestrator.decided": ("multiAgent", "executionModel", "supported"),
-    "workspace.written": ("host", "workspace", "supported"),
+_GATED: dict[str, tuple[tuple[str, ...], ...]] = {  # event-type prefix -> discovery paths, any of which gates it
+    "eval.": (("agents", "evalSuite", "supported"),),
+    "verification.": (
+        ("verificationGates", "supported"),
+        ("multiAgent", "executionModel", "verifier", "gates", "supported"),
+    ),
+    "agent.verified": (("multiAgent", "executionModel", "verifier", "supported"),),
+    "runOrchestrator.decided": (("multiAgent", "executionModel", "supported"),),
+    "workspace.written": (("host", "workspace", "supported"),),
 }
 
 
@@ -29,11 +32,11 @@ def _advertised(caps: dict[str, Any], path: tuple[str, ...]) -> bool:
 
 def _gated_events(ctx: Context, events: list[dict[str, Any]]) -> None:
     for event in events:
-        for prefix, path in _GATED.items():
+        for prefix, paths in _GATED.items():
             if str(event.get("type", "")).startswith(prefix):
                 ctx.check(
-                    _advertised(ctx.caps, path),
-                    f"{event['type']} emitted while {'.'.join(path)} is not advertised",
+                    any(_advertised(ctx.caps, path) for path in paths),
+                    f"{event['type']} emitted while {'.'.join(paths[0])} is not advertised",
                     "gated-events",
                 )
 

@@ -34,7 +34,15 @@ _FRESH = {"output", "intent", "constraints"}
 _STARTED = {"gateId", "resultId", "attempt", "verifierCount", "generatorId", "target"}
 _COMPLETED = {"gateId", "resultId", "attempt", "verdict", "findingCounts", "disposition", "verifierCount", "costUsd"}
 _VERIFIED = {"agentId", "target", "verdict", "criteria", "confidence", "causationHostId"}
-GATES = flag("verificationGates", "supported")
+_ROOT_GATES = flag("verificationGates", "supported")
+_DEPRECATED_GATES = flag("multiAgent", "executionModel", "verifier", "gates", "supported")
+
+
+def GATES(caps: dict[str, Any]) -> str | None:
+    """Gates are advertised in the root family; the deprecated place inside `verifier` is still honoured."""
+    if _ROOT_GATES(caps) is None or _DEPRECATED_GATES(caps) is None:
+        return None
+    return "verificationGates.supported is not advertised"
 
 
 # --- building requests ------------------------------------------------------------------------
@@ -106,7 +114,9 @@ def request(the_gate: dict[str, Any], *attempts: dict[str, Any], **extra: Any) -
 
 
 def advertised(ctx: Context) -> dict[str, Any]:
-    block = ctx.caps.get("verificationGates", {})
+    block = ctx.caps.get("verificationGates")
+    if not isinstance(block, dict):
+        block = ctx.caps.get("multiAgent", {}).get("executionModel", {}).get("verifier", {}).get("gates", {})
     return block if isinstance(block, dict) else {}
 
 
