@@ -198,7 +198,10 @@ class Http:
         stream_bytes: int = MAX_STREAM_BYTES,
     ) -> None:
         self.base = base_url.rstrip("/")
-        self.origin = _origin(self.base)
+        try:
+            self.origin = _origin(self.base)
+        except ValueError:  # a URL the client cannot parse: every request fails as a transport error
+            self.origin = ("", "", 0)
         self.api_key = api_key
         self.second_key = second_key
         self.timeout = timeout
