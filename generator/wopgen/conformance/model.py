@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from wopgen.conformance.clauses import where
+from wopgen.conformance.clauses import CLAUSES, where
 from wopgen.conformance.transport import Exchange, Reply, Transport, TransportError
 from wopgen.corpus import Corpus
 from wopgen.events import TYPE_INDEX, Payload, type_index
@@ -157,8 +157,10 @@ class Context:
     def check(self, condition: bool, message: str, clause: str | None = None) -> bool:
         if self.exchanges:
             self.asserted = True
+        cited = clause or self.clause
+        if cited not in CLAUSES:
+            raise KeyError(f"conformance clause {cited!r} is not in the clause table")
         if not condition:
-            cited = clause or self.clause
             self.findings.append(Finding(cited, where(self.corpus, cited), message, self.last))
         return condition
 
