@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -66,10 +67,8 @@ class Stub:
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
-                try:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     route(self)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
 
             do_GET = do_POST = _any
 
@@ -238,8 +237,10 @@ def test_cli_timeout_options_bound_a_run(stub, repo_corpus):
     start = time.monotonic()
     result = CliRunner().invoke(
         cli,
-        ["--root", str(repo_corpus.root), "conformance", "--url", host.url, "--api-key", KEY]
-        + ["--timeout", "1", "--max-seconds", "2", "--format", "json"],
+        [
+            *("--root", str(repo_corpus.root), "conformance", "--url", host.url, "--api-key", KEY),
+            *("--timeout", "1", "--max-seconds", "2", "--format", "json"),
+        ],
     )
     assert time.monotonic() - start < 8
     assert result.exit_code == 1, result.output

@@ -136,6 +136,7 @@ def conformance(
     opted_out = _scenario_names(opt_out, BY_NAME, "--opt-out")
     scenarios = [s for s in SCENARIOS if not names or s.name in names]
     transport: Transport
+    deadline: float | None = None
     if url:
         _check_url(url)
         if not api_key:
@@ -151,10 +152,8 @@ def conformance(
         if profile not in module.profiles():
             raise click.BadParameter(f"choose one of {', '.join(profile_names(module))}", param_hint="--profile")
         transport = in_process(module, profile)
-    deadline = None
     try:
         if url:
-            deadline = transport.deadline if isinstance(transport, Http) else None
             discover(transport)
             check_key(transport)
         results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out), deadline=deadline)

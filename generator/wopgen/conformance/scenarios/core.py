@@ -44,8 +44,9 @@ def _gated_events(ctx: Context, events: list[dict[str, Any]]) -> None:
 def _discovery(ctx: Context) -> None:
     reply = ctx.request("GET", "/.well-known/openwop", auth=False)
     ctx.equal(reply.status, 200, "discovery without a key", "discovery-public")
-    body = reply.body if isinstance(reply.body, dict) else {}
-    limits = body.get("limits") if isinstance(body.get("limits"), dict) else {}
+    body: dict[str, Any] = reply.body if isinstance(reply.body, dict) else {}
+    found = body.get("limits")
+    limits: dict[str, Any] = found if isinstance(found, dict) else {}
     for name in ("clarificationRounds", "schemaRounds", "envelopesPerTurn"):
         ctx.check(isinstance(limits.get(name), int), f"limits.{name} is missing or not an integer", "limits-present")
     legacy = body.get("capabilities")
