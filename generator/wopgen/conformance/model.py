@@ -131,7 +131,12 @@ class Context:
     """
 
     def __init__(
-        self, transport: Transport, corpus: Corpus, caps: Capabilities, clause: str, wait_seconds: float = 10.0
+        self,
+        transport: Transport,
+        corpus: Corpus,
+        caps: Capabilities,
+        clause: str = "advertise-only-implemented",
+        wait_seconds: float = 10.0,
     ) -> None:
         self.transport = transport
         self.corpus = corpus
