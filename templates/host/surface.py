@@ -8,6 +8,7 @@ folder of the same format. Which engine runs a fixture is decided by its node ty
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from collections.abc import Mapping
@@ -75,10 +76,30 @@ class Delay:
         return {}
 
 
+RUNNABLE_NODES = frozenset({"core.noop", "core.delay"})  # node types this host runs outside the scripted loop
+
+
 class SurfaceHandlers:
     """Handlers the Host mixes in; they use `self.run`, `self.profile` and `self.fixtures`."""
 
     fixtures: dict[str, dict[str, Any]]
+
+    def load_fixtures(self, folder: str | Path) -> list[str]:
+        """Add the catalogue in `folder`; the workflows this host can run are listed in discovery `fixtures`.
+
+        A workflow whose nodes are all `core.noop` or `core.delay` can run here; so can the scripted loop on a
+        host with an orchestrator. Every definition is served by `GET /v1/workflows/{workflowId}` either way.
+        Returns the ids newly listed. Raises ValueError for a file that is not a workflow definition.
+        """
+        loaded = load_catalogue(folder)
+        self.fixtures.update(loaded)
+        profile = self.profile  # type: ignore[attr-defined]
+        listed = set(profile.capabilities.get("fixtures", []))
+        added = sorted(w for w, d in loaded.items() if node_types(d) <= RUNNABLE_NODES and w not in listed)
+        if added:
+            document = {**profile.capabilities, "fixtures": sorted(listed | set(added))}
+            self.profile = dataclasses.replace(profile, capabilities=document)  # type: ignore[attr-defined]
+        return added
 
     def engine_for(self, workflow_id: str) -> type[Engine]:
         """The engine of a workflow that is not the scripted loop: delay nodes wait, anything else is a no-op."""

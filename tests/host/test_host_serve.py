@@ -14,7 +14,7 @@ import pytest
 from openwop_client import OpenwopClient, WopError
 from openwop_client.types import CancelRunRequest, CreateRunRequest, ResumeRunRequest, RunConfigurable
 
-from host.host_helpers import KEY, LOOP, REPO
+from host.host_helpers import KEY, LOOP, REPO, call
 
 
 def test_the_published_client_works_against_the_host(served):
@@ -158,3 +158,24 @@ def test_the_published_client_reads_the_openapi_document_workflows_and_cancels(s
     with pytest.raises(WopError) as caught:
         client.runs_cancel(waiting.runId)  # a run that has ended
     assert caught.value.status == 409 and caught.value.envelope.error == "conflict"
+
+
+def test_a_catalogue_folder_is_loaded_listed_and_served(make_host, tmp_path):
+    folder = tmp_path / "catalogue"
+    folder.mkdir()
+    noop = json.loads((REPO / "templates/host/fixtures/conformance-noop.json").read_text())
+    (folder / "acme-hello.json").write_text(json.dumps({**noop, "id": "acme-hello"}))
+    other = {**noop, "id": "acme-llm", "nodes": [{"id": "ask", "typeId": "core.llm"}]}
+    (folder / "acme-llm.json").write_text(json.dumps(other))
+    host = make_host("core")
+    assert host.load_fixtures(folder) == ["acme-hello"]  # a node type this host cannot run is not listed
+    listed = call(host, "GET", "/.well-known/openwop").body["fixtures"]
+    assert "acme-hello" in listed and "acme-llm" not in listed and "conformance-noop" in listed
+    assert call(host, "GET", "/v1/workflows/acme-llm").body["id"] == "acme-llm"
+    created = call(host, "POST", "/v1/runs", {"workflowId": "acme-hello"}).body
+    assert call(host, "GET", f"/v1/runs/{created['runId']}").body["status"] == "completed"
+    assert "acme-hello" not in make_host("core").profile.capabilities["fixtures"]  # other hosts are untouched
+
+    (folder / "broken.json").write_text(json.dumps({"id": "Broken"}))
+    with pytest.raises(ValueError, match=r"broken\.json"):
+        make_host("core").load_fixtures(folder)

@@ -81,6 +81,11 @@ def _suites(folder: Path | None) -> dict[str, str]:
     envvar="WOPGEN_SECOND_API_KEY",
     help="A key of another owner scope: it may start runs but reads the first key's runs as 403.",
 )
+@click.option(
+    "--fixtures",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="Folder of fixture workflows (one workflow definition per *.json) to load beside the built-in catalogue.",
+)
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
 @pass_context
 def host_serve(
@@ -91,6 +96,7 @@ def host_serve(
     profile: str,
     suites: Path | None,
     second_api_key: str | None,
+    fixtures: Path | None,
     quiet: bool,
 ) -> None:
     """Serve the generated host over HTTP until interrupted.
@@ -103,6 +109,7 @@ def host_serve(
       wopgen host serve --port 8737 --api-key dev-key
       wopgen host serve --profile v4-only             # advertise and implement rungs 1-4 only
       wopgen host serve --suites ./my-suites          # more eval suites, one *.json each
+      wopgen host serve --fixtures ./catalogue        # more fixture workflows, one *.json each
       wopgen host serve --api-key a --second-api-key b   # two owner scopes (403 across them)
       curl -s localhost:8737/.well-known/openwop
     """
@@ -119,6 +126,8 @@ def host_serve(
     try:
         others = [second_api_key] if second_api_key else []
         instance = module.Host(profile, api_key=key, suites=_suites(suites), other_keys=others)
+        if fixtures is not None:
+            instance.load_fixtures(fixtures)
         server = module.make_server(instance, bind, port, quiet=quiet)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
