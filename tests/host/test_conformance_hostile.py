@@ -120,7 +120,7 @@ def test_a_stub_serving_only_discovery_passes_nothing_on_the_host(stub, repo_cor
     assert summary(strict)["passed"] == 0
 
 
-def _never_closing_host(stub: Callable[[dict[str, Route]], Stub]) -> Stub:
+def _never_closing_host(stub: Callable[[dict[str, Route]], Stub], stream: Route | None = None) -> Stub:
     def discovery(handler: BaseHTTPRequestHandler) -> None:
         send_json(handler, 200, {**DISCOVERY, "limits": LIMITS, "fixtures": ["conformance-noop"]})
 
@@ -135,7 +135,7 @@ def _never_closing_host(stub: Callable[[dict[str, Route]], Stub]) -> Stub:
         events = [] if done else [event(0, "run.started"), event(1, "run.completed")]
         send_json(handler, 200, {"events": events, "isComplete": True})
 
-    def stream(handler: BaseHTTPRequestHandler) -> None:  # one event, then heartbeats forever
+    def heartbeats(handler: BaseHTTPRequestHandler) -> None:  # one event, then heartbeats forever
         handler.send_response(200)
         handler.send_header("Content-Type", "text/event-stream")
         handler.end_headers()
@@ -151,7 +151,7 @@ def _never_closing_host(stub: Callable[[dict[str, Route]], Stub]) -> Stub:
             "POST /v1/runs": create,
             "GET /v1/runs/r1": snapshot,
             "GET /v1/runs/r1/events/poll": poll,
-            "GET /v1/runs/r1/events": stream,
+            "GET /v1/runs/r1/events": stream or heartbeats,
         }
     )
 
@@ -185,10 +185,15 @@ def test_a_flood_of_events_is_read_within_the_byte_budget_and_reported_as_an_exc
             handler.wfile.write(f"data: {json.dumps(frame)}\n\n".encode())
             sequence += 1
 
-    host = stub({"GET /v1/runs/r1/events": flood})
+    host = _never_closing_host(stub, flood)
     reply = Http(host.url, KEY, timeout=5.0, stream_bytes=256 * 1024).stream("/v1/runs/r1/events")
     assert "more than 262144 bytes" in reply.problem or len(reply.body) == 2000
     assert len(reply.body) <= 2000 and len(json.dumps(reply.body)) < 2_000_000
+    transport = Http(host.url, KEY, timeout=5.0, stream_bytes=256 * 1024)
+    results = run([BY_NAME["core-run-surface"]], transport, repo_corpus)
+    streamed = [f for f in results[0].findings if f.exchange and f.exchange.path.endswith("/events")]
+    assert streamed and all(len(f.exchange.excerpt) < 400 for f in streamed if f.exchange)
+    assert len(as_json(results, host.url, False)) < 20_000  # excerpts, never the stream
 
 
 def test_a_redirect_to_another_origin_is_refused_and_the_key_stays_home(stub, repo_corpus):
