@@ -32,6 +32,7 @@ _TABLE = (
     Clause("malformed-body", "run-surface.md", "is not a JSON object MUST be refused with 400"),
     Clause("body-limit", "run-surface.md", "MUST refuse a larger body"),
     Clause("unknown-run", "run-surface.md", "A run id the host does not know MUST be answered 404"),
+    Clause("owner-scope", "run-surface.md", "outside the run's owner scope MUST be refused with 403 or 404"),
     Clause("create-answer", "run-surface.md", "The answer to a run creation MUST"),
     Clause("snapshot-shape", "run-surface.md", "A run snapshot MUST validate"),
     Clause("log-bounds", "run-surface.md", "A run's log MUST begin with `run.started`"),

@@ -524,12 +524,22 @@ def no_content_leak(ctx: Context) -> None:
         seen_findings += sum(len(r["findings"]) for r in results)
         run_id, result_id = answer["runId"], results[0]["resultId"]
         path = f"/v1/runs/{run_id}/verifications/{result_id}"
-        ctx.error(ctx.request("GET", path, auth=False), "unauthenticated", "the findings without a key")
+        ctx.error(
+            ctx.request("GET", path, auth=False), "unauthenticated", "the findings without a key", "bearer-required"
+        )
         if ctx.transport.second_key:
             answer_other = ctx.request("GET", path, key=ctx.transport.second_key)
-            ctx.error(answer_other, "forbidden", "the findings read with a key of another owner scope")
-        ctx.error(ctx.request("GET", f"/v1/runs/{run_id}/verifications/no-such-result"), "not_found", "an unknown id")
-        ctx.error(ctx.request("GET", f"/v1/runs/no-such-run/verifications/{result_id}"), "not_found", "an unknown run")
+            ctx.failed_status(
+                answer_other, 403, 404, "the findings read with a key of another owner scope", "owner-scope"
+            )
+        unknown = ctx.request("GET", f"/v1/runs/{run_id}/verifications/no-such-result")
+        ctx.error(unknown, "not_found", "an unknown result id", "unknown-run")
+        ctx.error(
+            ctx.request("GET", f"/v1/runs/no-such-run/verifications/{result_id}"),
+            "not_found",
+            "an unknown run",
+            "unknown-run",
+        )
     first = json.dumps(result(ctx, *_first(ctx, bodies[0])))
     ctx.check(_MARKER in first, "the findings resource serves the findings the events leave out")
     ctx.check(seen_findings > 0, "the runs raised findings")
