@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import HostError
+from .profiles import Profile
 from .runs import Engine, Noop, Run
 from .schemas import corpus, errors
 
@@ -83,6 +84,10 @@ class SurfaceHandlers:
     """Handlers the Host mixes in; they use `self.run`, `self.profile` and `self.fixtures`."""
 
     fixtures: dict[str, dict[str, Any]]
+    profile: Profile
+
+    def run(self, run_id: str, owner: str | None = None) -> Run:
+        raise NotImplementedError  # the Host's own lookup (with its owner check) answers this
 
     def load_fixtures(self, folder: str | Path) -> list[str]:
         """Add the catalogue in `folder`; the workflows this host can run are listed in discovery `fixtures`.
@@ -93,12 +98,12 @@ class SurfaceHandlers:
         """
         loaded = load_catalogue(folder)
         self.fixtures.update(loaded)
-        profile = self.profile  # type: ignore[attr-defined]
+        profile = self.profile
         listed = set(profile.capabilities.get("fixtures", []))
         added = sorted(w for w, d in loaded.items() if node_types(d) <= RUNNABLE_NODES and w not in listed)
         if added:
             document = {**profile.capabilities, "fixtures": sorted(listed | set(added))}
-            self.profile = dataclasses.replace(profile, capabilities=document)  # type: ignore[attr-defined]
+            self.profile = dataclasses.replace(profile, capabilities=document)
         return added
 
     def engine_for(self, workflow_id: str) -> type[Engine]:
@@ -124,10 +129,10 @@ class SurfaceHandlers:
     def cancel_run(self, params: dict[str, str], body: Any, owner: str | None, **_: Any) -> Any:
         from .app import Response
 
-        run: Run = self.run(params["runId"], owner)  # type: ignore[attr-defined]
+        run = self.run(params["runId"], owner)
         if run.terminal:
             raise HostError("conflict", f"run {run.run_id} has already ended ({run.status})")
-        defects = self.profile.defects  # type: ignore[attr-defined]
+        defects = self.profile.defects
         if "cancel-ignored" not in defects:
             if isinstance(run.engine, Delay):
                 run.engine.stop()
