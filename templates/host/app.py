@@ -33,14 +33,18 @@ from .events import TERMINAL_EVENTS, Clock, utc_now
 from .loop import Loop
 from .profiles import Profile, profile
 from .routes import ROUTES, Route
-from .runs import SUSPENDED, Engine, Noop, Run
+from .runs import SUSPENDED, Engine, Run
 from .schemas import corpus, errors
 from .script import LOOP_FIXTURE, parse_script
 from .seams import Seams
+from .surface import SurfaceHandlers
 
 # Which handler answers which operation of the API description.
 HANDLERS: dict[str, str] = {
     "GET /.well-known/openwop": "discovery",
+    "GET /v1/openapi.json": "get_openapi",
+    "GET /v1/workflows/{workflowId}": "get_workflow",
+    "POST /v1/runs/{runId}/cancel": "cancel_run",
     "POST /v1/runs": "create_run",
     "GET /v1/runs/{runId}": "get_run",
     "GET /v1/runs/{runId}/events": "stream_events",
@@ -55,6 +59,7 @@ HANDLERS: dict[str, str] = {
     "POST /v1/host/sample/verification/run": "seam_verification",
 }
 SAMPLE_SUITE = "core.openwop.evals.sample"
+LEGACY_LOOP_FIXTURE = "conformance.scripted-loop"  # the scripted loop's id before the catalogue; still accepted
 SSE_WAIT_SECONDS = 15.0
 MAX_POLL_SECONDS = 30.0
 MAX_JSON_DEPTH = 64  # arrays and objects nested in a request body
@@ -161,7 +166,7 @@ class _Stream:
         self.close()
 
 
-class Host:
+class Host(SurfaceHandlers):
     """One in-memory host. Runs execute inside the request that starts or resumes them, unless
     `deferred` is set, in which case they wait for `drain()` (how tests observe a running run).
 
@@ -200,6 +205,7 @@ class Host:
         for origin, text in sorted({**corpus()["suites"], **(suites or {})}.items()):
             suite = load_suite(text, origin)
             self.suites[suite["suiteId"]] = suite
+        self.fixtures: dict[str, dict[str, Any]] = dict(corpus().get("fixtures", {}))
         self.runs: OrderedDict[str, Run] = OrderedDict()  # oldest first
         self._weights: dict[str, int] = {}  # run id -> its weight when last measured
         self._total = 0  # the sum of the weights
@@ -388,8 +394,8 @@ class Host:
         workflow = request.get("workflowId")
         if not workflow:
             raise HostError("validation_error", "workflowId is required unless mode is eval", {"field": "workflowId"})
-        if workflow != LOOP_FIXTURE:
-            return workflow, Noop
+        if workflow not in (LOOP_FIXTURE, LEGACY_LOOP_FIXTURE):
+            return workflow, self.engine_for(workflow)
         if self.profile.version < 1:
             raise HostError("capability_not_provided", "this host runs no orchestrator loop")
         script = parse_script(request.get("inputs", {}).get("script"))
@@ -466,6 +472,8 @@ class Host:
         run = self.start_run(body, owner=owner)
         base = f"/v1/runs/{run.run_id}"
         answer = {"runId": run.run_id, "status": run.status, "eventsUrl": base + "/events", "statusUrl": base}
+        if self.profile.defect("create-answer-drops-events-url"):
+            del answer["eventsUrl"]
         return Response(201, answer, {"Location": base})
 
     def get_run(self, params: dict[str, str], owner: str | None, **_: Any) -> Response:
