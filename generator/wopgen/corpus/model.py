@@ -24,6 +24,7 @@ from wopgen.corpus.files import glob_paths, inside
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.rfc import Rfc
 from wopgen.corpus.settings import Settings
+from wopgen.corpus.validation import CompiledSchemas, metaschema_accepts
 from wopgen.corpus.yamldoc import YamlDoc
 from wopgen.diagnostics import Diagnostic
 
@@ -103,6 +104,8 @@ class Corpus:
         schema with errors, since `referencing` cannot crawl a keyword of the wrong type.
         """
         cache = self._metaschema_errors
+        if path not in cache and metaschema_accepts(self.schemas[path].data):
+            cache[path] = ()  # the compiled engine's yes; only a no needs the explaining engine
         if path not in cache:
             try:
                 found = Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(self.schemas[path].data)
@@ -159,9 +162,20 @@ class Corpus:
         key = (path, pointer)
         cache = self._validators
         if key not in cache:
-            target = urljoin(self.uri_of(path), "#" + pointer) if pointer else self.uri_of(path)
-            cache[key] = self._base_validator.evolve(schema={"$ref": target})
+            cache[key] = self._base_validator.evolve(schema={"$ref": self.target_uri(path, pointer)})
         return cache[key]
+
+    def target_uri(self, path: str, pointer: str = "") -> str:
+        """The URI of the schema at `path`, or of the subschema at `pointer` inside it."""
+        return urljoin(self.uri_of(path), "#" + pointer) if pointer else self.uri_of(path)
+
+    @cached_property
+    def compiled(self) -> CompiledSchemas:
+        """Compiled validators over the schemas the metaschema accepts, each under its URI: the fast
+        answer to "does this validate?", with `validator` kept to explain a no."""
+        return CompiledSchemas(
+            (self.uri_of(path), doc.data) for path, doc in sorted(self.schemas.items()) if self.resolvable(path)
+        )
 
     @cached_property
     def _base_validator(self) -> Draft202012Validator:
