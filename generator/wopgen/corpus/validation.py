@@ -97,7 +97,7 @@ class CompiledSchemas:
             self._registry = jsonschema_rs.Registry(self._resources, retriever=_refuse)
         return self._registry
 
-    def _validator(self, target: str) -> Any:
+    def validator(self, target: str) -> Any:
         """The compiled validator for the URI `target` (a schema, or `uri#/pointer` inside one); None
         when the compiled engine refuses it."""
         if target not in self._validators:
@@ -116,7 +116,7 @@ class CompiledSchemas:
 
     def is_valid(self, target: str, instance: Any) -> bool | None:
         """Whether `instance` validates against `target` (None: the compiled engine cannot tell)."""
-        validator = self._validator(target)
+        validator = self.validator(target)
         if validator is None:
             return None
         try:
