@@ -106,8 +106,9 @@ class CheckCache:
         """Store the findings; a folder that cannot be written leaves the check uncached, never failed."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            for old in self.folder.glob(f"{name}-*.json"):
-                old.unlink(missing_ok=True)  # one entry per check: the cache does not grow
+            for entry in os.listdir(self.folder):  # one entry per check: the cache does not grow
+                if entry.startswith(f"{name}-") and entry.endswith(".json"):
+                    (self.folder / entry).unlink(missing_ok=True)
             target = self._file(name)
             staging = target.with_suffix(f".tmp{os.getpid()}")
             payload = {"format": FORMAT, "key": self.key, "findings": [d.to_dict() for d in found]}
