@@ -19,6 +19,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
+from .budget import spend
+
 
 @cache
 def corpus() -> dict[str, Any]:
@@ -103,6 +105,7 @@ def _judged_valid(judge: Any, instance: Any) -> bool:
 
 def errors(name: str, instance: Any, pointer: str = "") -> list[str]:
     """Messages for every way `instance` breaks schema `name` (or its subschema at `pointer`)."""
+    spend()
     judge = _judge(name, pointer)
     if judge is not None and _judged_valid(judge, instance):
         return []
@@ -133,6 +136,7 @@ def _payload_judge(event_type: str) -> Any:
 def event_errors(event_type: str, payload: Any, event: dict[str, Any]) -> list[str]:
     """Messages for every way an event breaks its payload schema or the envelope: the hot path of
     every append, one compiled check each when the event is valid."""
+    spend()
     payload_judge, envelope_judge = _payload_judge(event_type), _judge("run-event", "")
     if (
         payload_judge is not None
