@@ -405,6 +405,10 @@ class _Differ:
             left_b.remove(i)
             left_h.remove(j)
 
+        for i in list(left_b):  # the same text: the same branch (a change behind its $ref is found by comparing)
+            match = next((j for j in left_h if hl[j].node == bl[i].node), None)
+            if match is not None:
+                take(i, match)
         hprints = {j: self.head.fingerprint(hl[j]) for j in left_h}
         for i in list(left_b):
             bprint = self.base.fingerprint(bl[i])
@@ -421,7 +425,12 @@ class _Differ:
         if left_b and left_h:
             bf = [features(self.base.canonical(bl[i])) for i in left_b]
             hf = [features(self.head.canonical(hl[j])) for j in left_h]
-            scores = [[similarity(x, y) for y in hf] for x in bf]
+            bd = [dict(k.partition("=")[::2] for k in self._discriminators(self.base, bl[i])) for i in left_b]
+            hd = [dict(k.partition("=")[::2] for k in self._discriminators(self.head, hl[j])) for j in left_h]
+            scores = [
+                [0.0 if _disagree(bd[r], hd[c]) else similarity(bf[r], hf[c]) for c in range(len(hf))]
+                for r in range(len(bf))
+            ]
             base_ids, head_ids = list(left_b), list(left_h)
             for row, col in assign(scores, SIMILAR_ENOUGH):
                 take(base_ids[row], head_ids[col])
@@ -532,6 +541,11 @@ def assign(scores: list[list[float]], threshold: float) -> list[tuple[int, int]]
                     step[new_mask] = (new_total, new_chosen)
         best = step
     return sorted(max(best.values(), key=lambda v: v[0])[1])
+
+
+def _disagree(left: dict[str, str], right: dict[str, str]) -> bool:
+    """Whether two branches hold different constants under the same name: different things, however alike."""
+    return any(right[name] != value for name, value in left.items() if name in right)
 
 
 def _ref_identity(resolver: Resolver, loc: Loc) -> frozenset[str]:
@@ -766,7 +780,7 @@ def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
         problem = unreadable.get(path)
         message = f"schema {path} cannot be read in the head: {problem}" if problem else f"schema {path} removed"
         raw.append(differ.make(R.SCHEMA_REMOVED, Context(roles.of_file(bdoc)), side(root(bdoc)), None, message))
-    referenced = _external_refs(base)
+    referenced = _Lazy(lambda: _external_refs(base))
     for bpath, hpath in sorted(pairs):
         raw.extend(_compare_files(differ, roles, bpath, hpath, referenced))
     for hpath in added:
@@ -778,9 +792,20 @@ def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
     return merge(raw)
 
 
-def _compare_files(
-    differ: _Differ, roles: _Roles, bpath: str, hpath: str, referenced: set[tuple[str, str]]
-) -> Iterator[Change]:
+class _Lazy:
+    """A set computed the first time it is asked (most comparisons never ask)."""
+
+    def __init__(self, make: Callable[[], set[tuple[str, str]]]) -> None:
+        self._make = make
+        self._value: set[tuple[str, str]] | None = None
+
+    def __contains__(self, item: object) -> bool:
+        if self._value is None:
+            self._value = self._make()
+        return item in self._value
+
+
+def _compare_files(differ: _Differ, roles: _Roles, bpath: str, hpath: str, referenced: _Lazy) -> Iterator[Change]:
     base, head = differ.base.corpus, differ.head.corpus
     bdoc, hdoc = base.schemas[bpath], head.schemas[hpath]
     direction = roles.of_file(hdoc)
@@ -842,5 +867,6 @@ def merge(changes: list[Change]) -> list[Change]:
             continue
         events = tuple(sorted(set(current.events) | set(change.events)))
         stronger = change if change.severity.rank > current.severity.rank else current
-        merged[key] = replace(stronger, events=events)
+        direction = current.direction if current.direction == change.direction else R.ARTIFACT  # shared
+        merged[key] = replace(stronger, events=events, direction=direction)
     return sorted(merged.values(), key=Change.sort_key)

@@ -149,6 +149,7 @@ class Resolver:
         self.by_uri = corpus.schemas_by_uri
         self._ref_free: dict[int, tuple[Any, bool]] = {}
         self._canonical: dict[tuple[str, str], tuple[Any, Any]] = {}
+        self._targets: dict[tuple[str, str], tuple[JsonDoc, Loc | None]] = {}
         self._fingerprints: dict[tuple[str, str], tuple[Any, str]] = {}
 
     def ref_free(self, node: Any) -> bool:
@@ -166,6 +167,12 @@ class Resolver:
         return free
 
     def target(self, loc: Loc, ref: str) -> Loc | None:
+        key = (loc.doc.path, ref)
+        if key not in self._targets or self._targets[key][0] is not loc.doc:
+            self._targets[key] = (loc.doc, self._target(loc, ref))
+        return self._targets[key][1]
+
+    def _target(self, loc: Loc, ref: str) -> Loc | None:
         base = self.corpus.uri_of(loc.doc.path) if loc.doc.path in self.corpus.schemas else ""
         uri, fragment = urldefrag(urljoin(base, ref))
         doc = self.by_uri.get(uri) if uri else loc.doc
