@@ -29,7 +29,7 @@ from wopgen.compat.change import Change, Side
 from wopgen.diagnostics import Severity
 
 KEYS = frozenset({"rule", "location", "reason", "expires"})
-_HEADER = re.compile(r"^\s*\[\[\s*accepted\s*\]\]", re.MULTILINE)
+_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*accepted[ \t]*\]\]", re.MULTILINE)
 
 
 class AcceptedError(Exception):
