@@ -150,6 +150,7 @@ class _Differ:
         self._memo: dict[tuple[Any, ...], list[Change]] = {}
         self.event_sides: dict[str, tuple[Side, Side]] = {}
         self._defs_by_print: dict[tuple[int, str], dict[str, str]] = {}
+        self._same_memo: dict[tuple[tuple[str, str], tuple[str, str]], tuple[Any, Any, bool]] = {}
 
     # --- building changes ------------------------------------------------------------------
 
@@ -167,6 +168,33 @@ class _Differ:
             events=(ctx.event,) if ctx.event else (),
         )
 
+    def same(self, b: Loc, h: Loc) -> bool:
+        """Whether two nodes are the same text and every `$ref` inside them leads to the same text."""
+        key = (b.key, h.key)
+        cached = self._same_memo.get(key)
+        if cached is not None and cached[0] is b.node and cached[1] is h.node:
+            return cached[2]
+        answer = self._same(b, h, {key})
+        self._same_memo[key] = (b.node, h.node, answer)
+        return answer
+
+    def _same(self, b: Loc, h: Loc, seen: set[tuple[tuple[str, str], tuple[str, str]]]) -> bool:
+        if b.node != h.node:
+            return False
+        for ref in sorted(self.base.refs_inside(b.node)):
+            bt, ht = self.base.target(b, ref), self.head.target(h, ref)
+            if bt is None or ht is None:
+                if (bt is None) != (ht is None):
+                    return False
+                continue
+            pair = (bt.key, ht.key)
+            if pair in seen:
+                continue  # already being compared further up (a cycle) or already found the same
+            seen.add(pair)
+            if not self._same(bt, ht, seen):
+                return False
+        return True
+
     # --- the walk --------------------------------------------------------------------------
 
     def compare(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any] = frozenset()) -> list[Change]:
@@ -174,8 +202,8 @@ class _Differ:
         if _has(b, "allOf") != _has(h, "allOf"):  # `allOf: [X]` on one side only reads as X
             b, h = self.base.unwrap(b), self.head.unwrap(h)
         b, h = without_noops(b), without_noops(h)
-        if b.node == h.node and self.base.ref_free(b.node) and self.head.ref_free(h.node):
-            return []  # the same text with nothing to follow: the same meaning
+        if self.same(b, h):
+            return []  # the same text, and every $ref in it leads to the same text: the same meaning
         pair = (b.key, h.key)
         if pair in stack:
             return []  # a $ref cycle: this pair is already being compared further up
@@ -808,6 +836,8 @@ class _Lazy:
 def _compare_files(differ: _Differ, roles: _Roles, bpath: str, hpath: str, referenced: _Lazy) -> Iterator[Change]:
     base, head = differ.base.corpus, differ.head.corpus
     bdoc, hdoc = base.schemas[bpath], head.schemas[hpath]
+    if differ.same(root(bdoc), root(hdoc)):
+        return  # the same text, and everything it refers to the same too
     direction = roles.of_file(hdoc)
     if roles.of_file(bdoc) != direction:
         message = f"x-wop-direction {roles.of_file(bdoc)} -> {direction}"

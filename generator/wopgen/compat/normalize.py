@@ -147,24 +147,28 @@ class Resolver:
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
         self.by_uri = corpus.schemas_by_uri
-        self._ref_free: dict[int, tuple[Any, bool]] = {}
+        self._refs: dict[int, tuple[Any, frozenset[str]]] = {}
         self._canonical: dict[tuple[str, str], tuple[Any, Any]] = {}
         self._targets: dict[tuple[str, str], tuple[JsonDoc, Loc | None]] = {}
         self._fingerprints: dict[tuple[str, str], tuple[Any, str]] = {}
 
-    def ref_free(self, node: Any) -> bool:
-        """Whether no `$ref` sits anywhere inside `node`; then equal nodes mean equal meaning."""
-        cached = self._ref_free.get(id(node))
+    def refs_inside(self, node: Any) -> frozenset[str]:
+        """Every `$ref` written anywhere inside `node`; none means equal nodes have equal meaning."""
+        cached = self._refs.get(id(node))
         if cached is not None and cached[0] is node:
             return cached[1]
+        found: frozenset[str]
         if isinstance(node, dict):
-            free = "$ref" not in node and all(self.ref_free(v) for v in node.values() if isinstance(v, dict | list))
+            own = node.get("$ref")
+            found = frozenset({own} if isinstance(own, str) else ()).union(
+                *(self.refs_inside(v) for v in node.values() if isinstance(v, dict | list))
+            )
         elif isinstance(node, list):
-            free = all(self.ref_free(v) for v in node if isinstance(v, dict | list))
+            found = frozenset().union(*(self.refs_inside(v) for v in node if isinstance(v, dict | list)))
         else:
-            return True
-        self._ref_free[id(node)] = (node, free)  # holding the node keeps its id from being reused
-        return free
+            return frozenset()
+        self._refs[id(node)] = (node, found)  # holding the node keeps its id from being reused
+        return found
 
     def target(self, loc: Loc, ref: str) -> Loc | None:
         key = (loc.doc.path, ref)
