@@ -95,7 +95,7 @@ def test_an_expired_entry_no_longer_applies(tmp_path: Path) -> None:
         ('[[accepted]]\nrule = "branch-removed"\nlocation = "x"\nreason = "r"\n', "compat- rule"),
         (ENTRY + "owner = 'me'\n", "unknown key 'owner'"),
         (ENTRY + "expires = 'soon'\n", "expires must be a date"),
-        ('accept = 1\n', "unknown key 'accept'"),
+        ("accept = 1\n", "unknown key 'accept'"),
     ],
 )
 def test_a_malformed_file_is_a_usage_error(tmp_path: Path, text: str, says: str) -> None:

@@ -64,7 +64,11 @@ def test_roles_come_from_what_reaches_each_definition(tmp_path: Path, table: str
     result = run("compat", "--against", old, "--head", new, *ROOTS, "--format", "json")
     assert result.exit_code == 1, result.output
     (change,) = json_changes(result)
-    assert (change["rule"], change["severity"], change["direction"]) == ("compat-required-added", "error", "client-sent")
+    assert (change["rule"], change["severity"], change["direction"]) == (
+        "compat-required-added",
+        "error",
+        "client-sent",
+    )
     assert change["base"]["path"] == old and change["head"]["path"] == new
     assert change["base"]["pointer"] == f"/{table}/AskRequest/required"
     assert change["hint"]
@@ -73,7 +77,11 @@ def test_roles_come_from_what_reaches_each_definition(tmp_path: Path, table: str
     result = run("compat", "--against", old, "--head", newer, *ROOTS, "--format", "json")
     assert result.exit_code == 0, result.output  # a host now always sends `answer`: readers gain a guarantee
     (change,) = json_changes(result)
-    assert (change["rule"], change["severity"], change["direction"]) == ("compat-required-added", "info", "host-emitted")
+    assert (change["rule"], change["severity"], change["direction"]) == (
+        "compat-required-added",
+        "info",
+        "host-emitted",
+    )
 
 
 def test_a_definition_reached_from_both_sides_is_an_artifact(tmp_path: Path) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, cli, pass_context
-from wopgen.corpus import Corpus
 from wopgen.compat.rules import ARTIFACT, DIRECTIONS
+from wopgen.corpus import Corpus
 from wopgen.corpus.settings import Settings, SettingsError, load_settings
 from wopgen.diagnostics import Diagnostic, Severity
 
@@ -157,4 +157,3 @@ def compat(
         click.echo(RENDERERS[fmt](changes, against, head or "work tree"), nl=False)
     failing = Severity(fail_on)
     sys.exit(EXIT_FINDINGS if any(c.severity.rank >= failing.rank for c in changes) else EXIT_CLEAN)
-

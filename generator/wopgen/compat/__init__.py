@@ -44,17 +44,15 @@ def compare_against(against: str, head: Corpus, plan: Plan | None = None) -> lis
         return sorted(with_hints(base.findings) + compare(base.corpus, head, plan), key=Change.sort_key)
 
 
-def compare_specs(
-    against: str, head: str, root: Path, settings: Settings, plan: Plan | None = None
-) -> list[Change]:
+def compare_specs(against: str, head: str, root: Path, settings: Settings, plan: Plan | None = None) -> list[Change]:
     """Compare two named sides: corpus folders, git refs of the repository at `root`, or two schema files."""
     from wopgen.compat.source import SourceError, is_schema_file, open_side
 
     if is_schema_file(against) != is_schema_file(head):
         file, other = (against, head) if is_schema_file(against) else (head, against)
         raise SourceError(f"{file!r} is a schema file but {other!r} is not; compare two files or two corpora")
-    with open_side(against, root, settings) as base, open_side(head, root, settings) as other:
-        if is_schema_file(against):
-            plan = replace(plan or Plan(), pairs=((against, head),))
-        found = compare(base.corpus, other.corpus, plan)
-        return sorted(with_hints(base.findings + other.findings) + found, key=Change.sort_key)
+    if is_schema_file(against):
+        plan = replace(plan or Plan(), pairs=((against, head),))
+    with open_side(against, root, settings) as before, open_side(head, root, settings) as after:
+        found = compare(before.corpus, after.corpus, plan)
+        return sorted(with_hints(before.findings + after.findings) + found, key=Change.sort_key)

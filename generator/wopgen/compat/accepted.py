@@ -106,7 +106,9 @@ def read_accepted(path: Path) -> tuple[str, list[Entry]]:
             raise AcceptedError(f"{where}: reason must say why the break is accepted")
         file, hash_sign, fragment = location.partition("#")
         pointer = fragment if hash_sign else None
-        entries.append(Entry(rule, file.strip("/"), pointer, reason.strip(), _expiry(table.get("expires"), where), line))
+        entries.append(
+            Entry(rule, file.strip("/"), pointer, reason.strip(), _expiry(table.get("expires"), where), line)
+        )
     return label, entries
 
 

@@ -10,10 +10,10 @@ breaking change inside one also yields `compat-event-payload-changed` for that e
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
-import math
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
@@ -30,10 +30,10 @@ from wopgen.compat.normalize import (
     similarity,
     without_noops,
 )
+from wopgen.compat.validity import invalid_schemas
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
-from wopgen.compat.validity import invalid_schemas
 from wopgen.corpus.keywords import INSTANCE_DATA, SCHEMA_SINGLES
 from wopgen.diagnostics import Severity
 
@@ -544,7 +544,9 @@ def assign(scores: list[list[float]], threshold: float) -> list[tuple[int, int]]
         flipped = assign([[scores[r][c] for r in range(rows)] for c in range(cols)], threshold)
         return sorted((r, c) for c, r in flipped)
     if cols > MAX_EXACT_ASSIGNMENT:
-        ranked = sorted(((scores[r][c], r, c) for r in range(rows) for c in range(cols)), key=lambda t: (-t[0], t[1], t[2]))
+        ranked = sorted(
+            ((scores[r][c], r, c) for r in range(rows) for c in range(cols)), key=lambda t: (-t[0], t[1], t[2])
+        )
         used_r: set[int] = set()
         used_c: set[int] = set()
         found = []
@@ -677,7 +679,7 @@ def _top_def(pointer: str) -> str | None:
 def _reached(resolver: Resolver, roots: tuple[str, ...]) -> set[tuple[str, str]]:
     """(file, definition name) of every definition reachable through `$ref`s from the named roots."""
     todo: list[Loc] = []
-    for path, doc in sorted(resolver.corpus.schemas.items()):
+    for _path, doc in sorted(resolver.corpus.schemas.items()):
         defs = _defs_of(doc)
         for name in roots:
             if name in defs:
@@ -689,9 +691,9 @@ def _reached(resolver: Resolver, roots: tuple[str, ...]) -> set[tuple[str, str]]
         if loc.key in seen:
             continue
         seen.add(loc.key)
-        name = _top_def(loc.pointer)
-        if name is not None:
-            reached.add((loc.doc.path, name))
+        top = _top_def(loc.pointer)
+        if top is not None:
+            reached.add((loc.doc.path, top))
         stack: list[Loc] = [loc]
         while stack:
             here = stack.pop()
@@ -713,7 +715,12 @@ class _Roles:
 
     def __init__(self, differ: _Differ, plan: Plan) -> None:
         self.plan = plan
-        known = {name for side in (differ.base, differ.head) for doc in side.corpus.schemas.values() for name in _defs_of(doc)}
+        known = {
+            name
+            for side in (differ.base, differ.head)
+            for doc in side.corpus.schemas.values()
+            for name in _defs_of(doc)
+        }
         missing = sorted(set(plan.client_roots + plan.server_roots) - known)
         if missing:
             raise PlanError(f"no definition named {', '.join(map(repr, missing))} on either side")
@@ -793,12 +800,17 @@ def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
     raw: list[Change] = []
     pairs, removed, added = _pair_files(base, head, plan)
     renamed = _same_shapes(
-        removed, added, lambda p: _file_shape(differ.base, base.schemas[p]), lambda p: _file_shape(differ.head, head.schemas[p])
+        removed,
+        added,
+        lambda p: _file_shape(differ.base, base.schemas[p]),
+        lambda p: _file_shape(differ.head, head.schemas[p]),
     )
     for bpath, hpath in renamed:
         bdoc, hdoc = base.schemas[bpath], head.schemas[hpath]
         message = f"schema {bpath} renamed to {hpath} (same shape); references by its $id or path break"
-        raw.append(differ.make(R.SCHEMA_RENAMED, Context(roles.of_file(hdoc)), side(root(bdoc)), side(root(hdoc)), message))
+        raw.append(
+            differ.make(R.SCHEMA_RENAMED, Context(roles.of_file(hdoc)), side(root(bdoc)), side(root(hdoc)), message)
+        )
     pairs.extend(renamed)
     unreadable = {d.path: f"{d.message} (line {d.line}, {d.rule})" for d in head.load_diagnostics}
     for path in removed:
@@ -815,7 +827,9 @@ def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
         if hpath in {h for _, h in renamed}:
             continue
         hdoc = head.schemas[hpath]
-        raw.append(differ.make(R.SCHEMA_ADDED, Context(roles.of_file(hdoc)), None, side(root(hdoc)), f"schema {hpath} added"))
+        raw.append(
+            differ.make(R.SCHEMA_ADDED, Context(roles.of_file(hdoc)), None, side(root(hdoc)), f"schema {hpath} added")
+        )
     raw.extend(_event_payloads(differ, raw))
     return merge(raw)
 

@@ -344,7 +344,7 @@ ACCEPTED_STALE = _rule(
 ACCEPTED_EXPIRED = _rule(
     "compat-accepted-expired",
     "An entry of the accepted-changes file is past its expiry date; the changes it matches count again.",
-    '[[accepted]] ... expires = 2026-01-31 (today is later)',
+    "[[accepted]] ... expires = 2026-01-31 (today is later)",
     "warning",
 )
 

@@ -158,7 +158,9 @@ def open_side(spec: str, root: Path, settings: Settings) -> Iterator[Opened]:
     The corpus stays valid inside the `with` block; a temporary export is removed after it.
     """
     if not spec.strip():
-        raise SourceError("an empty name is neither a folder, a file nor a git ref (is the variable that names it set?)")
+        raise SourceError(
+            "an empty name is neither a folder, a file nor a git ref (is the variable that names it set?)"
+        )
     folder = Path(spec) if Path(spec).is_absolute() else Path.cwd() / spec
     if folder.is_file():
         yield Opened(_schema_file(folder, spec), spec)

@@ -52,7 +52,9 @@ def problem(corpus: Corpus, path: str) -> tuple[str, str] | None:
         errors = corpus.metaschema_errors(path)
     else:
         try:
-            errors = tuple(sorted(cls(cls.META_SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))))
+            errors = tuple(
+                sorted(cls(cls.META_SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+            )
         except RecursionError:
             errors = None
     if errors is None:
