@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import os
 import subprocess
+import json
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -99,8 +100,6 @@ def test_a_link_out_of_the_ref_tree_is_a_finding(repo: Path, tmp_path: Path) -> 
     (repo / "notes.json").unlink()
     result = run("--root", str(repo), "compat", "--against", "linked", "--format", "json")
     assert result.exit_code == 1, result.output
-    import json
-
     doc = json.loads(result.output)
     found = sorted(c["base"]["path"] for c in doc["changes"] if c["rule"] == "compat-ref-link-outside")
     assert found == ["notes.json", "schemas/leak.schema.json"]
