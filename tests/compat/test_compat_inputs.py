@@ -4,9 +4,9 @@ metaschema rejects, and numbers no bound comparison expected."""
 from __future__ import annotations
 
 import copy
+import json
 import os
 import subprocess
-import json
 import tracemalloc
 from pathlib import Path
 from typing import Any

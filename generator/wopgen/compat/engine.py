@@ -437,13 +437,14 @@ class _Differ:
             match = next((j for j in left_h if hl[j].node == bl[i].node), None)
             if match is not None:
                 take(i, match)
-        hprints = {j: self.head.fingerprint(hl[j]) for j in left_h}
+        hprints = {j: self.head.fingerprint(hl[j]) for j in left_h} if left_b else {}
         for i in list(left_b):
             bprint = self.base.fingerprint(bl[i])
             match = next((j for j in left_h if hprints[j] == bprint), None)
             if match is not None:
                 take(i, match)
-        for identity in (_ref_identity, self._discriminators):
+        identities: tuple[Callable[[Resolver, Loc], frozenset[Any]], ...] = (_ref_identity, self._discriminators)
+        for identity in identities:
             bkeys = {i: identity(self.base, bl[i]) for i in left_b}
             hkeys = {j: identity(self.head, hl[j]) for j in left_h}
             for i in list(left_b):
@@ -453,8 +454,8 @@ class _Differ:
         if left_b and left_h:
             bf = [features(self.base.canonical(bl[i])) for i in left_b]
             hf = [features(self.head.canonical(hl[j])) for j in left_h]
-            bd = [dict(k.partition("=")[::2] for k in self._discriminators(self.base, bl[i])) for i in left_b]
-            hd = [dict(k.partition("=")[::2] for k in self._discriminators(self.head, hl[j])) for j in left_h]
+            bd = [dict(self._discriminators(self.base, bl[i])) for i in left_b]
+            hd = [dict(self._discriminators(self.head, hl[j])) for j in left_h]
             scores = [
                 [0.0 if _disagree(bd[r], hd[c]) else similarity(bf[r], hf[c]) for c in range(len(hf))]
                 for r in range(len(bf))
@@ -464,16 +465,16 @@ class _Differ:
                 take(base_ids[row], head_ids[col])
         return sorted(pairs), left_b, left_h
 
-    def _discriminators(self, resolver: Resolver, loc: Loc) -> frozenset[str]:
-        """The `name=value` pairs of the properties whose schema is one constant (`const` or a
-        one-value `enum`), and `=value` when the branch itself is one constant."""
+    def _discriminators(self, resolver: Resolver, loc: Loc) -> frozenset[tuple[str, str]]:
+        """(property name, value) of the properties whose schema is one constant (`const` or a
+        one-value `enum`), and ("", value) when the branch itself is one constant."""
         node = resolver.unwrap(loc).node
         if not isinstance(node, dict):
             return frozenset()
         found = set()
         own = _values(node)
         if own is not None and len(own) == 1:
-            found.add("=" + fingerprint(own[0]))
+            found.add(("", fingerprint(own[0])))
         props = node.get("properties")
         if isinstance(props, dict):
             target = resolver.unwrap(loc)
@@ -481,7 +482,7 @@ class _Differ:
                 member = resolver.deref(target.child("properties", name)).node
                 values = _values(member) if isinstance(member, dict) else None
                 if values is not None and len(values) == 1:
-                    found.add(f"{name}={fingerprint(values[0])}")
+                    found.add((name, fingerprint(values[0])))
         return frozenset(found)
 
     def branch_name(self, resolver: Resolver, loc: Loc, index: int) -> str:
@@ -495,7 +496,7 @@ class _Differ:
             return f"{index} (the shape of {same})"
         keys = sorted(self._discriminators(resolver, loc))
         if keys:
-            name, _, value = keys[0].partition("=")
+            name, value = keys[0]
             return f"{index} ({name} {value})" if name else f"{index} ({value})"
         return str(index)
 

@@ -303,10 +303,10 @@ def features(value: Any, depth: int = 4, prefix: str = "") -> set[str]:
                 out.add(f"{path}={fingerprint(child)}")
     elif isinstance(value, list):
         for child in value:
-            out.add(f"{prefix}[]={fingerprint(child)}" if not isinstance(child, dict) or depth <= 0 else "")
             if isinstance(child, dict) and depth > 0:
                 out |= features(child, depth - 1, prefix + "[]")
-        out.discard("")
+            else:
+                out.add(f"{prefix}[]={fingerprint(child)}")
     else:
         out.add(f"{prefix}={fingerprint(value)}")
     return out
