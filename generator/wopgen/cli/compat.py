@@ -10,7 +10,7 @@ import click
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, cli, pass_context
 from wopgen.compat.rules import ARTIFACT, DIRECTIONS
 from wopgen.corpus import Corpus
-from wopgen.corpus.settings import Settings, SettingsError, load_settings
+from wopgen.corpus.settings import Settings, SettingsError
 from wopgen.diagnostics import Diagnostic, Severity
 
 
@@ -145,8 +145,8 @@ def compat(
         elif is_schema_file(against) and is_schema_file(head):  # two plain files need no corpus around them
             changes = compare_specs(against, head, Path.cwd(), Settings(root=Path.cwd()), plan)
         else:
-            root = obj.root()
-            changes = compare_specs(against, head, root, load_settings(root), plan)
+            settings = obj.settings()
+            changes = compare_specs(against, head, settings.root, settings, plan)
     except (SourceError, SettingsError, PlanError, AcceptedError) as exc:
         raise click.UsageError(str(exc)) from None
     if entries is not None:

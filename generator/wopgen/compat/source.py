@@ -22,7 +22,7 @@ from pathlib import Path
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
 from wopgen.corpus import Corpus, load
-from wopgen.corpus.documents import JsonLoadError, parse_json
+from wopgen.corpus.documents import ParseError, parse_json
 from wopgen.corpus.settings import Settings, SettingsError, load_settings
 
 MAX_SCHEMA_FILE_BYTES = 64 * 1024 * 1024
@@ -121,7 +121,7 @@ def _schema_file(path: Path, label: str) -> Corpus:
         raise SourceError(f"cannot read {label}: {exc.strerror or exc}") from None
     try:
         doc = parse_json(label, raw)
-    except JsonLoadError as exc:
+    except ParseError as exc:
         raise SourceError(f"{label}:{exc.line}:{exc.col}: {exc.message}") from None
     if not isinstance(doc.data, dict):
         raise SourceError(f"{label} is not a JSON Schema object")
