@@ -39,7 +39,10 @@ def compare_against(against: str, head: Corpus, plan: Plan | None = None) -> lis
     from wopgen.compat.source import SourceError, is_schema_file, open_side
 
     if is_schema_file(against):
-        raise SourceError(f"{against!r} is a schema file: name the other one with --head NEW.json")
+        raise SourceError(
+            f"{against!r} is a file, not a corpus; two schema files compare with "
+            "`wopgen compat --against OLD.json --head NEW.json`"
+        )
     with open_side(against, head.root, head.settings) as base:
         return sorted(with_hints(base.findings) + compare(base.corpus, head, plan), key=Change.sort_key)
 
