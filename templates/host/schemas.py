@@ -16,6 +16,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
+from .budget import spend
+
 
 @cache
 def corpus() -> dict[str, Any]:
@@ -49,6 +51,7 @@ def schema_uri(name: str, pointer: str = "") -> str:
 
 def errors(name: str, instance: Any, pointer: str = "") -> list[str]:
     """Messages for every way `instance` breaks schema `name` (or its subschema at `pointer`)."""
+    spend()
     found = sorted(_for(schema_uri(name, pointer)).iter_errors(instance), key=lambda e: list(e.absolute_path))
     return [f"{'/'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}" for e in found]
 
