@@ -3,9 +3,9 @@
 A keyword of the wrong type (`"required": 5`, `"minItems": 1e999`) has no meaning a validator
 would give it, so a diff of it would be a guess. Each schema is checked against the metaschema
 its `$schema` names (draft-07 through 2020-12; 2020-12 when it names none or one this library
-does not know). `jsonschema-rs` answers first, since it is fast; only a schema it does not accept
-is read by `jsonschema` (the 2020-12 verdicts are the corpus's own, which `check` shares), whose
-verdict and message decide.
+does not know). The 2020-12 verdicts are the corpus's own, which `check` shares; for an older
+draft `jsonschema-rs` answers first, since it is fast, and only a schema it does not accept is read
+by `jsonschema`, whose verdict and message decide.
 """
 
 from __future__ import annotations
@@ -44,12 +44,12 @@ def problem(corpus: Corpus, path: str) -> tuple[str, str] | None:
     data = corpus.schemas[path].data
     if not isinstance(data, dict | bool):
         return "", f"a schema is an object or a boolean, not {type(data).__name__}"
-    if _quickly_valid(data):
-        return None
     cls = _metaschema_class(data)
     errors: tuple[ValidationError, ...] | None
     if cls is Draft202012Validator:
-        errors = corpus.metaschema_errors(path)
+        errors = corpus.metaschema_errors(path)  # the corpus's own verdict, which `check` shares
+    elif _quickly_valid(data):  # the draft the document declares, asked of the compiled engine
+        return None
     else:
         try:
             errors = tuple(
