@@ -10,7 +10,7 @@ import click
 
 from wopgen import __version__
 from wopgen.corpus import Corpus, load
-from wopgen.corpus.settings import SettingsError, find_root, load_settings
+from wopgen.corpus.settings import Settings, SettingsError, find_root, load_settings
 from wopgen.diagnostics import Diagnostic
 from wopgen.report import RENDERERS, render_text
 
@@ -18,11 +18,16 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 class Context:
-    def __init__(self, root: Path | None) -> None:
+    def __init__(self, root: Path | None, config: Path | None = None) -> None:
         self.explicit_root = root
+        self.config = config
 
     def root(self) -> Path:
         try:
+            if self.config is not None:
+                root = self.explicit_root or _nearest_root(Path.cwd())
+                load_settings(root, self.config)  # fail early with a clear message
+                return root.resolve()
             if self.explicit_root is not None:
                 load_settings(self.explicit_root)  # fail early with a clear message
                 return self.explicit_root.resolve()
@@ -30,12 +35,28 @@ class Context:
         except SettingsError as exc:
             raise click.UsageError(str(exc)) from None
 
-    def corpus(self) -> Corpus:
+    def settings(self) -> Settings:
+        """The settings of the corpus: its pyproject.toml, or the --config file."""
         root = self.root()
         try:
-            return load(root)
+            return load_settings(root, self.config)
         except SettingsError as exc:
             raise click.UsageError(str(exc)) from None
+
+    def corpus(self) -> Corpus:
+        settings = self.settings()
+        try:
+            return load(settings.root, settings)
+        except SettingsError as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+def _nearest_root(start: Path) -> Path:
+    """With --config and no --root: the enclosing corpus if there is one, else the working folder."""
+    try:
+        return find_root(start)
+    except SettingsError:
+        return start
 
 
 pass_context = click.make_pass_decorator(Context)
@@ -59,16 +80,22 @@ def emit(diagnostics: list[Diagnostic], fmt: str) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Corpus root (default: the nearest parent folder whose pyproject.toml has [tool.wopgen]).",
 )
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Read the [tool.wopgen] table from this TOML file instead of the corpus's pyproject.toml "
+    "(paths in it stay relative to the corpus root); `wopgen config` lists every setting.",
+)
 @click.version_option(__version__, prog_name="wopgen")
 @click.pass_context
-def cli(ctx: click.Context, root: Path | None) -> None:
+def cli(ctx: click.Context, root: Path | None, config: Path | None) -> None:
     """Check, generate from and execute the OpenWOP v1 specification corpus.
 
     \b
     Exit codes: 0 clean, 1 findings at or above the failing severity, 2 usage or configuration error.
     Start with `wopgen check`; `wopgen rules` lists every rule it can report.
     """
-    ctx.obj = Context(root)
+    ctx.obj = Context(root, config)
 
 
 def gated_corpus(obj: Context, what: str, also: tuple[str, ...] = ()) -> Corpus:

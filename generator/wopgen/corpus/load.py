@@ -149,6 +149,8 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=files, folders=folders)
 
     def missing(name: str, relative: str, kind: str) -> None:
+        if settings.conventions.is_external(relative):
+            return  # declared to live outside this checkout (external-paths)
         if settings.names(name):  # point at the setting: that is where the typo usually is
             diagnostics.append(
                 MISSING_PART.at(
@@ -187,16 +189,25 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
             missing(name, relative, kind)
         return None
 
+    conventions = settings.conventions
     schemas_dir = folder("schemas", settings.schemas)
     if schemas_dir:
-        for path in _files(schemas_dir, "*" + SCHEMA_SUFFIX):
+        for path in _files(schemas_dir, ("**/*" if conventions.schemas_recursive else "*") + SCHEMA_SUFFIX):
             doc = reader.read_json(path, SCHEMA_INVALID_JSON)
+            if doc is not None:
+                corpus.schemas[doc.path] = doc
+        single = schemas_dir / conventions.examples_schema
+        if conventions.examples_layout == "per-def" and single.is_file() and not single.name.endswith(SCHEMA_SUFFIX):
+            doc = reader.read_json(single, SCHEMA_INVALID_JSON)  # a single-file schema named otherwise (schema.json)
             if doc is not None:
                 corpus.schemas[doc.path] = doc
 
     examples_dir = optional("examples", settings.examples, "folder")
     if examples_dir:
-        _load_examples(corpus, reader, examples_dir)
+        if conventions.examples_layout == "per-def":
+            _load_def_examples(corpus, reader, examples_dir)
+        else:
+            _load_examples(corpus, reader, examples_dir)
 
     docs_dir = folder("docs", settings.docs)
     if docs_dir:
@@ -205,10 +216,10 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
             if md is not None:
                 corpus.docs[md.path] = md
 
-    rfcs_dir = folder("rfcs", settings.rfcs)
+    rfcs_dir = folder("rfcs", settings.rfcs) if conventions.rfcs_enabled else None
     if rfcs_dir:
-        for path in _files(rfcs_dir, "*.md"):
-            if path.name.lower() == "readme.md":
+        for path in _files(rfcs_dir, conventions.rfc_files):
+            if not conventions.is_rfc_file(path.relative_to(rfcs_dir).as_posix()):
                 continue
             md = reader.read_markdown(path)
             if md is not None:
@@ -232,6 +243,36 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 
 
 _EXAMPLE_NAME = re.compile(r"^[^/]+\.json$")
+
+
+def _load_def_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
+    """The per-`$defs` layout: `<DefName>/*.json` and `<DefName>/valid/*.json` are valid examples,
+    `<DefName>/invalid/*.json` invalid ones, each of `examples-schema#/$defs/<DefName>`."""
+    for path in sorted(examples_dir.rglob("*")):
+        if path.is_dir():
+            continue
+        parts = path.relative_to(examples_dir).parts
+        if path.suffix == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
+            continue
+        flat = len(parts) == 2 and _EXAMPLE_NAME.match(parts[1])
+        nested = len(parts) == 3 and parts[1] in _EXAMPLE_KINDS and _EXAMPLE_NAME.match(parts[2])
+        if not (flat or nested):
+            corpus.load_diagnostics.append(
+                EXAMPLE_MISPLACED.at(
+                    reader.relative(path),
+                    1,
+                    "not an example location",
+                    "put examples at <DefName>/*.json (valid), <DefName>/valid/*.json or <DefName>/invalid/*.json",
+                )
+            )
+            continue
+        doc = reader.read_json(path, EXAMPLE_INVALID_JSON)
+        if doc is None:
+            continue
+        kind = parts[1] if nested else "valid"
+        why_path = path.with_suffix(_WHY_SUFFIX)
+        why = (reader.read_text(why_path) or "").strip() if kind == "invalid" and why_path.is_file() else ""
+        corpus.examples.append(Example(parts[0], kind, doc, why, def_name=parts[0]))
 
 
 def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
