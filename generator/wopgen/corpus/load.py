@@ -227,7 +227,7 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 
     api_dir = optional("api", settings.api, "folder")
     if api_dir:
-        for path in _files(api_dir, "*.yaml"):
+        for path in sorted({*_files(api_dir, "*.yaml"), *_files(api_dir, "*.yml"), *_files(api_dir, "*.json")}):
             ydoc = reader.read_yaml(path)
             if ydoc is not None:
                 corpus.api[ydoc.path] = ydoc
