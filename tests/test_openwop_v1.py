@@ -66,3 +66,31 @@ def test_broken_envelope_schema_is_reported(
     envelope.write_text(json.dumps(data, indent=2), encoding="utf-8")
     found = {(str(d["rule"]), str(d["path"])) for d in check(copy)}
     assert (rule, "schemas/envelopes/error.schema.json") in found
+
+
+def test_models_type_every_event(tmp_path: Path) -> None:
+    out = tmp_path / "models"
+    runner = CliRunner()
+    result = runner.invoke(cli, ["--config", str(CONFIG), "--root", str(EXTERNAL), "models", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "models-untyped" not in result.output
+    envelope = json.loads((EXTERNAL / "schemas" / "run-event.schema.json").read_text(encoding="utf-8"))
+    event_types = envelope["$defs"]["RunEventType"]["enum"]
+    assert len(event_types) > 100
+    init = (out / "wop_models" / "__init__.py").read_text(encoding="utf-8")
+    assert "def parse_run_event(" in init
+    known = init.split("_KNOWN_TYPES = frozenset(", 1)[1].split(")", 1)[0]
+    assert sorted(t for t in event_types) == sorted(
+        line.strip().strip('",') for line in known.splitlines() if '"' in line
+    )
+
+
+def test_site_builds(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    result = CliRunner().invoke(
+        cli, ["--config", str(CONFIG), "--root", str(EXTERNAL), "site", "build", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert (out / "rfcs" / "0090-agent-verifier-and-convergence" / "index.html").is_file()
+    assert (out / "schemas" / "envelopes" / "error" / "index.html").is_file()
+    assert "https://github.com/openwop/openwop" in (out / "index.html").read_text(encoding="utf-8")

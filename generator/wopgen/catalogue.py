@@ -49,6 +49,7 @@ _RULE_MODULES = (
     "wopgen.checks",
     "wopgen.compat.rules",
     "wopgen.generate.host",
+    "wopgen.generate.models",
     "wopgen.conformance.scenarios",
 )
 

@@ -66,12 +66,13 @@ def _split(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
-def emit(diagnostics: list[Diagnostic], fmt: str) -> None:
+def emit(diagnostics: list[Diagnostic], fmt: str, err: bool = False) -> None:
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     if fmt == "text":
-        click.echo(render_text(ordered, colour=sys.stdout.isatty()), nl=False)
+        stream = sys.stderr if err else sys.stdout
+        click.echo(render_text(ordered, colour=stream.isatty()), nl=False, err=err)
     else:
-        click.echo(RENDERERS[fmt](ordered), nl=False)
+        click.echo(RENDERERS[fmt](ordered), nl=False, err=err)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
