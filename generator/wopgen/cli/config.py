@@ -14,8 +14,13 @@ from wopgen.cli.app import Context, cli, pass_context
 @click.option(
     "--values", "show_values", is_flag=True, help="Also show the value each key has for this corpus (reads settings)."
 )
+@click.option(
+    "--reference",
+    is_flag=True,
+    help="Print the corpus format reference instead (layout, schemas, examples, prose, RFCs, API, changelog).",
+)
 @pass_context
-def config(obj: Context, fmt: str, show_values: bool) -> None:
+def config(obj: Context, fmt: str, show_values: bool, reference: bool) -> None:
     """List every setting of [tool.wopgen] with its default and meaning.
 
     \b
@@ -26,10 +31,19 @@ def config(obj: Context, fmt: str, show_values: bool) -> None:
     Examples:
       wopgen config                                   # the reference
       wopgen config --format markdown > settings.md   # the same, as a page
+      wopgen config --reference                       # the corpus format reference
       wopgen --config examples/openwop-v1.toml --root ../openwop config --values
     """
     from wopgen.corpus.conventions import settings_reference
 
+    if reference:
+        from wopgen.reference import format_reference
+
+        text = format_reference()
+        if text is None:
+            raise click.UsageError("this installation carries no format reference (CONTRIBUTING.md)")
+        click.echo(text, nl=False)
+        return
     current = _current_values(obj) if show_values else {}
     items = settings_reference()
     if fmt == "markdown":
