@@ -184,6 +184,15 @@ def test_rfc_exclude_skips_a_template(findings):
     assert [d for d in excluded if d.path == "spec/rfcs/0000-template.md"] == []
 
 
+def test_rfc_exclude_takes_globs(findings):
+    def companion(files: Files) -> None:
+        files["spec/rfcs/0001-things.gaps.md"] = "# Gaps of RFC 0001\n"
+
+    strict, excluded = both(findings, companion, 'rfc-exclude = ["README.md", "*.gaps.md"]')
+    assert hits(strict, "rfc-header-missing") == [("spec/rfcs/0001-things.gaps.md", 1)]
+    assert [d for d in excluded if d.path.endswith(".gaps.md")] == []
+
+
 def test_rfc_files_glob(findings):
     def notes(files: Files) -> None:
         files["spec/rfcs/notes.txt.md"] = "# Notes\n"
