@@ -103,6 +103,25 @@ def test_schemas_recursive_id_is_base_plus_path_below_the_folder(findings):
     assert hits(findings(flat_id), "schema-id") == [("schemas/envelopes/error.schema.json", 3)]
 
 
+def test_schemas_recursive_examples_folder_keeps_the_sub_folder(findings):
+    def nested_examples(files: Files) -> None:
+        _nested_schema(files, {"type": "object", "required": ["code"]})
+        files["schemas/examples/envelopes/error/valid/coded.json"] = {"code": "x"}
+        files["schemas/examples/envelopes/error/invalid/no-code.json"] = {}
+        configure(files, "schemas-recursive = true")
+
+    found = findings(nested_examples)
+    assert [d for d in found if d.rule.startswith("example-")] == []
+
+    def wrong(files: Files) -> None:
+        nested_examples(files)
+        files["schemas/examples/envelopes/error/invalid/no-code.json"] = {"code": "y"}
+
+    assert hits(findings(wrong), "example-invalid-passes") == [
+        ("schemas/examples/envelopes/error/invalid/no-code.json", 1)
+    ]
+
+
 def test_examples_required(findings):
     def valid_only(files: Files) -> None:
         del files["schemas/examples/decision/invalid/maybe.json"]
@@ -153,6 +172,16 @@ def test_examples_per_def_layout_validates_against_the_def(findings):
     assert hits(found, "example-valid-fails") == [("schemas/examples/Name/empty.json", 1)]
     assert hits(found, "example-invalid-passes") == [("schemas/examples/Count/invalid/fine.json", 1)]
     assert hits(found, "example-orphan") == [("schemas/examples/Nothing/x.json", 1)]
+
+
+def test_examples_schema_must_name_a_schema_with_defs(findings):
+    def elsewhere(files: Files) -> None:
+        _per_def(files)
+        files["pyproject.toml"] = files["pyproject.toml"].replace(
+            'examples-schema = "schema.json"', 'examples-schema = "other.json"'
+        )
+
+    assert hits(findings(elsewhere), "example-orphan") == [("schemas/examples", 1)]
 
 
 def test_examples_per_def_requires_the_listed_kinds(findings):

@@ -85,15 +85,10 @@ def _refs(data: Any) -> Iterator[tuple[list[Any], str]]:
 
 def _pointer_target(data: Any, fragment: str) -> bool:
     """Whether the JSON pointer `fragment` (without '#') names a value in `data`."""
-    node = data
-    for raw in fragment.split("/")[1:] if fragment else []:
-        key = unquote(raw).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            return False
+    try:
+        referencing.Resource.opaque(data).pointer(unquote(fragment), referencing.Registry().resolver())
+    except (referencing.exceptions.PointerToNowhere, ValueError, TypeError):
+        return False
     return True
 
 

@@ -276,14 +276,18 @@ def _load_def_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> N
 
 
 def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
+    # With schemas-recursive, a schema below a sub-folder keeps it in its name (envelopes/error), and
+    # so does its examples folder (envelopes/error/valid/*.json).
+    depth = None if corpus.settings.conventions.schemas_recursive else 3
     for path in sorted(examples_dir.rglob("*")):
         if path.is_dir():
             continue
         rel = reader.relative(path)
         parts = path.relative_to(examples_dir).parts
-        if path.suffix == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
+        shaped = len(parts) >= 3 and (depth is None or len(parts) == depth) and parts[-2] in _EXAMPLE_KINDS
+        if path.suffix == _WHY_SUFFIX and shaped and parts[-2] == "invalid":
             continue  # read alongside its example below
-        if len(parts) != 3 or parts[1] not in _EXAMPLE_KINDS or not _EXAMPLE_NAME.match(parts[2]):
+        if not shaped or not _EXAMPLE_NAME.match(parts[-1]):
             corpus.load_diagnostics.append(
                 EXAMPLE_MISPLACED.at(
                     rel,
@@ -298,7 +302,7 @@ def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
             continue
         why = ""
         why_path = path.with_suffix(_WHY_SUFFIX)
-        if parts[1] == "invalid" and why_path.is_file():
+        if parts[-2] == "invalid" and why_path.is_file():
             text = reader.read_text(why_path)
             why = (text or "").strip()
-        corpus.examples.append(Example(parts[0], parts[1], doc, why))
+        corpus.examples.append(Example("/".join(parts[:-2]), parts[-2], doc, why))
