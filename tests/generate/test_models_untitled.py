@@ -24,15 +24,17 @@ def _untitled(files: dict[str, Any]) -> None:
         node.pop("title", None)
 
 
-def _import(tmp_path: Path, files: dict[str, str], package: str = "wop_models") -> Any:
+def _import(tmp_path: Path, corpus_root: Path) -> Any:
+    """Generate the models under a package name of this test alone and import it, so no other
+    test's `wop_models` is touched."""
+    package = "untitled_" + tmp_path.name.replace("-", "_")
+    files = generate_models(load(corpus_root), package=package)
     for relative, text in files.items():
         target = tmp_path / "pkg" / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     sys.path.insert(0, str(tmp_path / "pkg"))
     try:
-        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
-            del sys.modules[name]
         return importlib.import_module(package)
     finally:
         sys.path.remove(str(tmp_path / "pkg"))
@@ -47,9 +49,9 @@ def test_pascal_case(key: str, name: str) -> None:
 
 def test_untitled_payloads_still_give_typed_events(make_corpus: Any, tmp_path: Path) -> None:
     warnings: list[Diagnostic] = []
-    files = generate_models(load(make_corpus(_untitled)), warnings=warnings)
+    generate_models(load(make_corpus(_untitled)), warnings=warnings)
     assert warnings == []
-    models = _import(tmp_path, files)
+    models = _import(tmp_path, make_corpus(_untitled))
     event = models.parse_run_event({"type": "agent.verified", "payload": {"verdict": "pass"}})
     assert type(event).__name__ == "AgentVerifiedEvent"
     assert type(event.payload).__name__ == "AgentVerified"
@@ -64,7 +66,7 @@ def test_event_class_names_are_collision_safe(make_corpus: Any, tmp_path: Path) 
         payloads["_typeIndex"]["properties"]["run-started"] = {"$ref": "#/$defs/runStartedToo"}
         payloads["runStartedToo"] = {"type": "object"}
 
-    models = _import(tmp_path, generate_models(load(make_corpus(clash))))
+    models = _import(tmp_path, make_corpus(clash))
     # event types in sorted order: "run-started" takes the name first
     assert type(models.parse_run_event({"type": "run-started", "payload": {}})).__name__ == "RunStartedEvent"
     assert type(models.parse_run_event({"type": "run.started", "payload": {}})).__name__ == "RunStartedEvent2"

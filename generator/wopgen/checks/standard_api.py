@@ -24,7 +24,8 @@ from referencing.jsonschema import DRAFT7
 from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import StandardDocument
-from wopgen.corpus.yamldoc import YamlList, YamlMap
+from wopgen.corpus.documents import YamlList, YamlMap
+from wopgen.corpus.graph import value_at
 from wopgen.diagnostics import Diagnostic
 
 ASYNCAPI_SPECS_VERSION = "6.11.1"  # npm @asyncapi/specs, files schemas/3.0.0.json and 3.1.0.json; see data/asyncapi
@@ -85,11 +86,7 @@ def _refs(data: Any) -> Iterator[tuple[list[Any], str]]:
 
 def _pointer_target(data: Any, fragment: str) -> bool:
     """Whether the JSON pointer `fragment` (without '#') names a value in `data`."""
-    try:
-        referencing.Resource.opaque(data).pointer(unquote(fragment), referencing.Registry().resolver())
-    except (referencing.exceptions.PointerToNowhere, ValueError, TypeError):
-        return False
-    return True
+    return value_at(data, unquote(fragment))[0]
 
 
 def _ref_problem(corpus: Corpus, document: StandardDocument, ref: str) -> str | None:
@@ -112,7 +109,7 @@ def _ref_problem(corpus: Corpus, document: StandardDocument, ref: str) -> str | 
             return f"{path} does not exist"
     if not corpus.resolvable(path):
         return None  # the schema itself is broken; `schema-metaschema` says why
-    if fragment and not corpus.resolves(corpus.uri_of(path), "#" + fragment):
+    if fragment and not _pointer_target(corpus.schemas[path].data, fragment):
         return f"no {fragment} in {path}"
     return None
 

@@ -10,7 +10,7 @@ import click
 
 from wopgen import __version__
 from wopgen.corpus import Corpus, load
-from wopgen.corpus.settings import Settings, SettingsError, find_root, load_settings
+from wopgen.corpus.settings import Settings, SettingsError, find_settings, load_settings
 from wopgen.diagnostics import Diagnostic
 from wopgen.report import RENDERERS, render_text
 
@@ -21,27 +21,25 @@ class Context:
     def __init__(self, root: Path | None, config: Path | None = None) -> None:
         self.explicit_root = root
         self.config = config
-
-    def root(self) -> Path:
-        try:
-            if self.config is not None:
-                root = self.explicit_root or _nearest_root(Path.cwd())
-                load_settings(root, self.config)  # fail early with a clear message
-                return root.resolve()
-            if self.explicit_root is not None:
-                load_settings(self.explicit_root)  # fail early with a clear message
-                return self.explicit_root.resolve()
-            return find_root(Path.cwd())
-        except SettingsError as exc:
-            raise click.UsageError(str(exc)) from None
+        self._settings: Settings | None = None
 
     def settings(self) -> Settings:
-        """The settings of the corpus: its pyproject.toml, or the --config file."""
-        root = self.root()
-        try:
-            return load_settings(root, self.config)
-        except SettingsError as exc:
-            raise click.UsageError(str(exc)) from None
+        """The corpus settings, read once per command: the corpus's pyproject.toml, or the --config file."""
+        if self._settings is None:
+            try:
+                if self.config is not None:
+                    root = self.explicit_root or _nearest_root(Path.cwd())
+                    self._settings = load_settings(root, self.config)
+                elif self.explicit_root is not None:
+                    self._settings = load_settings(self.explicit_root)
+                else:
+                    self._settings = find_settings(Path.cwd())
+            except SettingsError as exc:
+                raise click.UsageError(str(exc)) from None
+        return self._settings
+
+    def root(self) -> Path:
+        return self.settings().root
 
     def corpus(self) -> Corpus:
         settings = self.settings()
@@ -54,7 +52,7 @@ class Context:
 def _nearest_root(start: Path) -> Path:
     """With --config and no --root: the enclosing corpus if there is one, else the working folder."""
     try:
-        return find_root(start)
+        return find_settings(start).root
     except SettingsError:
         return start
 

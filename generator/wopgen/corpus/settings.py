@@ -73,20 +73,20 @@ _KEYS: dict[str, str] = {
 PARTS = ("schemas", "examples", "docs", "rfcs", "api", "invariants", "changelog")
 
 
-def find_root(start: Path) -> Path:
-    """Walk up from `start` to the first folder whose pyproject.toml has `[tool.wopgen]`."""
+def find_settings(start: Path) -> Settings:
+    """The settings of the first folder, from `start` up, whose pyproject.toml has `[tool.wopgen]`
+    (each pyproject.toml on the way parsed once)."""
     here = start.resolve()
     for folder in (here, *here.parents):
         candidate = folder / PYPROJECT
-        if candidate.is_file() and "wopgen" in _read_tool_table(candidate):
-            return folder
+        if not candidate.is_file():
+            continue
+        tool, text = _parse(candidate)
+        if "wopgen" in tool:
+            return _settings(folder, candidate, tool, text)
     raise SettingsError(
         f"no {PYPROJECT} with a [tool.wopgen] table in {here} or any parent folder; run inside a corpus or pass --root"
     )
-
-
-def _read_tool_table(pyproject: Path) -> dict[str, Any]:
-    return _parse(pyproject)[0]
 
 
 def _parse(pyproject: Path) -> tuple[dict[str, Any], str]:
@@ -126,6 +126,10 @@ def load_settings(root: Path, config: Path | None = None) -> Settings:
             raise SettingsError(f"{config}: no such settings file")
         raise SettingsError(f"{root}: no {PYPROJECT} with a [tool.wopgen] table here")
     tool, text = _parse(pyproject)
+    return _settings(root, pyproject, tool, text)
+
+
+def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> Settings:
     table = tool.get("wopgen")
     if not isinstance(table, dict):
         raise SettingsError(f"{pyproject}: no [tool.wopgen] table")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wopgen.conformance.model import LOOP_FIXTURE
+from wopgen.corpus.vocabulary import LOOP_FIXTURE
 
 EVAL_MODES = ("golden", "rubric", "regression")  # the modes the host really implements
 

@@ -1,0 +1,7 @@
+"""Well-known names shared by the generators and the conformance runner, kept in the corpus
+package so neither has to import the other."""
+
+from __future__ import annotations
+
+# The fixture workflow a host lists in its discovery `fixtures` to run scripted loops for conformance.
+LOOP_FIXTURE = "conformance.scripted-loop"
