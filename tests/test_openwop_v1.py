@@ -38,9 +38,16 @@ def test_only_true_findings_remain() -> None:
     assert {path for _, path, _ in open_boxes} == {VERIFIER}
     rest = [f for f in found if f[0] != "rfc-acceptance-open"]
     assert rest == [
-        # Two RFC files carry the number 0090 (the withdrawn shadow-run RFC and the verifier RFC).
+        # Active on the day they were opened, with no waiver in Updated (RFC 0001: a 7-day window).
+        ("rfc-comment-window", "RFCS/0059-agent-workspace.md", 10),
+        ("rfc-comment-window", "RFCS/0061-agent-loop-lifecycle.md", 10),
         ("rfc-compatibility", SHADOW, 13),  # "n/a (withdrawn …)" is not one of the three classes
+        # Two RFC files carry the number 0090 (RFC 0001: numbers are not reused).
         ("rfc-number-duplicate", SHADOW, 5),
+        # Descriptions state a default ("Default `completion`", "Defaults to …") no `default` declares.
+        ("schema-default-undeclared", "schemas/artifact-type-pack-manifest.schema.json", 113),
+        ("schema-default-undeclared", "schemas/capabilities.schema.json", 231),
+        ("schema-default-undeclared", "schemas/capabilities.schema.json", 816),
     ]
 
 

@@ -73,6 +73,7 @@ def _current_values(obj: Context) -> dict[str, str]:
     settings = obj.settings()
     values: dict[str, str] = {key: repr(getattr(settings, name)) for key, name in _KEYS.items()}
     values["external-rfcs"] = repr(sorted(settings.external_rfcs))
+    values["reserved-rfcs"] = repr(sorted(settings.reserved_rfcs))
     for f in fields(settings.conventions):
         key = key_of(f.name)
         if key is not None:

@@ -154,6 +154,13 @@ PART_SETTINGS = (
         "[]",
         "RFC numbers the corpus cites that live elsewhere; citing them (and linking to their files) is no finding.",
     ),
+    Setting(
+        "reserved-rfcs",
+        "list of numbers",
+        "[]",
+        "RFC numbers another RFC series already uses; no RFC here may take one (`rfc-number-reserved`), "
+        "and `wopgen rfc new` skips them.",
+    ),
     Setting("baseline", "string", "none", "Git ref or folder `wopgen check` compares against for compatibility."),
     Setting("models-package", "string", '"wop_models"', "Python package name of `wopgen models`."),
 )

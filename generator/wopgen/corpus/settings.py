@@ -35,6 +35,7 @@ class Settings:
     changelog: str = "CHANGELOG.md"
     id_base: str = "https://openwop.dev/spec/v1/"
     external_rfcs: frozenset[int] = field(default_factory=frozenset)
+    reserved_rfcs: frozenset[int] = field(default_factory=frozenset)  # numbers another RFC series uses
     baseline: str | None = None
     models_package: str = "wop_models"
     conventions: Conventions = field(default_factory=Conventions)  # the house rules (corpus/conventions.py)
@@ -68,6 +69,9 @@ _KEYS: dict[str, str] = {
     "baseline": "baseline",
     "models-package": "models_package",
 }
+
+# The settings that hold lists of RFC numbers.
+_NUMBER_LISTS: dict[str, str] = {"external-rfcs": "external_rfcs", "reserved-rfcs": "reserved_rfcs"}
 
 # The settings that name a part of the corpus: each must stay inside the corpus root.
 PARTS = ("schemas", "examples", "docs", "rfcs", "api", "invariants", "changelog")
@@ -135,10 +139,10 @@ def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> S
         raise SettingsError(f"{pyproject}: no [tool.wopgen] table")
     values: dict[str, Any] = {}
     for key, value in table.items():
-        if key == "external-rfcs":
+        if key in _NUMBER_LISTS:
             if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
-                raise SettingsError(f"{pyproject}: external-rfcs must be a list of RFC numbers")
-            values["external_rfcs"] = frozenset(value)
+                raise SettingsError(f"{pyproject}: {key} must be a list of RFC numbers")
+            values[_NUMBER_LISTS[key]] = frozenset(value)
         elif key in CONVENTION_KEYS:
             continue  # read below by parse_conventions
         elif key in _KEYS:
@@ -146,7 +150,7 @@ def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> S
                 raise SettingsError(f"{pyproject}: [tool.wopgen] {key} must be a string")
             values[_KEYS[key]] = value
         else:
-            known = ", ".join(sorted([*_KEYS, "external-rfcs", *CONVENTION_KEYS]))
+            known = ", ".join(sorted([*_KEYS, *_NUMBER_LISTS, *CONVENTION_KEYS]))
             raise SettingsError(f"{pyproject}: unknown [tool.wopgen] key {key!r} (known: {known})")
     base = values.get("id_base", Settings.id_base)
     if not base.endswith("/"):

@@ -5,3 +5,9 @@ from __future__ import annotations
 
 # The fixture workflow a host lists in its discovery `fixtures` to run scripted loops for conformance.
 LOOP_FIXTURE = "conformance.scripted-loop"
+
+# The sample eval suites a host lists in its discovery `fixtures` to run the rubric and adversarial
+# eval-mode scenarios.
+RUBRIC_SUITE = "core.openwop.evals.rubric-sample"
+ADVERSARIAL_SUITE = "core.openwop.evals.adversarial-sample"
+SUITE_FIXTURES = (RUBRIC_SUITE, ADVERSARIAL_SUITE)

@@ -186,7 +186,7 @@ def explicit_openness(schema: Any) -> Any:
 def _run_generator(files: dict[str, Any]) -> dict[tuple[str, ...], str]:
     # Imported here: the library is large and only this command needs it.
     from datamodel_code_generator import GenerateConfig, generate
-    from datamodel_code_generator.enums import DataModelType, InputFileType, StrictTypes
+    from datamodel_code_generator.enums import DataModelType, DefaultValueType, InputFileType, StrictTypes
     from datamodel_code_generator.format import Formatter, PythonVersion
 
     config = GenerateConfig(
@@ -202,6 +202,8 @@ def _run_generator(files: dict[str, Any]) -> dict[tuple[str, ...], str]:
         use_standard_collections=True,
         use_union_operator=True,
         enum_field_as_literal=None,
+        # A `default` of an enum-typed member becomes the enum member, not its string.
+        deserialize_default_values=[DefaultValueType.Enum],
         generate_schema_validators=True,
         strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
         disable_timestamp=True,
