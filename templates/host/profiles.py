@@ -55,8 +55,9 @@ class Profile:
 
     @property
     def gates(self) -> dict[str, Any]:
-        """The advertised `verifier.gates` block (RFC 0091); empty when gates are not supported."""
-        block = self._model.get("verifier", {}).get("gates", {}) if self.verifier_supported else {}
+        """The advertised `verificationGates` block (RFC 0091); empty when gates are not supported."""
+        block = self.capabilities.get("verificationGates") or self._model.get("verifier", {}).get("gates", {})
+        block = block if self.verifier_supported and isinstance(block, dict) else {}
         return dict(block) if block.get("supported") else {}
 
     @property

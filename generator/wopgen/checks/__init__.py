@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from itertools import chain
 
 from wopgen.checks import (
@@ -19,6 +20,7 @@ from wopgen.checks import (
     schemas,
     semantics,
 )
+from wopgen.checks.cache import CheckCache
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic, selected
 
@@ -39,6 +41,10 @@ CHECKS: tuple[tuple[Families, Check], ...] = (
     (("conformance-", "host-"), conformance.check),  # last: it executes the spec against the generated host
 )
 
+# The checks whose findings a CheckCache keeps (by module name): rendering the API documents and
+# running the conformance suite are most of a check's time, and pure functions of the corpus.
+CACHED = frozenset({"api", "conformance"})
+
 
 def wanted(families: Families, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> bool:
     """Whether a check that emits `families` can report anything the selection keeps."""
@@ -56,11 +62,18 @@ def run_all(
     *,
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
+    cache: CheckCache | None = None,
 ) -> Iterator[Diagnostic]:
     """The load findings and those of every check (default: CHECKS). Given a selection (rule ids or prefixes, as for
     `wopgen check --select/--ignore`), checks none of whose rules it keeps are skipped; the caller
-    still filters the findings with `diagnostics.select`."""
+    still filters the findings with `diagnostics.select`. Given a `cache`, the CACHED checks reuse the
+    findings stored for the same corpus and toolchain."""
     yield from corpus.load_diagnostics
     for families, check in CHECKS if checks is None else checks:
-        if wanted(families, include, exclude):
+        if not wanted(families, include, exclude):
+            continue
+        name = check.__module__.rsplit(".", 1)[-1]
+        if cache is not None and name in CACHED:
+            yield from cache.findings(name, partial(check, corpus))
+        else:
             yield from check(corpus)

@@ -23,13 +23,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator, Iterator, Mapping
-from typing import Any
-
-import referencing.exceptions
 
 from wopgen.catalogue import define
 from wopgen.corpus import Corpus
-from wopgen.corpus.keywords import DEFS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
+from wopgen.corpus.graph import Located, Position, RefGraph, Status
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.diagnostics import Diagnostic
 
@@ -57,15 +54,17 @@ def enum_values(corpus: Corpus) -> dict[str, frozenset[str]]:
     than one meaning, and prose cannot say which one it means: it is left out.
     """
     found: dict[str, set[frozenset[str] | None]] = {}
-    registry = corpus.registry
+    graph = corpus.graph
     for path in sorted(corpus.schemas):
-        doc = corpus.schemas[path]
-        if not corpus.resolvable(path) or not isinstance(doc.data, dict):
+        if not corpus.resolvable(path):
             continue
-        resolver = registry.resolver(corpus.uri_of(path))
-        for name, subschema in _properties(doc.data):
-            values = _strings(subschema, resolver, 0)
-            found.setdefault(name, set()).add(frozenset(values) if values else None)
+        for item in graph.objects(path):
+            properties = item.node.get("properties") if item.position is Position.SCHEMA else None
+            if not isinstance(properties, dict):
+                continue
+            for name in properties:
+                values = _strings(graph, Located(path, item.pointer).child("properties", name), 0)
+                found.setdefault(name, set()).add(frozenset(values) if values else None)
     closed: dict[str, frozenset[str]] = {}
     for name, sets in found.items():
         only = next(iter(sets))
@@ -74,26 +73,9 @@ def enum_values(corpus: Corpus) -> dict[str, frozenset[str]]:
     return closed
 
 
-def _properties(node: Any) -> Iterator[tuple[str, Any]]:
-    """Every (property name, subschema) pair anywhere in a schema document."""
-    if not isinstance(node, dict):
-        return
-    for keyword, value in node.items():
-        if keyword in SCHEMA_MAPS or keyword == DEFS:
-            if isinstance(value, dict):
-                for name, child in value.items():
-                    if keyword == "properties":
-                        yield name, child
-                    yield from _properties(child)
-        elif keyword in SCHEMA_LISTS and isinstance(value, list):
-            for child in value:
-                yield from _properties(child)
-        elif keyword in SCHEMA_SINGLES:
-            yield from _properties(value)
-
-
-def _strings(node: Any, resolver: Any, depth: int) -> set[str] | None:
-    """The closed set of strings `node` allows, or None when it is not one."""
+def _strings(graph: RefGraph, where: Located, depth: int) -> set[str] | None:
+    """The closed set of strings the subschema at `where` allows, or None when it is not one."""
+    node = graph.node(where)
     if not isinstance(node, dict) or depth > _MAX_DEPTH:
         return None
     if isinstance(node.get("enum"), list):
@@ -101,19 +83,17 @@ def _strings(node: Any, resolver: Any, depth: int) -> set[str] | None:
         return {v for v in values if isinstance(v, str)} if all(isinstance(v, str) for v in values) else None
     if isinstance(node.get("const"), str):
         return {node["const"]}
-    ref = node.get("$ref")
-    if isinstance(ref, str):
-        try:
-            resolved = resolver.lookup(ref)
-        except (referencing.exceptions.Unresolvable, LookupError, TypeError, ValueError):
+    site = graph.site_at(where)
+    if site is not None:
+        if site.status is not Status.RESOLVED or site.target is None:
             return None  # schema-ref-unresolved reports it; here it is simply not an enum
-        return _strings(resolved.contents, resolved.resolver, depth + 1)
+        return _strings(graph, site.target, depth + 1)
     for keyword in ("anyOf", "oneOf"):
         branches = node.get(keyword)
         if isinstance(branches, list) and branches:
             union: set[str] = set()
-            for branch in branches:
-                values = _strings(branch, resolver, depth + 1)
+            for index in range(len(branches)):
+                values = _strings(graph, where.child(keyword, index), depth + 1)
                 if values is None:
                     return None
                 union |= values

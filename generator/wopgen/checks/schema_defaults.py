@@ -14,8 +14,7 @@ from typing import Any
 
 from wopgen.catalogue import define
 from wopgen.corpus import Corpus
-from wopgen.corpus.documents import escape_token
-from wopgen.corpus.keywords import DEFS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
+from wopgen.corpus.graph import Position
 from wopgen.diagnostics import Diagnostic
 
 DEFAULT_UNDECLARED = define(
@@ -65,29 +64,14 @@ def _fits(node: dict[str, Any], value: Any) -> bool:
     return False
 
 
-def _subschemas(node: Any, ptr: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every schema object of a document with its pointer (instance data such as `enum` skipped)."""
-    stack: list[tuple[str, Any]] = [(ptr, node)]
-    while stack:
-        where, current = stack.pop()
-        if not isinstance(current, dict):
-            continue
-        yield where, current
-        for keyword, value in current.items():
-            at = f"{where}/{escape_token(keyword)}"
-            if (keyword in SCHEMA_MAPS or keyword == DEFS) and isinstance(value, dict):
-                stack.extend((f"{at}/{escape_token(name)}", child) for name, child in value.items())
-            elif keyword in SCHEMA_LISTS and isinstance(value, list):
-                stack.extend((f"{at}/{index}", child) for index, child in enumerate(value))
-            elif keyword in SCHEMA_SINGLES:
-                stack.append((at, value))
-
-
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
         found = []
-        for ptr, node in _subschemas(doc.data, ""):
+        for item in corpus.graph.objects(path):
+            if item.position is not Position.SCHEMA:  # names maps, unknown keywords, instance data
+                continue
+            ptr, node = item.pointer, item.node
             description = node.get("description")
             if not isinstance(description, str):
                 continue

@@ -173,7 +173,12 @@ class YamlList(list[Any]):
         return lines[index] if index < len(lines) else self.line
 
 
-class _Loader(yaml.SafeLoader):
+# libyaml's parser where it is installed (several times faster); the constructors below are the
+# same either way, so the data and its lines do not depend on which parser read the text.
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_SafeLoader):  # type: ignore[valid-type,misc]
     pass
 
 

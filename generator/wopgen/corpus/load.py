@@ -35,9 +35,10 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 class _Reader:
     """Reads files for one load, turning every failure into a diagnostic."""
 
-    def __init__(self, settings: Settings, diagnostics: list[Diagnostic]) -> None:
+    def __init__(self, settings: Settings, diagnostics: list[Diagnostic], listed: frozenset[str] = frozenset()) -> None:
         self.root = settings.root
         self.diagnostics = diagnostics
+        self.listed = listed  # files the one walk found inside the root: no need to resolve them again
 
     def relative(self, path: Path) -> str:
         try:
@@ -48,7 +49,8 @@ class _Reader:
     def read_bytes(self, path: Path) -> bytes | None:
         rel = self.relative(path)
         try:
-            path.resolve().relative_to(self.root)
+            if rel not in self.listed:
+                path.resolve().relative_to(self.root)
         except (ValueError, OSError, RuntimeError):
             self.diagnostics.append(
                 OUTSIDE_ROOT.at(
@@ -110,8 +112,8 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     """Read the corpus at `root` (settings from its pyproject.toml unless given)."""
     settings = settings or load_settings(root)
     diagnostics: list[Diagnostic] = []
-    reader = _Reader(settings, diagnostics)
     listed = listing(settings.root)
+    reader = _Reader(settings, diagnostics, listed.files)
 
     def _files(relative: str, pattern: str) -> list[Path]:
         """The listed files of a part matching `pattern`: the disk is walked once, by `listing`."""

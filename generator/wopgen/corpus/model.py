@@ -26,6 +26,7 @@ from wopgen.corpus.graph import RefGraph
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.rfc import Rfc
 from wopgen.corpus.settings import Settings
+from wopgen.corpus.validation import CompiledSchemas, metaschema_accepts
 from wopgen.diagnostics import Diagnostic
 
 SCHEMA_SUFFIX = ".schema.json"
@@ -118,6 +119,8 @@ class Corpus:
         schema with errors, since `referencing` cannot crawl a keyword of the wrong type.
         """
         cache = self._metaschema_errors
+        if path not in cache and metaschema_accepts(self.schemas[path].data):
+            cache[path] = ()  # the compiled engine's yes; only a no needs the explaining engine
         if path not in cache:
             try:
                 found = Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(self.schemas[path].data)
@@ -167,9 +170,35 @@ class Corpus:
         key = (path, pointer)
         cache = self._validators
         if key not in cache:
-            target = urljoin(self.uri_of(path), "#" + pointer) if pointer else self.uri_of(path)
-            cache[key] = self._base_validator.evolve(schema={"$ref": target})
+            cache[key] = self._base_validator.evolve(schema={"$ref": self.target_uri(path, pointer)})
         return cache[key]
+
+    def target_uri(self, path: str, pointer: str = "") -> str:
+        """The URI of the schema at `path`, or of the subschema at `pointer` inside it."""
+        return urljoin(self.uri_of(path), "#" + pointer) if pointer else self.uri_of(path)
+
+    def compiled_verdict(self, path: str, pointer: str, instance: Any) -> bool | None:
+        """Whether `instance` validates against the schema at `path` (or its subschema at `pointer`),
+        answered by the compiled engine; None where it may not answer: it cannot tell, or the schema
+        reaches a pure-`$ref` cycle (which `jsonschema` finds unverifiable and so must judge)."""
+        if path in self._reaching_cycles:
+            return None
+        return self.compiled.is_valid(self.target_uri(path, pointer), instance)
+
+    @cached_property
+    def _reaching_cycles(self) -> frozenset[str]:
+        looped = {located.path for cycle in self.graph.cycles for located in cycle.route}
+        if not looped:
+            return frozenset()
+        return frozenset(path for path in self.schemas if looped.intersection(self.graph.reachable([path])))
+
+    @cached_property
+    def compiled(self) -> CompiledSchemas:
+        """Compiled validators over the schemas the metaschema accepts, each under its URI: the fast
+        answer to "does this validate?", with `validator` kept to explain a no."""
+        return CompiledSchemas(
+            (self.uri_of(path), doc.data) for path, doc in sorted(self.schemas.items()) if self.resolvable(path)
+        )
 
     @cached_property
     def _base_validator(self) -> Draft202012Validator:

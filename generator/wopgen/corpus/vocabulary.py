@@ -3,11 +3,13 @@ package so neither has to import the other."""
 
 from __future__ import annotations
 
-# The fixture workflow a host lists in its discovery `fixtures` to run scripted loops for conformance.
-LOOP_FIXTURE = "conformance.scripted-loop"
+# The fixture workflows of the conformance catalogue a host lists in its discovery `fixtures`
+# (ids as the published catalogue spells them).
+LOOP_FIXTURE = "conformance-scripted-loop"
+LEGACY_LOOP_FIXTURE = "conformance.scripted-loop"  # the id this slice used before its catalogue; hosts may alias it
+NOOP_FIXTURE = "conformance-noop"
+CANCEL_FIXTURE = "conformance-cancellable"
 
-# The sample eval suites a host lists in its discovery `fixtures` to run the rubric and adversarial
-# eval-mode scenarios.
+# The conformance eval suites a host loads to run the rubric and adversarial eval-mode scenarios.
 RUBRIC_SUITE = "core.openwop.evals.rubric-sample"
 ADVERSARIAL_SUITE = "core.openwop.evals.adversarial-sample"
-SUITE_FIXTURES = (RUBRIC_SUITE, ADVERSARIAL_SUITE)

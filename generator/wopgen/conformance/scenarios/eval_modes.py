@@ -1,7 +1,7 @@
 """RFC 0081 modes beyond golden and regression: rubric, adversarial and live-shadow eval runs.
 
-Each mode's scenario runs a conformance suite the host lists in its discovery `fixtures` (the
-rubric and adversarial suites) or the sample suite (live-shadow), and checks what RFC 0081 states
+Each mode's scenario runs a conformance suite the host holds (the rubric and adversarial suites;
+a host that refuses the reference skips) or the sample suite (live-shadow), and checks what RFC 0081 states
 for every eval run and for that mode; how a judge or a safety scorer decides stays the host's.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from wopgen.conformance.model import Context, Scenario, Skip, of_type
-from wopgen.conformance.scenarios.evals import SAMPLE, _offered, _order
+from wopgen.conformance.scenarios.evals import AGENT, SAMPLE, _offered, _order
 from wopgen.corpus.vocabulary import ADVERSARIAL_SUITE, RUBRIC_SUITE
 
 
@@ -22,9 +22,19 @@ def _mode(name: str) -> Any:
 
 
 def _run(ctx: Context, suite: str, mode: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    if suite != SAMPLE and suite not in (ctx.caps.get("fixtures") or []):
-        raise Skip(f"the host does not list the conformance suite {suite} in its discovery fixtures")
-    run_id = ctx.create({"mode": "eval", "evalSuiteRef": suite, "configurable": {"evalModes": [mode]}})
+    body = {"mode": "eval", "evalSuiteRef": suite, "agentId": AGENT, "configurable": {"evalModes": [mode]}}
+    if suite != SAMPLE:
+        # A conformance suite is something a host loads, not something it advertises (discovery
+        # `fixtures` lists workflows only): a host that refuses the suite reference does not hold it.
+        probe = ctx.request("POST", "/v1/runs", body)
+        if probe.status in (400, 404, 422):
+            raise Skip(f"the host does not hold the conformance suite {suite} (it answered {probe.status})")
+        if not 200 <= probe.status < 300 or not isinstance(probe.body, dict) or "runId" not in probe.body:
+            run_id = ctx.create(body)  # reports the failing create answer
+        else:
+            run_id = str(probe.body["runId"])
+    else:
+        run_id = ctx.create(body)
     snap = ctx.settle(run_id)
     ctx.equal(snap["status"], "completed", f"RFC 0081 B: the {mode} eval run ends")
     events = ctx.events(run_id)

@@ -28,7 +28,7 @@ def agent_id_bounds(ctx: Context) -> None:
     ctx.invalid("run-event-payloads", {**base, "agentId": "ab"}, "RFC 0090 A: a 2-character agentId", pointer)
     ctx.invalid("run-event-payloads", {**base, "agentId": "a" * 257}, "RFC 0090 A: a 257-character agentId", pointer)
     model = execution_model(ctx.caps)
-    if not (model.get("verifier", {}).get("supported") and ctx.has_fixture):
+    if not (model.get("verifier", {}).get("supported") and ctx.has_fixture()):
         return
     for critic in ("ab", "c" * (_LONGEST + 1)):
         script = {"turns": [next_worker(verdict="pass", critic=critic), terminate()]}
