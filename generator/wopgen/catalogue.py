@@ -61,7 +61,7 @@ def rule_modules() -> tuple[ModuleType, ...]:
     from wopgen.checks import api, changelog, conformance, docs, examples, invariants, rfcs, schemas, semantics
     from wopgen.compat import rules as compat_rules
     from wopgen.conformance import findings, scenarios
-    from wopgen.generate import host
+    from wopgen.generate import host, models
 
     return (
         corpus_rules,
@@ -76,6 +76,7 @@ def rule_modules() -> tuple[ModuleType, ...]:
         conformance,
         compat_rules,
         host,
+        models,
         findings,
         scenarios,
     )

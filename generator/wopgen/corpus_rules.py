@@ -50,3 +50,9 @@ API_SHAPE = define(
     "error",
     "The API description breaks its format: an unknown or missing key, or a value of the wrong kind.",
 )
+API_FORMAT = define(
+    "api-format",
+    "error",
+    "The API folder holds neither the declarative operations.yaml/channels.yaml nor an OpenAPI 3.1 or "
+    "AsyncAPI 3.x document, so nothing in it would be checked.",
+)

@@ -18,15 +18,19 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 class Context:
-    def __init__(self, root: Path | None) -> None:
+    def __init__(self, root: Path | None, config: Path | None = None) -> None:
         self.explicit_root = root
+        self.config = config
         self._settings: Settings | None = None
 
     def settings(self) -> Settings:
-        """The corpus settings, read once per command (pyproject.toml is parsed once)."""
+        """The corpus settings, read once per command: the corpus's pyproject.toml, or the --config file."""
         if self._settings is None:
             try:
-                if self.explicit_root is not None:
+                if self.config is not None:
+                    root = self.explicit_root or _nearest_root(Path.cwd())
+                    self._settings = load_settings(root, self.config)
+                elif self.explicit_root is not None:
                     self._settings = load_settings(self.explicit_root)
                 else:
                     self._settings = find_settings(Path.cwd())
@@ -45,6 +49,14 @@ class Context:
             raise click.UsageError(str(exc)) from None
 
 
+def _nearest_root(start: Path) -> Path:
+    """With --config and no --root: the enclosing corpus if there is one, else the working folder."""
+    try:
+        return find_settings(start).root
+    except SettingsError:
+        return start
+
+
 pass_context = click.make_pass_decorator(Context)
 
 
@@ -52,12 +64,13 @@ def _split(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
-def emit(diagnostics: list[Diagnostic], fmt: str) -> None:
+def emit(diagnostics: list[Diagnostic], fmt: str, err: bool = False) -> None:
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     if fmt == "text":
-        click.echo(render_text(ordered, colour=sys.stdout.isatty()), nl=False)
+        stream = sys.stderr if err else sys.stdout
+        click.echo(render_text(ordered, colour=stream.isatty()), nl=False, err=err)
     else:
-        click.echo(RENDERERS[fmt](ordered), nl=False)
+        click.echo(RENDERERS[fmt](ordered), nl=False, err=err)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -66,16 +79,22 @@ def emit(diagnostics: list[Diagnostic], fmt: str) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Corpus root (default: the nearest parent folder whose pyproject.toml has [tool.wopgen]).",
 )
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Read the [tool.wopgen] table from this TOML file instead of the corpus's pyproject.toml "
+    "(paths in it stay relative to the corpus root); `wopgen config` lists every setting.",
+)
 @click.version_option(__version__, prog_name="wopgen")
 @click.pass_context
-def cli(ctx: click.Context, root: Path | None) -> None:
+def cli(ctx: click.Context, root: Path | None, config: Path | None) -> None:
     """Check, generate from and execute the OpenWOP v1 specification corpus.
 
     \b
     Exit codes: 0 clean, 1 findings at or above the failing severity, 2 usage or configuration error.
     Start with `wopgen check`; `wopgen rules` lists every rule it can report.
     """
-    ctx.obj = Context(root)
+    ctx.obj = Context(root, config)
 
 
 def gated_corpus(obj: Context, what: str, also: tuple[str, ...] = ()) -> Corpus:

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wopgen.corpus.conventions import CONVENTION_KEYS, ConventionError, Conventions, parse_conventions
+
 PYPROJECT = "pyproject.toml"
 TABLE = "[tool.wopgen]"
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]")
@@ -36,6 +38,8 @@ class Settings:
     reserved_rfcs: frozenset[int] = field(default_factory=frozenset)  # numbers another RFC series uses
     baseline: str | None = None
     models_package: str = "wop_models"
+    conventions: Conventions = field(default_factory=Conventions)  # the house rules (corpus/conventions.py)
+    source: Path | None = None  # the file the table was read from (pyproject.toml, or --config FILE)
     # The pyproject.toml line of each key as written there (`id-base`, not `id_base`), and of the
     # table header under "[tool.wopgen]"; diagnostics about a setting point at it.
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)
@@ -117,10 +121,13 @@ def key_lines(text: str) -> dict[str, int]:
     return lines
 
 
-def load_settings(root: Path) -> Settings:
-    """Read `[tool.wopgen]` from `root/pyproject.toml`; unknown keys are an error."""
-    pyproject = root / PYPROJECT
+def load_settings(root: Path, config: Path | None = None) -> Settings:
+    """Read `[tool.wopgen]` from `root/pyproject.toml`, or from `config` when given (paths in it are
+    still relative to `root`); unknown keys are an error."""
+    pyproject = config if config is not None else root / PYPROJECT
     if not pyproject.is_file():
+        if config is not None:
+            raise SettingsError(f"{config}: no such settings file")
         raise SettingsError(f"{root}: no {PYPROJECT} with a [tool.wopgen] table here")
     tool, text = _parse(pyproject)
     return _settings(root, pyproject, tool, text)
@@ -136,12 +143,14 @@ def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> S
             if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
                 raise SettingsError(f"{pyproject}: {key} must be a list of RFC numbers")
             values[_NUMBER_LISTS[key]] = frozenset(value)
+        elif key in CONVENTION_KEYS:
+            continue  # read below by parse_conventions
         elif key in _KEYS:
             if not isinstance(value, str):
                 raise SettingsError(f"{pyproject}: [tool.wopgen] {key} must be a string")
             values[_KEYS[key]] = value
         else:
-            known = ", ".join(sorted([*_KEYS, *_NUMBER_LISTS]))
+            known = ", ".join(sorted([*_KEYS, *_NUMBER_LISTS, *CONVENTION_KEYS]))
             raise SettingsError(f"{pyproject}: unknown [tool.wopgen] key {key!r} (known: {known})")
     base = values.get("id_base", Settings.id_base)
     if not base.endswith("/"):
@@ -149,7 +158,19 @@ def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> S
     for part in PARTS:
         if part in values:
             _inside_root(pyproject, root.resolve(), part, values[part])
-    return Settings(root=root.resolve(), lines=key_lines(text), configured=frozenset(values), **values)
+    try:
+        conventions = parse_conventions(table)
+    except ConventionError as exc:
+        raise SettingsError(f"{pyproject}: [tool.wopgen] {exc}") from None
+    configured = frozenset(values) | (CONVENTION_KEYS & set(table))
+    return Settings(
+        root=root.resolve(),
+        lines=key_lines(text),
+        configured=configured,
+        conventions=conventions,
+        source=pyproject.resolve(),
+        **values,
+    )
 
 
 def _inside_root(pyproject: Path, root: Path, key: str, value: str) -> None:

@@ -15,6 +15,7 @@ import yaml
 
 from wopgen import templates
 from wopgen.corpus import Corpus
+from wopgen.corpus.conventions import Conventions
 from wopgen.corpus.rfc import Rfc
 from wopgen.generate.site import api as site_api
 from wopgen.generate.site import events as site_events
@@ -84,6 +85,10 @@ def _title(site: SiteContext, path: str) -> str:
     return heading.text if heading is not None else Path(path).stem
 
 
+# What the home page says of this repository's own slice; another corpus gets a neutral opening.
+_SUMMARY = "The OpenWOP v1 specification slice for agent execution loops, verifier turns and agent evaluation"
+
+
 def home(site: SiteContext) -> str:
     corpus = site.corpus
     specs = [
@@ -96,6 +101,8 @@ def home(site: SiteContext) -> str:
     accepted = sum(1 for r in corpus.rfcs.values() if r.status == "Accepted")
     return site.render(
         "home.md.j2",
+        title=corpus.settings.conventions.site_title,
+        summary=_SUMMARY if corpus.settings.conventions.site_title == Conventions.site_title else "",
         specs=specs,
         schemas=len(corpus.schemas),
         examples=len(corpus.examples),
@@ -151,6 +158,10 @@ def config(site: SiteContext, base: Path, hooks: tuple[Path, ...] = ()) -> str:
         base=json.dumps(str(base)),
         hooks=[json.dumps(str(h)) for h in hooks],
         docs=DOCS,
+        title=json.dumps(site.corpus.settings.conventions.site_title),
+        repo_url=json.dumps(site.corpus.settings.conventions.repository_url)
+        if site.corpus.settings.conventions.repository_url
+        else "",
         nav=yaml.safe_dump(nav(site), sort_keys=False, allow_unicode=True, width=1000),
     )
 

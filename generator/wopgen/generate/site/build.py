@@ -95,6 +95,8 @@ def serve(corpus: Corpus, port: int) -> None:
         write_tree(site.render(corpus, hooks=(HOOK,)), staging)
         os.environ.update(mkdocs_env(corpus))
         os.environ["WOPGEN_SITE_ROOT"] = str(corpus.root)
+        if corpus.settings.source is not None:
+            os.environ["WOPGEN_SITE_CONFIG"] = str(corpus.settings.source)
         _log_like_mkdocs()
         mkdocs_serve(
             config_file=str(staging / "mkdocs.yml"),
