@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
-from urllib.parse import urldefrag, urljoin
 
 from wopgen.catalogue import Rule
 from wopgen.compat import rules as R
@@ -618,26 +617,12 @@ def _as_object(loc: Loc) -> Loc:
 
 
 def _external_refs(corpus: Corpus) -> set[tuple[str, str]]:
-    """(target uri, fragment) of every `$ref` that points from one schema file into another."""
-    found: set[tuple[str, str]] = set()
-
-    def walk(node: Any, own: str) -> None:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                uri, fragment = urldefrag(urljoin(own, ref))
-                if uri and uri != own:
-                    found.add((uri, fragment))
-            for key, value in node.items():
-                if key not in INSTANCE_DATA:
-                    walk(value, own)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value, own)
-
-    for path, doc in corpus.schemas.items():
-        walk(doc.data, corpus.uri_of(path))
-    return found
+    """(target uri, pointer) of every `$ref` that leads from one schema file into another."""
+    return {
+        (corpus.uri_of(site.target.path), site.target.pointer)
+        for site in corpus.graph.sites
+        if site.target is not None and site.target.path != site.doc.path
+    }
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote, urldefrag, urljoin
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
+from wopgen.corpus.graph import Located, Status, value_at
 from wopgen.corpus.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 
 ANNOTATIONS = frozenset(
@@ -111,45 +111,16 @@ def root(doc: JsonDoc) -> Loc:
     return Loc(doc, "", doc.data)
 
 
-def _walk(data: Any, fragment: str) -> tuple[bool, Any]:
-    node = data
-    for raw in fragment.split("/")[1:]:
-        token = unquote(raw).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False, None
-    return True, node
-
-
-def _find_anchor(node: Any, anchor: str, pointer: str = "") -> str | None:
-    children: list[tuple[str, Any]]
-    if isinstance(node, dict):
-        if node.get("$anchor") == anchor:
-            return pointer
-        children = list(node.items())
-    elif isinstance(node, list):
-        children = [(str(i), v) for i, v in enumerate(node)]
-    else:
-        return None
-    for key, value in children:
-        found = _find_anchor(value, anchor, pointer + "/" + escape_token(key))
-        if found is not None:
-            return found
-    return None
-
-
 class Resolver:
-    """Follows `$ref`s inside one corpus; nothing outside it is ever fetched."""
+    """Follows `$ref`s inside one corpus through its located graph (`corpus.graph`, which resolved
+    every `$ref` once with `referencing`); nothing outside the corpus is ever fetched."""
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
-        self.by_uri = corpus.schemas_by_uri
+        self.graph = corpus.graph
+        self._targets: dict[tuple[str, str, str], Loc | None] = {}
         self._refs: dict[int, tuple[Any, frozenset[str]]] = {}
         self._canonical: dict[tuple[str, str], tuple[Any, Any]] = {}
-        self._targets: dict[tuple[str, str], tuple[JsonDoc, Loc | None]] = {}
         self._fingerprints: dict[tuple[str, str], tuple[Any, str]] = {}
 
     def refs_inside(self, node: Any) -> frozenset[str]:
@@ -171,26 +142,23 @@ class Resolver:
         return found
 
     def target(self, loc: Loc, ref: str) -> Loc | None:
-        key = (loc.doc.path, ref)
-        if key not in self._targets or self._targets[key][0] is not loc.doc:
-            self._targets[key] = (loc.doc, self._target(loc, ref))
-        return self._targets[key][1]
+        """Where `ref` leads, as the corpus graph resolved it: the `$ref` written at `loc`, or else
+        the first one spelled `ref` inside the value at `loc` (None: it leads nowhere)."""
+        key = (loc.doc.path, loc.pointer, ref)
+        if key not in self._targets:
+            self._targets[key] = self._target(loc, ref)
+        return self._targets[key]
 
     def _target(self, loc: Loc, ref: str) -> Loc | None:
-        base = self.corpus.uri_of(loc.doc.path) if loc.doc.path in self.corpus.schemas else ""
-        uri, fragment = urldefrag(urljoin(base, ref))
-        doc = self.by_uri.get(uri) if uri else loc.doc
-        if doc is None:
+        where = Located(loc.doc.path, loc.pointer)
+        site = self.graph.site_at(where)
+        if site is None or site.ref != ref:
+            site = next((s for s in self.graph.sites_below(where) if s.ref == ref), None)
+        if site is None or site.target is None or site.status not in (Status.RESOLVED, Status.UNCHECKED):
             return None
-        if fragment and not fragment.startswith("/"):
-            pointer = _find_anchor(doc.data, fragment)
-            if pointer is None:
-                return None
-            fragment = pointer
-        ok, node = _walk(doc.data, unquote(fragment)) if fragment else (True, doc.data)
-        if not ok:
-            return None
-        return Loc(doc, unquote(fragment), node)
+        doc = self.corpus.schemas[site.target.path]
+        found, node = value_at(doc.data, site.target.pointer)
+        return Loc(doc, site.target.pointer, node) if found else None
 
     def deref(self, loc: Loc) -> Loc:
         """Follow `$ref` chains. Sibling validation keywords of a `$ref` are laid over its target."""
