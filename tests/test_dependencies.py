@@ -61,7 +61,7 @@ def test_ci_and_setup_install_with_the_constraints_and_ci_runs_the_lowest_versio
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     setup = (ROOT / "scripts" / "setup-tests").read_text(encoding="utf-8")
     assert "-c constraints.txt -e ." in ci
-    assert "-c constraints.txt -e \".[dev]\"" in setup
+    assert '-c constraints.txt -e ".[dev]"' in setup
     assert "scripts/test-lowest" in ci
     lowest = (ROOT / "scripts" / "test-lowest").read_text(encoding="utf-8")
     assert "scripts/lowest-constraints" in lowest and "pytest" in lowest
@@ -105,10 +105,7 @@ def _tracked(*folders: str) -> set[str]:
 
 
 def test_the_sdist_carries_what_a_packager_needs(tmp_path: Path) -> None:
-    script = (
-        "import sys\nfrom setuptools import build_meta\n"
-        f"print(build_meta.build_sdist({str(tmp_path)!r}))\n"
-    )
+    script = f"import sys\nfrom setuptools import build_meta\nprint(build_meta.build_sdist({str(tmp_path)!r}))\n"
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     name = done.stdout.strip().splitlines()[-1]

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import click
 
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, pass_context
-from wopgen.cli.host import host_files, profile_names
+from wopgen.cli.host import host_files, profile_option, unknown_profile
 
 
 def _scenario_names(values: tuple[str, ...], known: Mapping[str, object], option: str) -> tuple[str, ...]:
@@ -52,7 +52,7 @@ def _check_url(url: str) -> None:
     envvar="WOPGEN_SECOND_API_KEY",
     help="For --url: a key of another owner scope, to check 403 on runs it does not own [env: WOPGEN_SECOND_API_KEY].",
 )
-@click.option("--profile", default="full", show_default=True, help="Profile of the in-process host.")
+@profile_option("Profile of the in-process host.")
 @click.option(
     "--strict",
     is_flag=True,
@@ -123,7 +123,7 @@ def conformance(
 
         module = load_package(files, PACKAGE)
         if profile not in module.profiles():
-            raise click.BadParameter(f"choose one of {', '.join(profile_names(module))}", param_hint="--profile")
+            raise unknown_profile(module)
         transport = in_process(module, profile)
     try:
         results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out))

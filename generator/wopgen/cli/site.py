@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from wopgen.cli.app import EXIT_FINDINGS, Context, cli, gated_corpus, pass_context
+from wopgen.diagnostics import plural
 
 
 @cli.group()
@@ -56,7 +57,7 @@ def site_build(obj: Context, out: Path | None) -> None:
         sys.exit(EXIT_FINDINGS)
     except WriteError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"built {count} files into {target}")
+    click.echo(f"built {plural(count, 'file')} into {target}")
 
 
 @site.command("serve")

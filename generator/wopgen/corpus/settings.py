@@ -35,6 +35,7 @@ class Settings:
     external_rfcs: frozenset[int] = field(default_factory=frozenset)
     baseline: str | None = None
     models_package: str = "wop_models"
+    rules: RuleSettings = field(default_factory=lambda: RuleSettings())  # [tool.wopgen.rules]
     # The pyproject.toml line of each key as written there (`id-base`, not `id_base`), and of the
     # table header under "[tool.wopgen]"; diagnostics about a setting point at it.
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)
@@ -104,6 +105,8 @@ def key_lines(text: str) -> dict[str, int]:
         header = _HEADER.match(line)
         if header:
             inside = header.group(1) == "tool.wopgen"
+            if header.group(1) == "tool.wopgen.rules":
+                lines.setdefault("rules", number)
             if inside:
                 lines[TABLE] = number
             continue
@@ -128,12 +131,14 @@ def load_settings(root: Path) -> Settings:
             if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
                 raise SettingsError(f"{pyproject}: external-rfcs must be a list of RFC numbers")
             values["external_rfcs"] = frozenset(value)
+        elif key == "rules":
+            values["rules"] = rule_settings(pyproject, value)
         elif key in _KEYS:
             if not isinstance(value, str):
                 raise SettingsError(f"{pyproject}: [tool.wopgen] {key} must be a string")
             values[_KEYS[key]] = value
         else:
-            known = ", ".join(sorted([*_KEYS, "external-rfcs"]))
+            known = ", ".join(sorted([*_KEYS, "external-rfcs", "rules"]))
             raise SettingsError(f"{pyproject}: unknown [tool.wopgen] key {key!r} (known: {known})")
     base = values.get("id_base", Settings.id_base)
     if not base.endswith("/"):
@@ -152,3 +157,52 @@ def _inside_root(pyproject: Path, root: Path, key: str, value: str) -> None:
             f"{pyproject}: [tool.wopgen] {key} = {value!r} is not a path inside the corpus root {root}; "
             "give a path relative to pyproject.toml that stays below it"
         )
+
+
+# --- [tool.wopgen.rules]: which rules run, at which severity, and where they are ignored ------------
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    """`[tool.wopgen.rules]`: `select` and `ignore` (rule ids or prefixes, as on the command line),
+    `severity` (rule id or prefix -> error|warning|info) and `per-path-ignores` (glob -> ids)."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: tuple[tuple[str, str], ...] = ()
+    per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+_SEVERITIES = ("error", "warning", "info")
+
+
+def _id_list(pyproject: Path, key: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise SettingsError(f"{pyproject}: [tool.wopgen.rules] {key} must be a list of rule ids or prefixes")
+    return tuple(v.strip() for v in value)
+
+
+def rule_settings(pyproject: Path, table: object) -> RuleSettings:
+    """Read `[tool.wopgen.rules]`; its shape is checked here, its rule ids by the CLI against the catalogue."""
+    if not isinstance(table, dict):
+        raise SettingsError(f"{pyproject}: [tool.wopgen] rules must be a table ([tool.wopgen.rules])")
+    known = ("select", "ignore", "severity", "per-path-ignores")
+    unknown = sorted(set(table) - set(known))
+    if unknown:
+        raise SettingsError(f"{pyproject}: unknown [tool.wopgen.rules] key {unknown[0]!r} (known: {', '.join(known)})")
+    severity = table.get("severity", {})
+    if not isinstance(severity, dict) or not all(v in _SEVERITIES for v in severity.values()):
+        raise SettingsError(
+            f"{pyproject}: [tool.wopgen.rules] severity must map rule ids to one of {', '.join(_SEVERITIES)}"
+        )
+    paths = table.get("per-path-ignores", {})
+    if not isinstance(paths, dict):
+        raise SettingsError(f"{pyproject}: [tool.wopgen.rules] per-path-ignores must map globs to lists of rule ids")
+    return RuleSettings(
+        select=_id_list(pyproject, "select", table.get("select", [])),
+        ignore=_id_list(pyproject, "ignore", table.get("ignore", [])),
+        severity=tuple(sorted(severity.items())),
+        per_path_ignores=tuple(
+            (glob, _id_list(pyproject, f"per-path-ignores {glob!r}", ids)) for glob, ids in sorted(paths.items())
+        ),
+    )
