@@ -205,10 +205,14 @@ def generated_tree(
     also: tuple[str, ...] = (),
 ) -> None:
     """Shared body of the generating commands: refuse a broken corpus, then write or compare."""
+    from wopgen.cli import progress
     from wopgen.generate.writer import WriteError, drift, write_tree
 
-    corpus = gated_corpus(obj, what, also)
-    files = render(corpus)
+    with progress.stepping(f"wopgen {what}", ("reading the corpus", "generating")) as begin:
+        begin("reading the corpus")
+        corpus = gated_corpus(obj, what, also)
+        begin("generating")
+        files = render(corpus)
     target = out if out is not None else corpus.root / "build" / what
     if check_only:
         difference = drift(files, target)

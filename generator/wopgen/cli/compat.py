@@ -74,14 +74,20 @@ def compat(obj: Context, against: str, head: str | None, fmt: str, fail_on: str)
       wopgen compat --against ../old-corpus --format json
       wopgen compat --against origin/main --fail-on warning
     """
-    from wopgen.compat import compare_against, compare_specs
+    from wopgen.cli import progress
+    from wopgen.compat import compare, compare_specs
     from wopgen.compat.report import RENDERERS
-    from wopgen.compat.source import SourceError
+    from wopgen.compat.source import SourceError, open_corpus
 
     try:
         if head is None:
-            corpus = obj.corpus()
-            changes = compare_against(against, corpus)
+            with progress.stepping("wopgen compat", ("work tree", against, "comparing")) as begin:
+                begin("reading the work tree")
+                corpus = obj.corpus()
+                begin(f"reading {against}")
+                with open_corpus(against, corpus.root, corpus.settings) as (base, _label):
+                    begin("comparing")
+                    changes = compare(base, corpus)
         else:
             root = obj.root()
             changes = compare_specs(against, head, root, load_settings(root))

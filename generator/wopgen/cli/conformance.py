@@ -101,7 +101,7 @@ def conformance(
     """
     from wopgen.conformance import report as reports
     from wopgen.conformance.inprocess import in_process, load_package
-    from wopgen.conformance.runner import DiscoveryError, run
+    from wopgen.conformance.runner import DiscoveryError, Result, run
     from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
     from wopgen.conformance.transport import Http, Transport
 
@@ -125,8 +125,18 @@ def conformance(
         if profile not in module.profiles():
             raise unknown_profile(module)
         transport = in_process(module, profile)
+    from wopgen.cli import progress
+
     try:
-        results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out))
+        if progress.wanted():  # one scenario at a time, so the bar moves
+            results: list[Result] = []
+            with progress.counting("conformance") as tick:
+                for done, scenario in enumerate(scenarios):
+                    tick(done, len(scenarios))
+                    results += run([scenario], transport, corpus, strict=strict, opted_out=frozenset(opted_out))
+                tick(len(scenarios), len(scenarios))
+        else:
+            results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out))
     except DiscoveryError as exc:
         raise click.UsageError(str(exc)) from None
     target = transport.description

@@ -46,12 +46,14 @@ def site_build(obj: Context, out: Path | None) -> None:
       wopgen --root ../other-corpus site build --out /tmp/other-site
     """
     from wopgen.checks.gate import API_RULES
+    from wopgen.cli import progress
     from wopgen.generate.site.build import SiteBuildError, WriteError, build
 
     corpus = gated_corpus(obj, "site build", API_RULES)
     target = out if out is not None else corpus.root / "build" / "site"
     try:
-        count = build(corpus, target)
+        with progress.counting("building the site") as report:
+            count = build(corpus, target, on_page=report if progress.wanted() else None)
     except SiteBuildError as exc:
         click.echo(f"wopgen site build: mkdocs refused the site:\n{exc}", err=True)
         sys.exit(EXIT_FINDINGS)
