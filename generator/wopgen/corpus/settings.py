@@ -36,6 +36,7 @@ class Settings:
     baseline: str | None = None
     models_package: str = "wop_models"
     rules: RuleSettings = field(default_factory=lambda: RuleSettings())  # [tool.wopgen.rules]
+    site: SiteSettings = field(default_factory=lambda: SiteSettings())  # [tool.wopgen.site]
     # The pyproject.toml line of each key as written there (`id-base`, not `id_base`), and of the
     # table header under "[tool.wopgen]"; diagnostics about a setting point at it.
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)
@@ -133,12 +134,14 @@ def load_settings(root: Path) -> Settings:
             values["external_rfcs"] = frozenset(value)
         elif key == "rules":
             values["rules"] = rule_settings(pyproject, value)
+        elif key == "site":
+            values["site"] = site_settings(pyproject, value)
         elif key in _KEYS:
             if not isinstance(value, str):
                 raise SettingsError(f"{pyproject}: [tool.wopgen] {key} must be a string")
             values[_KEYS[key]] = value
         else:
-            known = ", ".join(sorted([*_KEYS, "external-rfcs", "rules"]))
+            known = ", ".join(sorted([*_KEYS, "external-rfcs", "rules", "site"]))
             raise SettingsError(f"{pyproject}: unknown [tool.wopgen] key {key!r} (known: {known})")
     base = values.get("id_base", Settings.id_base)
     if not base.endswith("/"):
@@ -206,3 +209,33 @@ def rule_settings(pyproject: Path, table: object) -> RuleSettings:
             (glob, _id_list(pyproject, f"per-path-ignores {glob!r}", ids)) for glob, ids in sorted(paths.items())
         ),
     )
+
+
+# --- [tool.wopgen.site]: what the docs site says about where the corpus lives --------------------
+
+
+@dataclass(frozen=True)
+class SiteSettings:
+    """`[tool.wopgen.site]`: `repo-url` (the repository link in the header), `edit-uri` (appended to
+    it for the edit link of every page rendered from a corpus file, e.g. `edit/main/`) and
+    `version` (the label shown next to the site name)."""
+
+    repo_url: str = ""
+    edit_uri: str = ""
+    version: str = ""
+
+
+def site_settings(pyproject: Path, table: object) -> SiteSettings:
+    if not isinstance(table, dict):
+        raise SettingsError(f"{pyproject}: [tool.wopgen] site must be a table ([tool.wopgen.site])")
+    keys = {"repo-url": "repo_url", "edit-uri": "edit_uri", "version": "version"}
+    values: dict[str, str] = {}
+    for key, value in table.items():
+        if key not in keys:
+            raise SettingsError(f"{pyproject}: unknown [tool.wopgen.site] key {key!r} (known: {', '.join(keys)})")
+        if not isinstance(value, str):
+            raise SettingsError(f"{pyproject}: [tool.wopgen.site] {key} must be a string")
+        values[keys[key]] = value
+    if values.get("repo_url") and not values["repo_url"].startswith(("https://", "http://")):
+        raise SettingsError(f"{pyproject}: [tool.wopgen.site] repo-url must be an http(s) URL")
+    return SiteSettings(**values)
