@@ -204,7 +204,7 @@ def test_rfc_card_folds_affects(browser: Any, site_url: str) -> None:
     _shoot(browser, "rfc-0091")
 
 
-_LINE_BREAKS = """
+_LINE_BREAKS = r"""
 const breaks = [];
 for (const code of document.querySelectorAll("article table td code")) {
   const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
