@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import groupby
+from typing import Any
 
 import click
 
@@ -35,15 +36,34 @@ def render_text(diagnostics: list[Diagnostic], colour: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_json(diagnostics: list[Diagnostic]) -> str:
-    """{"version": 1, "tool": {...}, "summary": {"error": n, ...}, "diagnostics": [...]}"""
-    doc = {
+def json_report(
+    summary: Mapping[str, int],
+    items: str,
+    entries: list[Any],
+    context: Mapping[str, Any] | None = None,
+    *,
+    sort_keys: bool = True,
+) -> str:
+    """The one JSON report shape of every command that writes one (check, compat, conformance):
+
+        {"version": 1, "tool": {"name": "wopgen", "version": "..."}, <context>...,
+         "summary": {...}, <items>: [...]}
+
+    `context` says what was examined (e.g. `base` and `head`, or `target` and `strict`).
+    """
+    doc: dict[str, Any] = {
         "version": JSON_SHAPE_VERSION,
         "tool": {"name": "wopgen", "version": __version__},
-        "summary": count(diagnostics),
-        "diagnostics": [d.to_dict() for d in diagnostics],
+        **(context or {}),
+        "summary": dict(summary),
+        items: entries,
     }
-    return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+    return json.dumps(doc, indent=2, sort_keys=sort_keys) + "\n"
+
+
+def render_json(diagnostics: list[Diagnostic]) -> str:
+    """{"version": 1, "tool": {...}, "summary": {"error": n, ...}, "diagnostics": [...]}"""
+    return json_report(count(diagnostics), "diagnostics", [d.to_dict() for d in diagnostics])
 
 
 def _escape_data(text: str) -> str:

@@ -76,6 +76,12 @@ class Profile:
         return int(self.capabilities.get("agents", {}).get("evalSuite", {}).get("maxTasksPerSuite", 200))
 
     @property
+    def max_eval_cost(self) -> float:
+        """`maxCostUsdPerSuite`; without one, no ceiling."""
+        ceiling = self.capabilities.get("agents", {}).get("evalSuite", {}).get("maxCostUsdPerSuite")
+        return float("inf") if ceiling is None else float(ceiling)
+
+    @property
     def max_loop_iterations(self) -> int:
         return int(self.capabilities["limits"].get("maxLoopIterations", 50))
 

@@ -3,8 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 
-from wopgen.checks import api, changelog, conformance, docs, examples, invariants, rfcs, schemas, semantics
+from wopgen.checks import (
+    api,
+    changelog,
+    conformance,
+    docs,
+    examples,
+    invariants,
+    prose_enums,
+    rfc_records,
+    rfcs,
+    schema_defaults,
+    schemas,
+    semantics,
+)
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic, selected
 
@@ -14,10 +28,10 @@ Families = tuple[str, ...]  # the rule-id prefixes a check can emit
 # Each check with the rule families it emits, so a --select/--ignore that excludes all of them
 # skips the check instead of running it (the API rendering and the conformance run are slow).
 CHECKS: tuple[tuple[Families, Check], ...] = (
-    (("schema-",), schemas.check),
+    (("schema-",), lambda corpus: chain(schemas.check(corpus), schema_defaults.check(corpus))),
     (("example-",), examples.check),
-    (("rfc-",), rfcs.check),
-    (("doc-",), docs.check),
+    (("rfc-",), lambda corpus: chain(rfcs.check(corpus), rfc_records.check(corpus))),
+    (("doc-",), lambda corpus: chain(docs.check(corpus), prose_enums.check(corpus))),
     (("changelog-",), changelog.check),
     (("invariant-",), invariants.check),
     (("api-",), api.check),

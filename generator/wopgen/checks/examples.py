@@ -43,7 +43,7 @@ UNVERIFIABLE = define(
 def _target(corpus: Corpus, example: Example) -> tuple[str, str, Any, list[str | int]] | Diagnostic:
     """The schema path, subschema pointer, instance and instance prefix to validate."""
     schema = corpus.schemas_by_name[example.schema_name]
-    index = index_of(schema)
+    index = index_of(corpus, schema)
     if index is None:
         return schema.path, "", example.doc.data, []
     data = example.doc.data

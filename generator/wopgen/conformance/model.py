@@ -10,11 +10,11 @@ from typing import Any
 from wopgen.conformance.transport import Reply, Transport
 from wopgen.corpus import Corpus
 from wopgen.corpus.events import TYPE_INDEX, Payload, type_index
+from wopgen.corpus.vocabulary import LOOP_FIXTURE
 
 Capabilities = dict[str, Any]
 Gate = Callable[[Capabilities], str | None]  # None when the scenario applies, else why it does not
 
-LOOP_FIXTURE = "conformance.scripted-loop"
 WORKER = "core.sample.worker"
 TERMINAL = ("completed", "failed", "cancelled")
 SETTLED = (*TERMINAL, "waiting-input", "waiting-approval", "waiting-external", "paused")

@@ -1,7 +1,9 @@
-"""JSON documents that remember where every value sits, so a JSON pointer maps to line:col.
+"""The documents of the corpus, parsed with positions: JSON and YAML, one parse-error type.
 
-Parsing uses the C `json` module; the pointer-to-offset index is built lazily the first time a
-position is asked for, so a clean corpus never pays for it.
+JSON: parsing uses the C `json` module; the pointer-to-offset index is built lazily the first time
+a position is asked for, so a clean corpus never pays for it. YAML: safe loading that keeps the line
+of every mapping, key and list item. Either way a document that does not parse is a `ParseError`
+with the line and column of the problem.
 """
 
 from __future__ import annotations
@@ -13,11 +15,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import yaml
+
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 BOM = b"\xef\xbb\xbf"
 
 
-class JsonLoadError(Exception):
+class ParseError(Exception):
+    """A document that cannot be decoded or parsed, and where (1-based line and column)."""
+
     def __init__(self, message: str, line: int, col: int) -> None:
         super().__init__(message)
         self.message = message
@@ -119,16 +125,16 @@ def _reject_constant(name: str) -> Any:
 
 
 def decode_text(raw: bytes) -> str:
-    """UTF-8 without a byte-order mark, or a JsonLoadError that says where it went wrong."""
+    """UTF-8 without a byte-order mark, or a ParseError that says where it went wrong."""
     if raw.startswith(BOM):
-        raise JsonLoadError("file starts with a UTF-8 byte-order mark; save it as UTF-8 without a BOM", 1, 1)
+        raise ParseError("file starts with a UTF-8 byte-order mark; save it as UTF-8 without a BOM", 1, 1)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         prefix = raw[: exc.start].decode("utf-8", errors="replace")
         line = prefix.count("\n") + 1
         col = len(prefix) - (prefix.rfind("\n") + 1) + 1
-        raise JsonLoadError(f"not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start}", line, col) from None
+        raise ParseError(f"not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start}", line, col) from None
 
 
 def parse_json(path: str, raw: bytes) -> JsonDoc:
@@ -136,9 +142,80 @@ def parse_json(path: str, raw: bytes) -> JsonDoc:
     try:
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        raise JsonLoadError(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+        raise ParseError(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
     except ValueError as exc:  # NaN / Infinity
-        raise JsonLoadError(f"invalid JSON: {exc}", 1, 1) from None
+        raise ParseError(f"invalid JSON: {exc}", 1, 1) from None
     except RecursionError:
-        raise JsonLoadError("JSON nested too deeply to process; flatten the structure", 1, 1) from None
+        raise ParseError("JSON nested too deeply to process; flatten the structure", 1, 1) from None
     return JsonDoc(path=path, text=text, data=data)
+
+
+# --- YAML -----------------------------------------------------------------------------------
+
+
+class YamlMap(dict[str, Any]):
+    """A mapping that knows its own line and the line of each of its keys."""
+
+    line: int = 1
+    key_lines: dict[str, int]
+
+    def line_of(self, key: str) -> int:
+        lines: dict[str, int] = getattr(self, "key_lines", {})
+        return lines.get(key, self.line)
+
+
+class YamlList(list[Any]):
+    line: int = 1
+    item_lines: list[int]
+
+    def line_of(self, index: int) -> int:
+        lines: list[int] = getattr(self, "item_lines", [])
+        return lines[index] if index < len(lines) else self.line
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+def _mapping(loader: _Loader, node: yaml.MappingNode) -> YamlMap:
+    loader.flatten_mapping(node)
+    result = YamlMap()
+    result.line = node.start_mark.line + 1
+    result.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_lines[str(key)] = key_node.start_mark.line + 1
+    return result
+
+
+def _sequence(loader: _Loader, node: yaml.SequenceNode) -> YamlList:
+    result = YamlList(loader.construct_object(child, deep=True) for child in node.value)
+    result.line = node.start_mark.line + 1
+    result.item_lines = [child.start_mark.line + 1 for child in node.value]
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
+
+
+@dataclass
+class YamlDoc:
+    path: str
+    text: str
+    data: Any
+
+
+def parse_yaml(path: str, text: str) -> YamlDoc:
+    try:
+        data = yaml.load(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise ParseError(f"invalid YAML: {exc.problem or exc}", line, col) from None
+    except yaml.YAMLError as exc:
+        raise ParseError(f"invalid YAML: {exc}", 1, 1) from None
+    except RecursionError:
+        raise ParseError("YAML nested too deeply to process", 1, 1) from None
+    return YamlDoc(path=path, text=text, data=data)

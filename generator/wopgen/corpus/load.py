@@ -10,52 +10,26 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wopgen.catalogue import define
-from wopgen.corpus.documents import JsonDoc, JsonLoadError, decode_text, parse_json
-from wopgen.corpus.files import MAX_LISTED, listing
+from wopgen.corpus.documents import JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
+from wopgen.corpus.files import listing
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example
 from wopgen.corpus.rfc import parse_rfc
 from wopgen.corpus.settings import PYPROJECT, Settings, load_settings
-from wopgen.corpus.yamldoc import YamlDoc, YamlLoadError, parse_yaml
+from wopgen.corpus_rules import (
+    EXAMPLE_INVALID_JSON,
+    EXAMPLE_MISPLACED,
+    FILE_LIMIT,
+    INVALID_YAML,
+    MAX_LISTED,
+    MISSING_PART,
+    OUTSIDE_ROOT,
+    SCHEMA_INVALID_JSON,
+    UNREADABLE,
+)
 from wopgen.diagnostics import Diagnostic, Severity
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
-
-UNREADABLE = define(
-    "corpus-unreadable",
-    "error",
-    "A corpus file cannot be read as UTF-8 text (permissions, encoding, byte-order mark, size).",
-)
-OUTSIDE_ROOT = define(
-    "corpus-outside-root",
-    "error",
-    "A corpus path resolves outside the corpus root (for example through a symlink); it is not read.",
-)
-MISSING_PART = define(
-    "corpus-missing",
-    "warning",
-    "A part of the corpus does not exist: any folder or file that [tool.wopgen] names (an error, since the "
-    "checks of that part would pass in silence), or the default schemas, docs or rfcs folder (a warning).",
-)
-INVALID_YAML = define("corpus-invalid-yaml", "error", "A YAML file in the corpus does not parse.")
-FILE_LIMIT = define(
-    "corpus-file-limit",
-    "warning",
-    f"The repository holds more than {MAX_LISTED:,} files outside ignored folders; only the first are listed, "
-    "so a check that looks a file up may call a later one missing.",
-)
-SCHEMA_INVALID_JSON = define(
-    "schema-invalid-json", "error", "A schema file is not valid JSON; the position of the error is given."
-)
-EXAMPLE_INVALID_JSON = define(
-    "example-invalid-json", "error", "An example file is not valid JSON; the position of the error is given."
-)
-EXAMPLE_MISPLACED = define(
-    "example-misplaced",
-    "error",
-    "A file under the examples folder is not at <schema-name>/valid/*.json or <schema-name>/invalid/*.json.",
-)
 
 
 class _Reader:
@@ -98,7 +72,7 @@ class _Reader:
             return None
         try:
             return decode_text(raw)
-        except JsonLoadError as exc:
+        except ParseError as exc:
             self.diagnostics.append(UNREADABLE.at(self.relative(path), exc.line, exc.message, col=exc.col))
             return None
 
@@ -109,7 +83,7 @@ class _Reader:
         rel = self.relative(path)
         try:
             return parse_json(rel, raw)
-        except JsonLoadError as exc:
+        except ParseError as exc:
             self.diagnostics.append(rule.at(rel, exc.line, exc.message, col=exc.col))
             return None
 
@@ -119,17 +93,13 @@ class _Reader:
             return None
         try:
             return parse_yaml(self.relative(path), text)
-        except YamlLoadError as exc:
+        except ParseError as exc:
             self.diagnostics.append(INVALID_YAML.at(self.relative(path), exc.line, exc.message, col=exc.col))
             return None
 
     def read_markdown(self, path: Path) -> MarkdownDoc | None:
         text = self.read_text(path)
         return None if text is None else parse_markdown(self.relative(path), text)
-
-
-def _files(folder: Path, pattern: str) -> list[Path]:
-    return sorted(p for p in folder.glob(pattern) if p.is_file() or p.is_symlink())
 
 
 _EXAMPLE_KINDS = ("valid", "invalid")
@@ -141,12 +111,17 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     settings = settings or load_settings(root)
     diagnostics: list[Diagnostic] = []
     reader = _Reader(settings, diagnostics)
-    files, folders, truncated = listing(settings.root)
-    if truncated:
+    listed = listing(settings.root)
+
+    def _files(relative: str, pattern: str) -> list[Path]:
+        """The listed files of a part matching `pattern`: the disk is walked once, by `listing`."""
+        return sorted(settings.root / found for found in listed.under(relative, pattern))
+
+    if listed.truncated:
         diagnostics.append(
             FILE_LIMIT.at(".", 1, f"stopped listing files at {MAX_LISTED:,}", "move generated files under build/")
         )
-    corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=files, folders=folders)
+    corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=listed.files, folders=listed.folders)
 
     def missing(name: str, relative: str, kind: str) -> None:
         if settings.names(name):  # point at the setting: that is where the typo usually is
@@ -189,25 +164,25 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 
     schemas_dir = folder("schemas", settings.schemas)
     if schemas_dir:
-        for path in _files(schemas_dir, "*" + SCHEMA_SUFFIX):
+        for path in _files(settings.schemas, "*" + SCHEMA_SUFFIX):
             doc = reader.read_json(path, SCHEMA_INVALID_JSON)
             if doc is not None:
                 corpus.schemas[doc.path] = doc
 
     examples_dir = optional("examples", settings.examples, "folder")
     if examples_dir:
-        _load_examples(corpus, reader, examples_dir)
+        _load_examples(corpus, reader, examples_dir, _files(settings.examples, "**/*"))
 
     docs_dir = folder("docs", settings.docs)
     if docs_dir:
-        for path in _files(docs_dir, "**/*.md"):
+        for path in _files(settings.docs, "**/*.md"):
             md = reader.read_markdown(path)
             if md is not None:
                 corpus.docs[md.path] = md
 
     rfcs_dir = folder("rfcs", settings.rfcs)
     if rfcs_dir:
-        for path in _files(rfcs_dir, "*.md"):
+        for path in _files(settings.rfcs, "*.md"):
             if path.name.lower() == "readme.md":
                 continue
             md = reader.read_markdown(path)
@@ -216,7 +191,7 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 
     api_dir = optional("api", settings.api, "folder")
     if api_dir:
-        for path in _files(api_dir, "*.yaml"):
+        for path in _files(settings.api, "*.yaml"):
             ydoc = reader.read_yaml(path)
             if ydoc is not None:
                 corpus.api[ydoc.path] = ydoc
@@ -234,10 +209,8 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 _EXAMPLE_NAME = re.compile(r"^[^/]+\.json$")
 
 
-def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
-    for path in sorted(examples_dir.rglob("*")):
-        if path.is_dir():
-            continue
+def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path, found: list[Path]) -> None:
+    for path in found:
         rel = reader.relative(path)
         parts = path.relative_to(examples_dir).parts
         if path.suffix == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
@@ -257,7 +230,7 @@ def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
             continue
         why = ""
         why_path = path.with_suffix(_WHY_SUFFIX)
-        if parts[1] == "invalid" and why_path.is_file():
+        if parts[1] == "invalid" and reader.relative(why_path) in corpus.files:
             text = reader.read_text(why_path)
             why = (text or "").strip()
         corpus.examples.append(Example(parts[0], parts[1], doc, why))

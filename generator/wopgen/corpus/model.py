@@ -6,10 +6,11 @@ Checks and generators are pure functions of the `Corpus`; `load.load(root)` buil
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urljoin
 
 import referencing
@@ -19,15 +20,16 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
-from wopgen.corpus.documents import JsonDoc
+from wopgen.corpus.documents import JsonDoc, YamlDoc
 from wopgen.corpus.files import glob_paths, inside
+from wopgen.corpus.graph import RefGraph
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.rfc import Rfc
 from wopgen.corpus.settings import Settings
-from wopgen.corpus.yamldoc import YamlDoc
 from wopgen.diagnostics import Diagnostic
 
 SCHEMA_SUFFIX = ".schema.json"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -133,17 +135,10 @@ class Corpus:
         registry: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg]
         return registry.with_resources(resources).crawl()
 
-    def resolves(self, base_uri: str, ref: str) -> bool:
-        """Whether `ref`, read against `base_uri`, leads to a node in the registry.
-
-        A pointer through a string or a number (`#/title/x`) raises ValueError or TypeError inside
-        `referencing`; that is the same finding as a missing target, not a crash.
-        """
-        try:
-            self.registry.resolver(base_uri=base_uri).lookup(ref)
-        except (referencing.exceptions.Unresolvable, ValueError, TypeError):
-            return False
-        return True
+    @cached_property
+    def graph(self) -> RefGraph:
+        """The located `$ref` graph: every `$ref` site resolved once, for every consumer."""
+        return RefGraph(self)
 
     def uri_of(self, path: str) -> str:
         doc = self.schemas[path]
@@ -169,6 +164,24 @@ class Corpus:
 
     @cached_property
     def _validators(self) -> dict[tuple[str, str], Validator]:
+        return {}
+
+    # --- derived views -------------------------------------------------------------------
+
+    def view(self, key: tuple[str, ...], make: Callable[[], T]) -> T:
+        """The view named `key`, made by `make` the first time it is asked for and kept after.
+
+        The readers of the corpus package (the API description, the event index) keep their
+        result here, so a command computes each of them once however many checks ask.
+        """
+        cache = self._views
+        if key not in cache:
+            cache[key] = make()
+        found: T = cache[key]
+        return found
+
+    @cached_property
+    def _views(self) -> dict[tuple[str, ...], Any]:
         return {}
 
     # --- RFCs ----------------------------------------------------------------------------

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wopgen.conformance.model import LOOP_FIXTURE
+from wopgen.corpus.vocabulary import LOOP_FIXTURE, SUITE_FIXTURES
 
-EVAL_MODES = ("golden", "rubric", "regression")  # the modes the host really implements
+EVAL_MODES = ("golden", "rubric", "adversarial", "regression", "live-shadow")  # the modes the host really implements
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,7 @@ DEFECTS: dict[str, str] = {
     "memory-visible-same-turn": "A memory write shows in the snapshot of the turn that made it.",
     "give-up-as-success": "A terminate with a met: false criterion is recorded as goal met.",
     "escalation-ignored": "A decision below the confidence floor does not escalate.",
+    "critic-confidence-ignored": "Only the worker's confidence escalates; a critic below the floor does not.",
     "causation-host-dropped": "Work done on another host loses its causationHostId.",
     "replay-nondeterministic": "Re-running the same script yields different events.",
     "auth-not-enforced": "Authenticated operations answer without a valid bearer key.",
@@ -148,4 +149,5 @@ def capabilities(spec: ProfileSpec, implementation_version: str) -> dict[str, An
                 "maxCostUsdPerSuite": 5,
             }
         }
+        document["fixtures"] = [*document.get("fixtures", []), *SUITE_FIXTURES]
     return document

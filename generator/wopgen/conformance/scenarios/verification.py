@@ -30,7 +30,7 @@ _SCHEMAS = (
     "verification-node",
 )
 _EDGE = {"proceed": "pass", "proceed_with_conditions": "pass", "reattempt": "fail", "escalate": "refer", "reject": None}
-_FRESH = {"output", "intent", "constraints"}
+_FRESH = {"output", "intent", "constraints", "knowledge"}  # RFC 0091 G: knowledge entries are optional
 _STARTED = {"gateId", "resultId", "attempt", "verifierCount", "generatorId", "target"}
 _COMPLETED = {"gateId", "resultId", "attempt", "verdict", "findingCounts", "disposition", "verifierCount", "costUsd"}
 _VERIFIED = {"agentId", "target", "verdict", "criteria", "confidence", "causationHostId"}
