@@ -6,8 +6,10 @@ import sys
 
 import click
 
+from wopgen.catalogue import configure, unknown_patterns
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, emit, pass_context
 from wopgen.cli.compat import _compat_findings
+from wopgen.corpus import Corpus
 from wopgen.diagnostics import Severity, fails, select
 
 CACHE_FOLDER = "build/.cache/check"
@@ -79,13 +81,32 @@ def check(
 
     include, exclude = _split(include), _split(exclude)
     corpus = obj.corpus()
+    include, exclude = _configured_selection(corpus, include, exclude)
     cache = None if no_cache else CheckCache(corpus.root / CACHE_FOLDER, corpus_key(corpus))
     found = list(run_all(corpus, include=include, exclude=exclude, cache=cache))
     if against is not None or wanted(("compat-",), include, exclude):  # an explicit --against is always read
         found.extend(_compat_findings(corpus, against))
-    diagnostics = select(found, include, exclude)
-    emit(diagnostics, fmt)
+    diagnostics = select(configure(found, corpus.settings.rules), include, exclude)
+    emit(diagnostics, fmt, corpus.root)
     sys.exit(EXIT_FINDINGS if fails(diagnostics, Severity(fail_on)) else EXIT_CLEAN)
+
+
+def _configured_selection(
+    corpus: Corpus, include: tuple[str, ...], exclude: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """--select replaces `[tool.wopgen.rules] select`; --ignore adds to its `ignore`. Every id the
+    table names must be a rule or a prefix of one (a typo would silently switch nothing off)."""
+    rules = corpus.settings.rules
+    named = [*rules.select, *rules.ignore, *(p for p, _ in rules.severity)]
+    named += [rule for _, ids in rules.per_path_ignores for rule in ids]
+    unknown = unknown_patterns(named)
+    if unknown:
+        line = corpus.settings.line("rules")
+        raise click.UsageError(
+            f"pyproject.toml:{line}: [tool.wopgen.rules] names no rule {', '.join(map(repr, unknown))}; "
+            "`wopgen rules` lists them"
+        )
+    return include or rules.select, exclude + rules.ignore
 
 
 @cli.command()

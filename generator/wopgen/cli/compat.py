@@ -132,6 +132,7 @@ def compat(
     from wopgen.compat.report import RENDERERS
     from wopgen.compat.source import SourceError, is_schema_file
     from wopgen.report import RENDERERS as DIAGNOSTIC_RENDERERS
+    from wopgen.cli import progress
 
     if not against.strip():
         raise click.UsageError("--against is empty: name a git ref, a corpus folder or a schema file")
@@ -141,7 +142,11 @@ def compat(
     try:
         entries = read_accepted(accepted_file) if accepted_file is not None else None
         if head is None:
-            changes = compare_against(against, obj.corpus(), plan)
+            with progress.stepping("wopgen compat", ("work tree", "comparing")) as begin:
+                begin("reading the work tree")
+                corpus = obj.corpus()
+                begin(f"reading {against} and comparing")
+                changes = compare_against(against, corpus, plan)
         elif is_schema_file(against) and is_schema_file(head):  # two plain files need no corpus around them
             changes = compare_specs(against, head, Path.cwd(), Settings(root=Path.cwd()), plan)
         else:

@@ -7,6 +7,7 @@ the pages for tools that want them.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from collections.abc import Mapping
@@ -57,6 +58,25 @@ class _Components:
     def schema(self, node: Any) -> str:
         return cell(type_of(node, self)) if node else "—"
 
+    def example(self, content: Any) -> str:
+        """The first valid example of the schema a request or answer body names, as indented JSON."""
+        if not isinstance(content, Mapping):
+            return ""
+        for entry in content.values():
+            schema = entry.get("schema") if isinstance(entry, Mapping) else None
+            ref = schema.get("$ref") if isinstance(schema, Mapping) else None
+            match = _COMPONENT.match(ref) if isinstance(ref, str) else None
+            if match is None or match.group(2) or match.group(1) not in self.by_title:
+                continue
+            name = self.site.corpus.schema_name(self.by_title[match.group(1)])
+            found = sorted(
+                (e for e in self.site.corpus.examples if e.schema_name == name and e.kind == "valid"),
+                key=lambda e: e.path,
+            )
+            if found:
+                return json.dumps(found[0].doc.data, indent=2, ensure_ascii=False)
+        return ""
+
 
 def _body(content: Any, link: _Components) -> str:
     if not isinstance(content, Mapping) or not content:
@@ -99,12 +119,14 @@ def _operations(document: Mapping[str, Any], link: _Components) -> list[dict[str
                         if isinstance(p, Mapping)
                     ],
                     "body": _body(body.get("content"), link) if body else "",
+                    "body_example": link.example(body.get("content")) if body else "",
                     "body_required": bool(body and body.get("required")),
                     "responses": [
                         {
                             "status": str(status),
                             "description": cell(str(answer.get("description", ""))),
                             "body": _body(answer.get("content"), link),
+                            "example": link.example(answer.get("content")),
                         }
                         for status, answer in (op.get("responses") or {}).items()
                         if isinstance(answer, Mapping)
