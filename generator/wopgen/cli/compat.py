@@ -127,12 +127,12 @@ def compat(
       wopgen compat --against old/schema.json --head new/schema.json \\
           --client-root ClientRequest --server-root ServerResult --accepted compat-accepted.toml
     """
+    from wopgen.cli import progress
     from wopgen.compat import Plan, PlanError, compare_against, compare_specs
     from wopgen.compat.accepted import AcceptedError, apply, read_accepted
     from wopgen.compat.report import RENDERERS
     from wopgen.compat.source import SourceError, is_schema_file
     from wopgen.report import RENDERERS as DIAGNOSTIC_RENDERERS
-    from wopgen.cli import progress
 
     if not against.strip():
         raise click.UsageError("--against is empty: name a git ref, a corpus folder or a schema file")

@@ -168,7 +168,9 @@ def conformance(
                     )
                 tick(len(scenarios), len(scenarios))
         else:
-            results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out), deadline=deadline)
+            results = run(
+                scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out), deadline=deadline
+            )
     except (DiscoveryError, KeyRefused) as exc:
         raise click.UsageError(str(exc)) from None
     target = transport.description
