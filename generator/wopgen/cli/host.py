@@ -158,7 +158,7 @@ def host_serve(
     Discovery (GET /.well-known/openwop) is public; every other operation needs
     `Authorization: Bearer <key>`. Without --api-key or WOPGEN_API_KEY a key is generated and printed.
     The run store, stream and per-request CPU limits are advertised under `extensions.wopgen` of the
-    discovery document. A mutant-* profile (a deliberately broken test double) binds 127.0.0.1 only.
+    discovery document. The internal test doubles (`wopgen host profiles --mutants`) bind 127.0.0.1 only.
 
     \b
     Examples:

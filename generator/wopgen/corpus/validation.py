@@ -70,6 +70,8 @@ def metaschema_accepts(schema: Any) -> bool | None:
     """Whether the 2020-12 metaschema accepts `schema` (None: the compiled engine cannot tell)."""
     if not isinstance(schema, dict | bool):
         return False
+    if isinstance(schema, dict) and "$schema" in schema and not isinstance(schema["$schema"], str):
+        return None  # only the explaining engine reads a wrong-typed `$schema` as the finding it is
     try:
         return bool(jsonschema_rs.meta.is_valid(_as_2020_12(schema)))
     except (jsonschema_rs.ValidationError, ValueError, RecursionError, OverflowError):
