@@ -84,6 +84,24 @@ def gated_corpus(obj: Context, what: str, also: tuple[str, ...] = ()) -> Corpus:
     return corpus
 
 
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Write into a folder that holds other files and no .wopgen-output manifest (they are kept). "
+    "Never allowed for the corpus root, a folder holding corpus files or a .git.",
+)
+
+
+def protected_paths(corpus: Corpus) -> tuple[Path, ...]:
+    """What an output folder may never hold: the corpus root and every folder the settings name
+    (so `--out .`, `--out schemas` or `--out ..` is refused however it is spelt)."""
+    from wopgen.corpus.settings import PARTS
+
+    settings = corpus.settings
+    named = [settings.path(getattr(settings, part)) for part in PARTS if isinstance(getattr(settings, part), str)]
+    return (corpus.root, *named)
+
+
 def generated_tree(
     obj: Context,
     what: str,
@@ -91,6 +109,7 @@ def generated_tree(
     out: Path | None,
     check_only: bool,
     also: tuple[str, ...] = (),
+    force: bool = False,
 ) -> None:
     """Shared body of the generating commands: refuse a broken corpus, then write or compare."""
     from wopgen.generate.writer import WriteError, drift, write_tree
@@ -107,7 +126,7 @@ def generated_tree(
         click.echo(f"{target}: stale; run `wopgen {what}` to regenerate", err=True)
         sys.exit(EXIT_FINDINGS)
     try:
-        write_tree(files, target)
+        write_tree(files, target, force=force, protected=protected_paths(corpus))
     except WriteError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"wrote {len(files)} files to {target}")

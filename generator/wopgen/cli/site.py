@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from wopgen.cli.app import EXIT_FINDINGS, Context, cli, gated_corpus, pass_context
+from wopgen.cli.app import EXIT_FINDINGS, Context, cli, force_option, gated_corpus, pass_context, protected_paths
 
 
 @cli.group()
@@ -29,8 +29,9 @@ def site() -> None:
     default=None,
     help="Output folder, replaced atomically (default: build/site under the corpus root).",
 )
+@force_option
 @pass_context
-def site_build(obj: Context, out: Path | None) -> None:
+def site_build(obj: Context, out: Path | None, force: bool) -> None:
     """Render every page from the corpus and build the site with `mkdocs build --strict`.
 
     \b
@@ -50,7 +51,7 @@ def site_build(obj: Context, out: Path | None) -> None:
     corpus = gated_corpus(obj, "site build", API_RULES)
     target = out if out is not None else corpus.root / "build" / "site"
     try:
-        count = build(corpus, target)
+        count = build(corpus, target, force=force, protected=protected_paths(corpus))
     except SiteBuildError as exc:
         click.echo(f"wopgen site build: mkdocs refused the site:\n{exc}", err=True)
         sys.exit(EXIT_FINDINGS)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from wopgen.corpus import Corpus
 from wopgen.generate import site
-from wopgen.generate.writer import WriteError, write_tree
+from wopgen.generate.writer import WriteError, prepare, scratch_beside, write_tree
 
 HOOK = Path(__file__).resolve().with_name("hook.py")
 
@@ -50,10 +50,14 @@ def _read_tree(folder: Path) -> dict[str, str | bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def build(corpus: Corpus, out: Path) -> int:
-    """Build the site for `corpus` into `out`; returns the number of files written."""
+def build(corpus: Corpus, out: Path, *, force: bool = False, protected: tuple[Path, ...] = ()) -> int:
+    """Build the site for `corpus` into `out`; returns the number of files written.
+
+    The writer's refusals are checked before mkdocs runs; mkdocs works in a folder beside `out`,
+    which the next run removes if this one is killed."""
+    out = prepare(out, force=force, protected=protected)
     tree = site.render(corpus)
-    scratch = Path(tempfile.mkdtemp(prefix="wopgen-site-"))
+    scratch = scratch_beside(out)
     try:
         staging = scratch / "staging"
         write_tree(tree, staging)
@@ -73,7 +77,7 @@ def build(corpus: Corpus, out: Path) -> int:
         if result.returncode != 0:
             raise SiteBuildError(_problems(result.stderr + result.stdout))
         files = _read_tree(built)
-        write_tree(files, out)
+        write_tree(files, out, force=force, protected=protected)
         return len(files)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
