@@ -12,7 +12,7 @@ from wopgen import __version__
 from wopgen.corpus import Corpus, load
 from wopgen.corpus.settings import SettingsError, find_root, load_settings
 from wopgen.diagnostics import Diagnostic
-from wopgen.report import RENDERERS, render_text
+from wopgen.report import RENDERERS, render_json, render_text
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -45,10 +45,12 @@ def _split(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
-def emit(diagnostics: list[Diagnostic], fmt: str) -> None:
+def emit(diagnostics: list[Diagnostic], fmt: str, checked: dict[str, int] | None = None) -> None:
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     if fmt == "text":
-        click.echo(render_text(ordered, colour=sys.stdout.isatty()), nl=False)
+        click.echo(render_text(ordered, colour=sys.stdout.isatty(), checked=checked), nl=False)
+    elif fmt == "json":
+        click.echo(render_json(ordered, checked=checked), nl=False)
     else:
         click.echo(RENDERERS[fmt](ordered), nl=False)
 

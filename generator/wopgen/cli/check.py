@@ -63,13 +63,32 @@ def check(
     from wopgen.checks import run_all, wanted
 
     include, exclude = _split(include), _split(exclude)
+    _known_rules(include, "--select")
+    _known_rules(exclude, "--ignore")
     corpus = obj.corpus()
     found = list(run_all(corpus, include=include, exclude=exclude))
     if against is not None or wanted(("compat-",), include, exclude):  # an explicit --against is always read
         found.extend(_compat_findings(corpus, against))
     diagnostics = select(found, include, exclude)
-    emit(diagnostics, fmt)
+    emit(diagnostics, fmt, checked=corpus.checked())
     sys.exit(EXIT_FINDINGS if fails(diagnostics, Severity(fail_on)) else EXIT_CLEAN)
+
+
+def _known_rules(patterns: tuple[str, ...], option: str) -> None:
+    """A --select/--ignore pattern that matches no rule is a typo that would pass in silence."""
+    import difflib
+
+    from wopgen.catalogue import catalogue
+    from wopgen.diagnostics import matches
+
+    ids = [rule.id for rule in catalogue()]
+    families = sorted({rule_id.split("-", 1)[0] + "-" for rule_id in ids})
+    for pattern in patterns:
+        if any(matches(rule_id, (pattern,)) for rule_id in ids):
+            continue
+        close = difflib.get_close_matches(pattern, families + ids, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(close)}?" if close else "; `wopgen rules` lists them"
+        raise click.UsageError(f"{option} {pattern!r} matches no rule id or prefix{hint}")
 
 
 @cli.command()

@@ -51,6 +51,12 @@ SCHEMA_INVALID_JSON = define(
 EXAMPLE_INVALID_JSON = define(
     "example-invalid-json", "error", "An example file is not valid JSON; the position of the error is given."
 )
+EMPTY = define(
+    "corpus-empty",
+    "error",
+    "No schema, no RFC and no prose page was found: every check would pass on nothing (a wrong --root or "
+    "[tool.wopgen] folder setting).",
+)
 EXAMPLE_MISPLACED = define(
     "example-misplaced",
     "error",
@@ -228,6 +234,16 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     changelog = optional("changelog", settings.changelog, "file")
     if changelog:
         corpus.changelog = reader.read_markdown(changelog)
+    if not corpus.schemas and not corpus.rfcs and not corpus.docs:
+        diagnostics.append(
+            EMPTY.at(
+                PYPROJECT,
+                settings.line("schemas"),
+                f"no schema ({settings.schemas}/*{SCHEMA_SUFFIX}), RFC ({settings.rfcs}/*.md) or page "
+                f"({settings.docs}/**/*.md) was found in {settings.root}; there is nothing to check",
+                "point --root at the corpus, or set schemas, rfcs and docs in [tool.wopgen]",
+            )
+        )
     return corpus
 
 

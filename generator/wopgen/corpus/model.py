@@ -69,6 +69,16 @@ class Corpus:
     def root(self) -> Path:
         return self.settings.root
 
+    def checked(self) -> dict[str, int]:
+        """How much of each part was read: what the summary of `wopgen check` says it looked at."""
+        return {
+            "schemas": len(self.schemas),
+            "examples": len(self.examples),
+            "RFCs": len(self.rfcs),
+            "pages": len(self.docs),
+            "API files": len(self.api),
+        }
+
     # --- schemas -------------------------------------------------------------------------
 
     def schema_name(self, path: str) -> str:
