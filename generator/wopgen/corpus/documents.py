@@ -86,6 +86,47 @@ def _index(text: str) -> dict[str, int]:
     return offsets
 
 
+@dataclass(frozen=True)
+class DuplicateKey:
+    """A key written twice in one object or mapping; the later value is the one kept."""
+
+    key: str
+    line: int  # of the second occurrence
+    col: int
+    first_line: int
+
+
+def _duplicate_keys(text: str) -> list[DuplicateKey]:
+    """Every key repeated within one object of a valid JSON text, at its second occurrence."""
+    found: list[DuplicateKey] = []
+    starts = _line_starts(text)
+    # Each frame: the keys seen so far (None for an array) with the offset of their first use,
+    # and whether the next string is a key.
+    stack: list[tuple[dict[str, int] | None, list[bool]]] = []
+    for match in _TOKEN.finditer(text):
+        tok = match.group()
+        if tok in ("{", "["):
+            stack.append(({} if tok == "{" else None, [tok == "{"]))
+            continue
+        if tok in ("}", "]"):
+            stack.pop()
+            continue
+        if not stack:
+            continue
+        keys, expecting = stack[-1]
+        if tok == ",":
+            expecting[0] = keys is not None
+        elif keys is not None and expecting[0]:
+            key = json.loads(tok)
+            expecting[0] = False
+            if key in keys:
+                line, col = line_col(starts, match.start())
+                found.append(DuplicateKey(key, line, col, line_col(starts, keys[key])[0]))
+            else:
+                keys[key] = match.start()
+    return found
+
+
 @dataclass
 class JsonDoc:
     """A parsed JSON file: its text, its value, and positions on demand."""
@@ -93,6 +134,7 @@ class JsonDoc:
     path: str
     text: str
     data: Any
+    duplicates: list[DuplicateKey] = field(default_factory=list)
     _offsets: dict[str, int] | None = field(default=None, repr=False)
     _starts: list[int] | None = field(default=None, repr=False)
 
@@ -132,13 +174,24 @@ def decode_text(raw: bytes) -> str:
 
 
 def parse_json(path: str, raw: bytes) -> JsonDoc:
+    """Parse a JSON file; keys written twice in one object are kept (the later wins, as JSON
+    parsers do) and listed in `duplicates` so the loader can report them."""
     text = decode_text(raw)
+    repeated = False
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal repeated
+        result = dict(items)
+        if len(result) != len(items):
+            repeated = True
+        return result
+
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         raise JsonLoadError(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
     except ValueError as exc:  # NaN / Infinity
         raise JsonLoadError(f"invalid JSON: {exc}", 1, 1) from None
     except RecursionError:
         raise JsonLoadError("JSON nested too deeply to process; flatten the structure", 1, 1) from None
-    return JsonDoc(path=path, text=text, data=data)
+    return JsonDoc(path=path, text=text, data=data, duplicates=_duplicate_keys(text) if repeated else [])

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from wopgen.catalogue import define
-from wopgen.corpus.documents import JsonDoc, JsonLoadError, decode_text, parse_json
+from wopgen.corpus.documents import DuplicateKey, JsonDoc, JsonLoadError, decode_text, parse_json
 from wopgen.corpus.files import MAX_LISTED, listing
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example
@@ -50,6 +50,13 @@ SCHEMA_INVALID_JSON = define(
 )
 EXAMPLE_INVALID_JSON = define(
     "example-invalid-json", "error", "An example file is not valid JSON; the position of the error is given."
+)
+DUPLICATE_KEY = define(
+    "corpus-duplicate-key",
+    "error",
+    "A JSON object or YAML mapping writes the same key twice; parsers keep only the later value, so the "
+    "earlier one is silently lost.",
+    '{"required": ["a"], "type": "object", "required": ["b"]}',
 )
 EMPTY = define(
     "corpus-empty",
@@ -114,20 +121,37 @@ class _Reader:
             return None
         rel = self.relative(path)
         try:
-            return parse_json(rel, raw)
+            doc = parse_json(rel, raw)
         except JsonLoadError as exc:
             self.diagnostics.append(rule.at(rel, exc.line, exc.message, col=exc.col))
             return None
+        self.duplicates(rel, doc.duplicates)
+        return doc
+
+    def duplicates(self, rel: str, found: list[DuplicateKey]) -> None:
+        for dup in found:
+            self.diagnostics.append(
+                DUPLICATE_KEY.at(
+                    rel,
+                    dup.line,
+                    f"key {dup.key!r} is written twice in one object (first on line {dup.first_line}); "
+                    "only this later value is kept",
+                    "remove one of the two or merge them",
+                    col=dup.col,
+                )
+            )
 
     def read_yaml(self, path: Path) -> YamlDoc | None:
         text = self.read_text(path)
         if text is None:
             return None
         try:
-            return parse_yaml(self.relative(path), text)
+            doc = parse_yaml(self.relative(path), text)
         except YamlLoadError as exc:
             self.diagnostics.append(INVALID_YAML.at(self.relative(path), exc.line, exc.message, col=exc.col))
             return None
+        self.duplicates(doc.path, doc.duplicates)
+        return doc
 
     def read_markdown(self, path: Path) -> MarkdownDoc | None:
         text = self.read_text(path)

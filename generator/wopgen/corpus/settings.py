@@ -146,7 +146,12 @@ def load_settings(root: Path) -> Settings:
 
 def _inside_root(pyproject: Path, root: Path, key: str, value: str) -> None:
     """A part of the corpus is a path below the corpus root: not absolute, no way out through `..` or a link."""
-    target = (root / value).resolve()
+    if "\x00" in value:
+        raise SettingsError(f"{pyproject}: [tool.wopgen] {key} = {value!r} holds a NUL byte; give a plain path")
+    try:
+        target = (root / value).resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, an unusable name
+        raise SettingsError(f"{pyproject}: [tool.wopgen] {key} = {value!r} cannot be resolved: {exc}") from None
     if Path(value).is_absolute() or not value.strip() or not target.is_relative_to(root):
         raise SettingsError(
             f"{pyproject}: [tool.wopgen] {key} = {value!r} is not a path inside the corpus root {root}; "

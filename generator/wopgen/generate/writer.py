@@ -178,9 +178,12 @@ def _swap(staging: Path, out: Path) -> None:
 def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> Path:
     """The folder `write_tree` will replace (a symlink followed), after every refusal is checked
     and the leftovers of interrupted runs are cleaned away; raises WriteError."""
-    out = Path(os.path.abspath(out))
-    if out.is_symlink() or out.exists():
-        out = out.resolve()
+    try:
+        out = Path(os.path.abspath(out))
+        if out.is_symlink() or out.exists():
+            out = out.resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, a NUL byte
+        raise WriteError(f"cannot use {out} as the output folder: {exc}") from None
     reason = refusal(out, [Path(os.path.abspath(p)) for p in protected])
     if reason:
         raise WriteError(reason)
