@@ -10,6 +10,7 @@ from typing import Any
 from wopgen.conformance.transport import Reply, Transport
 from wopgen.corpus import Corpus
 from wopgen.corpus.events import TYPE_INDEX, Payload, type_index
+from wopgen.corpus.regexes import PatternTimeout
 
 Capabilities = dict[str, Any]
 Gate = Callable[[Capabilities], str | None]  # None when the scenario applies, else why it does not
@@ -113,9 +114,13 @@ class Context:
         if doc is None:
             raise Failure(f"the corpus has no schema {name}")
         validator = self.corpus.validator(doc.path, pointer)
-        return [
-            f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in validator.iter_errors(instance)
-        ]
+        try:
+            return [
+                f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
+                for e in validator.iter_errors(instance)
+            ]
+        except PatternTimeout as exc:
+            return [str(exc)]
 
     def valid(self, name: str, instance: Any, what: str, pointer: str = "") -> None:
         problems = self.schema_errors(name, instance, pointer)

@@ -22,6 +22,7 @@ from referencing.jsonschema import DRAFT202012
 from wopgen.corpus.documents import JsonDoc
 from wopgen.corpus.files import glob_paths, inside
 from wopgen.corpus.markdown import MarkdownDoc
+from wopgen.corpus.regexes import BoundedValidator
 from wopgen.corpus.rfc import Rfc
 from wopgen.corpus.settings import Settings
 from wopgen.corpus.yamldoc import YamlDoc
@@ -174,8 +175,12 @@ class Corpus:
         return cache[key]
 
     @cached_property
-    def _base_validator(self) -> Draft202012Validator:
-        return Draft202012Validator({}, registry=self.registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    def _base_validator(self) -> Validator:
+        # `pattern`s run in bounded time (RE2, or `regex` with a timeout): see corpus/regexes.py
+        bounded: Validator = BoundedValidator(
+            {}, registry=self.registry, format_checker=Draft202012Validator.FORMAT_CHECKER
+        )
+        return bounded
 
     @cached_property
     def _validators(self) -> dict[tuple[str, str], Validator]:
