@@ -35,6 +35,7 @@ class Settings:
     external_rfcs: frozenset[int] = field(default_factory=frozenset)
     baseline: str | None = None
     models_package: str = "wop_models"
+    site_raw_html: bool = False  # publish raw HTML written in pages and RFCs (only for trusted authors)
     # The pyproject.toml line of each key as written there (`id-base`, not `id_base`), and of the
     # table header under "[tool.wopgen]"; diagnostics about a setting point at it.
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)
@@ -128,12 +129,16 @@ def load_settings(root: Path) -> Settings:
             if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
                 raise SettingsError(f"{pyproject}: external-rfcs must be a list of RFC numbers")
             values["external_rfcs"] = frozenset(value)
+        elif key == "site-raw-html":
+            if not isinstance(value, bool):
+                raise SettingsError(f"{pyproject}: [tool.wopgen] site-raw-html must be true or false")
+            values["site_raw_html"] = value
         elif key in _KEYS:
             if not isinstance(value, str):
                 raise SettingsError(f"{pyproject}: [tool.wopgen] {key} must be a string")
             values[_KEYS[key]] = value
         else:
-            known = ", ".join(sorted([*_KEYS, "external-rfcs"]))
+            known = ", ".join(sorted([*_KEYS, "external-rfcs", "site-raw-html"]))
             raise SettingsError(f"{pyproject}: unknown [tool.wopgen] key {key!r} (known: {known})")
     base = values.get("id_base", Settings.id_base)
     if not base.endswith("/"):

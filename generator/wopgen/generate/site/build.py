@@ -126,9 +126,13 @@ def _log_like_mkdocs() -> None:
 
 
 def watched(corpus: Corpus) -> list[Path]:
+    """Every part of the corpus the settings name (schemas, examples, docs, RFCs, API, invariants,
+    changelog) and pyproject.toml, so an edit to any of them re-renders the site."""
+    from wopgen.corpus.settings import PARTS, PYPROJECT
+
     settings = corpus.settings
-    parts = (settings.schemas, settings.docs, settings.rfcs, settings.invariants, settings.changelog)
-    return sorted({settings.path(p) for p in parts if settings.path(p).exists()})
+    paths = [settings.path(getattr(settings, part)) for part in PARTS] + [settings.path(PYPROJECT)]
+    return sorted({p for p in paths if p.exists()})
 
 
 __all__ = ["SiteBuildError", "WriteError", "build", "serve"]
