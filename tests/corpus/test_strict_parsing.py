@@ -122,3 +122,9 @@ def test_rfc_new_without_a_passwd_entry(make_corpus: Callable[..., Path], monkey
     assert result.exit_code == 0, result.output
     written = root / result.output.strip()
     assert "pass --author" in written.read_text()
+
+
+def test_a_nul_byte_in_yaml_is_a_parse_error_at_its_line() -> None:
+    with pytest.raises(YamlLoadError) as caught:
+        parse_yaml("a.yaml", "a: 1\nb: \x00\n")
+    assert caught.value.line == 2

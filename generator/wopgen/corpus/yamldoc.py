@@ -145,7 +145,11 @@ class YamlDoc:
 
 
 def parse_yaml(path: str, text: str) -> YamlDoc:
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)  # its reader refuses control characters right away
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise YamlLoadError(f"invalid YAML: {exc.reason} (character {exc.character!r})", line, 1) from None
     loader.duplicates = []
     try:
         node = loader.get_single_node()
