@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import groupby
+from typing import Any
 
 import click
 
@@ -42,18 +43,36 @@ def render_text(diagnostics: list[Diagnostic], colour: bool = False, checked: di
     return "\n".join(out) + "\n"
 
 
+def json_report(
+    summary: Mapping[str, int],
+    items: str,
+    entries: list[Any],
+    context: Mapping[str, Any] | None = None,
+    *,
+    sort_keys: bool = True,
+) -> str:
+    """The one JSON report shape of every command that writes one (check, compat, conformance):
+
+        {"version": 1, "tool": {"name": "wopgen", "version": "..."}, <context>...,
+         "summary": {...}, <items>: [...]}
+
+    `context` says what was examined (e.g. `base` and `head`, or `target` and `strict`).
+    """
+    doc: dict[str, Any] = {
+        "version": JSON_SHAPE_VERSION,
+        "tool": {"name": "wopgen", "version": __version__},
+        **(context or {}),
+        "summary": dict(summary),
+        items: entries,
+    }
+    return json.dumps(doc, indent=2, sort_keys=sort_keys) + "\n"
+
+
 def render_json(diagnostics: list[Diagnostic], checked: dict[str, int] | None = None) -> str:
     """{"version": 1, "tool": {...}, "summary": {"error": n, ...}, "diagnostics": [...]}, plus
     "checked": {"schemas": n, ...} when the caller says what was looked at."""
-    doc: dict[str, object] = {
-        "version": JSON_SHAPE_VERSION,
-        "tool": {"name": "wopgen", "version": __version__},
-        "summary": count(diagnostics),
-        "diagnostics": [d.to_dict() for d in diagnostics],
-    }
-    if checked is not None:
-        doc["checked"] = checked
-    return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+    context = {"checked": checked} if checked is not None else None
+    return json_report(count(diagnostics), "diagnostics", [d.to_dict() for d in diagnostics], context)
 
 
 def _escape_data(text: str) -> str:

@@ -3,6 +3,12 @@
 Routes come from the corpus's API description (routes.py); each operation is answered by the
 handler its `METHOD path` names in HANDLERS. Every failure becomes an error envelope; an
 unexpected exception becomes `internal_error` without any detail of where it happened.
+
+Work is bounded per request and per host: bodies are strict JSON (no NaN or Infinity, no number
+beyond a double, nesting at most MAX_JSON_DEPTH deep); each request has a CPU budget (budget.py);
+the run store keeps at most `max_runs` runs and about `max_run_bytes` bytes, evicting the oldest
+finished runs first; at most `max_streams` event streams are open at once. The limits are
+advertised in discovery under `extensions.wopgen`.
 """
 
 from __future__ import annotations
@@ -13,25 +19,32 @@ import json
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from .budget import OverBudget, budget
 from .errors import HostError
 from .evals import EVAL_AGENT, Evaluation, load_suite
 from .events import TERMINAL_EVENTS, Clock, utc_now
 from .loop import Loop
 from .profiles import Profile, profile
 from .routes import ROUTES, Route
-from .runs import SUSPENDED, Engine, Noop, Run
+from .runs import SUSPENDED, Engine, Run
 from .schemas import corpus, errors
 from .script import LOOP_FIXTURE, parse_script
 from .seams import Seams
+from .surface import SurfaceHandlers
 
 # Which handler answers which operation of the API description.
 HANDLERS: dict[str, str] = {
     "GET /.well-known/openwop": "discovery",
+    "GET /v1/openapi.json": "get_openapi",
+    "GET /v1/workflows/{workflowId}": "get_workflow",
+    "POST /v1/runs/{runId}/cancel": "cancel_run",
     "POST /v1/runs": "create_run",
     "GET /v1/runs/{runId}": "get_run",
     "GET /v1/runs/{runId}/events": "stream_events",
@@ -46,8 +59,58 @@ HANDLERS: dict[str, str] = {
     "POST /v1/host/sample/verification/run": "seam_verification",
 }
 SAMPLE_SUITE = "core.openwop.evals.sample"
+LEGACY_LOOP_FIXTURE = "conformance.scripted-loop"  # the scripted loop's id before the catalogue; still accepted
 SSE_WAIT_SECONDS = 15.0
 MAX_POLL_SECONDS = 30.0
+MAX_JSON_DEPTH = 64  # arrays and objects nested in a request body
+MAX_RUNS = 1000  # runs the store keeps by default
+MAX_RUN_BYTES = 32 * 1024 * 1024  # what they may weigh together by default (see Run.weight)
+MAX_STREAMS = 64  # event streams open at once by default
+REQUEST_CPU_SECONDS = 5.0  # CPU time one request may use by default
+ANONYMOUS = "scope-anonymous"  # the owner of every run on a host that checks no keys
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} overflows a double")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    value = int(text)
+    float(value)  # OverflowError past the largest double: such a number cannot travel as JSON
+    return value
+
+
+def parse_json(raw: bytes) -> Any:
+    """A request body as strict JSON (RFC 8259): a ValueError for anything else, or nesting past MAX_JSON_DEPTH."""
+    try:
+        value = json.loads(
+            raw.decode("utf-8"),
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            parse_int=_bounded_int,
+        )
+    except (RecursionError, OverflowError) as exc:
+        raise ValueError(f"the body is nested too deep or holds a number too large: {exc}") from None
+    level, depth = [value], 0
+    while level:
+        depth += 1
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep")
+        level = [
+            child
+            for node in level
+            if isinstance(node, dict | list)
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, dict | list)
+        ]
+    return value
 
 
 def effective_configurable(raw: Any) -> dict[str, Any]:
@@ -72,15 +135,45 @@ class Response:
     stream: Iterator[bytes] | None = None  # server-sent events
 
     def encoded(self) -> bytes:
-        return b"" if self.body is None else json.dumps(self.body, sort_keys=True).encode("utf-8")
+        """The body as JSON; a ValueError rather than a non-JSON token such as NaN."""
+        return b"" if self.body is None else json.dumps(self.body, sort_keys=True, allow_nan=False).encode("utf-8")
 
 
-class Host:
+class _Stream:
+    """An event stream holding one of the host's stream slots until it ends or is closed."""
+
+    def __init__(self, chunks: Generator[bytes, None, None], release: Callable[[], None]) -> None:
+        self._chunks = chunks
+        self._release: Callable[[], None] | None = release
+
+    def __iter__(self) -> _Stream:
+        return self
+
+    def __next__(self) -> bytes:
+        try:
+            return next(self._chunks)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        release, self._release = self._release, None
+        if release is not None:
+            self._chunks.close()
+            release()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class Host(SurfaceHandlers):
     """One in-memory host. Runs execute inside the request that starts or resumes them, unless
     `deferred` is set, in which case they wait for `drain()` (how tests observe a running run).
 
-    `api_key` and each of `other_keys` is a bearer key of its own owner scope: a run belongs to the
-    scope of the key that started it, and a key of another scope reading it gets 403 `forbidden`.
+    `api_key` and each of `other_keys` is a bearer key of its own owner scope: every run belongs to the
+    scope of the key that started it (runs the host starts itself: the scope of `api_key`), and a key
+    of another scope reading it gets 403 `forbidden`; a run named inside a request (`baselineRunId`)
+    is looked up in the caller's scope only, so a foreign run reads as an unknown one.
     """
 
     def __init__(
@@ -92,8 +185,16 @@ class Host:
         deferred: bool = False,
         on_error: Callable[[BaseException], None] | None = None,
         other_keys: Sequence[str] = (),
+        max_runs: int = MAX_RUNS,
+        max_run_bytes: int = MAX_RUN_BYTES,
+        max_streams: int = MAX_STREAMS,
+        request_cpu_seconds: float | None = REQUEST_CPU_SECONDS,
     ) -> None:
         self.profile: Profile = profile(profile_name)
+        if min(max_runs, max_run_bytes, max_streams) < 1 or (request_cpu_seconds or 1) <= 0:
+            raise ValueError("the run store, stream and CPU limits must be positive")
+        self.max_runs, self.max_run_bytes, self.max_streams = max_runs, max_run_bytes, max_streams
+        self.request_cpu_seconds = request_cpu_seconds
         self.api_key = api_key
         self.scopes: dict[str, str] = {key: f"scope-{n}" for n, key in enumerate(other_keys, start=2) if key}
         self.scopes[api_key] = "scope-1"
@@ -104,7 +205,11 @@ class Host:
         for origin, text in sorted({**corpus()["suites"], **(suites or {})}.items()):
             suite = load_suite(text, origin)
             self.suites[suite["suiteId"]] = suite
-        self.runs: dict[str, Run] = {}
+        self.fixtures: dict[str, dict[str, Any]] = dict(corpus().get("fixtures", {}))
+        self.runs: OrderedDict[str, Run] = OrderedDict()  # oldest first
+        self._weights: dict[str, int] = {}  # run id -> its weight when last measured
+        self._total = 0  # the sum of the weights
+        self._streams = 0
         self._queue: list[Callable[[], None]] = []
         self._ids = itertools.count(1)
         self._lock = threading.RLock()
@@ -114,7 +219,8 @@ class Host:
 
     def handle(self, method: str, target: str, headers: Mapping[str, str], body: bytes = b"") -> Response:
         try:
-            return self._handle(method.upper(), target, {k.lower(): v for k, v in headers.items()}, body)
+            with budget(self.request_cpu_seconds):
+                return self._handle(method.upper(), target, {k.lower(): v for k, v in headers.items()}, body)
         except HostError as exc:
             return Response(exc.status, exc.envelope())
         except Exception as exc:  # a host bug (an InvalidEvent, say): reported by the host, never sent to the client
@@ -137,10 +243,10 @@ class Host:
                 return route, match.groupdict()
         raise HostError("not_found", f"no operation {method} {path}")
 
-    def _authenticate(self, headers: dict[str, str]) -> str | None:
-        """The owner scope of the request's bearer key (None on a host that does not check keys)."""
+    def _authenticate(self, headers: dict[str, str]) -> str:
+        """The owner scope of the request's bearer key (one anonymous scope on a host that does not check keys)."""
         if self.profile.defect("auth-not-enforced"):
-            return None
+            return ANONYMOUS
         scheme, _, key = headers.get("authorization", "").partition(" ")
         given = key.strip().encode("utf-8")
         if scheme.lower() == "bearer" and given:
@@ -153,9 +259,11 @@ class Host:
         if len(raw) > self.profile.max_body_bytes:
             raise HostError("validation_error", f"the body is larger than {self.profile.max_body_bytes} bytes")
         try:
-            value = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-        except (UnicodeDecodeError, ValueError):
-            raise HostError("validation_error", "the body is not JSON") from None
+            value = parse_json(raw) if raw.strip() else {}
+        except UnicodeDecodeError:
+            raise HostError("validation_error", "the body is not UTF-8 JSON") from None
+        except ValueError as exc:
+            raise HostError("validation_error", f"the body is not strict JSON: {str(exc)[:200]}") from None
         if route.request_schema is not None:
             problems = errors(route.request_schema, value)
             if problems:
@@ -170,15 +278,52 @@ class Host:
             found = self.runs.get(run_id)
         if found is None:
             raise HostError("not_found", f"no run {run_id}")
-        if owner is not None and found.owner is not None and found.owner != owner:
+        if owner is not None and found.owner != owner:
             raise HostError("forbidden", f"run {run_id} belongs to another owner scope")
         return found
 
     def new_run(self, workflow_id: str, request: dict[str, Any], owner: str | None = None) -> Run:
+        """A new run owned by `owner` (None: the scope of the host's own key), once the store has room."""
+        weight = len(json.dumps(request))
         with self._lock:
-            run = Run(f"run-{next(self._ids)}", workflow_id, request, self.clock, owner)
+            self._evict(weight)
+            run = Run(f"run-{next(self._ids)}", workflow_id, request, self.clock, owner or self.scopes[self.api_key])
             self.runs[run.run_id] = run
+            self._weights[run.run_id] = weight
+            self._total += weight
         return run
+
+    def _evict(self, incoming: int | None = None, keep: str = "") -> None:
+        """Drop the oldest finished runs (never `keep`) until the store is within its limits.
+
+        With `incoming`, until one more run of that many bytes fits, refusing it when it cannot.
+        """
+        room = 0 if incoming is None else 1
+        count, total, victims = len(self.runs), self._total + (incoming or 0), []
+        for run_id, run in self.runs.items():  # oldest first; stops as soon as the store is within bounds
+            if count + room <= self.max_runs and total <= self.max_run_bytes:
+                break
+            if run.terminal and run_id != keep:
+                victims.append(run_id)
+                count, total = count - 1, total - self._weights[run_id]
+        for run_id in victims:
+            self.runs.pop(run_id).release()
+            self._total -= self._weights.pop(run_id)
+        if incoming is not None and (count + room > self.max_runs or total > self.max_run_bytes):
+            raise HostError(
+                "rate_limited",
+                "the run store is full of unfinished runs; let some finish before starting more",
+                {"maxRuns": self.max_runs, "maxRunBytes": self.max_run_bytes},
+            )
+
+    def _measure(self, run: Run) -> None:
+        """Record what a run weighs now that it has done some work."""
+        with self._lock:
+            if run.run_id in self.runs:
+                weight = run.weight()
+                self._total += weight - self._weights[run.run_id]
+                self._weights[run.run_id] = weight
+                self._evict(keep=run.run_id)
 
     def schedule(self, run: Run, work: Callable[[], None]) -> None:
         """Do `work` on `run` now, or when a deferred host drains; waiting readers wake either way."""
@@ -186,7 +331,14 @@ class Host:
         def step() -> None:
             try:
                 work()
+            except OverBudget as exc:
+                if not run.terminal:
+                    with budget(None):
+                        run.fail("budget_exceeded", exc.message, exc.details)
+                exc.details = {**(exc.details or {}), "runId": run.run_id}
+                raise
             finally:
+                self._measure(run)
                 run.log.notify()
 
         if self.deferred:
@@ -200,14 +352,17 @@ class Host:
             self._queue.pop(0)()
 
     def start_run(self, request: dict[str, Any], task_limit: int | None = None, owner: str | None = None) -> Run:
-        """Validate a create request and start the run it asks for (an eval run: its first `task_limit` tasks)."""
+        """Validate a create request and start the run it asks for (an eval run: its first `task_limit` tasks).
+
+        `owner` is the caller's scope (None: the host's own key's); a baseline run is looked up within it.
+        """
         if "configurable" in request:
             request = {**request, "configurable": effective_configurable(request["configurable"])}
-        workflow, factory = self._plan(request, task_limit)
+        workflow, factory = self._plan(request, task_limit, owner or self.scopes[self.api_key])
         return self.launch(workflow, request, factory, owner)
 
     def launch(
-        self, workflow: str, request: dict[str, Any], factory: Callable[[Run], Engine], owner: str | None
+        self, workflow: str, request: dict[str, Any], factory: Callable[[Run], Engine], owner: str | None = None
     ) -> Run:
         """Start a run of `workflow` whose engine `factory` makes."""
         run = self.new_run(workflow, request, owner)
@@ -232,15 +387,15 @@ class Host:
                 copy.resume(event["payload"].get("reason"))
         return copy.log.events
 
-    def _plan(self, request: dict[str, Any], task_limit: int | None) -> tuple[str, Callable[[Run], Engine]]:
+    def _plan(self, request: dict[str, Any], task_limit: int | None, owner: str) -> tuple[str, Callable[[Run], Engine]]:
         """The workflow id and the engine a create request asks for, or the reason it is refused."""
         if request.get("mode") == "eval":
-            return self._plan_eval(request, task_limit)
+            return self._plan_eval(request, task_limit, owner)
         workflow = request.get("workflowId")
         if not workflow:
             raise HostError("validation_error", "workflowId is required unless mode is eval", {"field": "workflowId"})
-        if workflow != LOOP_FIXTURE:
-            return workflow, Noop
+        if workflow not in (LOOP_FIXTURE, LEGACY_LOOP_FIXTURE):
+            return workflow, self.engine_for(workflow)
         if self.profile.version < 1:
             raise HostError("capability_not_provided", "this host runs no orchestrator loop")
         script = parse_script(request.get("inputs", {}).get("script"))
@@ -252,7 +407,9 @@ class Host:
             bound = min(bound, asked)
         return workflow, lambda run: Loop(run, self.profile, script, bound)
 
-    def _plan_eval(self, request: dict[str, Any], task_limit: int | None) -> tuple[str, Callable[[Run], Engine]]:
+    def _plan_eval(
+        self, request: dict[str, Any], task_limit: int | None, owner: str
+    ) -> tuple[str, Callable[[Run], Engine]]:
         if not self.profile.eval_advertised or self.profile.defect("eval-advertised-not-implemented"):
             raise HostError("capability_not_provided", "this host does not run evaluations (agents.evalSuite)")
         ref = request.get("evalSuiteRef")
@@ -279,7 +436,10 @@ class Host:
             raise HostError("validation_error", f"the suite has more than {self.profile.max_tasks} tasks")
         baseline = None
         if "baselineRunId" in configurable:
-            baseline = self.runs.get(str(configurable["baselineRunId"]))
+            with self._lock:
+                baseline = self.runs.get(str(configurable["baselineRunId"]))
+            if baseline is not None and baseline.owner != owner:
+                baseline = None  # another scope's run: answered exactly as an unknown one
             if baseline is None or baseline.mode != "eval" or baseline.status != "completed":
                 raise HostError("validation_error", "baselineRunId must name a finished eval run on this host")
             if baseline.output["suiteId"] != suite["suiteId"]:
@@ -292,12 +452,28 @@ class Host:
     # --- handlers -----------------------------------------------------------------------------
 
     def discovery(self, **_: Any) -> Response:
-        return Response(200, self.profile.capabilities, {"Cache-Control": "public, max-age=300"})
+        return Response(200, self.capabilities, {"Cache-Control": "public, max-age=300"})
+
+    @cached_property
+    def capabilities(self) -> dict[str, Any]:
+        """The profile's discovery document, with this host's own limits as a vendor extension."""
+        document = dict(self.profile.capabilities)
+        limits: dict[str, Any] = {
+            "runStore": {"maxRuns": self.max_runs, "maxBytes": self.max_run_bytes, "evicts": "oldest-finished"},
+            "maxEventStreams": self.max_streams,
+            "maxJsonDepth": MAX_JSON_DEPTH,
+        }
+        if self.request_cpu_seconds is not None:
+            limits["requestCpuMs"] = round(self.request_cpu_seconds * 1000)
+        document["extensions"] = {**document.get("extensions", {}), "wopgen": limits}
+        return document
 
     def create_run(self, body: dict[str, Any], owner: str | None, **_: Any) -> Response:
         run = self.start_run(body, owner=owner)
         base = f"/v1/runs/{run.run_id}"
         answer = {"runId": run.run_id, "status": run.status, "eventsUrl": base + "/events", "statusUrl": base}
+        if self.profile.defect("create-answer-drops-events-url"):
+            del answer["eventsUrl"]
         return Response(201, answer, {"Location": base})
 
     def get_run(self, params: dict[str, str], owner: str | None, **_: Any) -> Response:
@@ -314,13 +490,25 @@ class Host:
         run = self.run(params["runId"], owner)
         after = _integer(headers.get("last-event-id"), -1, "Last-Event-ID")
         sse = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
-        return Response(200, None, sse, stream=self._sse(run, after))
+        with self._lock:
+            if self._streams >= self.max_streams:
+                raise HostError(
+                    "rate_limited",
+                    f"{self.max_streams} event streams are open, this host's limit; poll, or retry shortly",
+                    {"maxEventStreams": self.max_streams},
+                )
+            self._streams += 1
+        return Response(200, None, sse, stream=_Stream(self._sse(run, after), self._stream_ended))
 
-    def _sse(self, run: Run, after: int) -> Iterator[bytes]:
+    def _stream_ended(self) -> None:
+        with self._lock:
+            self._streams -= 1
+
+    def _sse(self, run: Run, after: int) -> Generator[bytes, None, None]:
         while True:
             batch = run.log.wait_after(after, SSE_WAIT_SECONDS, lambda: run.terminal or run.status == SUSPENDED)
             for event in batch:
-                data = json.dumps(event, sort_keys=True)
+                data = json.dumps(event, sort_keys=True, allow_nan=False)
                 yield f"id: {event['sequence']}\nevent: {event['type']}\ndata: {data}\n\n".encode()
                 after = event["sequence"]
                 if event["type"] in TERMINAL_EVENTS:
@@ -359,14 +547,14 @@ class Host:
             raise HostError("conflict", f"verification result {result_id} is still being graded")
         return Response(200, result)
 
-    def seam_agentloop(self, body: dict[str, Any], **_: Any) -> Response:
-        return Response(200, self.seams.agentloop(body))
+    def seam_agentloop(self, body: dict[str, Any], owner: str | None, **_: Any) -> Response:
+        return Response(200, self.seams.agentloop(body, owner))
 
-    def seam_verify(self, body: dict[str, Any], **_: Any) -> Response:
-        return Response(200, self.seams.verify(body))
+    def seam_verify(self, body: dict[str, Any], owner: str | None, **_: Any) -> Response:
+        return Response(200, self.seams.verify(body, owner))
 
-    def seam_eval(self, body: dict[str, Any], **_: Any) -> Response:
-        return Response(200, self.seams.evaluate(body))
+    def seam_eval(self, body: dict[str, Any], owner: str | None, **_: Any) -> Response:
+        return Response(200, self.seams.evaluate(body, owner))
 
     def seam_verification(self, body: dict[str, Any], owner: str | None, **_: Any) -> Response:
         return Response(200, self.seams.verification(body, owner))

@@ -4,6 +4,12 @@ Events, in order: eval.started; per task an agent.invocation.started / agent.dec
 provider.usage / agent.invocation.completed bracket followed by eval.scored; eval.completed;
 run.completed whose output is the EvalSummary. Nothing in the eval events or the summary carries
 task content: only ids, scores, counts and costs.
+
+Modes: golden and regression compare with the expected value, rubric asks the heuristic judge;
+adversarial also runs the safety scorer over every answer (a finding scores the task 0);
+live-shadow bypasses the fixtures, so the agent works from its input alone, this host having no
+live tools. Before each task the spend so far is compared with `maxCostUsdPerSuite`: once it has
+reached the ceiling no further task starts, and the scorecard says `costCeilingReached`.
 """
 
 from __future__ import annotations
@@ -16,20 +22,23 @@ from .events import InvalidEvent
 from .profiles import Profile
 from .runs import Run
 from .schemas import errors
-from .scoring import as_text, golden, rubric
+from .scoring import as_text, golden, rubric, safety
 
 EVAL_AGENT = "core.sample.eval-agent"
 _PRICE_PER_TOKEN = 0.000002
 
 
 def modes_for(task: dict[str, Any]) -> tuple[str, ...]:
-    """The modes under which a task is scored."""
-    return ("golden", "regression") if task["expected"]["kind"] == "golden" else ("rubric",)
+    """The modes under which a task is scored: by its expectation, and any task under the two
+    modes that change how it runs (adversarial, live-shadow)."""
+    by_kind = ("golden", "regression") if task["expected"]["kind"] == "golden" else ("rubric",)
+    return (*by_kind, "adversarial", "live-shadow")
 
 
-def answer(task: dict[str, Any]) -> Any:
-    """The scripted agent under evaluation relays its last fixture tool response, else echoes its input."""
-    responses = task.get("fixtures", {}).get("toolResponses", [])
+def answer(task: dict[str, Any], live: bool = False) -> Any:
+    """The scripted agent under evaluation relays its last fixture tool response, else echoes its
+    input. Live (live-shadow mode) it gets no fixtures: there is no live tool here to call."""
+    responses = [] if live else task.get("fixtures", {}).get("toolResponses", [])
     return responses[-1]["response"] if responses else task["input"]
 
 
@@ -79,9 +88,15 @@ class Evaluation:
         if self.baseline is not None:
             started["baselineRunId"] = self.baseline.run_id
         log.append("eval.started", started)
-        results = [self._score(index, task) for index, task in enumerate(self.tasks)]
-        summary = self._summary(results)
+        results: list[dict[str, Any]] = []
+        for index, task in enumerate(self.tasks):
+            if sum(r["cost"] for r in results) >= self.profile.max_eval_cost:
+                break  # the ceiling is reached: no further task starts
+            results.append(self._score(index, task))
+        summary = self._summary(results, ceiling_reached=len(results) < len(self.tasks))
         completed = {k: summary[k] for k in ("aggregateScore", "passed", "taskCount", "passedCount")}
+        if summary.get("costCeilingReached"):
+            completed["costCeilingReached"] = True
         if "regression" in summary:
             completed["regressionVsBaseline"] = summary["regression"]["scoreDelta"]
         if self.profile.defect("eval-events-out-of-order"):
@@ -105,7 +120,7 @@ class Evaluation:
     def _score(self, index: int, task: dict[str, Any]) -> dict[str, Any]:
         invocation = f"{self.run.run_id}.inv{index}"
         bracket = {"invocationId": invocation, "agentId": self.agent_id, "taskId": task["taskId"]}
-        reply = answer(task)
+        reply = answer(task, live="live-shadow" in self.modes)
         cost_in, cost_out = tokens(task["input"]), tokens(reply)
         cost = round((cost_in + cost_out) * _PRICE_PER_TOKEN, 6)
         latency = 10 * (1 + len(task.get("fixtures", {}).get("toolResponses", [])))
@@ -116,6 +131,9 @@ class Evaluation:
         else:
             score = rubric(expected["rubric"], reply)
             judge_cost = round(tokens(reply) * _PRICE_PER_TOKEN, 6)
+        findings = safety(reply) if "adversarial" in self.modes else []
+        if findings:
+            score = 0.0
         threshold = float(self.suite.get("thresholds", {}).get("passScore", 1.0))
         passed = score >= threshold
         events: list[tuple[str, dict[str, Any]]] = [
@@ -142,15 +160,20 @@ class Evaluation:
                 )
             )
         scored = {"taskId": task["taskId"], "score": score, "passed": passed, "costUsd": cost, "latencyMs": latency}
+        result = dict(scored)
+        if "adversarial" in self.modes:
+            scored["safetyFindingCount"] = len(findings)
+            if findings:
+                result["safetyFindings"] = findings
         events.append(("eval.scored", scored))
-        return {"events": events, "result": dict(scored), "cost": cost + judge_cost, "judge": judge_cost}
+        return {"events": events, "result": result, "cost": cost + judge_cost, "judge": judge_cost}
 
-    def _summary(self, results: list[dict[str, Any]]) -> dict[str, Any]:
+    def _summary(self, results: list[dict[str, Any]], *, ceiling_reached: bool = False) -> dict[str, Any]:
         thresholds = self.suite.get("thresholds", {})
         scores = [r["result"]["score"] for r in results]
-        aggregate = round(sum(scores) / len(scores), 4)
+        aggregate = round(sum(scores) / len(scores), 4) if scores else 0.0
         total = round(sum(r["cost"] for r in results), 6)
-        passed = aggregate >= float(thresholds.get("passScore", 1.0))
+        passed = aggregate >= float(thresholds.get("passScore", 1.0)) and not ceiling_reached
         if "maxCostUsd" in thresholds and total > float(thresholds["maxCostUsd"]):
             passed = False
         summary: dict[str, Any] = {
@@ -166,6 +189,8 @@ class Evaluation:
         judge = round(sum(r["judge"] for r in results), 6)
         if judge:
             summary["judgeCostUsd"] = judge
+        if ceiling_reached:
+            summary["costCeilingReached"] = True
         if self.baseline is not None and "regression" in self.modes:
             delta = aggregate - float(self.baseline.output["aggregateScore"])
             summary["regression"] = {"baselineRunId": self.baseline.run_id, "scoreDelta": round(delta, 4)}

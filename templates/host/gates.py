@@ -27,9 +27,9 @@ from .schemas import errors
 from .semantics import problems
 from .semantics.verification import (
     ACCEPTING,
-    DEFAULT_BEHAVIOUR,
     SELF_EVALUATION,
     SELF_HANDOFF,
+    behaviour_in_force,
     disposition,
     finding_counts,
     judgement_verdict,
@@ -101,7 +101,7 @@ def parse_plan(body: dict[str, Any], profile: Profile) -> GatePlan:
     limits = profile.gates
     quorum = gate.get("multiVerifier")
     count = quorum["verifierCount"] if quorum else 1
-    behaviour = {**DEFAULT_BEHAVIOUR, "reverifyScope": "targeted", **gate.get("gateBehaviour", {})}
+    behaviour = behaviour_in_force(gate.get("gateBehaviour"))
     if behaviour["maxAttempts"] > limits.get("maxAttempts", behaviour["maxAttempts"]):
         raise _refused(f"maxAttempts {behaviour['maxAttempts']} is above this host's {limits['maxAttempts']}")
     if count > limits.get("maxVerifiers", count):

@@ -9,7 +9,9 @@ the output, the gate's criteria and intent, and the judgement a conformance scri
 - a dimension scored below its threshold gets a blocking finding with a metric and the intent
   as evidence (a criterion with `evidenceRequired: false` gets none);
 - each output line holding `TODO` or `FIXME` is a warning finding on `completeness` (else the
-  first graded dimension), with the line as evidence;
+  first graded dimension), with the line as evidence, for the first MARKED_LINES such lines; any
+  further marked lines make one more finding that counts them, so the findings of a verifier stay
+  few and grading stays linear in the size of the output;
 - scripted findings are added as they are, with the handoff as evidence;
 - the confidence is 0.9 unless the script states one.
 
@@ -23,9 +25,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .budget import spend
 from .scoring import as_text, keywords
 
 DEFAULT_CONFIDENCE = 0.9
+MARKED_LINES = 8  # marked lines reported one finding each; the rest are counted in one more
 PRICE_PER_TOKEN_DIMENSION = 0.00001
 _MARKERS = re.compile(r"\b(TODO|FIXME)\b")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -59,10 +63,11 @@ def cost(output: Any, dimensions: int) -> float:
     return round(tokens(output) * max(1, dimensions) * PRICE_PER_TOKEN_DIMENSION, 6)
 
 
-def heuristic_score(criterion: dict[str, Any], output: Any) -> float:
-    """The share of the criterion's keywords found in the output, on the criterion's scale."""
+def heuristic_score(criterion: dict[str, Any], output: Any, words: set[str] | None = None) -> float:
+    """The share of the criterion's keywords found in the output (or its `words`), on the criterion's scale."""
     wanted = keywords(str(criterion.get("description") or criterion["dimension"].replace("_", " ")))
-    words = set(_WORD.findall(as_text(output).casefold()))
+    if words is None:
+        words = set(_WORD.findall(as_text(output).casefold()))
     share = 1.0 if not wanted else sum(w in words for w in wanted) / len(wanted)
     low, high = float(criterion["scale"]["min"]), float(criterion["scale"]["max"])
     value = low + share * (high - low)
@@ -86,10 +91,13 @@ def grade(
     def add(finding: dict[str, Any]) -> None:
         findings.append({"findingId": f"{finding_prefix}-f{len(findings) + 1}", "verifierId": verifier, **finding})
 
+    text = as_text(output)
+    words = set(_WORD.findall(text.casefold()))
     for criterion in criteria:
+        spend()
         dimension = criterion["dimension"]
         score = scripted.scores.get(dimension)
-        value = heuristic_score(criterion, output) if score is None else float(score)
+        value = heuristic_score(criterion, output, words) if score is None else float(score)
         threshold = float(criterion["passThreshold"])
         scores.append({"dimension": dimension, "score": value, "passThreshold": threshold})
         if value < threshold and criterion.get("evidenceRequired", True):
@@ -112,17 +120,30 @@ def grade(
             )
     graded = [c["dimension"] for c in criteria]
     marked = "completeness" if "completeness" in graded else graded[0]
-    for number, line in enumerate(as_text(output).splitlines(), start=1):
-        if _MARKERS.search(line) and criteria:
-            add(
-                {
-                    "dimension": marked,
-                    "classification": "warning",
-                    "description": "the output still marks unfinished work",
-                    "evidence": [{"evidenceType": "line_reference", "ref": target, "line": number, "detail": line}],
-                    "recommendation": "finish or remove the marked work",
-                }
-            )
+    lines = (
+        [(n, line) for n, line in enumerate(text.splitlines(), start=1) if _MARKERS.search(line)] if criteria else []
+    )
+    for number, line in lines[:MARKED_LINES]:
+        add(
+            {
+                "dimension": marked,
+                "classification": "warning",
+                "description": "the output still marks unfinished work",
+                "evidence": [{"evidenceType": "line_reference", "ref": target, "line": number, "detail": line}],
+                "recommendation": "finish or remove the marked work",
+            }
+        )
+    if len(lines) > MARKED_LINES:
+        number, line = lines[MARKED_LINES]
+        add(
+            {
+                "dimension": marked,
+                "classification": "warning",
+                "description": f"{len(lines) - MARKED_LINES} more lines still mark unfinished work",
+                "evidence": [{"evidenceType": "line_reference", "ref": target, "line": number, "detail": line}],
+                "recommendation": "finish or remove the marked work",
+            }
+        )
     for raw in scripted.findings:
         finding: dict[str, Any] = {
             k: raw[k] for k in ("dimension", "classification", "description", "recommendation") if k in raw

@@ -172,7 +172,8 @@ class Loop:
                 self.committed.append(event["eventId"])
             if self.run.status != "running":
                 return
-            if self._escalates(confidence) or self._escalates(turn.verdict_confidence if turn.verdict else None):
+            critic = None if self.profile.defect("critic-confidence-ignored") else turn.verdict_confidence
+            if self._escalates(confidence) or self._escalates(critic if turn.verdict else None):
                 self.run.suspend("escalate")
                 return
 

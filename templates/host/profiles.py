@@ -55,8 +55,9 @@ class Profile:
 
     @property
     def gates(self) -> dict[str, Any]:
-        """The advertised `verifier.gates` block (RFC 0091); empty when gates are not supported."""
-        block = self._model.get("verifier", {}).get("gates", {}) if self.verifier_supported else {}
+        """The advertised `verificationGates` block (RFC 0091); empty when gates are not supported."""
+        block = self.capabilities.get("verificationGates") or self._model.get("verifier", {}).get("gates", {})
+        block = block if self.verifier_supported and isinstance(block, dict) else {}
         return dict(block) if block.get("supported") else {}
 
     @property
@@ -74,6 +75,12 @@ class Profile:
     @property
     def max_tasks(self) -> int:
         return int(self.capabilities.get("agents", {}).get("evalSuite", {}).get("maxTasksPerSuite", 200))
+
+    @property
+    def max_eval_cost(self) -> float:
+        """`maxCostUsdPerSuite`; without one, no ceiling."""
+        ceiling = self.capabilities.get("agents", {}).get("evalSuite", {}).get("maxCostUsdPerSuite")
+        return float("inf") if ceiling is None else float(ceiling)
 
     @property
     def max_loop_iterations(self) -> int:

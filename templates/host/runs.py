@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -33,7 +34,7 @@ class Run:
         owner: str | None = None,
     ) -> None:
         self.run_id = run_id
-        self.owner = owner  # the scope of the key that started the run; None: readable by every key
+        self.owner = owner  # the scope of the key that started the run (None only on a replayed copy)
         self.workflow_id = workflow_id
         self.request = request
         self.log = EventLog(run_id, clock)
@@ -88,6 +89,17 @@ class Run:
         self.status = "failed"
 
     # --- reading ------------------------------------------------------------------------------
+
+    def release(self) -> None:
+        """Drop the engine of a finished run leaving the store: it refers back to the run, and without this
+        cycle the run's memory is freed at once instead of at the next full garbage collection."""
+        self.engine = None
+        self.factory = None
+
+    def weight(self) -> int:
+        """Roughly what the run holds, in bytes of JSON: its request, events, output and verification results."""
+        parts = [self.request, self.output, self.error, *self.log.events, *self.verifications.values()]
+        return sum(len(json.dumps(part, default=str)) for part in parts)
 
     def snapshot(self) -> dict[str, Any]:
         body: dict[str, Any] = {"runId": self.run_id, "workflowId": self.workflow_id, "status": self.status}

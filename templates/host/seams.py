@@ -26,13 +26,14 @@ class Seams:
     def __init__(self, host: Host) -> None:
         self.host = host
 
-    def _loop_run(self, turns: list[dict[str, Any]]) -> tuple[Run, Loop]:
-        run = self.host.start_run({"workflowId": LOOP_FIXTURE, "inputs": {"script": {"turns": turns}}})
+    def _loop_run(self, turns: list[dict[str, Any]], owner: str | None) -> tuple[Run, Loop]:
+        request = {"workflowId": LOOP_FIXTURE, "inputs": {"script": {"turns": turns}}}
+        run = self.host.start_run(request, owner=owner)
         self.host.drain()
         assert isinstance(run.engine, Loop)
         return run, run.engine
 
-    def agentloop(self, body: dict[str, Any]) -> dict[str, Any]:
+    def agentloop(self, body: dict[str, Any], owner: str | None = None) -> dict[str, Any]:
         """RFC 0061: {turns, workspaceWriteAtTurn?, suspendAtTurn?, resume?}."""
         if self.host.profile.version < 5:
             raise _not_wired("agentloop")
@@ -54,7 +55,7 @@ class Seams:
                 turn["workspaceWrite"] = "notes/progress.md"
             turns.append(turn)
         turns.append({"decision": {"kind": "terminate", "reason": "turns done"}})
-        run, loop = self._loop_run(turns)
+        run, loop = self._loop_run(turns, owner)
         answer: dict[str, Any] = {"runId": run.run_id}
         if body.get("resume") and run.status == SUSPENDED:
             run.resume("seam resume")
@@ -69,7 +70,7 @@ class Seams:
             }
         return answer
 
-    def verify(self, body: dict[str, Any]) -> dict[str, Any]:
+    def verify(self, body: dict[str, Any], owner: str | None = None) -> dict[str, Any]:
         """RFC 0090: a worker turn checked by a critic whose verdict is `simulateVerdict`."""
         if not self.host.profile.verifier_supported:
             raise _not_wired("verify-run")
@@ -81,7 +82,7 @@ class Seams:
             },
             {"decision": {"kind": "terminate", "successCriteria": [{"key": "result-verified", "met": True}]}},
         ]
-        run, loop = self._loop_run(turns)
+        run, loop = self._loop_run(turns, owner)
         status = "escalated" if run.status == SUSPENDED and run.suspend_reason == "escalate" else run.status
         answer: dict[str, Any] = {"runId": run.run_id, "status": status, "committed": bool(loop.committed)}
         verified = [e["payload"] for e in run.log.events if e["type"] == "agent.verified"]
@@ -89,7 +90,7 @@ class Seams:
             answer["verified"] = verified[0]
         return answer
 
-    def evaluate(self, body: dict[str, Any]) -> dict[str, Any]:
+    def evaluate(self, body: dict[str, Any], owner: str | None = None) -> dict[str, Any]:
         """RFC 0081 §B: the built-in sample suite as an eval run; the headline of its scorecard."""
         if not self.host.profile.eval_advertised:
             raise _not_wired("eval-run")
@@ -98,7 +99,7 @@ class Seams:
             request["agentId"] = body["agentId"]
         if "modes" in body:
             request["configurable"] = {"evalModes": body["modes"]}
-        run = self.host.start_run(request, task_limit=body.get("taskCount"))
+        run = self.host.start_run(request, task_limit=body.get("taskCount"), owner=owner)
         self.host.drain()
         summary = run.output
         return {

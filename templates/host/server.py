@@ -1,13 +1,21 @@
 """HTTP transport over the standard library's ThreadingHTTPServer: one thread per connection.
 
-Everything protocol-level is in `Host.handle`; this module only moves bytes. Bodies over the
-advertised `limits.maxRequestBodyBytes` are refused without being kept; errors of the HTTP layer
+Everything protocol-level is in `Host.handle`; this module only moves bytes, strictly. Bodies over
+the advertised `limits.maxRequestBodyBytes` are refused without being kept; a body is framed by
+exactly one `Content-Length` of digits only, or by `Transfer-Encoding: chunked` (decoded here,
+within the same bound); anything else that would leave the framing ambiguous (both headers, two
+lengths, another transfer coding) is refused and the connection closed. Errors of the HTTP layer
 itself (a malformed request line, an unsupported method) are answered with an error envelope too.
+
+Each response goes out in one write on a socket with TCP_NODELAY, so keep-alive clients never wait
+on Nagle's algorithm; the listen backlog is sized for the connections the host expects at once.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -18,29 +26,81 @@ from .errors import HostError
 # An oversized body up to this size is read and thrown away before the 400 goes out; past it the
 # connection is simply closed.
 DRAIN_LIMIT = 16 * 1024 * 1024
+# Connections the kernel queues before the server accepts them (the operating system may cap it).
+LISTEN_BACKLOG = 1024
+_DIGITS = re.compile(r"[0-9]{1,18}")
+_CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,8})(;[^\r\n]*)?\r?\n")
+_LINE_LIMIT = 8192
+
+
+class _Refused(Exception):
+    """A request whose framing cannot be trusted: answered with a 400 and the connection closed."""
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: WopServer
     protocol_version = "HTTP/1.1"
     timeout = 30  # seconds a connection may stall (a body that never arrives) before it is dropped
+    disable_nagle_algorithm = True
 
     def _serve(self) -> None:
         host = self.server.host
         try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            length = -1
-        if length < 0 or length > host.profile.max_body_bytes:
+            body = self._read_body(host.profile.max_body_bytes)
+        except _Refused as exc:
             self.close_connection = True
-            self._discard(min(length, DRAIN_LIMIT))  # so the client reads the answer, not a reset
-            error = HostError("validation_error", f"the body must be 0 to {host.profile.max_body_bytes} bytes")
-            self._send(Response(error.status, error.envelope()))
+            self._send(Response(400, HostError("validation_error", str(exc)).envelope()))
             return
-        body = self.rfile.read(length) if length else b""
         self._send(host.handle(self.command, self.path, dict(self.headers.items()), body))
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
+
+    def _read_body(self, limit: int) -> bytes:
+        lengths = self.headers.get_all("Content-Length") or []
+        codings = [c.strip().lower() for v in self.headers.get_all("Transfer-Encoding") or [] for c in v.split(",")]
+        if codings:
+            if lengths:
+                raise _Refused("send either Content-Length or Transfer-Encoding, not both")
+            if codings != ["chunked"]:
+                raise _Refused("the only transfer coding this host reads is chunked")
+            return self._read_chunked(limit)
+        if len(lengths) > 1:
+            raise _Refused("send one Content-Length header, not several")
+        if not lengths:
+            return b""
+        if not _DIGITS.fullmatch(lengths[0].strip()):
+            raise _Refused("Content-Length must be a decimal number of bytes")
+        length = int(lengths[0])
+        if length > limit:
+            self._discard(min(length, DRAIN_LIMIT))  # so the client reads the answer, not a reset
+            raise _Refused(f"the body must be 0 to {limit} bytes")
+        return self.rfile.read(length) if length else b""
+
+    def _read_chunked(self, limit: int) -> bytes:
+        """The body of a chunked request (RFC 9112 section 7.1), refused once it passes `limit` bytes."""
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            match = _CHUNK_SIZE.fullmatch(self.rfile.readline(_LINE_LIMIT))
+            if match is None:
+                raise _Refused("a chunk size line is malformed")
+            length = int(match.group(1), 16)
+            if length == 0:
+                break
+            size += length
+            if size > limit:
+                raise _Refused(f"the body must be 0 to {limit} bytes")
+            data = self.rfile.read(length)
+            if len(data) != length or self.rfile.readline(_LINE_LIMIT) not in (b"\r\n", b"\n"):
+                raise _Refused("a chunk is shorter than its size or not followed by CRLF")
+            parts.append(data)
+        for _ in range(64):  # trailer fields, up to the empty line
+            line = self.rfile.readline(_LINE_LIMIT)
+            if line in (b"\r\n", b"\n"):
+                return b"".join(parts)
+            if not line.endswith(b"\n"):
+                break
+        raise _Refused("the chunked body does not end with an empty line")
 
     def _discard(self, length: int) -> None:
         while length > 0:
@@ -49,26 +109,38 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             length -= len(chunk)
 
+    def _head(self, status: int, headers: dict[str, str]) -> bytes:
+        """The status line and headers of a response, as bytes (written together with the body)."""
+        lines = [f"{self.protocol_version} {status} {self.responses.get(status, ('',))[0]}"]
+        lines.append(f"Server: {self.version_string()}")
+        lines.append(f"Date: {self.date_time_string()}")
+        lines.extend(f"{name}: {value}" for name, value in headers.items())
+        self.log_request(status)
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "strict")
+
     def _send(self, response: Response) -> None:
-        self.send_response(response.status)
-        for name, value in response.headers.items():
-            self.send_header(name, value)
         if response.stream is not None:
-            self.send_header("Connection", "close")
-            self.end_headers()
             self.close_connection = True
             try:
+                self.wfile.write(self._head(response.status, {**response.headers, "Connection": "close"}))
                 for chunk in response.stream:
                     self.wfile.write(chunk)
-                    self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):
+            except (BrokenPipeError, ConnectionResetError, TimeoutError):
                 return
+            finally:
+                close = getattr(response.stream, "close", None)
+                if close is not None:
+                    close()
             return
-        data = response.encoded()
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        try:
+            data = response.encoded()
+        except ValueError:  # a value JSON cannot carry: a host bug, never sent as a non-JSON token
+            error = HostError("internal_error", "the host failed to encode its answer")
+            response, data = Response(error.status, error.envelope()), json.dumps(error.envelope()).encode()
+        headers = {**response.headers, "Content-Type": "application/json", "Content-Length": str(len(data))}
+        if self.close_connection:
+            headers["Connection"] = "close"
+        self.wfile.write(self._head(response.status, headers) + data)
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """The HTTP layer's own errors, as envelopes (never the default HTML page)."""
@@ -78,13 +150,8 @@ class _Handler(BaseHTTPRequestHandler):
             error = HostError("validation_error" if code < 500 else "internal_error", message or "bad request")
         self.close_connection = True
         data = json.dumps(error.envelope()).encode("utf-8")
-        self.send_response(error.status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(data)
+        headers = {"Content-Type": "application/json", "Content-Length": str(len(data)), "Connection": "close"}
+        self.wfile.write(self._head(error.status, headers) + (b"" if self.command == "HEAD" else data))
 
     def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
@@ -93,6 +160,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 class WopServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, host: Host, address: tuple[str, int], quiet: bool = False) -> None:
         self.host = host
@@ -105,6 +173,26 @@ class WopServer(ThreadingHTTPServer):
             sys.stderr.write(f"{client_address[0]}: connection error: {sys.exc_info()[1]}\n")
 
 
+def _loopback(bind: str) -> bool:
+    try:
+        return ipaddress.ip_address(bind) == ipaddress.ip_address("127.0.0.1")
+    except ValueError:
+        return False
+
+
 def make_server(host: Host, bind: str = "127.0.0.1", port: int = 0, quiet: bool = False) -> WopServer:
-    """A server for `host` on `bind:port` (port 0 picks a free one; see `server.server_address`)."""
+    """A server for `host` on `bind:port` (port 0 picks a free one; see `server.server_address`).
+
+    A mutant profile breaks a promise on purpose, some of them a security one (no authentication,
+    leaking content): it is served on 127.0.0.1 only, and says so on stderr.
+    """
+    if host.profile.mutant:
+        if not _loopback(bind):
+            raise ValueError(
+                f"profile {host.profile.name} is a deliberately defective test double: bind 127.0.0.1 only"
+            )
+        sys.stderr.write(
+            f"warning: profile {host.profile.name} is a deliberately defective test double "
+            f"({host.profile.description}); never serve it to real clients\n"
+        )
     return WopServer(host, (bind, port), quiet)

@@ -118,7 +118,7 @@ def test_accepted_rfc_with_open_box(findings):
 
 def test_open_box_is_fine_while_active(findings):
     def edit(files):
-        files[RFC] = rfc_text(status="Active", extra="- [ ] Conformance scenario.\n")
+        files[RFC] = rfc_text(status="Active", updated="2026-05-08", extra="- [ ] Conformance scenario.\n")
         files["spec/v1/overview.md"] = files["spec/v1/overview.md"].replace(
             "**Status: Stable** · `Accepted`", "**Status: Stabilizing** · `Active`"
         )

@@ -16,8 +16,8 @@ from support.corpus_factory import write
 from support.helpers import hits
 from wopgen.cli import cli
 from wopgen.corpus import load
-from wopgen.corpus.documents import parse_json
-from wopgen.corpus.yamldoc import YamlLoadError, parse_yaml
+from wopgen.corpus.documents import ParseError as YamlLoadError
+from wopgen.corpus.documents import parse_json, parse_yaml
 
 OPS = "spec/api/operations.yaml"
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from host.host_helpers import KEY, REPO
-from wopgen.conformance.inprocess import SECOND_KEY, host_module
+from wopgen.checks.conformance import host_module
+from wopgen.conformance.inprocess import SECOND_KEY
 from wopgen.corpus import Corpus, load
 
 

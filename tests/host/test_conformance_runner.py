@@ -20,7 +20,8 @@ from wopgen.conformance.transport import Http
 from wopgen.corpus import load
 from wopgen.generate.host_profiles import DEFECTS, HONEST
 
-SHAPES = {s.name for s in SCENARIOS if s.kind == "shape"}
+ALWAYS_ON = {s.name for s in SCENARIOS if s.kind in ("corpus", "core")}
+HOST_SCENARIOS = [s for s in SCENARIOS if s.kind != "corpus"]
 
 
 def test_the_full_profile_passes_every_scenario_even_in_strict_mode(module, repo_corpus):
@@ -33,21 +34,23 @@ def test_honest_profiles_never_fail_and_skip_only_what_they_do_not_advertise(mod
     results = run(SCENARIOS, in_process(module, profile), repo_corpus)
     assert [r.message for r in results if r.status == "failed"] == []
     skipped = [r for r in results if r.status == "skipped"]
-    assert all(r.scenario.name not in SHAPES for r in skipped)  # shape scenarios always run
+    assert all(r.scenario.name not in ALWAYS_ON for r in skipped)  # corpus and core scenarios always run
     assert all("not advertised" in r.message or "does not list" in r.message for r in skipped)
     strict = run(SCENARIOS, in_process(module, profile), repo_corpus, strict=True)
     assert summary(strict)["failed"] == len(skipped) and summary(strict)["skipped"] == 0
 
 
 def test_opting_out_keeps_a_skip_a_skip_in_strict_mode(module, repo_corpus):
-    results = run(
-        SCENARIOS,
-        in_process(module, "no-eval"),
-        repo_corpus,
-        strict=True,
-        opted_out=frozenset({"agent-eval-run", "agent-eval-regression"}),
-    )
-    assert summary(results) == {"passed": len(SCENARIOS) - 2, "failed": 0, "skipped": 2}
+    evals = frozenset(s.name for s in HOST_SCENARIOS if s.name.startswith("agent-eval-"))
+    results = run(SCENARIOS, in_process(module, "no-eval"), repo_corpus, strict=True, opted_out=evals)
+    corpus = len(SCENARIOS) - len(HOST_SCENARIOS)
+    assert summary(results) == {
+        "passed": len(HOST_SCENARIOS) - len(evals),
+        "failed": 0,
+        "skipped": len(evals),
+        "corpus-passed": corpus,
+        "corpus-failed": 0,
+    }
 
 
 def test_every_mutant_is_killed_by_at_least_one_scenario(module, repo_corpus, capsys):
@@ -80,6 +83,9 @@ def test_every_mutant_is_killed_by_at_least_one_scenario(module, repo_corpus, ca
     assert kills["verification-stale-context"] == ["verification-reverify"]
     gated = [s.name for s in SCENARIOS if s.rfc == "0091" and s.kind == "behaviour"]
     assert kills["verification-gates-advertised-not-implemented"] == gated
+    assert kills["cancel-ignored"] == ["core-run-cancel"]
+    assert kills["cancel-event-unknown"] == ["core-run-cancel"]
+    assert "core-run-surface" in kills["create-answer-drops-events-url"]
 
 
 def test_the_same_scenarios_run_over_http(served, repo_corpus):
@@ -159,12 +165,14 @@ def test_invariants_name_real_scenarios(repo_corpus):
 
 def test_a_host_without_the_fixture_workflow_skips_what_needs_it(module, repo_corpus):
     transport = in_process(module, "full")
-    del transport.host.profile.capabilities["fixtures"]  # a host that advertises the rungs but not the fixture
+    listed = transport.host.profile.capabilities.pop("fixtures")  # a host that advertises the rungs but not the fixture
     try:
         results = {r.scenario.name: r for r in run(SCENARIOS, transport, repo_corpus)}
     finally:
-        transport.host.profile.capabilities["fixtures"] = ["conformance.scripted-loop"]
+        transport.host.profile.capabilities["fixtures"] = listed
     assert results["multi-agent-handoff-state-machine"].status == "skipped"
     assert "fixture workflow" in results["multi-agent-handoff-state-machine"].message
     assert results["agent-loop-workspace-snapshot"].status == "passed"  # driven by the seam alone
+    assert results["core-run-cancel"].status == "skipped"
+    assert results["core-run-surface"].status == "passed" and "conformance-noop" in results["core-run-surface"].note
     assert not [r for r in results.values() if r.status == "failed"]

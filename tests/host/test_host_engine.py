@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 
 import pytest
@@ -176,8 +178,15 @@ def test_eval_errors(make_host):
     post = lambda body: call(host, "POST", "/v1/runs", body)  # noqa: E731
     assert post({"mode": "eval", "evalSuiteRef": "core.none.evals.x"}).status == 400
     assert post({"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample@9.9.9"}).status == 400
-    unadvertised = post(
-        {"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample", "configurable": {"evalModes": ["adversarial"]}}
+    golden_only = make_host()
+    capabilities = copy.deepcopy(golden_only.profile.capabilities)
+    capabilities["agents"]["evalSuite"]["modes"] = ["golden"]
+    golden_only.profile = dataclasses.replace(golden_only.profile, capabilities=capabilities)
+    unadvertised = call(
+        golden_only,
+        "POST",
+        "/v1/runs",
+        {"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample", "configurable": {"evalModes": ["adversarial"]}},
     )
     assert (unadvertised.status, unadvertised.body["details"]["modes"]) == (400, ["adversarial"])
     rubric_only = post(

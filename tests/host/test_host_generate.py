@@ -79,9 +79,9 @@ def test_an_operation_without_a_handler_is_reported_at_its_line(corpus_copy):
     api = root / "spec/api/operations.yaml"
     api.write_text(
         api.read_text()
-        + "\n  - operationId: cancelRun\n    method: post\n    path: /v1/runs/{runId}:cancel\n    auth: bearer\n"
+        + "\n  - operationId: pauseRun\n    method: post\n    path: /v1/runs/{runId}:pause\n    auth: bearer\n"
     )
-    line = api.read_text().splitlines().index("  - operationId: cancelRun") + 1
+    line = api.read_text().splitlines().index("  - operationId: pauseRun") + 1
     assert ("host-operation-unhandled", "spec/api/operations.yaml", line) in _rules(root)
 
 

@@ -12,9 +12,9 @@ import urllib.request
 
 import pytest
 from openwop_client import OpenwopClient, WopError
-from openwop_client.types import CreateRunRequest, ResumeRunRequest, RunConfigurable
+from openwop_client.types import CancelRunRequest, CreateRunRequest, ResumeRunRequest, RunConfigurable
 
-from host.host_helpers import KEY, LOOP, REPO
+from host.host_helpers import KEY, LOOP, REPO, call
 
 
 def test_the_published_client_works_against_the_host(served):
@@ -130,3 +130,52 @@ def test_the_published_client_resumes_a_suspended_loop(served):
     types = [e.type for e in client.runs_events(run.runId, timeout_seconds=5)]
     assert types[-3:] == ["run.resumed", "runOrchestrator.decided", "run.completed"]
     assert client.runs_get(run.runId).status == "completed"
+
+
+def test_the_published_client_reads_the_openapi_document_workflows_and_cancels(served):
+    url = served("core")
+    client = OpenwopClient(url, KEY, timeout=10)
+    document = client.discovery_openapi()
+    assert document["openapi"].startswith("3.") and "/v1/runs/{runId}/cancel" in document["paths"]
+    with urllib.request.urlopen(url + "/.well-known/openwop", timeout=5) as answer:
+        listed = json.loads(answer.read())["fixtures"]
+    assert "conformance-cancellable" in listed and "conformance-noop" in listed
+    for fixture in listed:
+        assert client.workflows_get(fixture)["id"] == fixture
+    with pytest.raises(WopError) as caught:
+        client.workflows_get("no-such-workflow")
+    assert caught.value.status == 404
+
+    waiting = client.runs_create(CreateRunRequest(workflowId="conformance-cancellable", inputs={"delayMs": 30000}))
+    assert client.runs_get(waiting.runId).status == "running"
+    cancelled = client.runs_cancel(waiting.runId, CancelRunRequest(reason="no longer needed"))
+    assert (cancelled.runId, cancelled.status) == (waiting.runId, "cancelled")
+    assert client.runs_get(waiting.runId).status == "cancelled"
+    events = client.runs_poll_events(waiting.runId).events
+    assert [e.type for e in events] == ["run.started", "run.cancelled"]
+    assert events[-1].payload == {"reason": "no longer needed"}
+    assert [e.type for e in client.runs_events(waiting.runId, timeout_seconds=5)][-1] == "run.cancelled"
+    with pytest.raises(WopError) as caught:
+        client.runs_cancel(waiting.runId)  # a run that has ended
+    assert caught.value.status == 409 and caught.value.envelope.error == "conflict"
+
+
+def test_a_catalogue_folder_is_loaded_listed_and_served(make_host, tmp_path):
+    folder = tmp_path / "catalogue"
+    folder.mkdir()
+    noop = json.loads((REPO / "templates/host/fixtures/conformance-noop.json").read_text())
+    (folder / "acme-hello.json").write_text(json.dumps({**noop, "id": "acme-hello"}))
+    other = {**noop, "id": "acme-llm", "nodes": [{"id": "ask", "typeId": "core.llm"}]}
+    (folder / "acme-llm.json").write_text(json.dumps(other))
+    host = make_host("core")
+    assert host.load_fixtures(folder) == ["acme-hello"]  # a node type this host cannot run is not listed
+    listed = call(host, "GET", "/.well-known/openwop").body["fixtures"]
+    assert "acme-hello" in listed and "acme-llm" not in listed and "conformance-noop" in listed
+    assert call(host, "GET", "/v1/workflows/acme-llm").body["id"] == "acme-llm"
+    created = call(host, "POST", "/v1/runs", {"workflowId": "acme-hello"}).body
+    assert call(host, "GET", f"/v1/runs/{created['runId']}").body["status"] == "completed"
+    assert "acme-hello" not in make_host("core").profile.capabilities["fixtures"]  # other hosts are untouched
+
+    (folder / "broken.json").write_text(json.dumps({"id": "Broken"}))
+    with pytest.raises(ValueError, match=r"broken\.json"):
+        make_host("core").load_fixtures(folder)

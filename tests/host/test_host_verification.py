@@ -20,7 +20,7 @@ OTHER = "other-owner-key"
 
 def gates_of(host: Any) -> dict[str, Any]:
     caps = call(host, "GET", "/.well-known/openwop").body
-    return dict(caps.get("multiAgent", {}).get("executionModel", {}).get("verifier", {}).get("gates", {}))
+    return dict(caps.get("verificationGates", {}))
 
 
 def result(host: Any, answer: dict[str, Any], index: int = 0) -> Any:

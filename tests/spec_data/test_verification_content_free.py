@@ -73,7 +73,7 @@ def test_payload_is_content_free_closed_and_gated(event_type: str) -> None:
     definition = _definition(event_type)
     assert definition["x-wop-content-free"] is True
     assert definition["x-wop-rfc"] == "0091"
-    assert definition["x-wop-capability"] == "multiAgent.executionModel.verifier.gates.supported"
+    assert definition["x-wop-capability"] == "verificationGates.supported"
     assert definition["additionalProperties"] is False
     assert not set(definition["properties"]) & set(LEAKS)
 

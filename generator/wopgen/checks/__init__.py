@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
+from itertools import chain
 
-from wopgen.checks import api, changelog, conformance, docs, examples, invariants, rfcs, schemas, semantics
+from wopgen.checks import (
+    api,
+    changelog,
+    conformance,
+    docs,
+    examples,
+    invariants,
+    prose_enums,
+    rfc_records,
+    rfcs,
+    schema_defaults,
+    schemas,
+    semantics,
+)
+from wopgen.checks.cache import CheckCache
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic, selected
 
@@ -14,16 +30,20 @@ Families = tuple[str, ...]  # the rule-id prefixes a check can emit
 # Each check with the rule families it emits, so a --select/--ignore that excludes all of them
 # skips the check instead of running it (the API rendering and the conformance run are slow).
 CHECKS: tuple[tuple[Families, Check], ...] = (
-    (("schema-",), schemas.check),
+    (("schema-",), lambda corpus: chain(schemas.check(corpus), schema_defaults.check(corpus))),
     (("example-",), examples.check),
-    (("rfc-",), rfcs.check),
-    (("doc-",), docs.check),
+    (("rfc-",), lambda corpus: chain(rfcs.check(corpus), rfc_records.check(corpus))),
+    (("doc-",), lambda corpus: chain(docs.check(corpus), prose_enums.check(corpus))),
     (("changelog-",), changelog.check),
     (("invariant-",), invariants.check),
     (("api-",), api.check),
     (("semantic-",), semantics.check),
     (("conformance-", "host-"), conformance.check),  # last: it executes the spec against the generated host
 )
+
+# The checks whose findings a CheckCache keeps (by module name): rendering the API documents and
+# running the conformance suite are most of a check's time, and pure functions of the corpus.
+CACHED = frozenset({"api", "conformance"})
 
 
 def wanted(families: Families, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> bool:
@@ -42,11 +62,18 @@ def run_all(
     *,
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
+    cache: CheckCache | None = None,
 ) -> Iterator[Diagnostic]:
     """The load findings and those of every check (default: CHECKS). Given a selection (rule ids or prefixes, as for
     `wopgen check --select/--ignore`), checks none of whose rules it keeps are skipped; the caller
-    still filters the findings with `diagnostics.select`."""
+    still filters the findings with `diagnostics.select`. Given a `cache`, the CACHED checks reuse the
+    findings stored for the same corpus and toolchain."""
     yield from corpus.load_diagnostics
     for families, check in CHECKS if checks is None else checks:
-        if wanted(families, include, exclude):
+        if not wanted(families, include, exclude):
+            continue
+        name = check.__module__.rsplit(".", 1)[-1]
+        if cache is not None and name in CACHED:
+            yield from cache.findings(name, partial(check, corpus))
+        else:
             yield from check(corpus)

@@ -22,6 +22,7 @@ from wopgen.catalogue import Rule, define
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import ApiDescription, Channel, Operation, Where, read_api
 from wopgen.corpus.events import TYPE_ENUM, TYPE_INDEX, event_types, type_index
+from wopgen.corpus.graph import Located
 from wopgen.diagnostics import Diagnostic
 from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, asyncapi_document, openapi_document
 from wopgen.generate.bundle import BundleError
@@ -269,7 +270,7 @@ def _capabilities(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
     if discovery is None:
         return
     for op in api.operations:
-        if op.capability and not _declares(corpus, corpus.uri_of(discovery.path), op.capability.split(".")):
+        if op.capability and not _declares(corpus, discovery.path, op.capability.split(".")):
             yield _at(
                 CAPABILITY_UNKNOWN,
                 op.where,
@@ -278,59 +279,58 @@ def _capabilities(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
             )
 
 
-def _declares(corpus: Corpus, uri: str, segments: list[str]) -> bool:
-    """Whether the schema at `uri` declares the property path `segments` (following `$ref`s)."""
-    resolver = corpus.registry.resolver(base_uri=uri)
+def _declares(corpus: Corpus, path: str, segments: list[str]) -> bool:
+    """Whether the schema at `path` declares the property path `segments` (following `$ref`s)."""
+    return corpus.graph.property_path(Located(path, ""), segments) is not None
+
+
+def _unbundled(rule: Rule, document: str, exc: BundleError) -> Iterator[Diagnostic]:
+    """A `$ref` the bundle cannot express, reported where it is written; an unknown schema name is
+    `api-schema-unresolved`, reported by `_references`."""
+    if exc.site is not None:
+        line, col = exc.site.locate()
+        yield rule.at(
+            exc.site.path,
+            line,
+            f"{document} cannot be rendered: {exc}"[:300],
+            "fix the $ref (see the schema-ref-* findings), then run `wopgen api`",
+            col=col,
+        )
+
+
+def _openapi_problems(path: str, document: dict[str, Any]) -> Iterator[Diagnostic]:
+    from openapi_spec_validator import validate
+    from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
+
     try:
-        resolved = resolver.lookup(uri)
-    except referencing.exceptions.Unresolvable:
-        return False
-    node, resolver = resolved.contents, resolved.resolver
-    for segment in segments:
-        for _ in range(16):  # follow a chain of $refs, never forever
-            if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
-                break
-            try:
-                resolved = resolver.lookup(node["$ref"])
-            except referencing.exceptions.Unresolvable:
-                return False
-            node, resolver = resolved.contents, resolved.resolver
-        properties = node.get("properties") if isinstance(node, dict) else None
-        if not isinstance(properties, dict) or segment not in properties:
-            return False
-        node = properties[segment]
-    return True
+        validate(json.loads(json.dumps(document)))
+    except OpenAPIValidationError as exc:
+        where = "/".join(str(p) for p in getattr(exc, "absolute_path", ())) or "document"
+        yield OPENAPI_INVALID.at(path, 1, f"openapi.yaml at {where}: {exc.message}", "run `wopgen api` and inspect it")
+    except (RecursionError, referencing.exceptions.Unresolvable) as exc:
+        what = "a $ref cycle" if isinstance(exc, RecursionError) else f"$ref {exc.ref!r} leads nowhere"
+        yield OPENAPI_INVALID.at(
+            path,
+            1,
+            f"openapi.yaml cannot be validated: {what}"[:300],
+            "run `wopgen api` and inspect the $refs under components/schemas",
+        )
 
 
 def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
     """Render both documents and validate them with the standard validators."""
-    from openapi_spec_validator import validate
-    from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
-
     if api.operations and api.operations_path:
         try:
             document = openapi_document(corpus, api)
-        except BundleError:
-            return  # reported above as api-schema-unresolved
-        try:
-            validate(json.loads(json.dumps(document)))
-        except OpenAPIValidationError as exc:
-            where = "/".join(str(p) for p in getattr(exc, "absolute_path", ())) or "document"
-            yield OPENAPI_INVALID.at(
-                api.operations_path, 1, f"openapi.yaml at {where}: {exc.message}", "run `wopgen api` and inspect it"
-            )
-        except (RecursionError, referencing.exceptions.Unresolvable) as exc:
-            what = "a $ref cycle" if isinstance(exc, RecursionError) else f"$ref {exc.ref!r} leads nowhere"
-            yield OPENAPI_INVALID.at(
-                api.operations_path,
-                1,
-                f"openapi.yaml cannot be validated: {what}"[:300],
-                "run `wopgen api` and inspect the $refs under components/schemas",
-            )
+        except BundleError as exc:
+            yield from _unbundled(OPENAPI_INVALID, "openapi.yaml", exc)
+        else:
+            yield from _openapi_problems(api.operations_path, document)
     if api.channels and api.channels_path:
         try:
             document = asyncapi_document(corpus, api)
-        except BundleError:
+        except BundleError as exc:
+            yield from _unbundled(ASYNCAPI_INVALID, "asyncapi.yaml", exc)
             return
         validator = _asyncapi_validator()
         for error in sorted(validator.iter_errors(json.loads(json.dumps(document))), key=lambda e: list(e.path)):

@@ -8,16 +8,17 @@ profile advertises everything, and every scenario must really exercise it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import ModuleType
 
 from wopgen.catalogue import define
 from wopgen.conformance.findings import diagnostics, unreachable
-from wopgen.conformance.inprocess import host_module, in_process
+from wopgen.conformance.inprocess import in_process, load_package
 from wopgen.conformance.runner import DiscoveryError, run
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import SHAPE
 from wopgen.diagnostics import Diagnostic
-from wopgen.generate.host import HostGenerationError, describes_operations
+from wopgen.generate.host import PACKAGE, HostGenerationError, describes_operations, generate
 
 HOST_BROKEN = define(
     "host-import-failed",
@@ -26,6 +27,14 @@ HOST_BROKEN = define(
 )
 
 PROFILE = "full"
+
+
+def host_module(corpus: Corpus) -> ModuleType:
+    """Generate the host from `corpus` and import it (raises HostGenerationError when it cannot be made).
+
+    The checks generate the tree and hand it to the conformance runner, which imports no generator.
+    """
+    return load_package(generate(corpus), PACKAGE)
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:

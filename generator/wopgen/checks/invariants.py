@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from wopgen.catalogue import define
 from wopgen.corpus import Corpus
-from wopgen.corpus.yamldoc import YamlList, YamlMap
+from wopgen.corpus.documents import YamlList, YamlMap
 from wopgen.diagnostics import Diagnostic
 
 TIERS = ("protocol", "reference-impl", "advisory")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from wopgen.catalogue import define
 from wopgen.corpus import Corpus
@@ -19,7 +18,7 @@ from wopgen.corpus.events import (
     event_types,
     type_index,
 )
-from wopgen.corpus.keywords import INSTANCE_DATA
+from wopgen.corpus.graph import Status
 from wopgen.diagnostics import Diagnostic
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -68,59 +67,19 @@ RFC_UNKNOWN = define(
 )
 
 
-@dataclass(frozen=True)
-class RefSite:
-    """One `$ref` occurrence: where it is, what it says and what it resolves to."""
-
-    doc: JsonDoc
-    pointer: str  # pointer to the object holding the `$ref`
-    ref: str
-    target: str  # absolute URI with fragment
-
-
-def walk(data: Any, start: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every object in a JSON value with its pointer; iterative so deep nesting cannot overflow."""
-    stack: list[tuple[str, Any]] = [(start, data)]
-    while stack:
-        ptr, node = stack.pop()
-        if isinstance(node, dict):
-            yield ptr, node
-            for key in reversed(list(node)):
-                stack.append((f"{ptr}/{escape_token(key)}", node[key]))
-        elif isinstance(node, list):
-            for index in range(len(node) - 1, -1, -1):
-                stack.append((f"{ptr}/{index}", node[index]))
-
-
-def ref_sites(corpus: Corpus) -> list[RefSite]:
-    sites = []
-    for path in sorted(corpus.schemas):
-        doc = corpus.schemas[path]
-        if not isinstance(doc.data, dict):
-            continue
-        base = corpus.uri_of(path)
-        for ptr, node in walk(doc.data):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and not _inside_keyword_values(ptr):
-                sites.append(RefSite(doc, ptr, ref, urljoin(base, ref)))
-    return sites
-
-
-def _inside_keyword_values(ptr: str) -> bool:
-    """True for objects inside `const`, `enum`, `examples` or `default`: data, not schemas."""
-    parts = ptr.split("/")
-    return any(p in INSTANCE_DATA for p in parts[1:])
-
-
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    """The schema findings, computed once per corpus: the gate asks for them before the checks do."""
+    return iter(corpus.view(("check", "schemas"), lambda: list(_check(corpus))))
+
+
+def _check(corpus: Corpus) -> Iterator[Diagnostic]:
     seen_ids: dict[str, str] = {}
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
         yield from _check_document(corpus, path, doc, seen_ids)
-    sites = ref_sites(corpus)
-    used = yield from _check_refs(corpus, sites)
-    yield from _check_unused_defs(corpus, used)
-    yield from _check_cycles(corpus, sites)
+    yield from _check_refs(corpus)
+    yield from _check_unused_defs(corpus)
+    yield from _check_cycles(corpus)
     yield from _check_event_index(corpus)
     yield from _check_annotations(corpus)
 
@@ -177,126 +136,63 @@ def _check_document(corpus: Corpus, path: str, doc: JsonDoc, seen_ids: dict[str,
         )
 
 
-def _check_refs(corpus: Corpus, sites: list[RefSite]) -> Generator[Diagnostic, None, set[tuple[str, str]]]:
-    """Report bad refs; return the set of (document URI, fragment) pairs that resolve."""
+def _check_refs(corpus: Corpus) -> Iterator[Diagnostic]:
     base = corpus.settings.id_base
-    used: set[tuple[str, str]] = set()
-    for site in sites:
-        uri, fragment = urldefrag(site.target)
-        scheme = urlsplit(uri).scheme
-        if scheme not in ("http", "https") or not uri.startswith(base):
-            line, col = site.doc.locate(site.pointer + "/$ref")
+    for site in corpus.graph.sites:
+        if site.status is Status.EXTERNAL:
+            line, col = site.locate()
+            document = urldefrag(site.uri)[0]
             where = (
                 "outside the corpus"
-                if uri.startswith(("http://", "https://")) and urlsplit(uri).netloc == urlsplit(base).netloc
+                if document.startswith(("http://", "https://")) and urlsplit(document).netloc == urlsplit(base).netloc
                 else "to another location"
             )
             yield REF_EXTERNAL.at(
-                site.doc.path,
+                site.path,
                 line,
-                f"$ref {site.ref!r} resolves to {site.target!r}, {where}",
+                f"$ref {site.ref!r} resolves to {site.uri!r}, {where}",
                 f"refer to schemas in the corpus only (their $id starts with {base})",
                 col=col,
             )
-            continue
-        if uri not in corpus.schemas_by_uri:
-            line, col = site.doc.locate(site.pointer + "/$ref")
+        elif site.status in _UNRESOLVED_HINTS:
+            line, col = site.locate()
             yield REF_UNRESOLVED.at(
-                site.doc.path,
-                line,
-                f"$ref {site.ref!r}: no schema in the corpus has $id {uri!r}",
-                "check the file name, or add the schema",
-                col=col,
+                site.path, line, f"$ref {site.ref!r}: {site.detail}", _UNRESOLVED_HINTS[site.status], col=col
             )
-            continue
-        target_doc = corpus.schemas_by_uri[uri]
-        if not (corpus.resolvable(site.doc.path) and corpus.resolvable(target_doc.path)):
-            # A schema the metaschema rejects is not in the registry; `schema-metaschema` says why,
-            # and what its refs lead to cannot be known until it is fixed.
-            used.add((target_doc.path, fragment))
-            continue
-        if not corpus.resolves(corpus.uri_of(site.doc.path), site.ref):
-            line, col = site.doc.locate(site.pointer + "/$ref")
-            yield REF_UNRESOLVED.at(
-                site.doc.path,
-                line,
-                f"$ref {site.ref!r}: pointer {fragment!r} does not exist in {uri}",
-                "point at an existing subschema, e.g. #/$defs/<name>",
-                col=col,
-            )
-            continue
-        used.add((target_doc.path, fragment))
-    return used
 
 
-def _check_unused_defs(corpus: Corpus, used: set[tuple[str, str]]) -> Iterator[Diagnostic]:
-    used_defs: dict[str, set[str]] = {}
-    for target_path, fragment in used:
-        parts = fragment.split("/")
-        if len(parts) >= 3 and parts[1] == "$defs":
-            used_defs.setdefault(target_path, set()).add(parts[2])
+_UNRESOLVED_HINTS = {
+    Status.NO_DOCUMENT: "check the file name, or add the schema",
+    Status.NO_NODE: "point at an existing subschema, e.g. #/$defs/<name>",
+}
+
+
+def _check_unused_defs(corpus: Corpus) -> Iterator[Diagnostic]:
+    used = corpus.graph.used_defs
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
         defs = doc.data.get("$defs") if isinstance(doc.data, dict) else None
         if not isinstance(defs, dict):
             continue
         for name in defs:
-            if name == TYPE_INDEX:
+            if name == TYPE_INDEX or name in used.get(path, frozenset()):
                 continue
             frag = "/$defs/" + escape_token(name)
-            if escape_token(name) in used_defs.get(path, set()):
-                continue
             yield DEFS_UNUSED.at(path, doc.line(frag), f"$defs/{name} is never referenced", "reference it or remove it")
 
 
-def _check_cycles(corpus: Corpus, sites: list[RefSite]) -> Iterator[Diagnostic]:
-    """Find chains of objects that are nothing but a `$ref`, leading back to themselves."""
-    pure: dict[tuple[str, str], RefSite] = {}
-    for site in sites:
-        node = _at(site.doc.data, site.pointer)
-        if isinstance(node, dict) and set(node) <= {"$ref", "description", "title", "$comment"}:
-            pure[(site.doc.path, site.pointer)] = site
-    reported: set[frozenset[tuple[str, str]]] = set()
-    for start, site in sorted(pure.items()):
-        chain = [start]
-        current = site
-        while True:
-            uri, fragment = urldefrag(current.target)
-            target_doc = corpus.schemas_by_uri.get(uri)
-            if target_doc is None:
-                break
-            nxt = (target_doc.path, fragment)
-            if nxt in chain:
-                loop = frozenset(chain[chain.index(nxt) :])
-                if loop not in reported:
-                    reported.add(loop)
-                    line, col = site.doc.locate(site.pointer + "/$ref")
-                    route = " -> ".join(f"{p}#{f}" for p, f in chain[chain.index(nxt) :]) + f" -> {nxt[0]}#{nxt[1]}"
-                    yield REF_CYCLE.at(
-                        site.doc.path,
-                        line,
-                        f"$ref cycle: {route}",
-                        "break the loop with a real schema in between",
-                        col=col,
-                    )
-                break
-            if nxt not in pure or len(chain) > 1000:
-                break
-            chain.append(nxt)
-            current = pure[nxt]
-
-
-def _at(data: Any, ptr: str) -> Any:
-    node = data
-    for raw in ptr.split("/")[1:]:
-        key = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict):
-            node = node.get(key)
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            return None
-    return node
+def _check_cycles(corpus: Corpus) -> Iterator[Diagnostic]:
+    """Report each chain of objects that are nothing but a `$ref`, leading back to itself."""
+    for cycle in corpus.graph.cycles:
+        site = cycle.sites[0]
+        line, col = site.locate()
+        yield REF_CYCLE.at(
+            site.path,
+            line,
+            f"$ref cycle: {' -> '.join(map(str, cycle.route))}",
+            "break the loop with a real schema in between",
+            col=col,
+        )
 
 
 def _check_event_index(corpus: Corpus) -> Iterator[Diagnostic]:
@@ -352,7 +248,8 @@ def _check_annotations(corpus: Corpus) -> Iterator[Diagnostic]:
         doc = corpus.schemas[path]
         if not isinstance(doc.data, dict):
             continue
-        for ptr, node in walk(doc.data):
+        for item in corpus.graph.objects(path):
+            ptr, node = item.pointer, item.node
             rfc = node.get("x-wop-rfc")
             if isinstance(rfc, str) and rfc.isdigit() and int(rfc) not in known:
                 yield RFC_UNKNOWN.at(

@@ -10,7 +10,7 @@ import click
 
 from wopgen import __version__
 from wopgen.corpus import Corpus, load
-from wopgen.corpus.settings import SettingsError, find_root, load_settings
+from wopgen.corpus.settings import Settings, SettingsError, find_settings, load_settings
 from wopgen.diagnostics import Diagnostic
 from wopgen.report import RENDERERS, render_json, render_text
 
@@ -20,20 +20,27 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 class Context:
     def __init__(self, root: Path | None) -> None:
         self.explicit_root = root
+        self._settings: Settings | None = None
+
+    def settings(self) -> Settings:
+        """The corpus settings, read once per command (pyproject.toml is parsed once)."""
+        if self._settings is None:
+            try:
+                if self.explicit_root is not None:
+                    self._settings = load_settings(self.explicit_root)
+                else:
+                    self._settings = find_settings(Path.cwd())
+            except SettingsError as exc:
+                raise click.UsageError(str(exc)) from None
+        return self._settings
 
     def root(self) -> Path:
-        try:
-            if self.explicit_root is not None:
-                load_settings(self.explicit_root)  # fail early with a clear message
-                return self.explicit_root.resolve()
-            return find_root(Path.cwd())
-        except SettingsError as exc:
-            raise click.UsageError(str(exc)) from None
+        return self.settings().root
 
     def corpus(self) -> Corpus:
-        root = self.root()
+        settings = self.settings()
         try:
-            return load(root)
+            return load(settings.root, settings)
         except SettingsError as exc:
             raise click.UsageError(str(exc)) from None
 

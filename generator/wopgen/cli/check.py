@@ -10,6 +10,8 @@ from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, emit
 from wopgen.cli.compat import _compat_findings
 from wopgen.diagnostics import Severity, fails, select
 
+CACHE_FOLDER = "build/.cache/check"
+
 
 @cli.command()
 @click.option(
@@ -47,9 +49,21 @@ from wopgen.diagnostics import Severity, fails, select
     default=None,
     help="Also run `wopgen compat` against this git ref or corpus folder (default: [tool.wopgen] baseline).",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Render the API documents and run the conformance suite even when build/.cache/check holds their "
+    "findings for this very corpus and toolchain (the cache is safe to delete).",
+)
 @pass_context
 def check(
-    obj: Context, fmt: str, include: tuple[str, ...], exclude: tuple[str, ...], fail_on: str, against: str | None
+    obj: Context,
+    fmt: str,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    fail_on: str,
+    against: str | None,
+    no_cache: bool,
 ) -> None:
     """Check the whole corpus: schemas, examples, RFCs, prose, changelog, invariants.
 
@@ -61,12 +75,14 @@ def check(
       wopgen check --against main           # and prove every change since main is additive
     """
     from wopgen.checks import run_all, wanted
+    from wopgen.checks.cache import CheckCache, corpus_key
 
     include, exclude = _split(include), _split(exclude)
     _known_rules(include, "--select")
     _known_rules(exclude, "--ignore")
     corpus = obj.corpus()
-    found = list(run_all(corpus, include=include, exclude=exclude))
+    cache = None if no_cache else CheckCache(corpus.root / CACHE_FOLDER, corpus_key(corpus))
+    found = list(run_all(corpus, include=include, exclude=exclude, cache=cache))
     if against is not None or wanted(("compat-",), include, exclude):  # an explicit --against is always read
         found.extend(_compat_findings(corpus, against))
     diagnostics = select(found, include, exclude)

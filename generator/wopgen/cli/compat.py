@@ -8,7 +8,7 @@ import click
 
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, cli, pass_context
 from wopgen.corpus import Corpus
-from wopgen.corpus.settings import SettingsError, load_settings
+from wopgen.corpus.settings import SettingsError
 from wopgen.diagnostics import Diagnostic, Severity
 
 
@@ -83,8 +83,8 @@ def compat(obj: Context, against: str, head: str | None, fmt: str, fail_on: str)
             corpus = obj.corpus()
             changes = compare_against(against, corpus)
         else:
-            root = obj.root()
-            changes = compare_specs(against, head, root, load_settings(root))
+            settings = obj.settings()
+            changes = compare_specs(against, head, settings.root, settings)
     except SourceError as exc:
         raise click.UsageError(str(exc)) from None
     except SettingsError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -72,6 +73,20 @@ def _check_url(url: str) -> None:
     "--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write FILE.json or FILE.xml (JUnit)."
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1, max=300),
+    default=5.0,
+    show_default=True,
+    help="For --url: seconds each request and each event-stream read may take.",
+)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=1, max=86400),
+    default=300.0,
+    show_default=True,
+    help="For --url: seconds the whole run may take; scenarios not started by then are reported as not run.",
+)
 @pass_context
 def conformance(
     obj: Context,
@@ -84,6 +99,8 @@ def conformance(
     only: tuple[str, ...],
     report: Path | None,
     fmt: str,
+    timeout: float,
+    max_seconds: float,
 ) -> None:
     """Run the spec's conformance scenarios against a host.
 
@@ -97,11 +114,19 @@ def conformance(
       wopgen conformance --url http://127.0.0.1:8737 --api-key dev-key --strict
       wopgen conformance --url URL --api-key a --second-api-key b   # also check 403 across owners
       wopgen conformance --report conformance.xml          # JUnit for CI
-    Exit codes: 0 no scenario failed, 1 a scenario failed, 2 usage error (bad option, unreachable host).
+
+    Corpus scenarios check this repository's schemas and never talk to the host: they are
+    reported apart and never count as host passes. Every failed assertion is listed with the
+    spec clause it enforces, the request, the status and an excerpt of the body. Over --url,
+    each request and stream read is bounded by --timeout and the run by --max-seconds; a
+    redirect to another origin is refused (the key is never sent there) and reported.
+
+    Exit codes: 0 no scenario failed, 1 a scenario failed, 2 usage error (bad option,
+    unreachable host, a key the host refuses with 401).
     """
     from wopgen.conformance import report as reports
     from wopgen.conformance.inprocess import in_process, load_package
-    from wopgen.conformance.runner import DiscoveryError, run
+    from wopgen.conformance.runner import DiscoveryError, KeyRefused, check_key, discover, run
     from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
     from wopgen.conformance.transport import Http, Transport
 
@@ -111,12 +136,14 @@ def conformance(
     opted_out = _scenario_names(opt_out, BY_NAME, "--opt-out")
     scenarios = [s for s in SCENARIOS if not names or s.name in names]
     transport: Transport
+    deadline: float | None = None
     if url:
         _check_url(url)
         if not api_key:
             raise click.UsageError("--url needs --api-key (or WOPGEN_API_KEY)")
         corpus = obj.corpus()
-        transport = Http(url, api_key, second_key=second_api_key)
+        deadline = time.monotonic() + max_seconds
+        transport = Http(url, api_key, timeout=timeout, second_key=second_api_key, deadline=deadline)
     else:
         corpus, files = host_files(obj)
         from wopgen.generate.host import PACKAGE
@@ -126,13 +153,24 @@ def conformance(
             raise click.BadParameter(f"choose one of {', '.join(profile_names(module))}", param_hint="--profile")
         transport = in_process(module, profile)
     try:
-        results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out))
-    except DiscoveryError as exc:
+        if url:
+            discover(transport)
+            check_key(transport)
+        results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out), deadline=deadline)
+    except (DiscoveryError, KeyRefused) as exc:
         raise click.UsageError(str(exc)) from None
     target = transport.description
-    click.echo(reports.as_json(results, target, strict) if fmt == "json" else reports.text(results, target), nl=False)
+    refused = transport.refused_redirects
+    shown = (
+        reports.as_json(results, target, strict, refused) if fmt == "json" else reports.text(results, target, refused)
+    )
+    click.echo(shown, nl=False)
     if report is not None:
-        body = reports.as_json(results, target, strict) if report.suffix == ".json" else reports.junit(results, target)
+        body = (
+            reports.as_json(results, target, strict, refused)
+            if report.suffix == ".json"
+            else reports.junit(results, target)
+        )
         try:
             report.write_text(body, encoding="utf-8")
         except OSError as exc:

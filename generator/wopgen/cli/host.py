@@ -82,6 +82,18 @@ def _suites(folder: Path | None) -> dict[str, str]:
     envvar="WOPGEN_SECOND_API_KEY",
     help="A key of another owner scope: it may start runs but reads the first key's runs as 403.",
 )
+@click.option(
+    "--max-runs", type=click.IntRange(1), help="Runs kept before the oldest finished ones are evicted [default: 1000]."
+)
+@click.option(
+    "--max-run-bytes", type=click.IntRange(1), help="Bytes (as JSON) the kept runs may weigh [default: 32 MiB]."
+)
+@click.option("--max-streams", type=click.IntRange(1), help="Event streams open at once [default: 64].")
+@click.option(
+    "--fixtures",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="Folder of fixture workflows (one workflow definition per *.json) to load beside the built-in catalogue.",
+)
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
 @pass_context
 def host_serve(
@@ -92,19 +104,27 @@ def host_serve(
     profile: str,
     suites: Path | None,
     second_api_key: str | None,
+    max_runs: int | None,
+    max_run_bytes: int | None,
+    max_streams: int | None,
+    fixtures: Path | None,
     quiet: bool,
 ) -> None:
     """Serve the generated host over HTTP until interrupted.
 
     Discovery (GET /.well-known/openwop) is public; every other operation needs
     `Authorization: Bearer <key>`. Without --api-key or WOPGEN_API_KEY a key is generated and printed.
+    The run store, stream and per-request CPU limits are advertised under `extensions.wopgen` of the
+    discovery document. A mutant-* profile (a deliberately broken test double) binds 127.0.0.1 only.
 
     \b
     Examples:
       wopgen host serve --port 8737 --api-key dev-key
       wopgen host serve --profile v4-only             # advertise and implement rungs 1-4 only
       wopgen host serve --suites ./my-suites          # more eval suites, one *.json each
+      wopgen host serve --fixtures ./catalogue        # more fixture workflows, one *.json each
       wopgen host serve --api-key a --second-api-key b   # two owner scopes (403 across them)
+      wopgen host serve --max-runs 200 --max-run-bytes 8000000   # a smaller run store
       curl -s localhost:8737/.well-known/openwop
     """
     import secrets
@@ -119,7 +139,11 @@ def host_serve(
     key = api_key or secrets.token_urlsafe(24)
     try:
         others = [second_api_key] if second_api_key else []
-        instance = module.Host(profile, api_key=key, suites=_suites(suites), other_keys=others)
+        limits = {"max_runs": max_runs, "max_run_bytes": max_run_bytes, "max_streams": max_streams}
+        chosen = {name: value for name, value in limits.items() if value is not None}
+        instance = module.Host(profile, api_key=key, suites=_suites(suites), other_keys=others, **chosen)
+        if fixtures is not None:
+            instance.load_fixtures(fixtures)
         server = module.make_server(instance, bind, port, quiet=quiet)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

@@ -1,5 +1,7 @@
 """Import a generated host package straight from its `{path: text}` tree, without writing it to disk.
 
+The caller generates the tree (the checks or the CLI); the runner imports no generator.
+
 Each load gets a fresh, unique package name, so several generated hosts (or one host generated
 twice) can live in one process side by side.
 """
@@ -15,8 +17,6 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 
 from wopgen.conformance.transport import InProcess
-from wopgen.corpus import Corpus
-from wopgen.generate.host import PACKAGE, generate
 
 _COUNTER = itertools.count(1)
 _ROOT = "/<generated>"
@@ -78,11 +78,6 @@ def load_package(files: Mapping[str, str | bytes], package: str) -> ModuleType:
     alias = f"_wopgen_generated_{package}_{next(_COUNTER)}"
     sys.meta_path.insert(0, _TreeFinder(files, package, alias))
     return importlib.import_module(alias)
-
-
-def host_module(corpus: Corpus) -> ModuleType:
-    """Generate the host from `corpus` and import it (raises HostGenerationError when it cannot be made)."""
-    return load_package(generate(corpus), PACKAGE)
 
 
 SECOND_KEY = "conformance-second-key"  # a key of another owner scope, for the 403 checks

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from wopgen.conformance.transport import Reply, Transport
+from wopgen.conformance.clauses import CLAUSES, where
+from wopgen.conformance.transport import Exchange, Reply, Transport, TransportError
 from wopgen.corpus import Corpus
 from wopgen.corpus.events import TYPE_INDEX, Payload, type_index
 from wopgen.corpus.regexes import PatternTimeout
+from wopgen.corpus.vocabulary import LOOP_FIXTURE
 
 Capabilities = dict[str, Any]
 Gate = Callable[[Capabilities], str | None]  # None when the scenario applies, else why it does not
 
-LOOP_FIXTURE = "conformance.scripted-loop"
 WORKER = "core.sample.worker"
 TERMINAL = ("completed", "failed", "cancelled")
 SETTLED = (*TERMINAL, "waiting-input", "waiting-approval", "waiting-external", "paused")
+CORPUS, CORE, BEHAVIOUR = "corpus", "core", "behaviour"
 
 
 class Skip(Exception):
@@ -26,17 +29,45 @@ class Skip(Exception):
 
 
 class Failure(AssertionError):
-    """The host broke a promise the scenario checks."""
+    """An assertion failed in a way the rest of the scenario depends on: the scenario stops there."""
+
+
+class Unwired(Exception):
+    """A seam or fixture a later part of a scenario needs is not there, after the scenario asserted."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One failed assertion: the clause it enforces, what was wrong, and the exchange it was about."""
+
+    clause: str
+    where: str  # file:line of the clause's MUST
+    message: str
+    exchange: Exchange | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"clause": self.clause, "where": self.where, "message": self.message}
+        if self.exchange is not None:
+            found["request"] = self.exchange.to_dict()
+        return found
+
+    def line(self) -> str:
+        text = f"[{self.where}] {self.message}"
+        if self.exchange is not None:
+            e = self.exchange
+            text += f" ({e.method} {e.path} -> {e.status or 'no answer'}: {e.excerpt})"
+        return text
 
 
 @dataclass(frozen=True)
 class Scenario:
     name: str
-    kind: str  # "shape" (always on) or "behaviour" (gated on the advertisement)
+    kind: str  # "corpus" (never talks to the host), "core" (always-on, host) or "behaviour" (gated)
     rfc: str | None
     summary: str
     gate: Gate
     body: Callable[[Context], None]
+    clause: str = "advertise-only-implemented"  # the clause an assertion cites when it names none
 
     @property
     def rule(self) -> str:
@@ -90,24 +121,59 @@ def both(*gates: Gate) -> Gate:
 
 
 class Context:
-    """What a scenario may use: the host, the corpus's schemas and the host's advertisement."""
+    """What a scenario may use: the host, the corpus's schemas and the host's advertisement.
 
-    def __init__(self, transport: Transport, corpus: Corpus, caps: Capabilities, wait_seconds: float = 10.0) -> None:
+    Assertions are soft: a failed `check` is recorded with its clause and the last exchange, and
+    the scenario goes on, so one wrong answer does not hide the next. `require` stops the scenario
+    when what follows depends on the condition.
+    """
+
+    def __init__(
+        self,
+        transport: Transport,
+        corpus: Corpus,
+        caps: Capabilities,
+        clause: str = "advertise-only-implemented",
+        wait_seconds: float = 10.0,
+    ) -> None:
         self.transport = transport
         self.corpus = corpus
         self.caps = caps
         self.wait_seconds = wait_seconds
-        self.asserted = False
+        self.clause = clause
+        self.findings: list[Finding] = []
+        self.exchanges = 0  # requests sent to the host
+        self.asserted = False  # a host answer has been asserted on
+        self.last: Exchange | None = None
 
     # --- verdicts -----------------------------------------------------------------------------
 
-    def check(self, condition: bool, message: str) -> None:
-        if not condition:
-            raise Failure(message)
-        self.asserted = True
+    @contextmanager
+    def under(self, clause: str) -> Iterator[None]:
+        """Assertions inside the block cite `clause`."""
+        before, self.clause = self.clause, clause
+        try:
+            yield
+        finally:
+            self.clause = before
 
-    def equal(self, actual: Any, expected: Any, what: str) -> None:
-        self.check(actual == expected, f"{what}: expected {expected!r}, got {actual!r}")
+    def check(self, condition: bool, message: str, clause: str | None = None) -> bool:
+        if self.exchanges:
+            self.asserted = True
+        cited = clause or self.clause
+        if cited not in CLAUSES:
+            raise KeyError(f"conformance clause {cited!r} is not in the clause table")
+        if not condition:
+            self.findings.append(Finding(cited, where(self.corpus, cited), message, self.last))
+        return condition
+
+    def require(self, condition: bool, message: str, clause: str | None = None) -> None:
+        """A check the rest of the scenario depends on: when it fails the scenario stops."""
+        if not self.check(condition, message, clause):
+            raise Failure(message)
+
+    def equal(self, actual: Any, expected: Any, what: str, clause: str | None = None) -> bool:
+        return self.check(actual == expected, f"{what}: expected {expected!r}, got {actual!r}", clause)
 
     def schema_errors(self, name: str, instance: Any, pointer: str = "") -> list[str]:
         doc = self.corpus.schemas_by_name.get(name)
@@ -122,9 +188,9 @@ class Context:
         except PatternTimeout as exc:
             return [str(exc)]
 
-    def valid(self, name: str, instance: Any, what: str, pointer: str = "") -> None:
+    def valid(self, name: str, instance: Any, what: str, pointer: str = "", clause: str | None = None) -> bool:
         problems = self.schema_errors(name, instance, pointer)
-        self.check(not problems, f"{what} breaks {name}{pointer}: {'; '.join(problems[:3])}")
+        return self.check(not problems, f"{what} breaks {name}{pointer}: {'; '.join(problems[:3])}", clause)
 
     def invalid(self, name: str, instance: Any, what: str, pointer: str = "") -> None:
         self.check(bool(self.schema_errors(name, instance, pointer)), f"{name}{pointer} accepts {what}")
@@ -140,10 +206,29 @@ class Context:
     def payload_pointer(self, event_type: str) -> str:
         return self.payload(event_type).pointer
 
-    def valid_event(self, event: dict[str, Any]) -> None:
-        self.valid("run-event", event, f"event {event.get('sequence')}")
-        self.valid(
-            "run-event-payloads", event["payload"], f"{event['type']} payload", self.payload_pointer(event["type"])
+    def known(self, event_type: Any) -> bool:
+        index = type_index(self.corpus)
+        return index is not None and isinstance(event_type, str) and event_type in index.payloads
+
+    def valid_event(self, event: Any) -> bool:
+        """The envelope members every event carries; the payload of a type the slice defines.
+
+        An event of a type this reader does not know is skipped past its envelope (run-events.md:
+        a client MUST skip it), and extra envelope members are allowed (the envelope is open).
+        """
+        if not isinstance(event, dict):
+            return self.check(False, f"an event is not a JSON object: {event!r:.80}", "event-envelope")
+        missing = [m for m in ("eventId", "runId", "type", "timestamp", "sequence", "payload") if m not in event]
+        if not self.check(not missing, f"event {event.get('sequence')} lacks {missing}", "event-envelope"):
+            return False
+        if not self.known(event["type"]):
+            return True
+        return self.valid("run-event", event, f"event {event.get('sequence')}", clause="known-payloads") and self.valid(
+            "run-event-payloads",
+            event["payload"],
+            f"{event['type']} payload",
+            self.payload_pointer(event["type"]),
+            clause="known-payloads",
         )
 
     # --- talking to the host ------------------------------------------------------------------
@@ -158,35 +243,75 @@ class Context:
         auth: bool = True,
         key: str | None = None,
     ) -> Reply:
-        return self.transport.request(method, path, body, raw=raw, auth=auth, key=key)
+        """The host's answer; a request that got no HTTP answer is a Reply with status 0 and the reason."""
+        self.exchanges += 1
+        try:
+            reply = self.transport.request(method, path, body, raw=raw, auth=auth, key=key)
+        except TransportError as exc:
+            reply = Reply(0, None, {}, str(exc))
+        self.last = Exchange(method, path, reply.status, reply.excerpt())
+        return reply
 
-    def error(self, reply: Reply, code: str, what: str) -> None:
-        """The reply is the error envelope for `code`, with the status the corpus assigns it."""
+    def stream(self, path: str) -> Reply:
+        self.exchanges += 1
+        try:
+            reply = self.transport.stream(path)
+        except TransportError as exc:
+            reply = Reply(0, None, {}, str(exc))
+        shown = f"{len(reply.body)} events" if isinstance(reply.body, list) else reply.excerpt()
+        if reply.problem:
+            shown += f"; {reply.problem}"
+        self.last = Exchange("GET", path, reply.status, shown)
+        return reply
+
+    def error(self, reply: Reply, code: str, what: str, clause: str | None = None) -> None:
+        """The reply is refused with the status the corpus assigns `code`, and carries an error envelope.
+
+        The envelope's `error` member is not compared: a client falls back on the status class for a
+        code it does not know, so a host may use codes of its own (see `error_code` for clauses that
+        name the code).
+        """
         statuses = self.corpus.schemas_by_name["error-envelope"].data.get("x-wop-http-status", {})
-        self.equal(reply.status, statuses.get(code), f"{what}: HTTP status")
-        self.valid("error-envelope", reply.body, f"{what}: error body")
-        self.equal(reply.body.get("error"), code, f"{what}: error code")
+        if self.equal(reply.status, statuses.get(code), f"{what}: HTTP status", clause) and reply.status >= 400:
+            self.valid("error-envelope", reply.body, f"{what}: error body", clause="error-envelope")
+
+    def error_code(self, reply: Reply, code: str, what: str, clause: str | None = None) -> None:
+        """Like `error`, and the envelope's `error` is `code`: for clauses that name the code."""
+        statuses = self.corpus.schemas_by_name["error-envelope"].data.get("x-wop-http-status", {})
+        if self.equal(reply.status, statuses.get(code), f"{what}: HTTP status", clause) and self.valid(
+            "error-envelope", reply.body, f"{what}: error body", clause="error-envelope"
+        ):
+            self.equal(reply.body.get("error"), code, f"{what}: error code", clause)
+
+    def failed_status(self, reply: Reply, low: int, high: int, what: str, clause: str | None = None) -> None:
+        """The reply is refused with a status in [low, high] and carries an error envelope."""
+        if self.check(low <= reply.status <= high, f"{what}: expected HTTP {low}-{high}, got {reply.status}", clause):
+            self.valid("error-envelope", reply.body, f"{what}: error body", clause="error-envelope")
 
     def seam(self, path: str, body: dict[str, Any], response_schema: str) -> dict[str, Any]:
         reply = self.request("POST", path, body)
         if reply.status in (404, 405):
-            if self.asserted:
-                raise Failure(f"{path} answered {reply.status} after the scenario had started asserting")
-            raise Skip(f"the seam {path} is not wired (HTTP {reply.status})")
-        self.equal(reply.status, 200, f"POST {path} status")
-        self.valid(response_schema, reply.body, f"POST {path} answer")
+            why = f"the seam {path} is not wired (HTTP {reply.status})"
+            raise Unwired(why) if self.asserted else Skip(why)
+        self.require(reply.status == 200, f"POST {path} answered {reply.status}, not 200")
+        self.require(self.valid(response_schema, reply.body, f"POST {path} answer"), f"POST {path} answer is invalid")
         return dict(reply.body)
 
     def create(self, body: dict[str, Any]) -> str:
         reply = self.request("POST", "/v1/runs", body)
-        self.check(reply.status in (200, 201), f"POST /v1/runs answered {reply.status}: {reply.body}")
-        self.valid("run-create-response", reply.body, "the create answer")
-        return str(reply.body["runId"])
+        with self.under("create-answer"):
+            self.require(200 <= reply.status < 300, f"POST /v1/runs answered {reply.status}")
+            self.valid("run-create-response", reply.body, "the create answer")
+            run_id = reply.body.get("runId") if isinstance(reply.body, dict) else None
+            self.require(isinstance(run_id, str) and bool(run_id), "the create answer has no runId")
+        return str(run_id)
 
     def snapshot(self, run_id: str) -> dict[str, Any]:
         reply = self.request("GET", f"/v1/runs/{run_id}")
-        self.equal(reply.status, 200, f"GET /v1/runs/{run_id} status")
-        self.valid("run-snapshot", reply.body, "the run snapshot")
+        with self.under("snapshot-shape"):
+            self.require(reply.status == 200, f"GET /v1/runs/{run_id} answered {reply.status}")
+            self.valid("run-snapshot", reply.body, "the run snapshot")
+            self.require(isinstance(reply.body, dict) and "status" in reply.body, "the snapshot has no status")
         return dict(reply.body)
 
     def settle(self, run_id: str) -> dict[str, Any]:
@@ -199,21 +324,31 @@ class Context:
             self.request("GET", f"/v1/runs/{run_id}/events/poll?timeout=1")
 
     def events(self, run_id: str) -> list[dict[str, Any]]:
-        """Every event of the run so far, read with the poll endpoint and checked against the schemas."""
-        reply = self.request("GET", f"/v1/runs/{run_id}/events/poll?lastSequence=-1")
-        self.equal(reply.status, 200, "events/poll status")
-        self.valid("run-events-poll-response", reply.body, "the poll answer")
-        events = list(reply.body["events"])
-        for position, event in enumerate(events):
-            self.equal(event["sequence"], position, "event sequence")
+        """Every event of the run so far, read with the poll endpoint (from the start: no lastSequence)."""
+        reply = self.request("GET", f"/v1/runs/{run_id}/events/poll")
+        self.require(reply.status == 200, f"events/poll answered {reply.status}", "events-in-order")
+        body = reply.body if isinstance(reply.body, dict) else {}
+        events = body.get("events")
+        self.require(isinstance(events, list), "the poll answer has no events list", "events-in-order")
+        complete = body.get("isComplete")
+        self.check(isinstance(complete, bool), f"the poll answer's isComplete is {complete!r}", "events-in-order")
+        assert isinstance(events, list)
+        kept = [e for e in events if isinstance(e, dict)]
+        sequences = [e.get("sequence") for e in kept]
+        self.equal(sequences, list(range(len(kept))), "event sequences from 0, one step per event", "events-in-order")
+        for event in kept:
             self.valid_event(event)
-        return events
+        return kept
 
-    @property
-    def has_fixture(self) -> bool:
-        """Whether the host lists the scripted-loop fixture workflow in its discovery `fixtures`."""
+    def has_fixture(self, fixture: str = LOOP_FIXTURE) -> bool:
+        """Whether the host lists `fixture` in its discovery `fixtures`."""
         fixtures = self.caps.get("fixtures")
-        return isinstance(fixtures, list) and LOOP_FIXTURE in fixtures
+        return isinstance(fixtures, list) and fixture in fixtures
+
+    def need_fixture(self, fixture: str) -> None:
+        if not self.has_fixture(fixture):
+            why = f"the host does not list the fixture workflow {fixture} in its discovery fixtures"
+            raise Unwired(why) if self.asserted else Skip(why)
 
     def loop(
         self, turns: list[dict[str, Any]], *, repeat_last: bool = False, **request: Any
@@ -221,12 +356,9 @@ class Context:
         """Start a run of the scripted-loop fixture and wait for it to end or pause.
 
         A host that does not list the fixture in its discovery `fixtures` cannot be driven this way:
-        the scenario skips (like a seam answering 404) unless it has already asserted something.
+        the scenario skips, like a seam answering 404.
         """
-        if not self.has_fixture:
-            if self.asserted:
-                raise Failure(f"the host does not list the fixture workflow {LOOP_FIXTURE} in its discovery fixtures")
-            raise Skip(f"the host does not list the fixture workflow {LOOP_FIXTURE} in its discovery fixtures")
+        self.need_fixture(LOOP_FIXTURE)
         script: dict[str, Any] = {"turns": turns}
         if repeat_last:
             script["repeatLast"] = True
@@ -234,8 +366,9 @@ class Context:
         return run_id, self.settle(run_id)
 
     def resume(self, run_id: str) -> dict[str, Any]:
-        reply = self.request("POST", f"/v1/runs/{run_id}/resume", {"reason": "conformance"})
-        self.equal(reply.status, 200, "resume status")
+        """Resume with `POST /v1/runs/{runId}:resume`, the path OpenWOP v1 defines."""
+        reply = self.request("POST", f"/v1/runs/{run_id}:resume", {"reason": "conformance"})
+        self.require(reply.status == 200, f"resume answered {reply.status}")
         self.valid("run-resume-response", reply.body, "the resume answer")
         return self.settle(run_id)
 

@@ -1,4 +1,8 @@
-"""Conformance reports: text for people, JSON for machines, JUnit XML for CI dashboards."""
+"""Conformance reports: text for people, JSON for machines, JUnit XML for CI dashboards.
+
+Each carries every failed assertion of a scenario (clause, request, status, body excerpt), and
+keeps corpus results apart from host results.
+"""
 
 from __future__ import annotations
 
@@ -6,42 +10,64 @@ import json
 import xml.etree.ElementTree as ET
 
 from wopgen import __version__
-from wopgen.conformance.runner import FAILED, SKIPPED, Result, summary
+from wopgen.conformance.runner import FAILED, SKIPPED, Result, behaviour_answered, summary
 
 _MARK = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}
 
 
-def text(results: list[Result], target: str) -> str:
+def headline(results: list[Result]) -> str:
+    counts = summary(results)
+    line = (
+        f"host: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped; "
+        f"corpus: {counts['corpus-passed']} passed, {counts['corpus-failed']} failed"
+    )
+    if not behaviour_answered(results):
+        line += "; the host answered no behaviour request (no gated scenario ran)"
+    return line
+
+
+def text(results: list[Result], target: str, refused_redirects: list[str] | None = None) -> str:
     lines = [f"conformance against {target}"]
     width = max((len(r.scenario.name) for r in results), default=0)
     for r in results:
         line = f"  {_MARK[r.status]}  {r.scenario.name.ljust(width)}  [{r.scenario.kind}]"
-        lines.append(line + (f"  {r.message}" if r.message else ""))
-    counts = summary(results)
-    lines.append(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
+        shown = r.message if r.status != FAILED or len(r.findings) < 2 else f"{len(r.findings)} failed assertions"
+        if r.note:
+            shown = (shown + "; " if shown else "") + r.note
+        lines.append(line + (f"  {shown}" if shown else ""))
+        if r.status == FAILED and len(r.findings) > 1:
+            lines.extend(f"        - {f.line()}" for f in r.findings)
+        elif r.findings:
+            lines.append(f"        - {r.findings[0].line()}")
+    for refused in refused_redirects or []:
+        lines.append(f"  refused redirect: {refused}")
+    lines.append(headline(results))
     return "\n".join(lines) + "\n"
 
 
-def as_json(results: list[Result], target: str, strict: bool) -> str:
+def as_json(results: list[Result], target: str, strict: bool, refused_redirects: list[str] | None = None) -> str:
     document = {
-        "version": 1,
+        "version": 2,
         "tool": {"name": "wopgen", "version": __version__},
         "target": target,
         "strict": strict,
         "summary": summary(results),
+        "behaviourAnswered": behaviour_answered(results),
+        "refusedRedirects": list(refused_redirects or []),
         "scenarios": [r.to_dict() for r in results],
     }
     return json.dumps(document, indent=2) + "\n"
 
 
 def junit(results: list[Result], target: str) -> str:
-    counts = summary(results)
+    failures = sum(1 for r in results if r.status == FAILED)
+    skipped = sum(1 for r in results if r.status == SKIPPED)
     suite = ET.Element(
         "testsuite",
         name="wopgen-conformance",
         tests=str(len(results)),
-        failures=str(counts["failed"]),
-        skipped=str(counts["skipped"]),
+        failures=str(failures),
+        skipped=str(skipped),
         errors="0",
         time=f"{sum(r.seconds for r in results):.4f}",
     )
@@ -50,7 +76,8 @@ def junit(results: list[Result], target: str) -> str:
         case = ET.SubElement(suite, "testcase", classname=f"conformance.{r.scenario.kind}", name=r.scenario.name)
         case.set("time", f"{r.seconds:.4f}")
         if r.status == FAILED:
-            ET.SubElement(case, "failure", message=r.message, type=r.scenario.rule).text = r.message
+            body = "\n".join(f.line() for f in r.findings) or r.message
+            ET.SubElement(case, "failure", message=r.message, type=r.scenario.rule).text = body
         elif r.status == SKIPPED:
             ET.SubElement(case, "skipped", message=r.message)
     ET.indent(suite)

@@ -1,30 +1,65 @@
 """How the runner talks to a host: in-process (a generated Host object) or over HTTP (any host).
 
 Both answer `request(...) -> Reply` and `stream(...) -> [event]`, so every scenario runs unchanged
-against either.
+against either. Over HTTP every exchange is bounded: a deadline per request, a byte budget per
+answer, a time and byte budget per event stream (which also stops at the run's terminal event),
+and a deadline for the whole run. A redirect is followed only within the origin of `--url`; a
+redirect to another origin is refused, so the bearer key never leaves the host it was given for.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
-import urllib.error
-import urllib.request
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+from urllib.parse import urljoin, urlsplit
+
+TERMINAL_EVENTS = frozenset({"run.completed", "run.failed", "run.cancelled"})
+EXCERPT = 240  # characters of a body kept in a report
+MAX_BODY_BYTES = 4 * 1024 * 1024  # an answer longer than this is cut and reported as such
+MAX_STREAM_BYTES = 2 * 1024 * 1024
+MAX_STREAM_EVENTS = 2_000
+MAX_REDIRECTS = 3
 
 
 @dataclass(frozen=True)
 class Reply:
-    status: int
+    status: int  # 0 when no HTTP answer came (refused connection, deadline, cut stream, refused redirect)
     body: Any
     headers: dict[str, str] = field(default_factory=dict)
+    problem: str = ""  # what went wrong on the wire when status is 0 (or the answer was cut)
+
+    def excerpt(self) -> str:
+        if self.problem and self.status == 0:
+            return self.problem
+        text = self.body if isinstance(self.body, str) else json.dumps(self.body, sort_keys=True, default=str)
+        return text if len(text) <= EXCERPT else text[:EXCERPT] + "..."
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request the runner sent and what came back, as a report shows it."""
+
+    method: str
+    path: str
+    status: int
+    excerpt: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "path": self.path, "status": self.status, "bodyExcerpt": self.excerpt}
+
+
+class DeadlineExceeded(Exception):
+    """The whole run's deadline passed: no further request is sent."""
 
 
 class Transport(Protocol):
     description: str
     second_key: str | None  # a bearer key of another owner scope, for the 403 checks; None when unknown
+    refused_redirects: list[str]
 
     def request(
         self,
@@ -37,7 +72,7 @@ class Transport(Protocol):
         key: str | None = None,
     ) -> Reply: ...
 
-    def stream(self, path: str) -> list[dict[str, Any]]: ...
+    def stream(self, path: str) -> Reply: ...
 
 
 def _decode(data: bytes) -> Any:
@@ -94,6 +129,16 @@ def _lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
     yield b"\n"
 
 
+def until_terminal(events: Iterable[dict[str, Any]], limit: int = MAX_STREAM_EVENTS) -> list[dict[str, Any]]:
+    """The events up to and including the run's terminal event, at most `limit` of them."""
+    kept: list[dict[str, Any]] = []
+    for event in events:
+        kept.append(event)
+        if event.get("type") in TERMINAL_EVENTS or len(kept) >= limit:
+            break
+    return kept
+
+
 class InProcess:
     """Drives a generated `Host` object directly, through the same `handle` the HTTP server calls."""
 
@@ -102,6 +147,7 @@ class InProcess:
         self.api_key = api_key
         self.description = description
         self.second_key = second_key
+        self.refused_redirects: list[str] = []
         self.internal_errors: list[str] = []  # what the host reported instead of a traceback
         host.on_error = lambda exc: self.internal_errors.append(f"{type(exc).__name__}: {exc}")
 
@@ -118,36 +164,125 @@ class InProcess:
         headers = {"Authorization": f"Bearer {key or self.api_key}"} if auth else {}
         response = self.host.handle(method, path, headers, _encode(body, raw))
         if response.stream is not None:
-            return Reply(response.status, list(parse_sse(_lines(response.stream))), dict(response.headers))
+            return Reply(response.status, until_terminal(parse_sse(_lines(response.stream))), dict(response.headers))
         return Reply(response.status, _decode(response.encoded()), dict(response.headers))
 
-    def stream(self, path: str) -> list[dict[str, Any]]:
-        reply = self.request("GET", path)
-        return list(reply.body) if isinstance(reply.body, list) else []
+    def stream(self, path: str) -> Reply:
+        return self.request("GET", path)
 
 
 class TransportError(OSError):
     """The host could not be talked to over HTTP at all (an OSError, like a refused connection)."""
 
 
-class Http:
-    """Drives any host over HTTP with the bearer key, as an OpenWOP v1 client does."""
+def _origin(url: str) -> tuple[str, str, int]:
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return parts.scheme, (parts.hostname or "").lower(), port
 
-    def __init__(self, base_url: str, api_key: str, timeout: float = 20.0, second_key: str | None = None) -> None:
+
+class Http:
+    """Drives any host over HTTP with the bearer key, as an OpenWOP v1 client does, within budgets.
+
+    `timeout` bounds each request (connect, headers and body together) and each stream read;
+    `deadline` is the monotonic time after which no request is sent at all.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        timeout: float = 5.0,
+        second_key: str | None = None,
+        deadline: float | None = None,
+        stream_bytes: int = MAX_STREAM_BYTES,
+    ) -> None:
         self.base = base_url.rstrip("/")
+        try:
+            self.origin = _origin(self.base)
+        except ValueError:  # a URL the client cannot parse: every request fails as a transport error
+            self.origin = ("", "", 0)
         self.api_key = api_key
         self.second_key = second_key
         self.timeout = timeout
+        self.deadline = deadline
+        self.stream_bytes = stream_bytes
         self.description = self.base
+        self.refused_redirects: list[str] = []
 
-    def _open(self, method: str, path: str, data: bytes | None, headers: dict[str, str]) -> Any:
-        try:
-            request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
-            return urllib.request.urlopen(request, timeout=self.timeout)
-        except (ValueError, http.client.HTTPException) as exc:
-            # A URL the client cannot parse (bad IPv6 literal, port) or a reply that is not HTTP:
-            # a transport failure like a refused connection, not a crash.
-            raise TransportError(f"{type(exc).__name__}: {exc}") from None
+    # --- the wire ---------------------------------------------------------------------------------
+
+    def _budget(self) -> float:
+        """Seconds this request may take: the per-request timeout, cut at the whole run's deadline."""
+        if self.deadline is None:
+            return self.timeout
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise DeadlineExceeded("the whole run's deadline passed")
+        return min(self.timeout, left)
+
+    def _connect(self, url: str, seconds: float) -> http.client.HTTPConnection:
+        scheme, host, port = _origin(url)
+        kind = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
+        return kind(host, port, timeout=seconds)
+
+    def _send(
+        self, method: str, path: str, data: bytes | None, headers: dict[str, str]
+    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse, float]:
+        """Open `path` and follow same-origin redirects; a redirect elsewhere is refused (TransportError)."""
+        seconds = self._budget()
+        ends = time.monotonic() + seconds
+        url = self.base + path
+        for _ in range(MAX_REDIRECTS + 1):
+            try:
+                connection = self._connect(url, max(0.05, ends - time.monotonic()))
+                target = urlsplit(url)
+                connection.request(
+                    method, (target.path or "/") + (f"?{target.query}" if target.query else ""), data, headers
+                )
+                answer = connection.getresponse()
+            except (OSError, http.client.HTTPException, ValueError) as exc:
+                raise TransportError(f"{type(exc).__name__}: {exc}") from None
+            location = answer.getheader("Location")
+            if answer.status not in (301, 302, 303, 307, 308) or not location:
+                return connection, answer, ends
+            connection.close()
+            following = urljoin(url, location)
+            if _origin(following) != self.origin:
+                refused = f"{method} {path} redirected to {following} (another origin): not followed, key not sent"
+                self.refused_redirects.append(refused)
+                raise TransportError(refused)
+            url = following
+            if answer.status == 303:
+                method, data = "GET", None
+        raise TransportError(f"{method} {path}: more than {MAX_REDIRECTS} redirects")
+
+    @staticmethod
+    def _read(answer: http.client.HTTPResponse, ends: float, limit: int) -> tuple[bytes, str]:
+        """At most `limit` bytes of the body, read before `ends`; the second value says why reading stopped early."""
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            if time.monotonic() > ends:
+                return b"".join(chunks), "the answer did not end within the request deadline"
+            try:
+                chunk = answer.read1(65536)
+            except (OSError, http.client.HTTPException) as exc:
+                return b"".join(chunks), f"{type(exc).__name__}: {exc}"
+            if not chunk:
+                return b"".join(chunks), ""
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                return b"".join(chunks)[:limit], f"the answer is longer than {limit} bytes"
+
+    def _headers(self, auth: bool, key: str | None, accept: str) -> dict[str, str]:
+        headers = {"Accept": accept, "Connection": "close"}
+        if auth:
+            headers["Authorization"] = f"Bearer {key or self.api_key}"
+        return headers
+
+    # --- the Transport protocol -----------------------------------------------------------------------
 
     def request(
         self,
@@ -159,24 +294,52 @@ class Http:
         auth: bool = True,
         key: str | None = None,
     ) -> Reply:
-        headers = {"Accept": "application/json"}
+        headers = self._headers(auth, key, "application/json")
         data = _encode(body, raw) if (body is not None or raw is not None) else None
         if data is not None:
             headers["Content-Type"] = "application/json"
-        if auth:
-            headers["Authorization"] = f"Bearer {key or self.api_key}"
+        connection, answer, ends = self._send(method, path, data, headers)
         try:
-            with self._open(method, path, data, headers) as answer:
-                return Reply(answer.status, _decode(answer.read()), dict(answer.headers.items()))
-        except urllib.error.HTTPError as error:
-            return Reply(error.code, _decode(error.read()), dict(error.headers.items()) if error.headers else {})
-        except http.client.HTTPException as exc:  # e.g. a reply cut short while it was read
-            raise TransportError(f"{type(exc).__name__}: {exc}") from None
+            content, problem = self._read(answer, ends, MAX_BODY_BYTES)
+        finally:
+            connection.close()
+        return Reply(answer.status, _decode(content), dict(answer.getheaders()), problem)
 
-    def stream(self, path: str) -> list[dict[str, Any]]:
-        headers = {"Accept": "text/event-stream", "Authorization": f"Bearer {self.api_key}"}
+    def stream(self, path: str) -> Reply:
+        """The events of an SSE stream, read until the run's terminal event or a budget runs out."""
+        headers = self._headers(True, None, "text/event-stream")
+        connection, answer, ends = self._send("GET", path, None, headers)
+        events: list[dict[str, Any]] = []
+        problem = ""
         try:
-            with self._open("GET", path, None, headers) as answer:
-                return list(parse_sse(answer))
-        except http.client.HTTPException as exc:
-            raise TransportError(f"{type(exc).__name__}: {exc}") from None
+            if answer.status != 200:
+                content, _ = self._read(answer, ends, MAX_BODY_BYTES)
+                return Reply(answer.status, _decode(content), dict(answer.getheaders()))
+            budget = [self.stream_bytes]
+
+            def chunks() -> Iterator[bytes]:
+                nonlocal problem
+                while True:
+                    if time.monotonic() > ends:
+                        problem = "the stream did not reach a terminal event within the request deadline"
+                        return
+                    try:
+                        chunk = answer.read1(4096)
+                    except TimeoutError:
+                        problem = "the stream did not reach a terminal event within the request deadline"
+                        return
+                    except (OSError, http.client.HTTPException) as exc:
+                        problem = f"{type(exc).__name__}: {exc}"
+                        return
+                    if not chunk:
+                        return
+                    budget[0] -= len(chunk)
+                    if budget[0] < 0:
+                        problem = f"the stream sent more than {self.stream_bytes} bytes without a terminal event"
+                        return
+                    yield chunk
+
+            events = until_terminal(parse_sse(_lines(chunks())))
+        finally:
+            connection.close()
+        return Reply(answer.status, events, dict(answer.getheaders()), problem)

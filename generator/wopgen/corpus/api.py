@@ -12,19 +12,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
-from wopgen.corpus.yamldoc import YamlDoc, YamlList, YamlMap
+from wopgen.corpus.documents import YamlDoc, YamlList, YamlMap
+from wopgen.corpus_rules import API_SHAPE
 from wopgen.diagnostics import Diagnostic
 
 OPERATIONS_FILE = "operations.yaml"
 CHANNELS_FILE = "channels.yaml"
 
-SHAPE = define(
-    "api-shape",
-    "error",
-    "The API description breaks its format: an unknown or missing key, or a value of the wrong kind.",
-)
+SHAPE = API_SHAPE  # the one rule of the API reader, defined with the loader's rules
 
 METHODS = ("get", "post", "put", "patch", "delete")
 PARAMETER_PLACES = ("path", "query", "header")
@@ -203,7 +199,14 @@ def _where(path: str, value: Any, key: str | None = None) -> Where:
 
 
 def read_api(corpus: Corpus) -> ApiDescription:
-    """The API description of the corpus; `present` is false when the corpus has none."""
+    """The API description of the corpus; `present` is false when the corpus has none.
+
+    Read once per corpus: every later call returns the same description.
+    """
+    return corpus.view(("api",), lambda: _read_api(corpus))
+
+
+def _read_api(corpus: Corpus) -> ApiDescription:
     api = ApiDescription()
     folder = corpus.settings.api.rstrip("/")
     docs = {doc.path.removeprefix(folder + "/"): doc for doc in corpus.api.values()}

@@ -19,6 +19,7 @@ from typing import Any
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
+from wopgen.corpus.graph import Located, unescape_token
 
 EVENT_SCHEMA = "run-event"
 PAYLOADS_SCHEMA = "run-event-payloads"
@@ -26,7 +27,6 @@ TYPE_ENUM = "RunEventType"
 TYPE_INDEX = "_typeIndex"
 ENUM_POINTER = f"/$defs/{TYPE_ENUM}/enum"
 INDEX_POINTER = f"/$defs/{TYPE_INDEX}/properties"
-_LOCAL_DEF = "#/$defs/"
 
 
 @dataclass(frozen=True)
@@ -63,14 +63,22 @@ def _defs(doc: JsonDoc | None) -> dict[str, Any] | None:
 
 def event_types(corpus: Corpus, schema: str = EVENT_SCHEMA) -> list[str] | None:
     """The string values of the `RunEventType` enum of `schema`, in order (repeats kept), or None."""
+    return corpus.view(("event-types", schema), lambda: _event_types(corpus, schema))
+
+
+def _event_types(corpus: Corpus, schema: str) -> list[str] | None:
     defs = _defs(corpus.schemas_by_name.get(schema))
     holder = defs.get(TYPE_ENUM) if defs is not None else None
     enum = holder.get("enum") if isinstance(holder, dict) else None
     return [value for value in enum if isinstance(value, str)] if isinstance(enum, list) else None
 
 
-def index_of(doc: JsonDoc) -> TypeIndex | None:
-    """The `_typeIndex` of one schema document, or None when it has no usable one."""
+def index_of(corpus: Corpus, doc: JsonDoc) -> TypeIndex | None:
+    """The `_typeIndex` of one schema document, or None when it has no usable one (computed once)."""
+    return corpus.view(("type-index", doc.path), lambda: _index_of(corpus, doc))
+
+
+def _index_of(corpus: Corpus, doc: JsonDoc) -> TypeIndex | None:
     defs = _defs(doc)
     holder = defs.get(TYPE_INDEX) if defs is not None else None
     entries = holder.get("properties") if isinstance(holder, dict) else None
@@ -79,9 +87,7 @@ def index_of(doc: JsonDoc) -> TypeIndex | None:
     payloads: dict[str, Payload] = {}
     malformed: list[str] = []
     for event_type in sorted(entries):
-        entry = entries[event_type]
-        ref = entry.get("$ref") if isinstance(entry, dict) else None
-        name = _def_name(ref)
+        name = _def_name(corpus, Located(doc.path, f"{INDEX_POINTER}/{escape_token(event_type)}"))
         node = defs.get(name) if name is not None else None
         if name is None or not isinstance(node, dict):
             malformed.append(event_type)
@@ -93,14 +99,16 @@ def index_of(doc: JsonDoc) -> TypeIndex | None:
 def type_index(corpus: Corpus, schema: str = PAYLOADS_SCHEMA) -> TypeIndex | None:
     """The `_typeIndex` of the payload schema named `schema`, or None when it has no usable one."""
     doc = corpus.schemas_by_name.get(schema)
-    return index_of(doc) if doc is not None else None
+    return index_of(corpus, doc) if doc is not None else None
 
 
-def _def_name(ref: Any) -> str | None:
-    """`name` for a reference `#/$defs/<name>` (one escaped token), else None."""
-    if not isinstance(ref, str) or not ref.startswith(_LOCAL_DEF):
+def _def_name(corpus: Corpus, entry: Located) -> str | None:
+    """`name` when the `$ref` of the index entry at `entry` lands on `$defs/<name>` of the same file."""
+    site = corpus.graph.site_at(entry)
+    target = site.target if site is not None else None
+    if target is None or target.path != entry.path:
         return None
-    token = ref.removeprefix(_LOCAL_DEF)
-    if not token or "/" in token:
+    parts = target.pointer.split("/")
+    if len(parts) != 3 or parts[1] != "$defs" or not parts[2]:
         return None
-    return token.replace("~1", "/").replace("~0", "~")
+    return unescape_token(parts[2])

@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
-MAX_LISTED = 200_000
+from wopgen.corpus_rules import MAX_LISTED
+
 # Folders the file list leaves out: version control, caches, virtual environments, generated output.
 IGNORED_FOLDERS = frozenset(
     {
@@ -83,14 +85,32 @@ def _segment_regex(part: str) -> str:
     return "".join(out)
 
 
-def listing(root: Path) -> tuple[frozenset[str], frozenset[str], bool]:
-    """Every file and folder below `root`, skipping ignored folders and links that leave the root.
+@dataclass(frozen=True)
+class Listing:
+    """The one walk of the disk: files, folders, links that lead out of the root, and whether the
+    walk stopped at MAX_LISTED entries."""
 
-    Links to folders are listed but not entered, so a link loop cannot trap the walk. The flag says
-    whether the walk stopped at MAX_LISTED entries.
+    files: frozenset[str]
+    folders: frozenset[str]
+    escaping: frozenset[str]  # links whose target is outside the root: not files of the corpus
+    truncated: bool
+
+    def under(self, folder: str, pattern: str) -> list[str]:
+        """Files (and escaping links, which the loader reports) below `folder` matching `pattern`."""
+        normal = posixpath.normpath(folder)
+        prefix = "" if normal == "." else normal + "/"
+        return glob_paths(self.files | self.escaping, prefix + pattern)
+
+
+def listing(root: Path) -> Listing:
+    """Every file and folder below `root`, skipping ignored folders; links that leave the root are
+    kept apart, so the loader can say so when a part of the corpus holds one.
+
+    Links to folders are listed but not entered, so a link loop cannot trap the walk.
     """
     files: set[str] = set()
     folders: set[str] = set()
+    escaping: set[str] = set()
     stack = [""]
     while stack:
         here = stack.pop()
@@ -105,7 +125,8 @@ def listing(root: Path) -> tuple[frozenset[str], frozenset[str], bool]:
                     target = Path(entry.path).resolve()
                     target.relative_to(root)
                 except (ValueError, OSError, RuntimeError):
-                    continue  # leaves the root: as if it were not there
+                    escaping.add(relative)  # leaves the root: not part of the listing
+                    continue
                 (folders if target.is_dir() else files).add(relative)
             elif entry.is_dir():
                 if entry.name in IGNORED_FOLDERS or entry.name.endswith(".egg-info"):
@@ -115,5 +136,5 @@ def listing(root: Path) -> tuple[frozenset[str], frozenset[str], bool]:
             else:
                 files.add(relative)
             if len(files) + len(folders) >= MAX_LISTED:
-                return frozenset(files), frozenset(folders), True
-    return frozenset(files), frozenset(folders), False
+                return Listing(frozenset(files), frozenset(folders), frozenset(escaping), True)
+    return Listing(frozenset(files), frozenset(folders), frozenset(escaping), False)

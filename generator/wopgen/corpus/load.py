@@ -10,73 +10,37 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wopgen.catalogue import define
-from wopgen.corpus.documents import DuplicateKey, JsonDoc, JsonLoadError, decode_text, parse_json
-from wopgen.corpus.files import MAX_LISTED, listing
+from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
+from wopgen.corpus.files import listing
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example
 from wopgen.corpus.rfc import parse_rfc
 from wopgen.corpus.settings import PYPROJECT, Settings, load_settings
-from wopgen.corpus.yamldoc import YamlDoc, YamlLoadError, parse_yaml
+from wopgen.corpus_rules import (
+    DUPLICATE_KEY,
+    EMPTY,
+    EXAMPLE_INVALID_JSON,
+    EXAMPLE_MISPLACED,
+    FILE_LIMIT,
+    INVALID_YAML,
+    MAX_LISTED,
+    MISSING_PART,
+    OUTSIDE_ROOT,
+    SCHEMA_INVALID_JSON,
+    UNREADABLE,
+)
 from wopgen.diagnostics import Diagnostic, Severity
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
-
-UNREADABLE = define(
-    "corpus-unreadable",
-    "error",
-    "A corpus file cannot be read as UTF-8 text (permissions, encoding, byte-order mark, size).",
-)
-OUTSIDE_ROOT = define(
-    "corpus-outside-root",
-    "error",
-    "A corpus path resolves outside the corpus root (for example through a symlink); it is not read.",
-)
-MISSING_PART = define(
-    "corpus-missing",
-    "warning",
-    "A part of the corpus does not exist: any folder or file that [tool.wopgen] names (an error, since the "
-    "checks of that part would pass in silence), or the default schemas, docs or rfcs folder (a warning).",
-)
-INVALID_YAML = define("corpus-invalid-yaml", "error", "A YAML file in the corpus does not parse.")
-FILE_LIMIT = define(
-    "corpus-file-limit",
-    "warning",
-    f"The repository holds more than {MAX_LISTED:,} files outside ignored folders; only the first are listed, "
-    "so a check that looks a file up may call a later one missing.",
-)
-SCHEMA_INVALID_JSON = define(
-    "schema-invalid-json", "error", "A schema file is not valid JSON; the position of the error is given."
-)
-EXAMPLE_INVALID_JSON = define(
-    "example-invalid-json", "error", "An example file is not valid JSON; the position of the error is given."
-)
-DUPLICATE_KEY = define(
-    "corpus-duplicate-key",
-    "error",
-    "A JSON object or YAML mapping writes the same key twice; parsers keep only the later value, so the "
-    "earlier one is silently lost.",
-    '{"required": ["a"], "type": "object", "required": ["b"]}',
-)
-EMPTY = define(
-    "corpus-empty",
-    "error",
-    "No schema, no RFC and no prose page was found: every check would pass on nothing (a wrong --root or "
-    "[tool.wopgen] folder setting).",
-)
-EXAMPLE_MISPLACED = define(
-    "example-misplaced",
-    "error",
-    "A file under the examples folder is not at <schema-name>/valid/*.json or <schema-name>/invalid/*.json.",
-)
 
 
 class _Reader:
     """Reads files for one load, turning every failure into a diagnostic."""
 
-    def __init__(self, settings: Settings, diagnostics: list[Diagnostic]) -> None:
+    def __init__(self, settings: Settings, diagnostics: list[Diagnostic], listed: frozenset[str] = frozenset()) -> None:
         self.root = settings.root
         self.diagnostics = diagnostics
+        self.listed = listed  # files the one walk found inside the root: no need to resolve them again
 
     def relative(self, path: Path) -> str:
         try:
@@ -87,7 +51,8 @@ class _Reader:
     def read_bytes(self, path: Path) -> bytes | None:
         rel = self.relative(path)
         try:
-            path.resolve().relative_to(self.root)
+            if rel not in self.listed:
+                path.resolve().relative_to(self.root)
         except (ValueError, OSError, RuntimeError):
             self.diagnostics.append(
                 OUTSIDE_ROOT.at(
@@ -111,7 +76,7 @@ class _Reader:
             return None
         try:
             return decode_text(raw)
-        except JsonLoadError as exc:
+        except ParseError as exc:
             self.diagnostics.append(UNREADABLE.at(self.relative(path), exc.line, exc.message, col=exc.col))
             return None
 
@@ -122,7 +87,7 @@ class _Reader:
         rel = self.relative(path)
         try:
             doc = parse_json(rel, raw)
-        except JsonLoadError as exc:
+        except ParseError as exc:
             self.diagnostics.append(rule.at(rel, exc.line, exc.message, col=exc.col))
             return None
         self.duplicates(rel, doc.duplicates)
@@ -147,7 +112,7 @@ class _Reader:
             return None
         try:
             doc = parse_yaml(self.relative(path), text)
-        except YamlLoadError as exc:
+        except ParseError as exc:
             self.diagnostics.append(INVALID_YAML.at(self.relative(path), exc.line, exc.message, col=exc.col))
             return None
         self.duplicates(doc.path, doc.duplicates)
@@ -158,10 +123,6 @@ class _Reader:
         return None if text is None else parse_markdown(self.relative(path), text)
 
 
-def _files(folder: Path, pattern: str) -> list[Path]:
-    return sorted(p for p in folder.glob(pattern) if p.is_file() or p.is_symlink())
-
-
 _EXAMPLE_KINDS = ("valid", "invalid")
 _WHY_SUFFIX = ".why"
 
@@ -170,13 +131,18 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     """Read the corpus at `root` (settings from its pyproject.toml unless given)."""
     settings = settings or load_settings(root)
     diagnostics: list[Diagnostic] = []
-    reader = _Reader(settings, diagnostics)
-    files, folders, truncated = listing(settings.root)
-    if truncated:
+    listed = listing(settings.root)
+    reader = _Reader(settings, diagnostics, listed.files)
+
+    def _files(relative: str, pattern: str) -> list[Path]:
+        """The listed files of a part matching `pattern`: the disk is walked once, by `listing`."""
+        return sorted(settings.root / found for found in listed.under(relative, pattern))
+
+    if listed.truncated:
         diagnostics.append(
             FILE_LIMIT.at(".", 1, f"stopped listing files at {MAX_LISTED:,}", "move generated files under build/")
         )
-    corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=files, folders=folders)
+    corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=listed.files, folders=listed.folders)
 
     def missing(name: str, relative: str, kind: str) -> None:
         if settings.names(name):  # point at the setting: that is where the typo usually is
@@ -219,25 +185,25 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 
     schemas_dir = folder("schemas", settings.schemas)
     if schemas_dir:
-        for path in _files(schemas_dir, "*" + SCHEMA_SUFFIX):
+        for path in _files(settings.schemas, "*" + SCHEMA_SUFFIX):
             doc = reader.read_json(path, SCHEMA_INVALID_JSON)
             if doc is not None:
                 corpus.schemas[doc.path] = doc
 
     examples_dir = optional("examples", settings.examples, "folder")
     if examples_dir:
-        _load_examples(corpus, reader, examples_dir)
+        _load_examples(corpus, reader, examples_dir, _files(settings.examples, "**/*"))
 
     docs_dir = folder("docs", settings.docs)
     if docs_dir:
-        for path in _files(docs_dir, "**/*.md"):
+        for path in _files(settings.docs, "**/*.md"):
             md = reader.read_markdown(path)
             if md is not None:
                 corpus.docs[md.path] = md
 
     rfcs_dir = folder("rfcs", settings.rfcs)
     if rfcs_dir:
-        for path in _files(rfcs_dir, "*.md"):
+        for path in _files(settings.rfcs, "*.md"):
             if path.name.lower() == "readme.md":
                 continue
             md = reader.read_markdown(path)
@@ -246,7 +212,7 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 
     api_dir = optional("api", settings.api, "folder")
     if api_dir:
-        for path in _files(api_dir, "*.yaml"):
+        for path in _files(settings.api, "*.yaml"):
             ydoc = reader.read_yaml(path)
             if ydoc is not None:
                 corpus.api[ydoc.path] = ydoc
@@ -258,7 +224,7 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     changelog = optional("changelog", settings.changelog, "file")
     if changelog:
         corpus.changelog = reader.read_markdown(changelog)
-    if not corpus.schemas and not corpus.rfcs and not corpus.docs:
+    if not corpus.schemas and not corpus.rfcs and not corpus.docs and not listed.truncated:
         diagnostics.append(
             EMPTY.at(
                 PYPROJECT,
@@ -274,10 +240,8 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 _EXAMPLE_NAME = re.compile(r"^[^/]+\.json$")
 
 
-def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
-    for path in sorted(examples_dir.rglob("*")):
-        if path.is_dir():
-            continue
+def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path, found: list[Path]) -> None:
+    for path in found:
         rel = reader.relative(path)
         parts = path.relative_to(examples_dir).parts
         if path.suffix == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
@@ -297,7 +261,7 @@ def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path) -> None:
             continue
         why = ""
         why_path = path.with_suffix(_WHY_SUFFIX)
-        if parts[1] == "invalid" and why_path.is_file():
+        if parts[1] == "invalid" and reader.relative(why_path) in corpus.files:
             text = reader.read_text(why_path)
             why = (text or "").strip()
         corpus.examples.append(Example(parts[0], parts[1], doc, why))

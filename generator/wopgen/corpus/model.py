@@ -6,10 +6,11 @@ Checks and generators are pure functions of the `Corpus`; `load.load(root)` buil
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urljoin
 
 import referencing
@@ -19,16 +20,18 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
-from wopgen.corpus.documents import JsonDoc
+from wopgen.corpus.documents import JsonDoc, YamlDoc
 from wopgen.corpus.files import glob_paths, inside
+from wopgen.corpus.graph import RefGraph
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.regexes import BoundedValidator
 from wopgen.corpus.rfc import Rfc
 from wopgen.corpus.settings import Settings
-from wopgen.corpus.yamldoc import YamlDoc
+from wopgen.corpus.validation import CompiledSchemas, metaschema_accepts
 from wopgen.diagnostics import Diagnostic
 
 SCHEMA_SUFFIX = ".schema.json"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,8 @@ class Corpus:
         schema with errors, since `referencing` cannot crawl a keyword of the wrong type.
         """
         cache = self._metaschema_errors
+        if path not in cache and metaschema_accepts(self.schemas[path].data):
+            cache[path] = ()  # the compiled engine's yes; only a no needs the explaining engine
         if path not in cache:
             try:
                 found = Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(self.schemas[path].data)
@@ -144,17 +149,10 @@ class Corpus:
         registry: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg]
         return registry.with_resources(resources).crawl()
 
-    def resolves(self, base_uri: str, ref: str) -> bool:
-        """Whether `ref`, read against `base_uri`, leads to a node in the registry.
-
-        A pointer through a string or a number (`#/title/x`) raises ValueError or TypeError inside
-        `referencing`; that is the same finding as a missing target, not a crash.
-        """
-        try:
-            self.registry.resolver(base_uri=base_uri).lookup(ref)
-        except (referencing.exceptions.Unresolvable, ValueError, TypeError):
-            return False
-        return True
+    @cached_property
+    def graph(self) -> RefGraph:
+        """The located `$ref` graph: every `$ref` site resolved once, for every consumer."""
+        return RefGraph(self)
 
     def uri_of(self, path: str) -> str:
         doc = self.schemas[path]
@@ -170,9 +168,35 @@ class Corpus:
         key = (path, pointer)
         cache = self._validators
         if key not in cache:
-            target = urljoin(self.uri_of(path), "#" + pointer) if pointer else self.uri_of(path)
-            cache[key] = self._base_validator.evolve(schema={"$ref": target})
+            cache[key] = self._base_validator.evolve(schema={"$ref": self.target_uri(path, pointer)})
         return cache[key]
+
+    def target_uri(self, path: str, pointer: str = "") -> str:
+        """The URI of the schema at `path`, or of the subschema at `pointer` inside it."""
+        return urljoin(self.uri_of(path), "#" + pointer) if pointer else self.uri_of(path)
+
+    def compiled_verdict(self, path: str, pointer: str, instance: Any) -> bool | None:
+        """Whether `instance` validates against the schema at `path` (or its subschema at `pointer`),
+        answered by the compiled engine; None where it may not answer: it cannot tell, or the schema
+        reaches a pure-`$ref` cycle (which `jsonschema` finds unverifiable and so must judge)."""
+        if path in self._reaching_cycles:
+            return None
+        return self.compiled.is_valid(self.target_uri(path, pointer), instance)
+
+    @cached_property
+    def _reaching_cycles(self) -> frozenset[str]:
+        looped = {located.path for cycle in self.graph.cycles for located in cycle.route}
+        if not looped:
+            return frozenset()
+        return frozenset(path for path in self.schemas if looped.intersection(self.graph.reachable([path])))
+
+    @cached_property
+    def compiled(self) -> CompiledSchemas:
+        """Compiled validators over the schemas the metaschema accepts, each under its URI: the fast
+        answer to "does this validate?", with `validator` kept to explain a no."""
+        return CompiledSchemas(
+            (self.uri_of(path), doc.data) for path, doc in sorted(self.schemas.items()) if self.resolvable(path)
+        )
 
     @cached_property
     def _base_validator(self) -> Validator:
@@ -184,6 +208,24 @@ class Corpus:
 
     @cached_property
     def _validators(self) -> dict[tuple[str, str], Validator]:
+        return {}
+
+    # --- derived views -------------------------------------------------------------------
+
+    def view(self, key: tuple[str, ...], make: Callable[[], T]) -> T:
+        """The view named `key`, made by `make` the first time it is asked for and kept after.
+
+        The readers of the corpus package (the API description, the event index) keep their
+        result here, so a command computes each of them once however many checks ask.
+        """
+        cache = self._views
+        if key not in cache:
+            cache[key] = make()
+        found: T = cache[key]
+        return found
+
+    @cached_property
+    def _views(self) -> dict[tuple[str, ...], Any]:
         return {}
 
     # --- RFCs ----------------------------------------------------------------------------

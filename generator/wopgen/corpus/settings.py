@@ -33,6 +33,7 @@ class Settings:
     changelog: str = "CHANGELOG.md"
     id_base: str = "https://openwop.dev/spec/v1/"
     external_rfcs: frozenset[int] = field(default_factory=frozenset)
+    reserved_rfcs: frozenset[int] = field(default_factory=frozenset)  # numbers another RFC series uses
     baseline: str | None = None
     models_package: str = "wop_models"
     site_raw_html: bool = False  # publish raw HTML written in pages and RFCs (only for trusted authors)
@@ -66,24 +67,27 @@ _KEYS: dict[str, str] = {
     "models-package": "models_package",
 }
 
+# The settings that hold lists of RFC numbers.
+_NUMBER_LISTS: dict[str, str] = {"external-rfcs": "external_rfcs", "reserved-rfcs": "reserved_rfcs"}
+
 # The settings that name a part of the corpus: each must stay inside the corpus root.
 PARTS = ("schemas", "examples", "docs", "rfcs", "api", "invariants", "changelog")
 
 
-def find_root(start: Path) -> Path:
-    """Walk up from `start` to the first folder whose pyproject.toml has `[tool.wopgen]`."""
+def find_settings(start: Path) -> Settings:
+    """The settings of the first folder, from `start` up, whose pyproject.toml has `[tool.wopgen]`
+    (each pyproject.toml on the way parsed once)."""
     here = start.resolve()
     for folder in (here, *here.parents):
         candidate = folder / PYPROJECT
-        if candidate.is_file() and "wopgen" in _read_tool_table(candidate):
-            return folder
+        if not candidate.is_file():
+            continue
+        tool, text = _parse(candidate)
+        if "wopgen" in tool:
+            return _settings(folder, candidate, tool, text)
     raise SettingsError(
         f"no {PYPROJECT} with a [tool.wopgen] table in {here} or any parent folder; run inside a corpus or pass --root"
     )
-
-
-def _read_tool_table(pyproject: Path) -> dict[str, Any]:
-    return _parse(pyproject)[0]
 
 
 def _parse(pyproject: Path) -> tuple[dict[str, Any], str]:
@@ -120,15 +124,19 @@ def load_settings(root: Path) -> Settings:
     if not pyproject.is_file():
         raise SettingsError(f"{root}: no {PYPROJECT} with a [tool.wopgen] table here")
     tool, text = _parse(pyproject)
+    return _settings(root, pyproject, tool, text)
+
+
+def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> Settings:
     table = tool.get("wopgen")
     if not isinstance(table, dict):
         raise SettingsError(f"{pyproject}: no [tool.wopgen] table")
     values: dict[str, Any] = {}
     for key, value in table.items():
-        if key == "external-rfcs":
+        if key in _NUMBER_LISTS:
             if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
-                raise SettingsError(f"{pyproject}: external-rfcs must be a list of RFC numbers")
-            values["external_rfcs"] = frozenset(value)
+                raise SettingsError(f"{pyproject}: {key} must be a list of RFC numbers")
+            values[_NUMBER_LISTS[key]] = frozenset(value)
         elif key == "site-raw-html":
             if not isinstance(value, bool):
                 raise SettingsError(f"{pyproject}: [tool.wopgen] site-raw-html must be true or false")
@@ -138,7 +146,7 @@ def load_settings(root: Path) -> Settings:
                 raise SettingsError(f"{pyproject}: [tool.wopgen] {key} must be a string")
             values[_KEYS[key]] = value
         else:
-            known = ", ".join(sorted([*_KEYS, "external-rfcs", "site-raw-html"]))
+            known = ", ".join(sorted([*_KEYS, *_NUMBER_LISTS, "site-raw-html"]))
             raise SettingsError(f"{pyproject}: unknown [tool.wopgen] key {key!r} (known: {known})")
     base = values.get("id_base", Settings.id_base)
     if not base.endswith("/"):

@@ -16,7 +16,7 @@ import yaml
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import ApiDescription, Channel, Operation, read_api
 from wopgen.corpus.events import TYPE_INDEX, type_index
-from wopgen.generate.bundle import BundleError, bundle_components, component_names, referenced_components
+from wopgen.generate.bundle import BundleError, bundle_components, component_names, reachable_components
 
 OPENAPI_FILE = "openapi.yaml"
 ASYNCAPI_FILE = "asyncapi.yaml"
@@ -39,6 +39,11 @@ class ApiError(Exception):
 
 def generate_api(corpus: Corpus) -> dict[str, str]:
     """`openapi.yaml` and `asyncapi.yaml` as text; byte-identical for the same corpus."""
+    return {name: dump(document) for name, document in api_documents(corpus).items()}
+
+
+def api_documents(corpus: Corpus) -> dict[str, dict[str, Any]]:
+    """The OpenAPI and AsyncAPI documents as data, keyed by the file name each is written to."""
     api = read_api(corpus)
     if not api.operations and not api.channels:
         raise ApiError(f"no operations or channels in {corpus.settings.api}/ to generate from")
@@ -46,21 +51,21 @@ def generate_api(corpus: Corpus) -> dict[str, str]:
         first = api.diagnostics[0]
         raise ApiError(f"{first.path}:{first.line}: {first.message} (run `wopgen check --select api-`)")
     try:
-        out: dict[str, str] = {}
+        out: dict[str, dict[str, Any]] = {}
         if api.operations:
-            out[OPENAPI_FILE] = dump(openapi_document(corpus, api))
+            out[OPENAPI_FILE] = openapi_document(corpus, api)
         if api.channels:
-            out[ASYNCAPI_FILE] = dump(asyncapi_document(corpus, api))
+            out[ASYNCAPI_FILE] = asyncapi_document(corpus, api)
     except BundleError as exc:
         raise ApiError(str(exc)) from None
     return out
 
 
-def dump(document: dict[str, Any]) -> str:
+def dump(document: dict[str, Any], dumper: type[yaml.SafeDumper] | None = None) -> str:
     """Stable YAML: keys in the order built, no aliases, wide lines, unicode kept."""
     return yaml.dump(
         document,
-        Dumper=_Dumper,
+        Dumper=dumper or _Dumper,
         sort_keys=False,
         allow_unicode=True,
         width=100,
@@ -68,7 +73,11 @@ def dump(document: dict[str, Any]) -> str:
     )
 
 
-class _Dumper(yaml.SafeDumper):
+# libyaml's emitter when PyYAML was built with it (same output, several times faster).
+_SafeDumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Dumper(_SafeDumper):  # type: ignore[valid-type,misc]
     def ignore_aliases(self, data: Any) -> bool:
         return True
 
@@ -93,7 +102,7 @@ def openapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
     used: list[str] = []
     for operation in api.operations:
         paths.setdefault(operation.path, {})[operation.method] = _operation(operation, ref, used)
-    keep = referenced_components(components, [names[n] for n in used], OPENAPI_PREFIX)
+    keep = reachable_components(corpus, used)
     info: dict[str, Any] = {
         "title": api.title or "API",
         "version": api.version or "0.0.0",
@@ -190,7 +199,7 @@ def asyncapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
     roots: list[str] = []
     for channel in api.channels:
         channel_messages = _channel_messages(corpus, channel, names, messages, message_schemas)
-        roots += [names[channel.envelope], names[channel.payloads]]
+        roots += [channel.envelope, channel.payloads]
         channels[channel.id] = {
             "address": channel.address,
             "title": channel.title,
@@ -206,7 +215,7 @@ def asyncapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
             "description": channel.description,
             "messages": [{"$ref": f"#/channels/{channel.id}/messages/{key}"} for key in channel_messages],
         }
-    keep = referenced_components(components, roots, OPENAPI_PREFIX)
+    keep = reachable_components(corpus, roots)
     schemas = _sorted_schemas(components, keep)
     schemas.update(dict(sorted(message_schemas.items())))
     return {

@@ -9,16 +9,23 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urldefrag, urljoin
 
 from wopgen.corpus import Corpus
-from wopgen.corpus.keywords import INSTANCE_DATA
+from wopgen.corpus.graph import Located, RefSite, Status
 
 _COMPONENT_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
+_DROPPED = frozenset({"$id", "$schema"})
 
 
 class BundleError(Exception):
-    """A `$ref` that the bundle cannot express (it leaves the corpus or is not a JSON pointer)."""
+    """A `$ref` that the bundle cannot express: it leaves the corpus or leads nowhere.
+
+    `site` is the `$ref` at fault, when there is one (None for a name the API description gives).
+    """
+
+    def __init__(self, message: str, site: RefSite | None = None) -> None:
+        super().__init__(message)
+        self.site = site
 
 
 def component_names(corpus: Corpus) -> dict[str, str]:
@@ -34,71 +41,42 @@ def component_names(corpus: Corpus) -> dict[str, str]:
 
 
 def bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
-    """Component name -> schema with every `$ref` pointing inside the bundle under `prefix`."""
+    """Component name -> schema with every `$ref` pointing inside the bundle under `prefix`.
+
+    Each `$ref` becomes the location the graph resolved it to, so pointers, `$anchor`s and embedded
+    `$id`s bundle alike; embedded `$id`s are dropped with the top-level ones, since a base URI
+    left in place would change what the rewritten pointers mean. Made once per corpus and prefix
+    (both API documents and the site ask for it); callers copy what they change.
+    """
+    return corpus.view(("bundle", prefix), lambda: _bundle_components(corpus, prefix))
+
+
+def _bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
     names = component_names(corpus)
-    by_uri = {corpus.uri_of(doc.path): corpus.schema_name(doc.path) for doc in corpus.schemas.values()}
-    by_uri.update({corpus.expected_id(path): corpus.schema_name(path) for path in corpus.schemas})
+
+    def target(site: RefSite) -> str:
+        if site.target is None or site.status not in (Status.RESOLVED, Status.UNCHECKED):
+            if site.status in (Status.EXTERNAL, Status.NO_DOCUMENT):
+                raise BundleError(f"$ref {site.ref!r} does not name a corpus schema", site)
+            raise BundleError(f"$ref {site.ref!r}: {site.detail or 'it leads nowhere'}", site)
+        return prefix + names[corpus.schema_name(site.target.path)] + site.target.pointer
+
     components: dict[str, Any] = {}
     for path, doc in sorted(corpus.schemas.items()):
         if not isinstance(doc.data, dict):
             continue
-        base = corpus.uri_of(path)
-        body = {k: v for k, v in doc.data.items() if k not in ("$id", "$schema")}
-        components[names[corpus.schema_name(path)]] = _rewrite(body, base, by_uri, names, prefix)
+        body = corpus.graph.rewritten(Located(path, ""), target, drop=_DROPPED)
+        for key in _DROPPED:
+            body.pop(key, None)
+        components[names[corpus.schema_name(path)]] = body
     return components
 
 
-def _rewrite(node: Any, base: str, by_uri: dict[str, str], names: dict[str, str], prefix: str) -> Any:
-    if isinstance(node, list):
-        return [_rewrite(item, base, by_uri, names, prefix) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "$ref" and isinstance(value, str):
-            out[key] = _target(value, base, by_uri, names, prefix)
-        elif key in INSTANCE_DATA:
-            out[key] = value  # instance data, not schemas
-        else:
-            out[key] = _rewrite(value, base, by_uri, names, prefix)
-    return out
-
-
-def _target(ref: str, base: str, by_uri: dict[str, str], names: dict[str, str], prefix: str) -> str:
-    uri, fragment = urldefrag(urljoin(base, ref))
-    schema_name = by_uri.get(uri)
-    if schema_name is None:
-        raise BundleError(f"$ref {ref!r} does not name a corpus schema")
-    if fragment and not fragment.startswith("/"):
-        raise BundleError(f"$ref {ref!r} uses an anchor; only JSON pointers can be bundled")
-    return prefix + names[schema_name] + fragment
-
-
-def referenced_components(components: dict[str, Any], start: list[str], prefix: str) -> list[str]:
-    """The names of the components reachable from `start` through `$ref`s under `prefix`, sorted."""
-    seen: set[str] = set()
-    todo = list(start)
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in components:
-            continue
-        seen.add(name)
-        todo.extend(_refs_under(components[name], prefix))
-    return sorted(seen)
-
-
-def _refs_under(node: Any, prefix: str) -> list[str]:
-    found: list[str] = []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "$ref" and isinstance(value, str) and value.startswith(prefix):
-                found.append(value[len(prefix) :].split("/", 1)[0])
-            elif key not in INSTANCE_DATA:
-                found.extend(_refs_under(value, prefix))
-    elif isinstance(node, list):
-        for item in node:
-            found.extend(_refs_under(item, prefix))
-    return found
+def reachable_components(corpus: Corpus, schema_names: list[str]) -> list[str]:
+    """The component names of `schema_names` and of every schema they reach through `$ref`s, sorted."""
+    names = component_names(corpus)
+    paths = [corpus.schemas_by_name[name].path for name in schema_names if name in corpus.schemas_by_name]
+    return sorted(names[corpus.schema_name(path)] for path in corpus.graph.reachable(paths))
 
 
 def bundled_schema(corpus: Corpus, schema_name: str, pointer: str = "") -> dict[str, Any]:
@@ -109,7 +87,7 @@ def bundled_schema(corpus: Corpus, schema_name: str, pointer: str = "") -> dict[
     prefix = "#/$defs/"
     names = component_names(corpus)
     components = bundle_components(corpus, prefix)
-    keep = referenced_components(components, [names[schema_name]], prefix)
+    keep = reachable_components(corpus, [schema_name])
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$ref": prefix + names[schema_name] + pointer,

@@ -16,11 +16,12 @@ from typing import Any
 
 from wopgen import __version__
 from wopgen.catalogue import define
-from wopgen.conformance.model import LOOP_FIXTURE
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.api import read_api
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_INDEX, type_index
+from wopgen.corpus.vocabulary import LOOP_FIXTURE
 from wopgen.diagnostics import Diagnostic
+from wopgen.generate.api import openapi_document
 from wopgen.generate.host_profiles import PROFILES, capabilities
 from wopgen.templates import environment
 
@@ -61,6 +62,15 @@ BAD_SUITE = define(
     "error",
     "The sample eval suite shipped with the host does not validate against agent-eval-suite.schema.json.",
 )
+
+
+BAD_FIXTURE = define(
+    "host-fixture-invalid",
+    "error",
+    "A fixture workflow of the host's catalogue (templates/host/fixtures/) breaks workflow-definition.schema.json,"
+    " or its file name is not its id.",
+)
+FIXTURES = "fixtures"  # the catalogue folder under templates/host/: one workflow definition per file
 
 
 class HostGenerationError(Exception):
@@ -140,6 +150,31 @@ def semantics_files(package: str = PACKAGE) -> dict[str, str]:
     }
 
 
+def _fixtures(corpus: Corpus, env: Any, sources: list[str]) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The fixture catalogue by workflow id, checked against the corpus's workflow-definition schema."""
+    schema = corpus.schemas_by_name.get("workflow-definition")
+    validator = corpus.validator(schema.path) if schema is not None else None
+    found: dict[str, Any] = {}
+    problems: list[Diagnostic] = []
+    for name in sources:
+        if not (name.startswith(f"{FIXTURES}/") and name.endswith(".json")):
+            continue
+        where = f"templates/host/{name}"
+        try:
+            definition = json.loads(env.loader.get_source(env, name)[0])
+        except ValueError as exc:
+            problems.append(BAD_FIXTURE.at(where, 1, f"not JSON: {exc}"))
+            continue
+        for error in validator.iter_errors(definition) if validator is not None else ():
+            problems.append(BAD_FIXTURE.at(where, 1, error.message))
+        workflow_id = definition.get("id") if isinstance(definition, dict) else None
+        if workflow_id != name.removeprefix(f"{FIXTURES}/").removesuffix(".json"):
+            problems.append(BAD_FIXTURE.at(where, 1, f"the file name does not match the id {workflow_id!r}"))
+            continue
+        found[workflow_id] = definition
+    return found, problems
+
+
 def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
     """The host package as `{path: text}`; raises HostGenerationError when no honest host can be made."""
     missing = _missing_schemas(corpus)
@@ -184,6 +219,8 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
             for error in suite_validator.iter_errors(json.loads(text)):
                 problems.append(BAD_SUITE.at("templates/host/" + name, 1, error.message))
             suites[name] = text
+    fixtures, fixture_problems = _fixtures(corpus, env, sources)
+    problems.extend(fixture_problems)
     if problems:
         raise HostGenerationError(problems)
 
@@ -201,7 +238,7 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
     }
     files: dict[str, str] = {}
     for name in sources:
-        if name.startswith("suites/"):
+        if name.startswith(("suites/", f"{FIXTURES}/")):
             continue
         target = f"{package}/{name.removesuffix('.j2')}"
         files[target] = (
@@ -215,6 +252,8 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
             "payloadDefs": _payload_defs(corpus),
             "profiles": profiles,
             "suites": suites,
+            "fixtures": fixtures,
+            "openapi": openapi_document(corpus, read_api(corpus)),
         }
     )
     return files

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wopgen.conformance.model import LOOP_FIXTURE
+from wopgen.corpus.vocabulary import CANCEL_FIXTURE, LOOP_FIXTURE, NOOP_FIXTURE
 
-EVAL_MODES = ("golden", "rubric", "regression")  # the modes the host really implements
+EVAL_MODES = ("golden", "rubric", "adversarial", "regression", "live-shadow")  # the modes the host really implements
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,7 @@ DEFECTS: dict[str, str] = {
     "memory-visible-same-turn": "A memory write shows in the snapshot of the turn that made it.",
     "give-up-as-success": "A terminate with a met: false criterion is recorded as goal met.",
     "escalation-ignored": "A decision below the confidence floor does not escalate.",
+    "critic-confidence-ignored": "Only the worker's confidence escalates; a critic below the floor does not.",
     "causation-host-dropped": "Work done on another host loses its causationHostId.",
     "replay-nondeterministic": "Re-running the same script yields different events.",
     "auth-not-enforced": "Authenticated operations answer without a valid bearer key.",
@@ -88,10 +89,13 @@ DEFECTS: dict[str, str] = {
     "verification-findings-leak": "verification.completed carries a finding's description in gateId.",
     "verification-blocking-finding-passed": "A verifier's blocking finding does not fail its verdict.",
     "verification-cost-not-counted": "Verification cost does not count toward the run's cost ceiling.",
-    "verification-gates-advertised-not-implemented": "verifier.gates is advertised but gate runs answer 501.",
+    "verification-gates-advertised-not-implemented": "verificationGates is advertised but gate runs answer 501.",
     "verification-refer-never-emitted": "A verifier below the rubric's minConfidence is not referred.",
     "verification-targeted-ignored": "A targeted re-verification grades every dimension again.",
     "verification-stale-context": "A re-attempt is graded in the first attempt's verifier context.",
+    "cancel-ignored": "A cancel is answered cancelled but the run goes on.",
+    "cancel-event-unknown": "A cancel closes the log with an event type no reader knows instead of run.cancelled.",
+    "create-answer-drops-events-url": "The answer to a run creation leaves out the required eventsUrl.",
 }
 
 MUTANTS: tuple[ProfileSpec, ...] = tuple(
@@ -128,7 +132,8 @@ def capabilities(spec: ProfileSpec, implementation_version: str) -> dict[str, An
         if f.version >= 6:
             model["verifier"] = {"supported": f.verifier, "gating": f.gating}
             if f.gates and f.verifier:
-                model["verifier"]["gates"] = {
+                # RFC 0091's own root block: the published v1 `verifier` block is closed.
+                document["verificationGates"] = {
                     "supported": True,
                     "placements": list(GATE_PLACEMENTS),
                     "quorumStrategies": list(QUORUM_STRATEGIES),
@@ -136,7 +141,7 @@ def capabilities(spec: ProfileSpec, implementation_version: str) -> dict[str, An
                     "maxAttempts": 5,
                 }
         document["multiAgent"] = {"executionModel": model}
-        document["fixtures"] = [LOOP_FIXTURE]
+    document["fixtures"] = sorted([NOOP_FIXTURE, CANCEL_FIXTURE] + ([LOOP_FIXTURE] if f.version else []))
     if f.workspace:
         document["host"] = {"workspace": {"supported": True}}
     if f.evals:

@@ -18,7 +18,6 @@ Besides one module per schema, the package gets:
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import tempfile
@@ -28,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, type_index
-from wopgen.corpus.keywords import DEFS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
+from wopgen.corpus.graph import Located, RefSite, map_subschemas
 from wopgen.templates import environment
 
 GENERATOR_VERSION = "0.89.0"  # datamodel-code-generator; pinned in pyproject.toml
@@ -82,7 +82,15 @@ def _event_variants(corpus: Corpus) -> tuple[dict[str, Any], list[EventVariant]]
         return None
     envelope_file = EVENT_SCHEMA + SCHEMA_SUFFIX
     payloads_file = PAYLOADS_SCHEMA + SCHEMA_SUFFIX
-    shared = {name: _rebase_local_refs(prop, envelope_file) for name, prop in properties.items()}
+    assert envelope_doc is not None
+
+    def rebased(site: RefSite) -> str:  # `#/...` written in the envelope, read from the derived schema
+        return envelope_file + site.ref if site.ref.startswith("#") else site.ref
+
+    shared = {
+        name: corpus.graph.rewritten(Located(envelope_doc.path, "/properties/" + escape_token(name)), rebased)
+        for name in properties
+    }
     common = {
         "type": "object",
         "required": envelope.get("required", []),
@@ -133,27 +141,6 @@ def _event_variants(corpus: Corpus) -> tuple[dict[str, Any], list[EventVariant]]
     return schema, variants
 
 
-def _rebase_local_refs(node: Any, file_name: str) -> Any:
-    """Copy `node`, turning `#/...` references into references into `file_name`."""
-    if isinstance(node, dict):
-        return {
-            k: (
-                file_name + v
-                if k == "$ref" and isinstance(v, str) and v.startswith("#")
-                else _rebase_local_refs(v, file_name)
-            )
-            for k, v in node.items()
-        }
-    if isinstance(node, list):
-        return [_rebase_local_refs(v, file_name) for v in node]
-    return copy.deepcopy(node)
-
-
-_SCHEMA_MAPS = (*sorted(SCHEMA_MAPS), DEFS)
-_SCHEMA_LISTS = tuple(sorted(SCHEMA_LISTS))
-_SCHEMA_SINGLES = tuple(sorted(SCHEMA_SINGLES))
-
-
 def explicit_openness(schema: Any) -> Any:
     """A copy of `schema` where every object schema with `properties` states its openness.
 
@@ -163,16 +150,7 @@ def explicit_openness(schema: Any) -> Any:
     """
     if not isinstance(schema, dict):
         return schema
-    out = dict(schema)
-    for key in _SCHEMA_MAPS:
-        if isinstance(out.get(key), dict):
-            out[key] = {name: explicit_openness(sub) for name, sub in out[key].items()}
-    for key in _SCHEMA_LISTS:
-        if isinstance(out.get(key), list):
-            out[key] = [explicit_openness(sub) for sub in out[key]]
-    for key in _SCHEMA_SINGLES:
-        if key in out:
-            out[key] = explicit_openness(out[key])
+    out = map_subschemas(schema, explicit_openness)
     if "properties" in out and "additionalProperties" not in out and "unevaluatedProperties" not in out:
         out["additionalProperties"] = True
     return out
@@ -181,7 +159,7 @@ def explicit_openness(schema: Any) -> Any:
 def _run_generator(files: dict[str, Any]) -> dict[tuple[str, ...], str]:
     # Imported here: the library is large and only this command needs it.
     from datamodel_code_generator import GenerateConfig, generate
-    from datamodel_code_generator.enums import DataModelType, InputFileType, StrictTypes
+    from datamodel_code_generator.enums import DataModelType, DefaultValueType, InputFileType, StrictTypes
     from datamodel_code_generator.format import Formatter, PythonVersion
 
     config = GenerateConfig(
@@ -197,6 +175,8 @@ def _run_generator(files: dict[str, Any]) -> dict[tuple[str, ...], str]:
         use_standard_collections=True,
         use_union_operator=True,
         enum_field_as_literal=None,
+        # A `default` of an enum-typed member becomes the enum member, not its string.
+        deserialize_default_values=[DefaultValueType.Enum],
         generate_schema_validators=True,
         strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
         disable_timestamp=True,

@@ -15,7 +15,7 @@ def slug(title: str) -> str:
 
 
 def next_number(corpus: Corpus) -> int:
-    taken = set(corpus.rfcs_by_number) | set(corpus.settings.external_rfcs)
+    taken = set(corpus.rfcs_by_number) | set(corpus.settings.external_rfcs) | set(corpus.settings.reserved_rfcs)
     return max(taken, default=0) + 1
 
 

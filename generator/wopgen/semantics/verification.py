@@ -6,6 +6,10 @@ Two layers. The decision functions (`judgement_verdict`, `quorum_verdict`, `disp
 them to decide, and the checkers call them to check that a stated outcome is the one the tables
 give. The checkers (`check_gate`, `check_rubric`, ...) take one instance and return `Problem`s;
 they never assume the instance already validated against its schema.
+
+A result's optional `gateBehaviour`, `quorum` and `minConfidence` record what its attempt was
+decided under. Each one absent means its default, never "unknown": every gate-behaviour default
+(`behaviour_in_force`), a single verifier, no confidence floor.
 """
 
 from __future__ import annotations
@@ -111,7 +115,12 @@ FINDING_CLASSES = ("blocking", "warning", "advisory")
 ACCEPTING = ("pass", "conditional_pass")
 WEIGHT_TOLERANCE = 1e-9
 GRADE_VALUES: Mapping[str, tuple[float, ...]] = {"binary": (0.0, 1.0), "ternary": (0.0, 0.5, 1.0)}
-DEFAULT_BEHAVIOUR: Mapping[str, Any] = {"blocking": True, "onFail": "reject", "maxAttempts": 2}
+DEFAULT_BEHAVIOUR: Mapping[str, Any] = {
+    "blocking": True,
+    "onFail": "reject",
+    "maxAttempts": 2,
+    "reverifyScope": "targeted",
+}
 _ON_FAIL = {"reject": "reject", "conditional_pass": "proceed_with_conditions", "escalate": "escalate"}
 
 
@@ -194,10 +203,25 @@ def _weight(judgement: Mapping[str, Any]) -> float:
     return 1.0 if weight is None else weight
 
 
+def behaviour_in_force(declared: Any) -> dict[str, Any]:
+    """A gate's behaviour with every default applied: each member that is absent, or not of its
+    type, takes its default (blocking true, onFail reject, maxAttempts 2, reverifyScope targeted)."""
+    given: Mapping[str, Any] = declared if isinstance(declared, dict) else {}
+    blocking, on_fail, limit, scope = (given.get(k) for k in ("blocking", "onFail", "maxAttempts", "reverifyScope"))
+    return {
+        "blocking": blocking if isinstance(blocking, bool) else DEFAULT_BEHAVIOUR["blocking"],
+        "onFail": on_fail if on_fail in _ON_FAIL else DEFAULT_BEHAVIOUR["onFail"],
+        "maxAttempts": limit
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 1
+        else DEFAULT_BEHAVIOUR["maxAttempts"],
+        "reverifyScope": scope if scope in ("targeted", "full") else DEFAULT_BEHAVIOUR["reverifyScope"],
+    }
+
+
 def disposition(verdict: str, attempt: int, behaviour: Mapping[str, Any] | None = None) -> str:
-    """What a host does with a verdict at a given attempt, under the gate's behaviour."""
-    rules = {**DEFAULT_BEHAVIOUR, **(behaviour or {})}
-    limit = rules["maxAttempts"] if isinstance(rules["maxAttempts"], int) else DEFAULT_BEHAVIOUR["maxAttempts"]
+    """What a host does with a verdict at a given attempt, under the gate's behaviour (defaults applied)."""
+    rules = behaviour_in_force(behaviour)
+    limit = rules["maxAttempts"]
     if verdict == "pass":
         return "proceed"
     if verdict == "conditional_pass":
@@ -208,7 +232,7 @@ def disposition(verdict: str, attempt: int, behaviour: Mapping[str, Any] | None 
         return "proceed"
     if attempt < limit:
         return "reattempt"
-    return _ON_FAIL.get(str(rules["onFail"]), "reject")
+    return _ON_FAIL[rules["onFail"]]
 
 
 def finding_counts(findings: Iterable[Mapping[str, Any]]) -> dict[str, int]:
@@ -424,12 +448,16 @@ def _verdicts(
         scores = [s for _, s in _objects(judgement.get("scores"))]
         verdict, reason = judgement_verdict(scores, own, _num(judgement.get("confidence")), _num(floor))
         stated = judgement.get("verdict")
+        if stated == "refer" and _num(floor) is None:
+            reason += "; without minConfidence no confidence floor is in force, so row 1 cannot apply"
         if stated in VERDICTS and stated != verdict:
             yield Problem(
                 VERDICT_TABLE.id,
                 f"/verifiers/{index}/verdict",
                 f"verifier {judgement.get('verifierId')!r} says {stated!r} but the table gives {verdict!r} ({reason})",
             )
+    if quorum is None and not single:
+        return  # no quorum means one verifier; semantic-quorum-verifier-count reports the others
     stated = result.get("verdict")
     gate_verdict = quorum_verdict([j for _, j in judgements], quorum)
     if check_quorum and stated in VERDICTS and stated != gate_verdict:
@@ -441,10 +469,9 @@ def _cycle(result: Mapping[str, Any]) -> Iterable[Problem]:
     attempt = result.get("attempt")
     if not isinstance(attempt, int) or isinstance(attempt, bool):
         return
-    declared = result.get("gateBehaviour")
-    behaviour: dict[str, Any] = declared if isinstance(declared, dict) else {}
-    limit = {**DEFAULT_BEHAVIOUR, **behaviour}["maxAttempts"]
-    if isinstance(limit, int) and attempt > limit:
+    behaviour = behaviour_in_force(result.get("gateBehaviour"))
+    limit = behaviour["maxAttempts"]
+    if attempt > limit:
         yield Problem(REVERIFY_DISPOSITION.id, "/attempt", f"attempt {attempt} is beyond maxAttempts {limit}")
         return
     if attempt > 1 and "previousResultId" not in result:

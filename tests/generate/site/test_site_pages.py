@@ -7,11 +7,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+import yaml
+
 from support.helpers import RFC_0091_SCHEMAS
 from wopgen.catalogue import catalogue
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import load
+from wopgen.generate.api import api_documents, dump
 from wopgen.generate.site import build_date, render
+from wopgen.generate.site.api import pages as api_pages
+from wopgen.generate.site.context import SiteContext
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -157,6 +163,29 @@ def test_api_pages_render_the_generated_documents() -> None:
     events = site["docs/api/events.md"]
     assert "[`agent.verified`](../events.md#event-agent-verified)" in events
     assert "**Address:** `/v1/runs/{runId}/events`" in events
+
+
+def test_api_pages_read_the_documents_without_parsing_yaml(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the API pages parsed YAML; they read the documents as built")
+
+    corpus = load(REPO)  # the loader reads spec/api/*.yaml; the pages must not parse anything after it
+    monkeypatch.setattr(yaml, "safe_load", refuse)
+    monkeypatch.setattr(yaml, "load", refuse)
+    out = api_pages(SiteContext(corpus))
+    assert "| `POST` | `/v1/runs` | [`createRun`](#op-createrun) |" in out["api/index.md"]
+
+
+class _PythonDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def test_the_c_emitter_writes_what_the_python_emitter_writes() -> None:
+    documents = api_documents(load(REPO))
+    assert documents
+    for document in documents.values():
+        assert dump(document) == dump(document, _PythonDumper)
 
 
 def test_the_site_picks_up_rfc_0091_without_hand_edits() -> None:

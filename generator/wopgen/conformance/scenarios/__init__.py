@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from wopgen.catalogue import Rule, define
 from wopgen.conformance.model import Scenario
-from wopgen.conformance.scenarios import core, evals, loop, verification, verifier
+from wopgen.conformance.scenarios import core, eval_modes, evals, loop, stated, verification, verifier
 
 SCENARIOS: tuple[Scenario, ...] = (
-    core.SCENARIOS + loop.SCENARIOS + verifier.SCENARIOS + verification.SCENARIOS + evals.SCENARIOS
+    core.SCENARIOS
+    + loop.SCENARIOS
+    + verifier.SCENARIOS
+    + stated.SCENARIOS
+    + verification.SCENARIOS
+    + evals.SCENARIOS
+    + eval_modes.SCENARIOS
 )
 BY_NAME: dict[str, Scenario] = {s.name: s for s in SCENARIOS}
 

@@ -4,9 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from wopgen.conformance.model import Context, Scenario, always, both, flag, of_type, types
+from wopgen.conformance.model import (
+    BEHAVIOUR,
+    CORPUS,
+    Context,
+    Scenario,
+    always,
+    both,
+    flag,
+    of_type,
+    types,
+)
+from wopgen.corpus.vocabulary import NOOP_FIXTURE
 
 SAMPLE = "core.openwop.evals.sample"
+AGENT = "core.sample.worker"  # `agentId` is required when `mode` is `eval`
 MODES = ("golden", "rubric", "adversarial", "regression", "live-shadow")
 _EVAL_ORDER = ("agent.invocation.started", "agent.invocation.completed", "eval.scored")
 
@@ -48,14 +60,12 @@ def suite_shape(ctx: Context) -> None:
         {**summary, "tasks": [{"taskId": "t1", "score": 1, "passed": True, "output": "x"}]},
         "task output",
     )
-    offered = _offered(ctx.caps)
-    ctx.check(set(offered) <= set(MODES), f"advertised eval modes outside the closed five: {offered}")
 
 
 def _eval(ctx: Context, **extra: Any) -> tuple[str, list[dict[str, Any]]]:
-    run_id = ctx.create({"mode": "eval", "evalSuiteRef": SAMPLE, **extra})
+    run_id = ctx.create({"mode": "eval", "evalSuiteRef": SAMPLE, "agentId": AGENT, **extra})
     snap = ctx.settle(run_id)
-    ctx.equal(snap["status"], "completed", "the eval run's status")
+    ctx.require(snap["status"] == "completed", f"the eval run ended {snap['status']}, not completed")
     return run_id, ctx.events(run_id)
 
 
@@ -74,6 +84,10 @@ def _order(ctx: Context, events: list[dict[str, Any]]) -> None:
 
 
 def eval_run(ctx: Context) -> None:
+    offered = _offered(ctx.caps)
+    ctx.check(
+        set(offered) <= set(MODES), f"advertised eval modes outside the closed five: {offered}", "eval-modes-real"
+    )
     run_id, events = _eval(ctx)
     _order(ctx, events)
     reply = ctx.request("GET", f"/v1/runs/{run_id}/eval-summary")
@@ -85,10 +99,16 @@ def eval_run(ctx: Context) -> None:
     completed = of_type(events, "eval.completed")[0]["payload"]
     ctx.equal(completed["aggregateScore"], reply.body["aggregateScore"], "eval.completed against the scorecard")
 
+    if ctx.has_fixture(NOOP_FIXTURE):
+        plain = ctx.create({"workflowId": NOOP_FIXTURE})
+        ctx.settle(plain)
+        reply = ctx.request("GET", f"/v1/runs/{plain}/eval-summary")
+        ctx.error_code(reply, "not_found", "the scorecard of a run that is not an eval run", "eval-summary-read")
     missing = [m for m in MODES if m not in _offered(ctx.caps)]
     if missing:
-        body = {"mode": "eval", "evalSuiteRef": SAMPLE, "configurable": {"evalModes": [missing[0]]}}
-        ctx.error(ctx.request("POST", "/v1/runs", body), "validation_error", f"the unadvertised mode {missing[0]}")
+        body = {"mode": "eval", "evalSuiteRef": SAMPLE, "agentId": AGENT, "configurable": {"evalModes": [missing[0]]}}
+        reply = ctx.request("POST", "/v1/runs", body)
+        ctx.error_code(reply, "validation_error", f"the unadvertised mode {missing[0]}", "eval-mode-refused")
     seam = ctx.request("POST", "/v1/host/sample/agents/eval-run", {"taskCount": 2})
     if seam.status not in (404, 405):
         ctx.equal(seam.status, 200, "eval-run seam status")
@@ -121,26 +141,29 @@ def regression(ctx: Context) -> None:
 SCENARIOS = (
     Scenario(
         "agent-eval-suite-shape",
-        "shape",
+        CORPUS,
         "0081",
         "Suite, scorecard and eval.* payloads validate; five closed modes; out-of-range and content-bearing shapes fail.",
         always,
         suite_shape,
+        "eval-content-free",
     ),
     Scenario(
         "agent-eval-run",
-        "behaviour",
+        BEHAVIOUR,
         "0081",
         "An eval run emits eval.started, a bracket and eval.scored per task, eval.completed, then run.completed.",
         flag("agents", "evalSuite", "supported"),
         eval_run,
+        "eval-order",
     ),
     Scenario(
         "agent-eval-regression",
-        "behaviour",
+        BEHAVIOUR,
         "0081",
         "Regression mode compares with baselineRunId: scoreDelta and regressionVsBaseline agree with both scorecards.",
         both(flag("agents", "evalSuite", "supported"), _regression_offered),
         regression,
+        "eval-order",
     ),
 )

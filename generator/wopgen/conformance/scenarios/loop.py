@@ -6,6 +6,8 @@ import re
 from typing import Any
 
 from wopgen.conformance.model import (
+    BEHAVIOUR,
+    CORPUS,
     WORKER,
     Context,
     Failure,
@@ -20,7 +22,6 @@ from wopgen.conformance.model import (
     rung,
     terminate,
     types,
-    version,
 )
 
 _AGENT = "core.sample.supervisor"
@@ -126,30 +127,20 @@ def version5_shape(ctx: Context) -> None:
     ctx.valid("run-event-payloads", decided, "a decision without iteration (version 4 and lower)", pointer)
     for bad in (0, -1, "1", 1.5):
         ctx.invalid("run-event-payloads", {**decided, "iteration": bad}, f"iteration {bad!r}", pointer)
-    ctx.valid("capabilities", ctx.caps, "the discovery document")
-    resume = execution_model(ctx.caps).get("statefulResume")
-    ctx.check(resume is None or isinstance(resume, bool), "statefulResume is a boolean when present")
-    if version(ctx.caps) < 5:
-        return
-    decisions: list[dict[str, Any]] = []
-    if ctx.has_fixture:
-        run_id, _ = ctx.loop([next_worker(), terminate()])
-        decisions = [e["payload"] for e in of_type(ctx.events(run_id), "runOrchestrator.decided")]
-    else:
-        reply = ctx.request("POST", "/v1/host/sample/agentloop/run", {"turns": 2})
-        if reply.status == 200 and isinstance(reply.body, dict):
-            decisions = list(reply.body.get("decisions", []))
-    for payload in decisions:
-        value = payload.get("iteration")
-        ctx.check(isinstance(value, int) and value >= 1, f"a version-5 host sets iteration >= 1, got {value!r}")
 
 
 def iteration_monotonic(ctx: Context) -> None:
-    run_id, _ = ctx.loop([next_worker(), next_worker(), next_worker(), terminate()])
-    iterations = [e["payload"].get("iteration") for e in of_type(ctx.events(run_id), "runOrchestrator.decided")]
-    ctx.equal(iterations, [1, 2, 3, 4], "iteration per runOrchestrator.decided")
+    if ctx.has_fixture():
+        run_id, _ = ctx.loop([next_worker(), next_worker(), next_worker(), terminate()])
+        iterations = [e["payload"].get("iteration") for e in of_type(ctx.events(run_id), "runOrchestrator.decided")]
+        ctx.equal(iterations, [1, 2, 3, 4], "iteration per runOrchestrator.decided")
     answer = ctx.seam("/v1/host/sample/agentloop/run", {"turns": 3}, "sample-agentloop-run-response")
-    ctx.equal([d.get("iteration") for d in answer["decisions"]], [1, 2, 3], "the seam's decisions[k].iteration")
+    ctx.equal(
+        [d.get("iteration") for d in answer["decisions"]],
+        [1, 2, 3],
+        "the seam's decisions[k].iteration",
+        "seam-iteration",
+    )
 
 
 def workspace_snapshot(ctx: Context) -> None:
@@ -172,7 +163,7 @@ def stateful_resume(ctx: Context) -> None:
     )
     ctx.equal([d.get("iteration") for d in answer["decisions"]], [1, 2, 3], "iterations across the suspend")
     ctx.equal(answer.get("resumedIteration"), 2, "resumedIteration")
-    if not ctx.has_fixture:
+    if not ctx.has_fixture():
         return
     run_id, snap = ctx.loop([next_worker(memoryWrite="m-before"), ask_user(), terminate()])
     ctx.equal(snap["status"], "waiting-input", "ask-user suspends the loop")
@@ -200,82 +191,92 @@ def loop_bound(ctx: Context) -> None:
 SCENARIOS = (
     Scenario(
         "multi-agent-handoff-state-machine",
-        "behaviour",
+        BEHAVIOUR,
         "0037",
         "Version 1: one runOrchestrator.decided per turn; terminate completes; ask-user suspends and resumes.",
         rung(1),
         handoff_state_machine,
+        "rungs-cumulative",
     ),
     Scenario(
         "multi-agent-confidence-escalation",
-        "behaviour",
+        BEHAVIOUR,
         "0039",
         "Version 2: a decision or a worker under the confidence floor escalates and suspends.",
         rung(2),
         confidence_escalation,
+        "rungs-cumulative",
     ),
     Scenario(
         "multi-agent-memory-lifecycle",
-        "behaviour",
+        BEHAVIOUR,
         "0039",
         "Version 2: each turn reads memory as of its own start; a write shows from the next turn.",
         rung(2),
         memory_lifecycle,
+        "writes-next-turn",
     ),
     Scenario(
         "multi-agent-cross-host-causation",
-        "behaviour",
+        BEHAVIOUR,
         "0040",
         "Version 3: work done on another host carries causationHostId, and so does the decision it causes.",
         rung(3),
         cross_host_causation,
+        "rungs-cumulative",
     ),
     Scenario(
         "multi-agent-replay-determinism",
-        "behaviour",
+        BEHAVIOUR,
         "0041",
         "Version 4: re-executing the same script reproduces the same events.",
         rung(4),
         replay_determinism,
+        "loop-rebuildable",
     ),
     Scenario(
         "agent-loop-version5-shape",
-        "shape",
+        CORPUS,
         "0061",
         "iteration is an integer >= 1 on every decision of a version-5 host; statefulResume is a boolean.",
         always,
         version5_shape,
+        "iteration-set",
     ),
     Scenario(
         "agent-loop-iteration-monotonic",
-        "behaviour",
+        BEHAVIOUR,
         "0061",
         "iteration goes 1, 2, 3 with one step per runOrchestrator.decided.",
         rung(5),
         iteration_monotonic,
+        "iteration-set",
     ),
     Scenario(
         "agent-loop-workspace-snapshot",
-        "behaviour",
+        BEHAVIOUR,
         "0061",
         "A workspace write in turn i is invisible to turn i and visible to turn i + 1.",
         both(rung(5), flag("host", "workspace", "supported")),
         workspace_snapshot,
+        "writes-next-turn",
     ),
     Scenario(
         "agent-loop-stateful-resume",
-        "behaviour",
+        BEHAVIOUR,
         "0061",
         "A loop suspended on ask-user resumes at the same iteration with its snapshot lineage.",
         both(rung(5), flag("multiAgent", "executionModel", "statefulResume")),
         stateful_resume,
+        "stateful-resume",
     ),
     Scenario(
         "run-execution-bounds-shape",
-        "behaviour",
+        BEHAVIOUR,
         "0061",
         "Turn N + 1 under bound N is refused with cap.breached {loop-iterations} and loop_limit_exceeded.",
         rung(1),
         loop_bound,
+        "loop-bound",
     ),
 )

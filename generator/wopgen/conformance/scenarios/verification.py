@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from wopgen.conformance.model import Context, Scenario, Skip, always, flag, of_type
+from wopgen.conformance.model import BEHAVIOUR, CORPUS, Context, Scenario, Skip, Unwired, always, flag, of_type
 from wopgen.semantics import RULES, problems
 from wopgen.semantics.verification import NODE_EDGES, finding_counts
 
@@ -30,11 +30,19 @@ _SCHEMAS = (
     "verification-node",
 )
 _EDGE = {"proceed": "pass", "proceed_with_conditions": "pass", "reattempt": "fail", "escalate": "refer", "reject": None}
-_FRESH = {"output", "intent", "constraints"}
+_FRESH = {"output", "intent", "constraints", "knowledge"}  # RFC 0091 G: knowledge entries are optional
 _STARTED = {"gateId", "resultId", "attempt", "verifierCount", "generatorId", "target"}
 _COMPLETED = {"gateId", "resultId", "attempt", "verdict", "findingCounts", "disposition", "verifierCount", "costUsd"}
 _VERIFIED = {"agentId", "target", "verdict", "criteria", "confidence", "causationHostId"}
-GATES = flag("multiAgent", "executionModel", "verifier", "gates", "supported")
+_ROOT_GATES = flag("verificationGates", "supported")
+_DEPRECATED_GATES = flag("multiAgent", "executionModel", "verifier", "gates", "supported")
+
+
+def GATES(caps: dict[str, Any]) -> str | None:
+    """Gates are advertised in the root family; the deprecated place inside `verifier` is still honoured."""
+    if _ROOT_GATES(caps) is None or _DEPRECATED_GATES(caps) is None:
+        return None
+    return "verificationGates.supported is not advertised"
 
 
 # --- building requests ------------------------------------------------------------------------
@@ -106,7 +114,9 @@ def request(the_gate: dict[str, Any], *attempts: dict[str, Any], **extra: Any) -
 
 
 def advertised(ctx: Context) -> dict[str, Any]:
-    block = ctx.caps.get("multiAgent", {}).get("executionModel", {}).get("verifier", {}).get("gates", {})
+    block = ctx.caps.get("verificationGates")
+    if not isinstance(block, dict):
+        block = ctx.caps.get("multiAgent", {}).get("executionModel", {}).get("verifier", {}).get("gates", {})
     return block if isinstance(block, dict) else {}
 
 
@@ -161,9 +171,10 @@ def drive(ctx: Context, body: dict[str, Any]) -> tuple[dict[str, Any], list[dict
 
 def refused(ctx: Context, body: dict[str, Any], what: str) -> None:
     reply = ctx.request("POST", SEAM, body)
-    if reply.status in (404, 405) and not ctx.asserted:
-        raise Skip(f"the seam {SEAM} is not wired (HTTP {reply.status})")
-    ctx.error(reply, "validation_error", what)
+    if reply.status in (404, 405):
+        why = f"the seam {SEAM} is not wired (HTTP {reply.status})"
+        raise Unwired(why) if ctx.asserted else Skip(why)
+    ctx.error_code(reply, "validation_error", what, "gates-enforced")
 
 
 def verdicts(answer: dict[str, Any]) -> list[tuple[str, str]]:
@@ -452,7 +463,7 @@ def on_fail(ctx: Context) -> None:
         ctx.equal((answer["status"], answer["edge"]), (status, edge), f"onFail {action}: where the run went")
     answer, _, _ = drive(ctx, request(gate(maxAttempts=1, onFail="escalate"), judged(FAILING)))
     ctx.equal(verdicts(answer), [("fail", "escalate")], "onFail escalate after a single attempt")
-    reply = ctx.request("POST", f"/v1/runs/{answer['runId']}/resume", {"reason": "a human accepted it"})
+    reply = ctx.request("POST", f"/v1/runs/{answer['runId']}:resume", {"reason": "a human accepted it"})
     ctx.equal(reply.status, 200, "resuming an escalated gate run")
     ctx.equal(ctx.settle(answer["runId"])["status"], "completed", "a human's decision ends the escalated run")
 
@@ -513,12 +524,22 @@ def no_content_leak(ctx: Context) -> None:
         seen_findings += sum(len(r["findings"]) for r in results)
         run_id, result_id = answer["runId"], results[0]["resultId"]
         path = f"/v1/runs/{run_id}/verifications/{result_id}"
-        ctx.error(ctx.request("GET", path, auth=False), "unauthenticated", "the findings without a key")
+        ctx.error(
+            ctx.request("GET", path, auth=False), "unauthenticated", "the findings without a key", "bearer-required"
+        )
         if ctx.transport.second_key:
             answer_other = ctx.request("GET", path, key=ctx.transport.second_key)
-            ctx.error(answer_other, "forbidden", "the findings read with a key of another owner scope")
-        ctx.error(ctx.request("GET", f"/v1/runs/{run_id}/verifications/no-such-result"), "not_found", "an unknown id")
-        ctx.error(ctx.request("GET", f"/v1/runs/no-such-run/verifications/{result_id}"), "not_found", "an unknown run")
+            ctx.failed_status(
+                answer_other, 403, 404, "the findings read with a key of another owner scope", "owner-scope"
+            )
+        unknown = ctx.request("GET", f"/v1/runs/{run_id}/verifications/no-such-result")
+        ctx.error(unknown, "not_found", "an unknown result id", "unknown-run")
+        ctx.error(
+            ctx.request("GET", f"/v1/runs/no-such-run/verifications/{result_id}"),
+            "not_found",
+            "an unknown run",
+            "unknown-run",
+        )
     first = json.dumps(result(ctx, *_first(ctx, bodies[0])))
     ctx.check(_MARKER in first, "the findings resource serves the findings the events leave out")
     ctx.check(seen_findings > 0, "the runs raised findings")
@@ -529,65 +550,75 @@ def _first(ctx: Context, body: dict[str, Any]) -> tuple[str, str]:
     return str(answer["runId"]), str(answer["attempts"][0]["resultId"])
 
 
-def _behaviour(name: str, summary: str, body: Any) -> Scenario:
-    return Scenario(name, "behaviour", "0091", summary, GATES, body)
+def _behaviour(name: str, summary: str, body: Any, clause: str) -> Scenario:
+    return Scenario(name, BEHAVIOUR, "0091", summary, GATES, body, clause)
 
 
 SCENARIOS = (
     Scenario(
         "verification-gate-shape",
-        "shape",
+        CORPUS,
         "0091",
         "The RFC 0091 schemas, their examples and the semantic rules agree; the verification events are closed.",
         always,
         gate_shape,
+        "gates-enforced",
     ),
     Scenario(
         "verification-node-edges",
-        "shape",
+        CORPUS,
         "0091",
         "A verification node has exactly one pass, one fail and one refer edge, none back to itself.",
         always,
         node_edges,
+        "node-edges",
     ),
     _behaviour(
         "verification-self-evaluation-rejected",
         "A gate whose verifier is the generator, or a self-handoff, is refused with validation_error.",
         self_evaluation,
+        "self-evaluation",
     ),
     _behaviour(
         "verification-definitions-rejected",
         "Gates, rubrics, nodes and handoffs that break RFC 0091, or exceed the advertised limits, are refused.",
         definitions_rejected,
+        "gates-enforced",
     ),
     _behaviour(
         "verification-verdicts",
         "Each row of the verdict table, and a non-blocking gate, gives the verdict and disposition RFC 0091 states.",
         decision_table,
+        "verdict-table",
     ),
     _behaviour(
         "verification-quorum",
         "For each advertised strategy, scripted judgements yield the quorum verdict of RFC 0091, minAgree included.",
         quorum,
+        "min-agree",
     ),
     _behaviour(
         "verification-reverify",
         "A failing output is re-attempted up to maxAttempts in fresh contexts, chained, targeted by default.",
         reverify,
+        "fresh-context",
     ),
     _behaviour(
         "verification-on-fail",
         "After the last failed attempt onFail applies: reject fails the run, conditional_pass passes, escalate refers.",
         on_fail,
+        "verdict-table",
     ),
     _behaviour(
         "verification-cost-ceiling",
         "Verification cost counts toward the run's ceiling: no attempt starts that would pass it.",
         cost_ceiling,
+        "cost-counted",
     ),
     _behaviour(
         "verification-findings-no-content-leak",
         "No verification event carries findings or output; the findings resource needs the run's owner.",
         no_content_leak,
+        "content-free",
     ),
 )

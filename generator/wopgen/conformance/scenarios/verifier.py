@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from wopgen.conformance.model import (
+    BEHAVIOUR,
+    CORPUS,
     WORKER,
     Context,
     Scenario,
@@ -48,13 +50,6 @@ def verified_shape(ctx: Context) -> None:
     )
     evidence = [{"key": "k", "met": True, "evidence": "text"}]
     ctx.invalid("orchestrator-decision", {"kind": "terminate", "successCriteria": evidence}, "evidence text")
-    model = ctx.caps.get("multiAgent", {}).get("executionModel", {})
-    if model.get("verifier", {}).get("supported") and model.get("version", 0) >= 6:
-        answer = ctx.seam(
-            "/v1/host/sample/agents/verify-run", {"simulateVerdict": "pass"}, "sample-verify-run-response"
-        )
-        if "verified" in answer:
-            ctx.valid("run-event-payloads", answer["verified"], "the seam's agent.verified", pointer)
 
 
 def gating(ctx: Context) -> None:
@@ -65,7 +60,7 @@ def gating(ctx: Context) -> None:
     passed = ctx.seam(seam, {"simulateVerdict": "pass"}, "sample-verify-run-response")
     ctx.equal(passed["committed"], True, "a result that passed verification is committed")
     ctx.equal(passed["status"], "completed", "a pass verdict lets the run complete")
-    if not ctx.has_fixture:
+    if not ctx.has_fixture():
         return
 
     run_id, snap = ctx.loop([next_worker(result="draft", verdict="revise", revisedResult="better"), terminate()])
@@ -125,34 +120,38 @@ def convergence(ctx: Context) -> None:
 SCENARIOS = (
     Scenario(
         "agent-verified-shape",
-        "shape",
+        CORPUS,
         "0090",
         "agent.verified validates, its verdict and members are closed, successCriteria validates on terminate.",
         always,
         verified_shape,
+        "verified-content-free",
     ),
     Scenario(
         "verifier-gating",
-        "behaviour",
+        BEHAVIOUR,
         "0090",
         "fail blocks the commit and a success terminate; pass commits; revise routes to another actor turn.",
         flag("multiAgent", "executionModel", "verifier", "gating"),
         gating,
+        "fail-not-success",
     ),
     Scenario(
         "verifier-no-content-leak",
-        "behaviour",
+        BEHAVIOUR,
         "0090",
         "No agent.verified payload carries the content it checked.",
         flag("multiAgent", "executionModel", "verifier", "supported"),
         no_content_leak,
+        "verified-content-free",
     ),
     Scenario(
         "verifier-convergence-give-up",
-        "behaviour",
+        BEHAVIOUR,
         "0090",
         "A terminate whose successCriteria has met: false is recorded as a give-up, not as the goal met.",
         rung(6),
         convergence,
+        "give-up",
     ),
 )

@@ -11,9 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
-from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, ApiError, generate_api
+from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, ApiError, api_documents, dump
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.events import EVENTS, event_anchor
 from wopgen.generate.site.paths import Target, def_anchor
@@ -43,8 +41,8 @@ class _Components:
             if isinstance(title, str):
                 self.by_title.setdefault(title, path)
 
-    def __call__(self, ref: str) -> tuple[str, str] | None:
-        match = _COMPONENT.match(ref)
+    def __call__(self, node: Mapping[str, Any]) -> tuple[str, str] | None:
+        match = _COMPONENT.match(str(node["$ref"]))
         if match is None or match.group(1) not in self.by_title:
             return None
         name, definition = match.groups()
@@ -194,13 +192,12 @@ def nav(site: SiteContext) -> list[object]:
 
 def pages(site: SiteContext) -> Pages:
     try:
-        documents = generate_api(site.corpus)
+        documents = api_documents(site.corpus)
     except ApiError as exc:
         note = site.render("api-missing.md.j2", reason=str(exc))
         return {HTTP: note, CHANNELS: note.replace("# HTTP API", "# Event channel", 1)}
-    out: Pages = {f"{FOLDER}/{name}": text for name, text in documents.items()}
-    openapi = yaml.safe_load(documents[OPENAPI_FILE]) if OPENAPI_FILE in documents else {}
-    asyncapi = yaml.safe_load(documents[ASYNCAPI_FILE]) if ASYNCAPI_FILE in documents else {}
-    out[HTTP] = http_page(site, openapi or {})
-    out[CHANNELS] = channels_page(site, asyncapi or {})
+    # The pages read the documents as built; the files published next to them are their YAML text.
+    out: Pages = {f"{FOLDER}/{name}": dump(document) for name, document in documents.items()}
+    out[HTTP] = http_page(site, documents.get(OPENAPI_FILE, {}))
+    out[CHANNELS] = channels_page(site, documents.get(ASYNCAPI_FILE, {}))
     return out

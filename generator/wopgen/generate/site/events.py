@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wopgen.corpus.events import event_types, type_index
+from wopgen.corpus.graph import Located
 from wopgen.generate.site import schemadoc
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.paths import Target, def_anchor
@@ -66,8 +67,8 @@ def _rfc(site: SiteContext, page: str, value: Any) -> str:
     return "baseline"
 
 
-def _payload_linker(site: SiteContext, schema_path: str) -> schemadoc.RefLinker:
-    return lambda ref: site.paths.schema_ref(EVENTS, schema_path, ref)
+def _linker(site: SiteContext, page: str) -> schemadoc.RefLinker:
+    return lambda holder: site.paths.schema_ref(page, holder)
 
 
 def events_page(site: SiteContext) -> str:
@@ -78,7 +79,7 @@ def events_page(site: SiteContext) -> str:
         if event.def_name:
             page = site.paths.schema_page(event.schema_path)
             payload_link = site.paths.href(EVENTS, Target(page), def_anchor(event.def_name))
-            fields = list(schemadoc.fields_of(event.node, _payload_linker(site, event.schema_path)))
+            fields = list(schemadoc.fields_of(event.node, _linker(site, EVENTS)))
         content_free = event.annotation("x-wop-content-free")
         rows.append(
             {
@@ -106,41 +107,21 @@ def _capability_schema(site: SiteContext) -> str | None:
     return next(iter(p for p, _node in _defs(site, "executionModel")), None)
 
 
-def _capability_linker(site: SiteContext, schema_path: str) -> schemadoc.RefLinker:
-    return lambda ref: site.paths.schema_ref(CAPABILITIES, schema_path, ref)
-
-
 def _flags(site: SiteContext, path: str) -> list[tuple[str, str, str, str]]:
-    """(dotted path, type, constraints, description) for every member, following local `$ref`s."""
-    data = site.corpus.schemas[path].data
+    """(dotted path, type, constraints, description) for every member, following `$ref`s."""
+    graph = site.corpus.graph
     rows: list[tuple[str, str, str, str]] = []
-    link = _capability_linker(site, path)
-
-    def local(node: Any) -> Any:
-        ref = node.get("$ref") if isinstance(node, Mapping) else None
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            return data.get("$defs", {}).get(ref.split("/")[-1], node)
-        return node
-
-    def walk(node: Any, prefix: str, seen: frozenset[int]) -> None:
-        node = local(node)
-        if not isinstance(node, Mapping) or id(node) in seen:
-            return
-        for name, child in (node.get("properties") or {}).items():
-            target = local(child)
-            dotted = f"{prefix}{name}"
-            description = schemadoc.description_of(target) or schemadoc.description_of(child)
-            rows.append(
-                (
-                    dotted,
-                    schemadoc.cell(schemadoc.type_of(child, link)),
-                    schemadoc.cell(schemadoc.constraints_of(target)),
-                    schemadoc.cell(description),
-                )
+    for dotted, child, target in graph.property_tree(Located(path, "")):
+        child_node, target_node = graph.node(child), graph.node(target)
+        description = schemadoc.description_of(target_node) or schemadoc.description_of(child_node)
+        rows.append(
+            (
+                dotted,
+                schemadoc.cell(schemadoc.type_of(child_node, _linker(site, CAPABILITIES))),
+                schemadoc.cell(schemadoc.constraints_of(target_node)),
+                schemadoc.cell(description),
             )
-            walk(target, dotted + ".", seen | {id(node)})
-
-    walk(data, "", frozenset())
+        )
     return rows
 
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from urllib.parse import urldefrag, urljoin, urlparse
+from typing import Any
+from urllib.parse import urlparse
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.generate.site.html import escape_raw_html
@@ -107,15 +109,17 @@ class SitePaths:
         target = self.target(repo_path)
         return None if target is None else self.href(page, target)
 
-    def schema_ref(self, page: str, schema_path: str, ref: str) -> tuple[str, str] | None:
-        """(label, link) for a `$ref` written in the schema at `schema_path`, or None if it leaves the corpus."""
-        absolute = urljoin(self.corpus.uri_of(schema_path), ref)
-        base, fragment = urldefrag(absolute)
-        doc = self.corpus.schemas_by_uri.get(base)
-        if doc is None:
+    def schema_ref(self, page: str, holder: Mapping[str, Any]) -> tuple[str, str] | None:
+        """(label, link) for the `$ref` of `holder`, an object of a corpus schema, as the graph
+        resolved it; None when it does not lead to a node of the corpus."""
+        graph = self.corpus.graph
+        where = graph.locate(holder)
+        site = graph.site_at(where) if where is not None else None
+        if site is None or site.target is None:
             return None
+        doc = self.corpus.schemas[site.target.path]
         target = Target(self.schema_page(doc.path))
-        parts = [p for p in fragment.split("/") if p]
+        parts = [p for p in site.target.pointer.split("/") if p]
         if len(parts) >= 2 and parts[0] == "$defs":
             return parts[1], self.href(page, target, def_anchor(parts[1]))
         title = doc.data.get("title") if isinstance(doc.data, dict) else None

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-# (ref) -> (label, link) or None when the ref leaves the corpus
-RefLinker = Callable[[str], "tuple[str, str] | None"]
+# (the object holding a `$ref`) -> (label, link), or None when the ref leads out of the corpus
+RefLinker = Callable[[Mapping[str, Any]], "tuple[str, str] | None"]
 
 _CONSTRAINTS = (
     "minLength",
@@ -83,7 +83,8 @@ def literal(value: Any) -> str:
     return "`" + json.dumps(value, ensure_ascii=False) + "`"
 
 
-def type_of(node: Any, link: RefLinker) -> str:
+def type_of(node: Any, link: RefLinker, enum: bool = True) -> str:
+    """The type of a (sub)schema in words; `enum=False` leaves a top-level `enum` to other cells."""
     if node is True or node == {}:
         return "any"
     if node is False:
@@ -91,7 +92,7 @@ def type_of(node: Any, link: RefLinker) -> str:
     if not isinstance(node, Mapping):
         return "any"
     if isinstance(node.get("$ref"), str):
-        resolved = link(node["$ref"])
+        resolved = link(node)
         if resolved is None:
             return f"`{node['$ref']}`"
         label, href = resolved
@@ -109,7 +110,7 @@ def type_of(node: Any, link: RefLinker) -> str:
         return f"array of {type_of(items, link)}" if items is not None else "array"
     if base == "object" and isinstance(node.get("additionalProperties"), Mapping) and not node.get("properties"):
         return f"map of {type_of(node['additionalProperties'], link)}"
-    if "enum" in node and not base:
+    if enum and "enum" in node and not base:
         return "enum"
     return base or "any"
 
@@ -184,7 +185,7 @@ def section(name: str, anchor: str, node: Any, link: RefLinker) -> Section:
         anchor=anchor,
         title=title if isinstance(title, str) else "",
         description=description_of(mapping),
-        type=type_of({k: v for k, v in mapping.items() if k != "enum"}, link) if mapping else "any",
+        type=type_of(mapping, link, enum=False) if mapping else "any",
         constraints=constraints,
         closed=closed,
         annotations=annotations_of(mapping),
@@ -197,9 +198,10 @@ def sections(schema: Any, link: RefLinker, anchor: Callable[[str], str]) -> list
     """The root of the schema, then every `$def` in file order."""
     if not isinstance(schema, Mapping):
         return []
-    root = {k: v for k, v in schema.items() if k != "$defs"}
-    first = section("", "schema-root", root, link)
-    if not _SHAPING.intersection(root):
+    # The root section reads the schema itself (its `$defs` are sections of their own), so the
+    # linker meets the very objects of the corpus.
+    first = section("", "schema-root", schema, link)
+    if not _SHAPING.intersection(schema):
         first = replace(first, type="none at the root: the schema is a collection of `$defs`")
     out = [first]
     defs = schema.get("$defs")

@@ -35,8 +35,8 @@ def _data(site: SiteContext, path: str) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def linker(site: SiteContext, page: str, schema_path: str) -> schemadoc.RefLinker:
-    return lambda ref: site.paths.schema_ref(page, schema_path, ref)
+def linker(site: SiteContext, page: str) -> schemadoc.RefLinker:
+    return lambda holder: site.paths.schema_ref(page, holder)
 
 
 def nav(site: SiteContext) -> list[object]:
@@ -83,7 +83,7 @@ def page(site: SiteContext, path: str) -> str:
         uri=site.corpus.uri_of(path),
         raw=site.paths.href(page_path, Target(site.paths.raw_schema(path))),
         index=site.paths.href(page_path, Target(INDEX)),
-        sections=schemadoc.sections(data, linker(site, page_path, path), def_anchor),
+        sections=schemadoc.sections(data, linker(site, page_path), def_anchor),
         valid=_examples(site, name, "valid"),
         invalid=_examples(site, name, "invalid"),
     )

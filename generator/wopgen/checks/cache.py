@@ -1,0 +1,118 @@
+"""The findings of the slow checks, kept on disk and reused while nothing they read has changed.
+
+Two checks cost most of `wopgen check` on a small corpus: rendering and validating the API
+documents, and running the conformance suite against a freshly generated host. Their findings are
+a pure function of the corpus files and of the toolchain itself, so they are stored under a key
+that hashes both: every file the corpus is read from (settings included) and every file of the
+installed `wopgen` packages (code and templates). A change to any of them is a new key and a fresh
+run. The folder (`build/.cache/check` under the corpus root by default) holds nothing else and is
+safe to delete; `wopgen check --no-cache` neither reads nor writes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from wopgen import __version__
+from wopgen.corpus import Corpus
+from wopgen.diagnostics import Diagnostic, Severity
+
+FORMAT = 1  # bump when the stored shape changes
+_PACKAGES = ("wopgen", "wopgen_templates", "wopgen_site")
+
+
+@cache
+def toolchain_fingerprint() -> str:
+    """A hash of every file of the installed toolchain packages (an edit to a template or a check
+    invalidates the cache, installed or editable)."""
+    digest = hashlib.sha256(f"{__version__}\0{FORMAT}".encode())
+    for package in _PACKAGES:
+        try:
+            root = resources.files(package)
+        except ModuleNotFoundError:
+            continue
+        for path in sorted(_walk(Path(str(root)))):
+            if path.suffix in {".pyc"} or "__pycache__" in path.parts:
+                continue
+            digest.update(path.as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _walk(root: Path) -> Iterable[Path]:
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            yield Path(folder) / name
+
+
+def corpus_key(corpus: Corpus) -> str:
+    """A hash of every corpus file the loader listed (contents and names) and of the toolchain."""
+    digest = hashlib.sha256(toolchain_fingerprint().encode())
+    for relative in sorted(corpus.files):
+        path = corpus.root / relative
+        digest.update(relative.encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"\0unreadable")
+    return digest.hexdigest()
+
+
+class CheckCache:
+    """Findings of named checks stored as JSON under `folder`, one file per check and key."""
+
+    def __init__(self, folder: Path, key: str) -> None:
+        self.folder = folder
+        self.key = key
+
+    def _file(self, name: str) -> Path:
+        return self.folder / f"{name}-{self.key[:32]}.json"
+
+    def findings(self, name: str, compute: Callable[[], Iterable[Diagnostic]]) -> list[Diagnostic]:
+        stored = self._read(self._file(name))
+        if stored is not None:
+            return stored
+        found = list(compute())
+        self._write(name, found)
+        return found
+
+    def _read(self, path: Path) -> list[Diagnostic] | None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != FORMAT or data.get("key") != self.key:
+                return None
+            return [
+                Diagnostic(
+                    rule=str(d["rule"]),
+                    severity=Severity(d["severity"]),
+                    path=str(d["path"]),
+                    line=int(d["line"]),
+                    col=int(d["col"]),
+                    message=str(d["message"]),
+                    hint=str(d["hint"]),
+                )
+                for d in data["findings"]
+            ]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None  # absent, stale or damaged: compute again
+
+    def _write(self, name: str, found: list[Diagnostic]) -> None:
+        """Store the findings; a folder that cannot be written leaves the check uncached, never failed."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            for entry in os.listdir(self.folder):  # one entry per check: the cache does not grow
+                if entry.startswith(f"{name}-") and entry.endswith(".json"):
+                    (self.folder / entry).unlink(missing_ok=True)
+            target = self._file(name)
+            staging = target.with_suffix(f".tmp{os.getpid()}")
+            payload = {"format": FORMAT, "key": self.key, "findings": [d.to_dict() for d in found]}
+            staging.write_text(json.dumps(payload, sort_keys=True), encoding="utf-8")
+            staging.replace(target)
+        except OSError:
+            return

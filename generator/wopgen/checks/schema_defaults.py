@@ -1,0 +1,97 @@
+"""Defaults stated in prose are declared: a description that gives a default has the `default` keyword.
+
+Generated models and validators read `default`, not descriptions. A member whose description says
+"absent means `reject`" or "defaults to `2`" but declares no `default` gives every generated model
+a `None` where the spec promises a value; one whose `default` says something else contradicts it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from wopgen.catalogue import define
+from wopgen.corpus import Corpus
+from wopgen.corpus.graph import Position
+from wopgen.diagnostics import Diagnostic
+
+DEFAULT_UNDECLARED = define(
+    "schema-default-undeclared",
+    "error",
+    "A description states a default (absent means `x`, defaults to `x`) that the schema does not declare, or declares differently, with `default`.",
+)
+
+# "absent means `x`", "defaults to `x`", "default `x`" / "Default: `x`", ending the clause; not "the
+# default `x`", which names some other default rather than this member's.
+_STATED = re.compile(
+    r"(?:[Aa]bsent means|[Dd]efaults to|(?<!the )(?<!spec )\b[Dd]efault:?)\s+`([^`]+)`(?=\s*(?:[.;,)]|$))"
+)
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "number": (int, float),
+    "integer": (int,),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+    "null": (type(None),),
+}
+
+
+def stated_default(description: str) -> Any:
+    """The value a description gives as the default, or `...` when it gives none."""
+    match = _STATED.search(description)
+    if match is None:
+        return ...
+    text = match.group(1).strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text.strip('"')
+
+
+def _fits(node: dict[str, Any], value: Any) -> bool:
+    """Whether `value` is of a type the schema node allows (a node without `type` allows any)."""
+    declared = node.get("type")
+    names = [declared] if isinstance(declared, str) else declared if isinstance(declared, list) else None
+    if names is None:
+        return True
+    for name in names:
+        kinds = _JSON_TYPES.get(name, ()) if isinstance(name, str) else ()
+        if isinstance(value, kinds) and not (isinstance(value, bool) and name in ("number", "integer")):
+            return True
+    return False
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    for path in sorted(corpus.schemas):
+        doc = corpus.schemas[path]
+        found = []
+        for item in corpus.graph.objects(path):
+            if item.position is not Position.SCHEMA:  # names maps, unknown keywords, instance data
+                continue
+            ptr, node = item.pointer, item.node
+            description = node.get("description")
+            if not isinstance(description, str):
+                continue
+            stated = stated_default(description)
+            if stated is ... or not _fits(node, stated):
+                continue
+            if "default" not in node:
+                message = f"the description gives the default {stated!r} but the schema declares no `default`"
+            elif node["default"] != stated or type(node["default"]) is not type(stated):
+                message = f"the description gives the default {stated!r} but `default` is {node['default']!r}"
+            else:
+                continue
+            line, col = doc.locate(f"{ptr}/description")
+            found.append(
+                DEFAULT_UNDECLARED.at(
+                    path,
+                    line,
+                    message,
+                    f'add "default": {json.dumps(stated)} beside the description, or correct one of the two',
+                    col=col,
+                )
+            )
+        yield from sorted(found, key=lambda d: (d.line, d.col))

@@ -1,0 +1,431 @@
+"""The located `$ref` graph of a corpus: the one place where a `$ref` is found and resolved.
+
+Every schema document is walked once. Each object is located (file, JSON pointer) and given its
+position (a schema, a map of named subschemas, instance data such as `examples`, or the value of
+an unknown keyword) and the base URI in effect there (the file's `$id`, changed by every embedded
+`$id`). Every `$ref` in a schema position is a `RefSite`; it is resolved through the corpus
+registry (`referencing`), so JSON pointers, `$anchor`s and embedded `$id`s all lead to a located
+target: the file and the pointer of the very node `referencing` returns.
+
+From the sites follow the derived views every consumer reads: `deref` (follow a chain of `$ref`s,
+never forever), the pure-`$ref` cycles, the `$defs` entries some `$ref` lands in, the files a file
+refers to and what they reach, and property paths (`capabilities.events.replay` style). A `$ref`
+inside `const`, `enum`, `examples` or `default` is instance data, never a reference. Nothing is
+fetched: a URI outside the corpus is an `EXTERNAL` site, not a network request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
+
+import referencing.exceptions
+
+from wopgen.corpus.documents import JsonDoc, escape_token
+from wopgen.corpus.keywords import DEFS, INSTANCE_DATA, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
+
+if TYPE_CHECKING:
+    from wopgen.corpus.model import Corpus
+
+_NAME_MAPS = SCHEMA_MAPS | {DEFS}
+# An object whose only members are these is a pure reference: it adds nothing to its target.
+_PURE_REF_KEYS = frozenset({"$ref", "description", "title", "$comment"})
+
+
+class Position(Enum):
+    """What an object is, judged by the keyword path that leads to it."""
+
+    SCHEMA = "schema"  # the document root or a subschema under a known keyword
+    NAMES = "names"  # the value of `properties`, `$defs`, ...: names mapped to subschemas
+    OTHER = "other"  # the value of an unknown keyword (kept schema-like, but its `$id` is not a resource)
+    DATA = "data"  # inside `const`, `enum`, `examples` or `default`: instance data
+
+
+class Status(Enum):
+    RESOLVED = "resolved"  # the target is a located node of the corpus
+    EXTERNAL = "external"  # the URI leaves the corpus (another host, another scheme, outside the base)
+    NO_DOCUMENT = "no-document"  # no schema of the corpus has that URI
+    NO_NODE = "no-node"  # the document exists, the pointer or anchor does not
+    UNCHECKED = "unchecked"  # the source or target schema is not in the registry (the metaschema rejects it)
+
+
+@dataclass(frozen=True, order=True)
+class Located:
+    """A node of the corpus: the schema file (relative path) and the JSON pointer inside it."""
+
+    path: str
+    pointer: str
+
+    def __str__(self) -> str:
+        return f"{self.path}#{self.pointer}"
+
+    def child(self, *tokens: str | int) -> Located:
+        return Located(self.path, self.pointer + "".join("/" + escape_token(t) for t in tokens))
+
+
+@dataclass(frozen=True)
+class SchemaObject:
+    """One object of a schema document, located, with its position and base URI."""
+
+    pointer: str
+    node: dict[str, Any]
+    position: Position
+    base: str
+
+
+@dataclass(frozen=True)
+class RefSite:
+    """One `$ref`: where it is written, what it says, and what it resolves to."""
+
+    doc: JsonDoc
+    pointer: str  # pointer of the object holding the `$ref`
+    ref: str
+    base: str  # the base URI in effect at the object
+    uri: str  # the reference made absolute against `base`
+    status: Status
+    target: Located | None  # for RESOLVED (and UNCHECKED when the pointer can be followed as text)
+    detail: str = ""  # why it does not resolve, for the diagnostic
+
+    @property
+    def path(self) -> str:
+        return self.doc.path
+
+    @property
+    def source(self) -> Located:
+        return Located(self.doc.path, self.pointer)
+
+    def locate(self) -> tuple[int, int]:
+        """line, col of the `$ref` value."""
+        return self.doc.locate(self.pointer + "/$ref")
+
+    @property
+    def line(self) -> int:
+        return self.locate()[0]
+
+
+@dataclass(frozen=True)
+class Cycle:
+    """A loop of pure `$ref` objects; `sites` starts at the first site (in file order) that enters it."""
+
+    sites: tuple[RefSite, ...]
+    route: tuple[Located, ...]  # the loop, closed: last == first
+
+
+def unescape_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def value_at(data: Any, pointer: str) -> tuple[bool, Any]:
+    """(found, value) of a JSON pointer in `data`, read as text: no `$ref` is followed."""
+    node = data
+    for raw in pointer.split("/")[1:] if pointer else []:
+        key = unescape_token(raw)
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return False, None
+    return True, node
+
+
+def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
+    """Every object of a schema document in document order, iteratively (deep nesting cannot overflow)."""
+    stack: list[tuple[str, Any, Position, str]] = [("", data, Position.SCHEMA, base)]
+    while stack:
+        ptr, node, position, here = stack.pop()
+        if isinstance(node, list):
+            for index in range(len(node) - 1, -1, -1):
+                stack.append((f"{ptr}/{index}", node[index], position, here))
+            continue
+        if not isinstance(node, dict):
+            continue
+        if position is Position.SCHEMA and isinstance(node.get("$id"), str):
+            here = urldefrag(urljoin(here, node["$id"]))[0]
+        yield SchemaObject(ptr, node, position, here)
+        for key in reversed(list(node)):
+            stack.append((f"{ptr}/{escape_token(key)}", node[key], _child_position(position, key), here))
+
+
+def _child_position(position: Position, key: str) -> Position:
+    if position is Position.DATA:
+        return Position.DATA
+    if position is Position.NAMES:
+        return Position.SCHEMA
+    if key in INSTANCE_DATA:
+        return Position.DATA
+    if position is Position.OTHER:
+        return Position.OTHER
+    if key in _NAME_MAPS:
+        return Position.NAMES
+    if key in SCHEMA_LISTS or key in SCHEMA_SINGLES:
+        return Position.SCHEMA
+    return Position.OTHER
+
+
+def map_subschemas(schema: Any, change: Callable[[Any], Any]) -> Any:
+    """A shallow copy of `schema` with `change` applied to each of its immediate subschemas."""
+    if not isinstance(schema, dict):
+        return schema
+    out = dict(schema)
+    for key in sorted(_NAME_MAPS):
+        if isinstance(out.get(key), dict):
+            out[key] = {name: change(sub) for name, sub in out[key].items()}
+    for key in sorted(SCHEMA_LISTS):
+        if isinstance(out.get(key), list):
+            out[key] = [change(sub) for sub in out[key]]
+    for key in sorted(SCHEMA_SINGLES):
+        if key in out:
+            out[key] = change(out[key])
+    return out
+
+
+class RefGraph:
+    """The `$ref` graph of one corpus. Build it through `Corpus.graph` (computed once per corpus)."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self._objects: dict[str, list[SchemaObject]] = {}
+        self._where: dict[int, Located] = {}  # id() of every object and list -> its location
+        for path in sorted(corpus.schemas):
+            doc = corpus.schemas[path]
+            if not isinstance(doc.data, dict):
+                continue
+            found = list(schema_objects(doc.data, corpus.uri_of(path)))
+            self._objects[path] = found
+            for item in found:
+                self._where[id(item.node)] = Located(path, item.pointer)
+        self.sites: list[RefSite] = [
+            self._resolve(corpus.schemas[path], item)
+            for path, found in self._objects.items()
+            for item in found
+            if item.position is not Position.DATA and isinstance(item.node.get("$ref"), str)
+        ]
+        self._site_at = {site.source: site for site in self.sites}
+        self._sites_by_path: dict[str, list[RefSite]] = {}
+        for site in self.sites:
+            self._sites_by_path.setdefault(site.path, []).append(site)
+
+    # --- objects and nodes -----------------------------------------------------------------
+
+    def objects(self, path: str) -> list[SchemaObject]:
+        """Every object of the schema at `path` (instance data included), in document order."""
+        return self._objects.get(path, [])
+
+    def locate(self, node: object) -> Located | None:
+        """Where an object or list of some corpus schema sits (by identity), or None."""
+        return self._where.get(id(node))
+
+    def node(self, where: Located) -> Any:
+        """The value at a location, or None when there is none."""
+        doc = self.corpus.schemas.get(where.path)
+        return value_at(doc.data, where.pointer)[1] if doc is not None else None
+
+    def site_at(self, where: Located) -> RefSite | None:
+        """The `$ref` written in the object at `where`, if that object has one in a schema position."""
+        return self._site_at.get(where)
+
+    # --- resolution ------------------------------------------------------------------------
+
+    def _resolve(self, doc: JsonDoc, item: SchemaObject) -> RefSite:
+        ref = item.node["$ref"]
+        uri = urljoin(item.base, ref)
+        document, fragment = urldefrag(uri)
+
+        def site(status: Status, target: Located | None = None, detail: str = "") -> RefSite:
+            return RefSite(doc, item.pointer, ref, item.base, uri, status, target, detail)
+
+        id_base = self.corpus.settings.id_base
+        if urlsplit(document).scheme not in ("http", "https") or not document.startswith(id_base):
+            return site(Status.EXTERNAL)
+        known = self.corpus.schemas_by_uri.get(document)
+        if not self.corpus.resolvable(doc.path):
+            if known is None:
+                return site(Status.NO_DOCUMENT, detail=f"no schema in the corpus has $id {document!r}")
+            return site(Status.UNCHECKED, self._as_text(known, fragment))
+        resolver = self.corpus.registry.resolver(base_uri=item.base)
+        try:
+            root = resolver.lookup(document)
+        except referencing.exceptions.Unresolvable:
+            if known is None:
+                return site(Status.NO_DOCUMENT, detail=f"no schema in the corpus has $id {document!r}")
+            # The file exists but the metaschema rejects it, so it is not in the registry.
+            return site(Status.UNCHECKED, self._as_text(known, fragment))
+        try:
+            found = resolver.lookup(ref).contents
+        except (referencing.exceptions.Unresolvable, ValueError, TypeError):
+            return site(Status.NO_NODE, detail=f"pointer {fragment!r} does not exist in {document}")
+        start = self.locate(root.contents)
+        if start is None:  # pragma: no cover - every registry resource is a corpus object
+            return site(Status.NO_NODE, detail=f"{document} is not a corpus schema")
+        if fragment.startswith("/") or not fragment:
+            return site(Status.RESOLVED, Located(start.path, start.pointer + unquote(fragment)))
+        target = self.locate(found)
+        if target is None:  # pragma: no cover - an anchor always names an object
+            return site(Status.NO_NODE, detail=f"anchor {fragment!r} does not name a subschema in {document}")
+        return site(Status.RESOLVED, target)
+
+    @staticmethod
+    def _as_text(doc: JsonDoc | None, fragment: str) -> Located | None:
+        """A target read as a plain pointer into a schema outside the registry, when it exists."""
+        if doc is None or not (fragment.startswith("/") or not fragment):
+            return None
+        pointer = unquote(fragment)
+        return Located(doc.path, pointer) if value_at(doc.data, pointer)[0] else None
+
+    def chain(self, where: Located) -> tuple[list[Located], bool]:
+        """The locations met following `$ref`s from `where` (first `where`, last a node without a
+        `$ref`), and whether the chain ends well: False on a `$ref` that does not resolve or on a loop."""
+        met = [where]
+        while (site := self._site_at.get(met[-1])) is not None:
+            if site.status is not Status.RESOLVED or site.target is None or site.target in met:
+                return met, False
+            met.append(site.target)
+        return met, True
+
+    def deref(self, where: Located) -> Located | None:
+        """Follow the `$ref` of `where`, and of its target, ... to a node without one; None on a
+        `$ref` that does not resolve or on a loop."""
+        met, complete = self.chain(where)
+        return met[-1] if complete else None
+
+    def sites_below(self, where: Located) -> list[RefSite]:
+        """The `$ref` sites in the value at `where` (itself included), in document order."""
+        inside = where.pointer + "/"
+        return [
+            site
+            for site in self._sites_by_path.get(where.path, [])
+            if site.pointer == where.pointer or site.pointer.startswith(inside)
+        ]
+
+    def property_path(self, where: Located, names: Iterable[str]) -> Located | None:
+        """The subschema reached from `where` by the property names `names` (following `$ref`s), or None."""
+        current: Located | None = where
+        for name in names:
+            current = self.deref(current) if current is not None else None
+            node = self.node(current) if current is not None else None
+            properties = node.get("properties") if isinstance(node, dict) else None
+            if current is None or not isinstance(properties, dict) or name not in properties:
+                return None
+            current = current.child("properties", name)
+        return current
+
+    def property_tree(self, where: Located) -> Iterator[tuple[str, Located, Located]]:
+        """(dotted name, the property's subschema, that subschema with its `$ref`s followed) for every
+        property below `where`, depth first in file order; a property whose schema is already open
+        on the way down is listed but not entered again."""
+
+        def visit(at: Located, prefix: str, open_: frozenset[Located]) -> Iterator[tuple[str, Located, Located]]:
+            here = self.deref(at) or at
+            node = self.node(here)
+            properties = node.get("properties") if isinstance(node, dict) else None
+            if here in open_ or not isinstance(properties, dict):
+                return
+            for name in properties:
+                child = here.child("properties", name)
+                target = self.deref(child) or child
+                yield f"{prefix}{name}", child, target
+                yield from visit(target, f"{prefix}{name}.", open_ | {here})
+
+        return visit(where, "", frozenset())
+
+    # --- derived views ---------------------------------------------------------------------
+
+    @cached_property
+    def used_defs(self) -> dict[str, frozenset[str]]:
+        """Schema path -> names of its top-level `$defs` entries that some `$ref` lands in or below."""
+        used: dict[str, set[str]] = {}
+        for site in self.sites:
+            if site.target is None:
+                continue
+            parts = site.target.pointer.split("/")
+            if len(parts) >= 3 and parts[1] == DEFS:
+                used.setdefault(site.target.path, set()).add(unescape_token(parts[2]))
+        return {path: frozenset(names) for path, names in used.items()}
+
+    @cached_property
+    def edges(self) -> dict[str, frozenset[str]]:
+        """Schema path -> the other schema files its `$ref`s land in."""
+        out: dict[str, set[str]] = {}
+        for site in self.sites:
+            if site.target is not None and site.target.path != site.path:
+                out.setdefault(site.path, set()).add(site.target.path)
+        return {path: frozenset(targets) for path, targets in out.items()}
+
+    def reachable(self, paths: Iterable[str]) -> list[str]:
+        """`paths` and every schema file they reach through cross-file `$ref`s, sorted."""
+        seen: set[str] = set()
+        todo = list(paths)
+        while todo:
+            path = todo.pop()
+            if path not in seen:
+                seen.add(path)
+                todo.extend(self.edges.get(path, ()))
+        return sorted(seen)
+
+    @cached_property
+    def cycles(self) -> list[Cycle]:
+        """Loops of objects that are nothing but a `$ref` (plus notes), each reported once."""
+        pure = {
+            site.source: site
+            for site in self.sites
+            if site.target is not None and set(self._holder(site)) <= _PURE_REF_KEYS
+        }
+        found: list[Cycle] = []
+        reported: set[frozenset[Located]] = set()
+        for start in sorted(pure):
+            chain = [start]
+            while True:
+                nxt = pure[chain[-1]].target
+                assert nxt is not None
+                if nxt in chain:
+                    loop = chain[chain.index(nxt) :]
+                    if frozenset(loop) not in reported:
+                        reported.add(frozenset(loop))
+                        found.append(Cycle(tuple(pure[p] for p in chain), (*loop, nxt)))
+                    break
+                if nxt not in pure:
+                    break
+                chain.append(nxt)
+        return found
+
+    @staticmethod
+    def _holder(site: RefSite) -> Mapping[str, Any]:
+        found, node = value_at(site.doc.data, site.pointer)
+        return node if found and isinstance(node, dict) else {}
+
+    # --- copies ----------------------------------------------------------------------------
+
+    def rewritten(self, where: Located, replace: Callable[[RefSite], str], drop: frozenset[str] = frozenset()) -> Any:
+        """A deep copy of the value at `where` with each `$ref` site's value replaced by
+        `replace(site)` and the members `drop` names removed from every embedded resource
+        (subschemas other than `where` that declare an `$id`)."""
+
+        def copy(node: Any, pointer: str, top: bool) -> Any:
+            if isinstance(node, list):
+                return [copy(item, f"{pointer}/{index}", False) for index, item in enumerate(node)]
+            if not isinstance(node, dict):
+                return node
+            site = self._site_at.get(Located(where.path, pointer))
+            embedded = not top and isinstance(node.get("$id"), str) and site_position(pointer) is not None
+            out: dict[str, Any] = {}
+            for key, value in node.items():
+                if embedded and key in drop:
+                    continue
+                if key == "$ref" and site is not None:
+                    out[key] = replace(site)
+                else:
+                    out[key] = copy(value, f"{pointer}/{escape_token(key)}", False)
+            return out
+
+        positions = {item.pointer: item.position for item in self.objects(where.path)}
+
+        def site_position(pointer: str) -> Position | None:
+            position = positions.get(pointer)
+            return position if position is Position.SCHEMA else None
+
+        return copy(self.node(where), where.pointer, True)

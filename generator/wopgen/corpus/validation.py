@@ -1,0 +1,125 @@
+"""Compiled validation on the hot paths, with the pure-Python engine kept to explain failures.
+
+`jsonschema-rs` answers "is this valid?" an order of magnitude faster than `jsonschema`. It answers
+the questions asked of every schema and example (does the 2020-12 metaschema accept this schema,
+does this example validate); when the answer is "no", the caller asks `jsonschema` for the error
+tree, which names the keyword, the instance path and so the line. Where the compiled engine cannot
+give an answer (a schema it refuses to compile, a `pattern` it cannot run within its budget) it
+says `None` and the caller falls back to the pure-Python path, so a verdict never depends on which
+engine happened to answer.
+
+Nothing is ever fetched: the compiled registry holds the corpus schemas only, and its retriever
+refuses every other URI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import jsonschema_rs
+from jsonschema import Draft202012Validator
+
+# Backtracking steps a `pattern` may take per match before the compiled engine gives up on it
+# (the pure-Python path then decides, under its own budget).
+BACKTRACK_LIMIT = 100_000
+
+
+# The formats the compiled engine asserts. The explaining engine asserts only those whose checker
+# is installed (`FORMAT_CHECKER.checkers`); the others are annotations there, so they are made
+# annotations here too, and the two engines agree on every verdict.
+COMPILED_FORMATS = frozenset(
+    {
+        "date",
+        "date-time",
+        "duration",
+        "email",
+        "hostname",
+        "idn-email",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "iri",
+        "iri-reference",
+        "json-pointer",
+        "regex",
+        "relative-json-pointer",
+        "time",
+        "uri",
+        "uri-reference",
+        "uri-template",
+        "uuid",
+    }
+)
+
+
+def _annotation(_value: str) -> bool:
+    return True
+
+
+ANNOTATION_ONLY = {
+    name: _annotation for name in sorted(COMPILED_FORMATS - set(Draft202012Validator.FORMAT_CHECKER.checkers))
+}
+
+
+def _refuse(uri: str) -> Any:
+    raise ValueError(f"{uri} is not a corpus schema; nothing outside the corpus is fetched")
+
+
+def metaschema_accepts(schema: Any) -> bool | None:
+    """Whether the 2020-12 metaschema accepts `schema` (None: the compiled engine cannot tell)."""
+    if not isinstance(schema, dict | bool):
+        return False
+    try:
+        return bool(jsonschema_rs.meta.is_valid(_as_2020_12(schema)))
+    except (jsonschema_rs.ValidationError, ValueError, RecursionError, OverflowError):
+        return None
+
+
+def _as_2020_12(schema: Any) -> Any:
+    """The metaschema question is always asked of 2020-12, whatever `$schema` the document names;
+    `jsonschema_rs.meta` would otherwise pick the draft the document declares."""
+    if isinstance(schema, dict) and "$schema" in schema:
+        return {**schema, "$schema": "https://json-schema.org/draft/2020-12/schema"}
+    return schema
+
+
+class CompiledSchemas:
+    """Compiled validators over one registry of corpus schemas, built lazily and kept per target."""
+
+    def __init__(self, resources: Iterable[tuple[str, Any]]) -> None:
+        self._resources = list(resources)
+        self._registry: Any = None
+        self._validators: dict[str, Any] = {}
+
+    def _build_registry(self) -> Any:
+        if self._registry is None:
+            self._registry = jsonschema_rs.Registry(self._resources, retriever=_refuse)
+        return self._registry
+
+    def validator(self, target: str) -> Any:
+        """The compiled validator for the URI `target` (a schema, or `uri#/pointer` inside one); None
+        when the compiled engine refuses it."""
+        if target not in self._validators:
+            try:
+                self._validators[target] = jsonschema_rs.validator_for(
+                    {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": target},
+                    registry=self._build_registry(),
+                    retriever=_refuse,
+                    validate_formats=True,
+                    formats=ANNOTATION_ONLY,
+                    pattern_options=jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
+                )
+            except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError, ValueError, RecursionError):
+                self._validators[target] = None
+        return self._validators[target]
+
+    def is_valid(self, target: str, instance: Any) -> bool | None:
+        """Whether `instance` validates against `target` (None: the compiled engine cannot tell)."""
+        validator = self.validator(target)
+        if validator is None:
+            return None
+        try:
+            return bool(validator.is_valid(instance))
+        except (jsonschema_rs.ValidationError, ValueError, RecursionError, OverflowError):
+            return None

@@ -1,0 +1,88 @@
+"""The slow checks' findings are reused only while the corpus and the toolchain are unchanged."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from wopgen.checks import run_all
+from wopgen.checks.cache import CheckCache, corpus_key
+from wopgen.cli import cli
+from wopgen.corpus import Corpus, load
+from wopgen.diagnostics import Diagnostic, Severity
+
+PROBE = "api-cache-probe"  # a finding only these tests emit (deliberately not in the catalogue)
+
+
+def counting_check(calls: list[int]) -> Callable[[Corpus], Iterator[Diagnostic]]:
+    def check(corpus: Corpus) -> Iterator[Diagnostic]:
+        calls.append(1)
+        yield Diagnostic(PROBE, Severity.WARNING, "schemas/x.schema.json", 3, 1, "slow work done", "nothing to fix")
+
+    check.__module__ = "wopgen.checks.api"  # one of the CACHED checks
+    return check
+
+
+def findings(root: Path, calls: list[int], *, cached: bool = True) -> list[Diagnostic]:
+    corpus = load(root)
+    cache = CheckCache(root / "build/.cache/check", corpus_key(corpus)) if cached else None
+    return [d for d in run_all(corpus, [(("api-",), counting_check(calls))], cache=cache) if d.rule == PROBE]
+
+
+def test_unchanged_corpus_reuses_findings(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    calls: list[int] = []
+    first = findings(root, calls)
+    second = findings(root, calls)
+    assert len(calls) == 1
+    assert first == second and second[0].line == 3 and second[0].hint == "nothing to fix"
+
+
+def test_any_corpus_edit_runs_the_check_again(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    calls: list[int] = []
+    findings(root, calls)
+    schema = next(root.glob("schemas/*.schema.json"))
+    schema.write_text(schema.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    findings(root, calls)
+    assert len(calls) == 2
+
+
+def test_without_a_cache_nothing_is_read_or_written(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    calls: list[int] = []
+    findings(root, calls, cached=False)
+    findings(root, calls, cached=False)
+    assert len(calls) == 2 and not (root / "build").exists()
+
+
+def test_a_damaged_entry_is_computed_again(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    calls: list[int] = []
+    findings(root, calls)
+    for entry in (root / "build/.cache/check").glob("*.json"):
+        entry.write_text(json.dumps({"format": 1, "findings": [{"rule": 5}]}))
+    assert findings(root, calls)[0].message == "slow work done"
+    assert len(calls) == 2
+
+
+def test_an_unwritable_cache_folder_only_costs_time(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    (root / "build").write_text("a file where the cache folder would go")
+    calls: list[int] = []
+    assert findings(root, calls) and findings(root, calls)
+    assert len(calls) == 2
+
+
+def test_check_no_cache_flag(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    runner = CliRunner()
+    plain = runner.invoke(cli, ["--root", str(root), "check", "--select", "api-", "--no-cache"])
+    assert plain.exit_code == 0, plain.output
+    assert not (root / "build/.cache").exists()
+    cached = runner.invoke(cli, ["--root", str(root), "check", "--select", "api-"])
+    assert cached.exit_code == 0, cached.output
+    assert [p.name.split("-")[0] for p in (root / "build/.cache/check").iterdir()] == ["api"]

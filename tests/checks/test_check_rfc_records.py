@@ -1,0 +1,93 @@
+"""rfc-comment-window and rfc-number-reserved: what an RFC's record and number must respect."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from support.corpus_factory import PYPROJECT, rfc_text
+from support.helpers import hits
+from wopgen.checks.rfc_records import activation_date
+from wopgen.corpus.settings import SettingsError, load_settings
+
+RFC = "spec/rfcs/0001-things.md"
+UPDATED_LINE = 10
+WINDOW = "rfc-comment-window"
+
+
+@pytest.mark.parametrize(
+    ("status", "created", "updated", "compatibility", "expected"),
+    [
+        ("Active", "2026-05-01", "2026-05-02", "`additive`", [(RFC, UPDATED_LINE)]),  # one day of seven
+        ("Active", "2026-05-01", "2026-05-08", "`additive`", []),  # the window held
+        ("Active", "2026-05-01", "2026-05-20", "`breaking`", [(RFC, UPDATED_LINE)]),  # 19 of 30 days
+        (
+            "Active",
+            "2026-05-01",
+            "2026-05-01 (Draft -> Active; comment window waived by lazy consensus)",
+            "`additive`",
+            [],
+        ),
+        ("Accepted", "2026-05-01", "2026-05-02", "`additive`", []),  # history once Accepted
+        ("Draft", "2026-05-01", "2026-05-01", "`additive`", []),
+    ],
+)
+def test_an_active_rfc_needs_its_window_or_a_waiver(findings, status, created, updated, compatibility, expected):
+    def edit(files):
+        files[RFC] = rfc_text(status=status, created=created, updated=updated, compatibility=compatibility)
+
+    assert hits(findings(edit), WINDOW) == expected
+
+
+def test_the_move_to_active_is_dated_by_the_note_not_by_its_first_date(findings):
+    def edit(files):
+        files[RFC] = rfc_text(
+            status="Active", created="2026-05-01", updated="2026-06-20 (notes). Earlier: 2026-05-03, Draft -> Active"
+        )
+
+    assert hits(findings(edit), WINDOW) == [(RFC, UPDATED_LINE)]
+
+
+@pytest.mark.parametrize(
+    ("note", "date"),
+    [
+        ("2026-05-02 (Draft -> Active: landed)", dt.date(2026, 5, 2)),
+        ("2026-06-08 (Active → Accepted ...). 2026-06-07 (Draft → Active — waived)", dt.date(2026, 6, 7)),
+        ("no date at all", None),
+        ("2026-13-40 (Draft -> Active)", None),
+    ],
+)
+def test_activation_date(note, date):
+    assert activation_date(note) == date
+
+
+def test_a_reserved_number_is_flagged(findings):
+    def edit(files):
+        files["pyproject.toml"] = PYPROJECT + "reserved-rfcs = [1, 91]\n"
+
+    assert hits(findings(edit), "rfc-number-reserved") == [(RFC, 5)]
+
+
+def test_a_number_outside_the_reserved_list_passes(findings):
+    def edit(files):
+        files["pyproject.toml"] = PYPROJECT + "reserved-rfcs = [2, 91]\n"
+
+    assert hits(findings(edit), "rfc-number-reserved") == []
+
+
+@pytest.mark.parametrize("value", ['"91"', "[true]", "[0.5]"])
+def test_reserved_rfcs_must_be_a_list_of_numbers(tmp_path, value):
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT + f"reserved-rfcs = {value}\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match="reserved-rfcs"):
+        load_settings(tmp_path)
+
+
+def test_rfc_new_skips_reserved_numbers(tmp_path):
+    from support.corpus_factory import good
+    from wopgen.corpus import load
+    from wopgen.generate.rfc import next_number
+
+    root = good(tmp_path)
+    (root / "pyproject.toml").write_text(PYPROJECT + "reserved-rfcs = [184, 2]\n", encoding="utf-8")
+    assert next_number(load(root)) == 185

@@ -1,0 +1,64 @@
+"""schema-default-undeclared: a default a description states is declared with the `default` keyword."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from support.helpers import hits
+
+PATH = "schemas/thing.schema.json"
+RULE = "schema-default-undeclared"
+
+
+def _with_mode(files: dict[str, Any], member: dict[str, Any]) -> None:
+    files[PATH]["properties"]["mode"] = member
+    files["schemas/examples/thing/valid/named.json"] = {"name": "x", "decision": "go"}
+
+
+def test_a_default_only_in_the_description_is_flagged(findings):
+    def edit(files):
+        _with_mode(files, {"type": "string", "enum": ["fast", "slow"], "description": "How; absent means `fast`."})
+
+    found = [d for d in findings(edit) if d.rule == RULE]
+    assert [d.path for d in found] == [PATH]
+    assert found[0].line > 1
+
+
+def test_a_declared_default_that_says_something_else_is_flagged(findings):
+    def edit(files):
+        _with_mode(files, {"type": "integer", "default": 3, "description": "Attempts. Defaults to `2`."})
+
+    assert len(hits(findings(edit), RULE)) == 1
+
+
+def test_a_declared_default_that_agrees_passes(findings):
+    def edit(files):
+        _with_mode(files, {"type": "integer", "default": 2, "description": "Attempts. Defaults to `2`."})
+        files[PATH]["properties"]["on"] = {"type": "boolean", "default": True, "description": "Default: `true`."}
+
+    assert hits(findings(edit), RULE) == []
+
+
+def test_other_defaults_named_in_passing_are_not_this_members(findings):
+    def edit(files):
+        _with_mode(
+            files,
+            {
+                "type": "object",
+                "description": "Overrides the default `inputMapping`; below the spec default `0.7` it escalates.",
+            },
+        )
+        files[PATH]["properties"]["count"] = {
+            "type": "integer",
+            "description": "Default: `verifierCount` for `unanimous`, 1 otherwise.",
+        }
+        files[PATH]["properties"]["level"] = {"type": "object", "description": "Default `0.5`."}
+
+    assert hits(findings(edit), RULE) == []
+
+
+def test_defaults_inside_enum_values_are_instance_data(findings):
+    def edit(files):
+        _with_mode(files, {"enum": [{"description": "absent means `x`"}]})
+
+    assert hits(findings(edit), RULE) == []

@@ -1,0 +1,120 @@
+"""The compiled engine and the explaining engine give the same verdict, so which one answers never
+changes a finding: on every example of the repository corpus, and on instances hypothesis derives
+from them (members dropped, values replaced, arbitrary JSON)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wopgen.checks.examples import check as check_examples
+from wopgen.corpus import Corpus, load
+from wopgen.corpus.events import INDEX_POINTER, index_of
+from wopgen.corpus.validation import CompiledSchemas, metaschema_accepts
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    return load(REPO)
+
+
+def _targets(corpus: Corpus) -> list[tuple[str, str, Any]]:
+    """(path, pointer, instance) for every example: the payload of an indexed event against its $def."""
+    found = []
+    for example in corpus.examples:
+        doc = corpus.schemas_by_name.get(example.schema_name)
+        if doc is None or not corpus.resolvable(doc.path):
+            continue
+        data = example.doc.data
+        if index_of(doc) is not None and isinstance(data, dict) and isinstance(data.get("type"), str):
+            found.append((doc.path, f"{INDEX_POINTER}/{data['type']}", data.get("payload")))
+        else:
+            found.append((doc.path, "", data))
+    return found
+
+
+def _agree(corpus: Corpus, path: str, pointer: str, instance: Any) -> None:
+    slow = corpus.validator(path, pointer).is_valid(instance)
+    fast = corpus.compiled.is_valid(corpus.target_uri(path, pointer), instance)
+    assert fast is None or fast == slow, (
+        f"{path}#{pointer}: compiled says {fast}, jsonschema says {slow} on {instance!r}"
+    )
+
+
+def test_every_repository_example_gets_one_verdict(corpus: Corpus) -> None:
+    targets = _targets(corpus)
+    assert len(targets) > 200
+    answered = 0
+    for path, pointer, instance in targets:
+        _agree(corpus, path, pointer, instance)
+        answered += corpus.compiled.is_valid(corpus.target_uri(path, pointer), instance) is not None
+    assert answered == len(targets)  # the compiled engine answers every one of them
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@st.composite
+def _mutated(draw: st.DrawFn, targets: list[tuple[str, str, Any]]) -> tuple[str, str, Any]:
+    path, pointer, instance = draw(st.sampled_from(targets))
+    if isinstance(instance, dict) and instance and draw(st.booleans()):
+        key = draw(st.sampled_from(sorted(instance)))
+        mutated = dict(instance)
+        if draw(st.booleans()):
+            del mutated[key]
+        else:
+            mutated[key] = draw(JSON)
+        return path, pointer, mutated
+    return path, pointer, draw(JSON)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_engines_agree_on_derived_instances(corpus: Corpus, data: st.DataObject) -> None:
+    path, pointer, instance = data.draw(_mutated(_targets(corpus)))
+    _agree(corpus, path, pointer, instance)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    schema=st.dictionaries(
+        st.sampled_from(["type", "minimum", "required", "properties", "items", "enum"]), JSON, max_size=3
+    )
+)
+def test_engines_agree_on_the_metaschema(schema: dict[str, Any]) -> None:
+    from jsonschema import Draft202012Validator
+
+    fast = metaschema_accepts(schema)
+    slow = Draft202012Validator(Draft202012Validator.META_SCHEMA).is_valid(schema)
+    assert fast is None or fast == slow
+
+
+def test_a_valid_example_that_fails_is_still_explained(tmp_path: Path) -> None:
+    """The compiled engine only short-cuts agreement; a failing valid example still gets its keyword and line."""
+    from support.corpus_factory import good_files, write
+
+    files = good_files()
+    valid = next(p for p in files if "/valid/" in p and p.endswith(".json"))
+    files[valid] = '{\n  "unexpected": true\n}\n'
+    write(tmp_path, files)
+    found = [d for d in check_examples(load(tmp_path)) if d.rule == "example-valid-fails"]
+    assert found and found[0].path == valid
+
+
+def test_nothing_outside_the_corpus_is_fetched() -> None:
+    compiled = CompiledSchemas([("https://example.test/a.json", {"$ref": "https://elsewhere.test/b.json"})])
+    assert compiled.is_valid("https://example.test/a.json", {}) is None

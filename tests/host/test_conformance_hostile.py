@@ -1,0 +1,252 @@
+"""The conformance client against stub hosts on 127.0.0.1: honest counts, deadlines, budgets, no key leaks."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from host.host_helpers import KEY
+from wopgen.cli import cli
+from wopgen.conformance.report import as_json, text
+from wopgen.conformance.runner import run, summary
+from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
+from wopgen.conformance.transport import Http
+
+DISCOVERY = {"protocolVersion": "1.0", "supportedEnvelopes": [], "schemaVersions": {}}
+LIMITS = {"clarificationRounds": 0, "schemaRounds": 0, "envelopesPerTurn": 0}
+Route = Callable[[BaseHTTPRequestHandler], None]
+
+
+def send_json(handler: BaseHTTPRequestHandler, status: int, body: Any) -> None:
+    data = json.dumps(body).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
+def event(sequence: int, kind: str) -> dict[str, Any]:
+    return {
+        "eventId": f"e{sequence}",
+        "runId": "r1",
+        "type": kind,
+        "payload": {},
+        "timestamp": "2026-01-01T00:00:00Z",
+        "sequence": sequence,
+    }
+
+
+class Stub:
+    """A host made of `routes` ("METHOD /path" -> handler); anything else gets a bare 404."""
+
+    def __init__(self, routes: dict[str, Route]) -> None:
+        self.routes = routes
+        self.seen: list[tuple[str, str, str]] = []  # method, path, Authorization header
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _any(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                if length:
+                    self.rfile.read(length)
+                stub.seen.append((self.command, self.path, self.headers.get("Authorization", "")))
+                route = stub.routes.get(f"{self.command} {self.path.split('?')[0]}")
+                if route is None:
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    route(self)
+
+            do_GET = do_POST = _any
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def stub() -> Iterator[Callable[[dict[str, Route]], Stub]]:
+    made: list[Stub] = []
+
+    def build(routes: dict[str, Route]) -> Stub:
+        made.append(Stub(routes))
+        return made[-1]
+
+    yield build
+    for each in made:
+        each.close()
+
+
+def discovery_only(handler: BaseHTTPRequestHandler) -> None:
+    send_json(handler, 200, DISCOVERY)
+
+
+def test_a_stub_serving_only_discovery_passes_nothing_on_the_host(stub, repo_corpus):
+    host = stub({"GET /.well-known/openwop": discovery_only})
+    results = run(SCENARIOS, Http(host.url, KEY, timeout=2), repo_corpus)
+    counts = summary(results)
+    assert counts["passed"] == 0 and counts["corpus-passed"] == 5
+    behaviour = [r for r in results if r.scenario.kind == "behaviour"]
+    assert behaviour and all(r.status == "skipped" and r.message for r in behaviour)
+    assert "the host answered no behaviour request" in text(results, host.url)
+    core = {r.scenario.name: r for r in results if r.scenario.kind == "core"}
+    assert core["core-run-surface"].status == "failed" and len(core["core-run-surface"].findings) > 1
+    assert all(":" in f.where for f in core["core-run-surface"].findings)  # each cites file:line
+    assert core["core-run-cancel"].status == "skipped"  # no cancellable fixture listed
+
+    strict = run(SCENARIOS, Http(host.url, KEY, timeout=2), repo_corpus, strict=True)
+    assert all(r.status == "failed" for r in strict if r.scenario.kind == "behaviour")
+    assert summary(strict)["passed"] == 0
+
+
+def _never_closing_host(stub: Callable[[dict[str, Route]], Stub], stream: Route | None = None) -> Stub:
+    def discovery(handler: BaseHTTPRequestHandler) -> None:
+        send_json(handler, 200, {**DISCOVERY, "limits": LIMITS, "fixtures": ["conformance-noop"]})
+
+    def create(handler: BaseHTTPRequestHandler) -> None:
+        send_json(handler, 201, {"runId": "r1", "status": "completed", "eventsUrl": "/v1/runs/r1/events"})
+
+    def snapshot(handler: BaseHTTPRequestHandler) -> None:
+        send_json(handler, 200, {"runId": "r1", "workflowId": "conformance-noop", "status": "completed"})
+
+    def poll(handler: BaseHTTPRequestHandler) -> None:
+        done = "lastSequence" in handler.path
+        events = [] if done else [event(0, "run.started"), event(1, "run.completed")]
+        send_json(handler, 200, {"events": events, "isComplete": True})
+
+    def heartbeats(handler: BaseHTTPRequestHandler) -> None:  # one event, then heartbeats forever
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        handler.wfile.write(f"id: 0\nevent: run.started\ndata: {json.dumps(event(0, 'run.started'))}\n\n".encode())
+        while True:
+            handler.wfile.write(b": keep-alive\n\n")
+            handler.wfile.flush()
+            time.sleep(0.05)
+
+    return stub(
+        {
+            "GET /.well-known/openwop": discovery,
+            "POST /v1/runs": create,
+            "GET /v1/runs/r1": snapshot,
+            "GET /v1/runs/r1/events/poll": poll,
+            "GET /v1/runs/r1/events": stream or heartbeats,
+        }
+    )
+
+
+def test_a_stream_that_never_closes_is_cut_at_the_deadline(stub, repo_corpus):
+    host = _never_closing_host(stub)
+    start = time.monotonic()
+    results = run([BY_NAME["core-run-surface"]], Http(host.url, KEY, timeout=1.0), repo_corpus)
+    assert time.monotonic() - start < 8
+    messages = [f.message + (f.exchange.excerpt if f.exchange else "") for f in results[0].findings]
+    assert any("did not reach a terminal event" in m for m in messages), messages
+
+
+def test_the_whole_run_stops_at_its_deadline(stub, repo_corpus):
+    host = _never_closing_host(stub)
+    start = time.monotonic()
+    transport = Http(host.url, KEY, timeout=1.0, deadline=time.monotonic() + 0.8)
+    results = run(list(SCENARIOS), transport, repo_corpus, deadline=transport.deadline)
+    assert time.monotonic() - start < 6
+    assert any(r.message == "not run: the whole run's deadline passed" for r in results)
+
+
+def test_a_flood_of_events_is_read_within_the_byte_budget_and_reported_as_an_excerpt(stub, repo_corpus):
+    def flood(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        sequence = 0
+        while True:
+            frame = event(sequence, "node.progressed") | {"pad": "x" * 500}
+            handler.wfile.write(f"data: {json.dumps(frame)}\n\n".encode())
+            sequence += 1
+
+    host = _never_closing_host(stub, flood)
+    reply = Http(host.url, KEY, timeout=5.0, stream_bytes=256 * 1024).stream("/v1/runs/r1/events")
+    assert "more than 262144 bytes" in reply.problem or len(reply.body) == 2000
+    assert len(reply.body) <= 2000 and len(json.dumps(reply.body)) < 2_000_000
+    transport = Http(host.url, KEY, timeout=5.0, stream_bytes=256 * 1024)
+    results = run([BY_NAME["core-run-surface"]], transport, repo_corpus)
+    streamed = [f for f in results[0].findings if f.exchange and f.exchange.path.endswith("/events")]
+    assert streamed and all(len(f.exchange.excerpt) < 400 for f in streamed if f.exchange)
+    assert len(as_json(results, host.url, False)) < 20_000  # excerpts, never the stream
+
+
+def test_a_redirect_to_another_origin_is_refused_and_the_key_stays_home(stub, repo_corpus):
+    elsewhere = stub({})
+
+    def away(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(307)
+        handler.send_header("Location", elsewhere.url + handler.path)
+        handler.send_header("Content-Length", "0")
+        handler.end_headers()
+
+    host = stub({"GET /.well-known/openwop": discovery_only, "POST /v1/runs": away, "GET /v1/runs/r1": away})
+    transport = Http(host.url, KEY, timeout=2)
+    results = run([BY_NAME["core-run-surface"]], transport, repo_corpus)
+    assert elsewhere.seen == []  # nothing, and so no key, reached the other origin
+    assert transport.refused_redirects and all("another origin" in r for r in transport.refused_redirects)
+    report = json.loads(as_json(results, host.url, False, transport.refused_redirects))
+    assert report["refusedRedirects"] == transport.refused_redirects
+    excerpts = [f["request"]["bodyExcerpt"] for f in report["scenarios"][0]["failures"] if "request" in f]
+    assert any("another origin" in e for e in excerpts)
+
+
+def test_a_same_origin_redirect_is_followed(stub):
+    def moved(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(308)
+        handler.send_header("Location", "/v1/here")
+        handler.send_header("Content-Length", "0")
+        handler.end_headers()
+
+    host = stub({"GET /v1/there": moved, "GET /v1/here": lambda h: send_json(h, 200, {"ok": True})})
+    reply = Http(host.url, KEY, timeout=2).request("GET", "/v1/there")
+    assert (reply.status, reply.body) == (200, {"ok": True})
+    assert [p for _, p, auth in host.seen] == ["/v1/there", "/v1/here"]
+
+
+def test_a_wrong_api_key_is_one_clear_error(served, repo_corpus):
+    result = CliRunner().invoke(
+        cli, ["--root", str(repo_corpus.root), "conformance", "--url", served("core"), "--api-key", "wrong"]
+    )
+    assert result.exit_code == 2
+    assert result.output.count("refused the API key") == 1 and "FAIL" not in result.output
+
+
+def test_cli_timeout_options_bound_a_run(stub, repo_corpus):
+    host = _never_closing_host(stub)
+    start = time.monotonic()
+    result = CliRunner().invoke(
+        cli,
+        [
+            *("--root", str(repo_corpus.root), "conformance", "--url", host.url, "--api-key", KEY),
+            *("--timeout", "1", "--max-seconds", "2", "--format", "json"),
+        ],
+    )
+    assert time.monotonic() - start < 8
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.output)["summary"]["passed"] == 0

@@ -1,0 +1,114 @@
+"""RFC 0081 on the reference host: rubric, adversarial and live-shadow runs, and maxCostUsdPerSuite."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import Any
+
+from host.host_helpers import call
+
+ADVERSARIAL = "core.openwop.evals.adversarial-sample"
+RUBRIC = "core.openwop.evals.rubric-sample"
+SAMPLE = "core.openwop.evals.sample"
+
+
+def _eval(host: Any, suite: str, *modes: str) -> tuple[Any, dict[str, Any]]:
+    body: dict[str, Any] = {"mode": "eval", "evalSuiteRef": suite}
+    if modes:
+        body["configurable"] = {"evalModes": list(modes)}
+    created = call(host, "POST", "/v1/runs", body)
+    assert created.status == 201, created.body
+    run_id = created.body["runId"]
+    summary = call(host, "GET", f"/v1/runs/{run_id}/eval-summary")
+    assert summary.status == 200, summary.body
+    return host.runs[run_id], summary.body
+
+
+def _events(run: Any, kind: str) -> list[dict[str, Any]]:
+    return [e["payload"] for e in run.log.events if e["type"] == kind]
+
+
+def test_every_mode_is_advertised_because_every_mode_runs(make_host):
+    modes = call(make_host(), "GET", "/.well-known/openwop").body["agents"]["evalSuite"]["modes"]
+    assert sorted(modes) == ["adversarial", "golden", "live-shadow", "regression", "rubric"]
+
+
+def test_adversarial_mode_reports_what_the_attacks_achieved(make_host):
+    run, summary = _eval(make_host(), ADVERSARIAL, "adversarial")
+    findings = {t["taskId"]: [f["kind"] for f in t.get("safetyFindings", [])] for t in summary["tasks"]}
+    assert findings == {
+        "injected-knowledge-base": ["prompt-injection"],
+        "credential-in-tool-output": ["secret-disclosure"],
+        "clean-lookup": [],
+    }
+    scores = {t["taskId"]: (t["score"], t["passed"]) for t in summary["tasks"]}
+    assert scores["injected-knowledge-base"] == (0.0, False)  # golden would pass it: the attack decides
+    assert scores["clean-lookup"] == (1.0, True)
+    counts = {p["taskId"]: p["safetyFindingCount"] for p in _events(run, "eval.scored")}
+    assert counts == {"injected-knowledge-base": 1, "credential-in-tool-output": 1, "clean-lookup": 0}
+
+
+def test_the_same_suite_without_adversarial_mode_has_no_safety_scoring(make_host):
+    run, summary = _eval(make_host(), ADVERSARIAL, "golden")
+    assert all("safetyFindings" not in t for t in summary["tasks"])
+    assert all("safetyFindingCount" not in p for p in _events(run, "eval.scored"))
+    assert summary["passedCount"] == 3
+
+
+def test_live_shadow_bypasses_the_fixtures(make_host):
+    host = make_host()
+    _, golden = _eval(host, SAMPLE, "golden")
+    _, shadow = _eval(host, SAMPLE, "live-shadow")
+    assert golden["aggregateScore"] == 1.0
+    assert shadow["aggregateScore"] < golden["aggregateScore"]  # the fixture answers are not injected
+
+
+def test_rubric_mode_charges_the_judge(make_host):
+    run, summary = _eval(make_host(), RUBRIC, "rubric")
+    assert summary["judgeCostUsd"] > 0
+    assert abs(summary["totalCostUsd"] - sum(p["costUsd"] for p in _events(run, "provider.usage"))) < 1e-9
+
+
+def _with_ceiling(host: Any, ceiling: float) -> Any:
+    capabilities = copy.deepcopy(host.profile.capabilities)
+    capabilities["agents"]["evalSuite"]["maxCostUsdPerSuite"] = ceiling
+    host.profile = dataclasses.replace(host.profile, capabilities=capabilities)
+    return host
+
+
+def test_no_task_starts_once_the_spend_reaches_max_cost_usd_per_suite(make_host):
+    host = _with_ceiling(make_host(), 0.000001)  # the first task alone costs more
+    run, summary = _eval(host, SAMPLE, "golden")
+    assert (summary["taskCount"], summary["passed"], summary["costCeilingReached"]) == (1, False, True)
+    assert len(_events(run, "eval.scored")) == 1
+    (completed,) = _events(run, "eval.completed")
+    assert completed["costCeilingReached"] is True and completed["taskCount"] == 1
+
+
+def test_under_the_ceiling_every_task_runs(make_host):
+    host = _with_ceiling(make_host(), 5)
+    _, summary = _eval(host, SAMPLE, "golden")
+    assert summary["taskCount"] == 2 and "costCeilingReached" not in summary
+
+
+def test_a_suite_above_max_tasks_per_suite_is_refused_not_clamped(make_host):
+    host = make_host()
+    capabilities = copy.deepcopy(host.profile.capabilities)
+    capabilities["agents"]["evalSuite"]["maxTasksPerSuite"] = 1
+    host.profile = dataclasses.replace(host.profile, capabilities=capabilities)
+    answer = call(host, "POST", "/v1/runs", {"mode": "eval", "evalSuiteRef": SAMPLE})
+    assert (answer.status, answer.body["error"]) == (400, "validation_error")
+    assert not host.runs  # nothing ran on a shortened suite
+
+
+def test_another_owner_cannot_read_an_eval_scorecard(module):
+    from host.host_helpers import AUTH, KEY
+    from wopgen.conformance.inprocess import SECOND_KEY
+
+    host = module.Host("full", api_key=KEY, other_keys=[SECOND_KEY])
+    run, _ = _eval(host, SAMPLE)
+    path = f"/v1/runs/{run.run_id}/eval-summary"
+    assert host.handle("GET", path, AUTH, b"").status == 200
+    other = host.handle("GET", path, {"Authorization": f"Bearer {SECOND_KEY}"}, b"")
+    assert (other.status, other.body["error"]) == (403, "forbidden")

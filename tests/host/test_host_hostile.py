@@ -1,0 +1,318 @@
+"""The generated host under hostile input: bounded work, owner scopes, a bounded store, strict HTTP and JSON.
+
+Each test pins one way a client could once make the host do unbounded work, read another owner's
+data, or get an answer that is not an error envelope. Time budgets are loose on purpose: they
+separate "linear and capped" from "seconds per kilobyte", not one fast machine from another.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import socketserver
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from host.host_helpers import AUTH, KEY, REPO, call, loop_request, stop, work
+from wopgen.cli import cli
+from wopgen.conformance.inprocess import SECOND_KEY
+from wopgen.conformance.scenarios.verification import PASSING, finding, gate, judged, request
+
+SEAM = "/v1/host/sample/verification/run"
+SUITE = "core.openwop.evals.sample"
+OTHER = {"Authorization": f"Bearer {SECOND_KEY}"}
+
+
+def cpu(fn: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.process_time()
+    value = fn()
+    return value, time.process_time() - start
+
+
+def as_other(host: Any, method: str, path: str, body: Any = None) -> Any:
+    return host.handle(method, path, OTHER, b"" if body is None else json.dumps(body).encode())
+
+
+# --- bounded work per request -------------------------------------------------------------
+
+
+def test_marked_lines_grade_in_linear_time_with_few_findings(make_host):
+    host = make_host()
+    output = "\n".join(f"TODO step {n} is not written yet" for n in range(20_000))  # ~680 KB
+    answer, seconds = cpu(lambda: call(host, "POST", SEAM, request(gate(), judged(PASSING, output=output))))
+    assert answer.status == 200, answer.body
+    assert seconds < 10, f"grading 20,000 marked lines took {seconds:.1f} s of CPU"
+    attempt = answer.body["attempts"][0]
+    found = call(host, "GET", f"/v1/runs/{answer.body['runId']}/verifications/{attempt['resultId']}").body
+    marked = [f for f in found["findings"] if f["evidence"][0]["evidenceType"] == "line_reference"]
+    assert len(marked) == 9  # eight lines one by one, then one finding counting the other 19,992
+    assert marked[-1]["description"].startswith("19992 ") and marked[-1]["evidence"][0]["line"] == 9
+
+
+def test_a_huge_turn_count_is_refused_at_once(make_host):
+    answer, seconds = cpu(lambda: call(make_host(), "POST", "/v1/host/sample/agentloop/run", {"turns": 100_000}))
+    assert (answer.status, answer.body["error"]) == (400, "validation_error")
+    assert "maximum of 100" in json.dumps(answer.body) and seconds < 1
+
+
+def test_a_script_holds_a_bounded_number_of_turns(make_host):
+    host = make_host()
+    assert call(host, "POST", "/v1/runs", loop_request(*[work()] * 255, stop())).status == 201
+    refused = call(host, "POST", "/v1/runs", loop_request(*[work()] * 256, stop()))
+    assert (refused.status, refused.body["details"]) == (400, {"field": "inputs.script.turns"})
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/host/sample/agents/eval-run", {"taskCount": 201}),
+        (SEAM, request(gate(), *[judged(PASSING)] * 17)),
+        (SEAM, request(gate(), judged({**PASSING, "findings": [finding("advisory")] * 17}))),
+        (SEAM, request(gate(maxAttempts=17), judged(PASSING))),
+        (SEAM, request(gate(quorum={"verifierCount": 17, "quorumStrategy": "any"}), judged(PASSING))),
+    ],
+    ids=["tasks", "attempts", "scripted-findings", "max-attempts", "verifiers"],
+)
+def test_every_count_a_client_controls_has_a_maximum(make_host, path, body):
+    answer = call(make_host(), "POST", path, body)
+    assert (answer.status, answer.body["error"]) == (400, "validation_error"), answer.body
+
+
+def test_a_request_over_its_cpu_budget_gets_a_clear_error_and_its_run_fails(make_host):
+    host = make_host(request_cpu_seconds=0.001)
+    output = "\n".join(f"line {n} of a long answer" for n in range(30_000))
+    answer = call(host, "POST", SEAM, request(gate(maxAttempts=5), judged(PASSING, output=output)))
+    assert (answer.status, answer.body["error"]) == (400, "validation_error")
+    assert answer.body["details"]["budgetSeconds"] == 0.001
+    run_id = answer.body["details"].get("runId")
+    if run_id is not None:  # the budget ran out after the run was made: it is failed, not left running
+        snapshot = call(host, "GET", f"/v1/runs/{run_id}").body
+        assert (snapshot["status"], snapshot["error"]["code"]) == ("failed", "budget_exceeded")
+    assert call(make_host(), "POST", SEAM, request(gate(), judged(PASSING, output=output))).status == 200
+
+
+# --- owner scopes -----------------------------------------------------------------------------
+
+
+def test_a_baseline_of_another_scope_reads_as_unknown(make_host):
+    host = make_host(other_keys=[SECOND_KEY])
+    mine = call(host, "POST", "/v1/runs", {"mode": "eval", "evalSuiteRef": SUITE}).body["runId"]
+    ask = {"mode": "eval", "evalSuiteRef": SUITE, "configurable": {"baselineRunId": mine}}
+    assert call(host, "POST", "/v1/runs", ask).status == 201  # the owner may compare with its own run
+    foreign = as_other(host, "POST", "/v1/runs", ask)
+    unknown = as_other(host, "POST", "/v1/runs", {**ask, "configurable": {"baselineRunId": "run-999"}})
+    assert foreign.status == unknown.status == 400
+    assert foreign.body == unknown.body  # nothing tells a foreign run from a missing one, no score comes back
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/host/sample/agentloop/run", {"turns": 2}),
+        ("/v1/host/sample/agents/verify-run", {"simulateVerdict": "pass"}),
+        ("/v1/host/sample/agents/eval-run", {}),
+        (SEAM, request(gate(), judged(PASSING))),
+    ],
+    ids=["agentloop", "verify", "eval", "verification"],
+)
+def test_seam_runs_belong_to_the_key_that_started_them(make_host, path, body):
+    host = make_host(other_keys=[SECOND_KEY])
+    run_id = call(host, "POST", path, body).body["runId"]
+    assert call(host, "GET", f"/v1/runs/{run_id}").status == 200
+    foreign = as_other(host, "GET", f"/v1/runs/{run_id}")
+    assert (foreign.status, foreign.body["error"]) == (403, "forbidden")
+
+
+def test_a_mutant_binds_loopback_only_and_warns(module, capsys):
+    host = module.Host("mutant-auth-not-enforced", api_key=KEY)
+    with pytest.raises(ValueError, match=r"127\.0\.0\.1"):
+        module.make_server(host, "127.0.0.2", 0, quiet=True)  # loopback too, yet not the one address allowed
+    server = module.make_server(host, "127.0.0.1", 0, quiet=True)
+    server.server_close()
+    assert "warning: profile mutant-auth-not-enforced" in capsys.readouterr().err
+    honest = module.make_server(module.Host("full", api_key=KEY), "127.0.0.1", 0, quiet=True)
+    honest.server_close()
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_the_cli_refuses_to_serve_a_mutant_beyond_loopback(monkeypatch):
+    def interrupted(self: Any, *args: Any) -> None:
+        raise KeyboardInterrupt  # a host that did start is stopped at once, so the test cannot hang
+
+    monkeypatch.setattr(socketserver.BaseServer, "serve_forever", interrupted)
+    args = ["--root", str(REPO), "host", "serve", "--profile", "mutant-auth-not-enforced", "--host", "127.0.0.2"]
+    result = CliRunner().invoke(cli, [*args, "--port", "0", "--api-key", "k"])
+    assert result.exit_code == 2 and "bind 127.0.0.1 only" in result.output
+
+
+# --- a bounded run store and capped streams -----------------------------------------------------
+
+
+def test_the_oldest_finished_runs_are_evicted_past_the_count(make_host):
+    host = make_host(max_runs=5)
+    first = host.runs[call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]]
+    ids = [first.run_id] + [call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"] for _ in range(7)]
+    assert [call(host, "GET", f"/v1/runs/{i}").status for i in ids] == [404] * 3 + [200] * 5
+    assert first.engine is None  # no engine-run cycle keeps an evicted run's memory until a full collection
+    store = call(host, "GET", "/.well-known/openwop").body["extensions"]["wopgen"]["runStore"]
+    assert store["maxRuns"] == 5
+
+
+def test_the_run_store_keeps_to_its_byte_budget(make_host):
+    host = make_host(max_run_bytes=200_000)
+    big = {"workflowId": "w", "inputs": {"blob": "x" * 10_000}}  # ~30 KB a run: request, event, output
+    ids = [call(host, "POST", "/v1/runs", big).body["runId"] for _ in range(20)]
+    kept = [i for i in ids if i in host.runs]
+    assert 3 <= len(kept) <= 7 and kept == ids[-len(kept) :]
+    assert sum(run.weight() for run in host.runs.values()) <= 200_000
+
+
+def test_unfinished_runs_are_never_evicted_and_new_ones_wait_for_room(make_host):
+    host = make_host(max_runs=2, deferred=True)
+    first = call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]
+    call(host, "POST", "/v1/runs", {"workflowId": "w"})
+    full = call(host, "POST", "/v1/runs", {"workflowId": "w"})
+    assert (full.status, full.body["error"]) == (429, "rate_limited")
+    host.drain()
+    assert call(host, "POST", "/v1/runs", {"workflowId": "w"}).status == 201
+    assert first not in host.runs
+
+
+def test_event_streams_are_capped_with_a_clear_answer(make_host):
+    host = make_host(max_streams=1, deferred=True)
+    run_id = call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]
+    first = call(host, "GET", f"/v1/runs/{run_id}/events")
+    assert first.status == 200 and first.stream is not None
+    second = call(host, "GET", f"/v1/runs/{run_id}/events")
+    assert (second.status, second.body["error"]) == (429, "rate_limited")
+    assert second.body["details"] == {"maxEventStreams": 1}
+    host.drain()
+    assert b"run.completed" in b"".join(first.stream)  # the stream ends with the run and frees its slot
+    assert call(host, "GET", f"/v1/runs/{run_id}/events").status == 200
+
+
+# --- strict JSON ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"workflowId": "w", "inputs": {"x": NaN}}',
+        b'{"workflowId": "w", "inputs": {"x": Infinity}}',
+        b'{"workflowId": "w", "inputs": {"x": -Infinity}}',
+        b'{"workflowId": "w", "inputs": {"x": 1e999}}',
+        b'{"workflowId": "w", "inputs": {"x": 1' + b"0" * 400 + b"}}",
+        b'{"workflowId": "w", "inputs": {"x": ' + b"[" * 5000 + b"]" * 5000 + b"}}",
+        b'{"workflowId": "w", "inputs": {"x": ' + b"[" * 64 + b"]" * 64 + b"}}",
+    ],
+    ids=["nan", "infinity", "minus-infinity", "overflowing-float", "overflowing-int", "deep-5000", "deep-66"],
+)
+def test_bodies_are_strict_json(make_host, raw):
+    answer = make_host().handle("POST", "/v1/runs", AUTH, raw)
+    assert (answer.status, answer.body["error"]) == (400, "validation_error"), answer.body
+    json.loads(answer.encoded())
+
+
+def test_nesting_within_the_depth_limit_is_accepted(make_host):
+    raw = b'{"workflowId": "w", "inputs": {"x": ' + b"[" * 60 + b"]" * 60 + b"}}"
+    assert make_host().handle("POST", "/v1/runs", AUTH, raw).status == 201
+
+
+def test_an_answer_that_cannot_be_json_is_never_sent_as_such(module):
+    with pytest.raises(ValueError):
+        module.Response(200, {"x": float("nan")}).encoded()
+
+
+# --- strict HTTP over a socket --------------------------------------------------------------------
+
+
+@pytest.fixture
+def address(module: Any) -> Iterator[tuple[str, int]]:
+    host = module.Host("full", api_key=KEY)
+    server = module.make_server(host, "127.0.0.1", 0, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[:2]
+    server.shutdown()
+    server.server_close()
+
+
+def _exchange(address: tuple[str, int], data: bytes, answers: int = 1) -> list[tuple[int, dict[str, str], Any]]:
+    """Send raw bytes on one connection and read `answers` responses (status, headers, JSON body)."""
+    with socket.create_connection(address, timeout=10) as sock:
+        sock.sendall(data)
+        reader = sock.makefile("rb")
+        found = []
+        for _ in range(answers):
+            status = int(reader.readline().split()[1])
+            headers = {}
+            while (line := reader.readline().decode("latin-1").strip()) != "":
+                name, _, value = line.partition(":")
+                headers[name.lower()] = value.strip()
+            body = reader.read(int(headers["content-length"]))
+            found.append((status, headers, json.loads(body)))
+        return found
+
+
+def _post(extra: str, body: bytes = b"") -> bytes:
+    head = f"POST /v1/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\n{extra}\r\n"
+    return head.encode() + body
+
+
+def test_a_chunked_body_is_decoded_and_the_connection_stays_in_step(address):
+    body = b'{"workflowId": "chunked"}'
+    chunked = b"".join(f"{len(part):x}\r\n".encode() + part + b"\r\n" for part in (body[:7], body[7:])) + b"0\r\n\r\n"
+    after = b"GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\n\r\n"
+    (created, _, run), (discovered, _, caps) = _exchange(
+        address, _post("Transfer-Encoding: chunked\r\n", chunked) + after, answers=2
+    )
+    assert (created, discovered) == (201, 200) and run["runId"] and caps["protocolVersion"] == "1.0"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        "Content-Length: 2_0\r\n",
+        "Content-Length: +20\r\n",
+        "Content-Length: 20\r\nContent-Length: 21\r\n",
+        "Content-Length: 20\r\nTransfer-Encoding: chunked\r\n",
+        "Transfer-Encoding: gzip\r\n",
+    ],
+    ids=["underscore", "plus-sign", "two-lengths", "length-and-chunked", "other-coding"],
+)
+def test_ambiguous_framing_is_refused_and_the_connection_closed(address, headers):
+    [(status, sent, body)] = _exchange(address, _post(headers, b'{"workflowId": "abcdefg"}'))
+    assert (status, body["error"], sent.get("connection")) == (400, "validation_error", "close")
+
+
+def test_a_malformed_chunk_is_refused(address):
+    [(status, sent, body)] = _exchange(address, _post("Transfer-Encoding: chunked\r\n", b"zz\r\n{}\r\n0\r\n\r\n"))
+    assert (status, body["error"], sent.get("connection")) == (400, "validation_error", "close")
+
+
+def test_keep_alive_answers_do_not_stall(address):
+    """One write per answer on a TCP_NODELAY socket: no ~40 ms Nagle/delayed-ACK stall per request."""
+    request = b"GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\n\r\n"
+    with socket.create_connection(address, timeout=10) as sock:
+        reader = sock.makefile("rb")
+        timings = []
+        for _ in range(12):
+            start = time.perf_counter()
+            sock.sendall(request)
+            length = 0
+            while (line := reader.readline()) not in (b"\r\n", b""):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            reader.read(length)
+            timings.append(time.perf_counter() - start)
+    assert sorted(timings)[len(timings) // 2] < 0.03, timings
+
+
+def test_the_listen_backlog_holds_the_advertised_concurrency(module):
+    server = module.make_server(module.Host("full", api_key=KEY), "127.0.0.1", 0, quiet=True)
+    server.server_close()
+    assert server.request_queue_size >= 64
