@@ -1,7 +1,9 @@
 """Benchmark: `wopgen compat` between two synthetic corpora of 1,000 schemas each.
 
 The head is the base with edits on every tenth schema, cycling through an optional property added,
-an enum value added, a maxLength tightened, a property removed and a `$def` renamed (no change).
+an enum value added, a maxLength tightened, a property removed, a `$def` renamed (a rename, no
+change of shape) and the two `oneOf` branches inlined, reordered and each grown by an optional
+member (paired by their discriminating `const`, so only the two members are reported).
 The baseline, measured in the same run, is just `corpus.load` of both corpora; the comparison is
 `corpus.load` of both plus `compat.compare`. Reported: seconds for each, the ratio
 compare/baseline, and the changes found by rule.
@@ -31,7 +33,7 @@ def edit_head(root: Path, count: int) -> None:
         path = root / f"schemas/s{n:04d}.schema.json"
         data = json.loads(path.read_text())
         props = data["properties"]
-        kind = (n // 10) % 5
+        kind = (n // 10) % 6
         if kind == 0:
             props["note"] = {"type": "string"}
         elif kind == 1:
@@ -40,9 +42,14 @@ def edit_head(root: Path, count: int) -> None:
             props["id"]["maxLength"] = 32
         elif kind == 3:
             del props["tags"]
-        else:
+        elif kind == 4:
             data["$defs"]["west"] = data["$defs"].pop("left")
             props["choice"]["oneOf"][0]["$ref"] = "#/$defs/west"
+        else:
+            grown = [json.loads(json.dumps(data["$defs"][side])) for side in ("right", "left")]
+            for branch in grown:
+                branch["properties"]["note"] = {"type": "string"}
+            props["choice"]["oneOf"] = grown
         path.write_text(json.dumps(data, indent=2))
 
 

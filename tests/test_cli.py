@@ -27,7 +27,7 @@ def test_findings_exit_one_and_are_grouped_by_file(make_corpus):
     result = run("--root", str(make_corpus(edit)), "check")
     assert result.exit_code == 1
     assert "schemas/thing.schema.json\n" in result.output
-    assert "[schema-title]" in result.output and "1 errors" in result.output
+    assert "[schema-title]" in result.output and "1 error, 0 warnings" in result.output
 
 
 def test_select_and_ignore_by_id_or_prefix(make_corpus):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "generator", "templates", "site")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "CONTRIBUTING.md", "generator", "templates", "site")
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
 
 
@@ -95,3 +95,37 @@ def test_the_unpacked_wheel_renders_host_site_and_rfc_outside_the_repository(whe
     written = corpus / rfc.stdout.strip()
     assert written.name.endswith("-packaged-template.md")
     assert "| **Title** | Packaged template |" in written.read_text()
+
+
+def test_the_unpacked_wheel_starts_a_corpus_that_checks_clean(wheel: Path, tmp_path: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "wopgen/data/corpus-format.md" in names and "wopgen_templates/init/pyproject.toml.j2" in names
+    installed = tmp_path / "site-packages"
+    zipfile.ZipFile(wheel).extractall(installed)
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    empty = tmp_path / "empty"
+    empty.mkdir()
+
+    def wopgen(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "wopgen", *args], cwd=empty, env=env, capture_output=True, text=True, check=False
+        )
+
+    where = subprocess.run(
+        [sys.executable, "-c", "import wopgen.reference as r; print(r.__file__)"],
+        cwd=empty,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert where.stdout.startswith(str(installed)), where.stdout + where.stderr
+    made = wopgen("init", "--title", "Acme Protocol", "--id-base", "https://acme.example/spec/v1/")
+    assert made.returncode == 0, made.stdout + made.stderr
+    checked = wopgen("check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert '"$id": "https://acme.example/spec/v1/greeting.schema.json"' in (
+        empty / "schemas" / "greeting.schema.json"
+    ).read_text(encoding="utf-8")
+    reference = wopgen("config", "--reference")
+    assert reference.returncode == 0 and reference.stdout.startswith("# Contributing")

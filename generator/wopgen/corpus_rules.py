@@ -64,3 +64,9 @@ EMPTY = define(
     "No schema, no RFC and no prose page was found: every check would pass on nothing (a wrong --root or "
     "[tool.wopgen] folder setting).",
 )
+API_FORMAT = define(
+    "api-format",
+    "error",
+    "The API folder holds neither the declarative operations.yaml/channels.yaml nor an OpenAPI 3.1 or "
+    "AsyncAPI 3.x document, so nothing in it would be checked.",
+)

@@ -43,6 +43,11 @@ class Diagnostic:
         }
 
 
+def plural(number: int, noun: str, nouns: str | None = None) -> str:
+    """`1 error`, `2 errors`, `0 files`: the number and the noun in the form the number takes."""
+    return f"{number} {noun if number == 1 else (nouns or noun + 's')}"
+
+
 def count(diagnostics: list[Diagnostic]) -> dict[str, int]:
     totals = {s.value: 0 for s in Severity}
     for d in diagnostics:

@@ -11,7 +11,7 @@ import click
 
 from wopgen import __version__
 from wopgen.catalogue import catalogue
-from wopgen.diagnostics import Diagnostic, count
+from wopgen.diagnostics import Diagnostic, count, plural
 
 JSON_SHAPE_VERSION = 1
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -34,7 +34,7 @@ def render_text(diagnostics: list[Diagnostic], colour: bool = False, checked: di
                 out.append(f"      hint: {d.hint}")
         out.append("")
     totals = count(diagnostics)
-    summary = f"{totals['error']} errors, {totals['warning']} warnings, {totals['info']} infos"
+    summary = ", ".join(plural(totals[s], s) for s in ("error", "warning", "info"))
     if not diagnostics:
         summary = "no problems found"
     if checked is not None:

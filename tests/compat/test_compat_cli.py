@@ -70,7 +70,8 @@ def test_folder_as_base(repo: Path, tmp_path: Path) -> None:
     assert change["rule"] == "compat-property-removed"
     assert change["base"]["pointer"] == "/properties/decision" and change["base"]["line"] > 1
     assert change["head"]["pointer"] == "/properties"
-    assert set(change) == {"rule", "severity", "path", "message", "hint", "direction", "events", "rfc", "base", "head"}
+    keys = {"rule", "severity", "path", "message", "hint", "direction", "events", "rfc", "accepted", "base", "head"}
+    assert set(change) == keys
 
 
 def test_bad_ref_is_a_usage_error(repo: Path) -> None:

@@ -66,10 +66,13 @@ def test_def_removed_that_another_file_referenced(tmp_path: Path) -> None:
     assert changes[0].path == "schemas/shared.schema.json"
 
 
-def test_def_renamed_inside_one_file_is_no_change(tmp_path: Path) -> None:
+def test_def_renamed_inside_one_file_is_a_rename_not_a_wire_change(tmp_path: Path) -> None:
     base = {"thing": thing(obj({"m": {"$ref": "#/$defs/a"}}, **{"$defs": {"a": {"enum": ["x"]}}}))}
     head = {"thing": thing(obj({"m": {"$ref": "#/$defs/b"}}, **{"$defs": {"b": {"enum": ["x"]}}}))}
-    assert run_compat(tmp_path, base, head) == []
+    (change,) = run_compat(tmp_path, base, head)
+    assert (change.rule, change.severity.value) == ("compat-schema-renamed", "warning")
+    assert change.base is not None and change.base.pointer == "/$defs/a"
+    assert change.head is not None and change.head.pointer == "/$defs/b"
 
 
 def test_cross_file_ref_moved_to_another_file_is_no_change(tmp_path: Path) -> None:
@@ -123,8 +126,8 @@ def test_event_type_removed_is_breaking(tmp_path: Path) -> None:
     base = events(["run.started", "agent.verified"], {"runStarted": STARTED, "agentVerified": VERIFIED})
     head = events(["run.started"], {"runStarted": STARTED})
     changes = run_compat(tmp_path, base, head)
-    assert outcome(changes) == {("compat-event-type-removed", E)}
-    assert len(changes) == 2  # the enum and the _typeIndex
+    assert outcome(changes) == {("compat-event-type-removed", E), ("compat-def-removed", W)}
+    assert len(changes) == 3  # the enum, the _typeIndex and the payload's $def by name
 
 
 def test_event_payload_changed(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ def _targets(corpus: Corpus) -> list[tuple[str, str, Any]]:
         if doc is None or not corpus.resolvable(doc.path):
             continue
         data = example.doc.data
-        if index_of(doc) is not None and isinstance(data, dict) and isinstance(data.get("type"), str):
+        if index_of(corpus, doc) is not None and isinstance(data, dict) and isinstance(data.get("type"), str):
             found.append((doc.path, f"{INDEX_POINTER}/{data['type']}", data.get("payload")))
         else:
             found.append((doc.path, "", data))

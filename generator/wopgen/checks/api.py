@@ -8,17 +8,13 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
-from functools import cache
-from importlib import resources
 from typing import Any
 
-import jsonschema_specifications  # type: ignore[import-untyped]
 import referencing
 import referencing.exceptions
-from jsonschema import Draft7Validator
-from referencing.jsonschema import DRAFT7
 
 from wopgen.catalogue import Rule, define
+from wopgen.checks import standard_api
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import ApiDescription, Channel, Operation, Where, read_api
 from wopgen.corpus.events import TYPE_ENUM, TYPE_INDEX, event_types, type_index
@@ -27,18 +23,14 @@ from wopgen.diagnostics import Diagnostic
 from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, asyncapi_document, openapi_document
 from wopgen.generate.bundle import BundleError
 
-ASYNCAPI_SPECS_VERSION = "6.11.1"  # npm @asyncapi/specs, file schemas/3.0.0.json; see data/asyncapi/SOURCE.md
-ASYNCAPI_SCHEMA_FILE = "asyncapi-3.0.0.schema.json"
+ASYNCAPI_SPECS_VERSION = standard_api.ASYNCAPI_SPECS_VERSION
 DISCOVERY_SCHEMA = "capabilities"
-METASCHEMAS: referencing.Registry[Any] = jsonschema_specifications.REGISTRY
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
 SCHEMA_UNRESOLVED = define(
     "api-schema-unresolved", "error", "An operation or channel names a schema that is not in the corpus."
 )
-OPERATION_ID_DUPLICATE = define(
-    "api-operation-id-duplicate", "error", "Two operations (HTTP or channel) share an operationId."
-)
+OPERATION_ID_DUPLICATE = standard_api.OPERATION_ID
 ROUTE_DUPLICATE = define("api-route-duplicate", "error", "Two operations share a method and path.")
 PATH_PARAMETERS = define(
     "api-path-parameters",
@@ -78,23 +70,19 @@ RFC_UNKNOWN = define(
     "error",
     "An operation names an RFC that is neither in the corpus nor in [tool.wopgen] external-rfcs.",
 )
-OPENAPI_INVALID = define(
-    "api-openapi", "error", "The OpenAPI 3.1 document rendered from spec/api/ fails openapi-spec-validator."
-)
-ASYNCAPI_INVALID = define(
-    "api-asyncapi",
-    "error",
-    "The AsyncAPI 3.0 document rendered from spec/api/ fails the official AsyncAPI 3.0.0 JSON Schema.",
-)
+OPENAPI_INVALID = standard_api.OPENAPI_INVALID
+ASYNCAPI_INVALID = standard_api.ASYNCAPI_INVALID
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
     from wopgen.checks.gate import blocking  # here: the gate imports the checks package
 
     api = read_api(corpus)
+    yield from api.diagnostics
+    if api.standard and not blocking(corpus):
+        yield from standard_api.check(corpus, api.standard)
     if not api.present:
         return
-    yield from api.diagnostics
     if blocking(corpus):
         # The rest reads schemas through the registry and renders the documents, which means
         # nothing (and can recurse forever) until the schema findings that block generation are fixed.
@@ -332,22 +320,9 @@ def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
         except BundleError as exc:
             yield from _unbundled(ASYNCAPI_INVALID, "asyncapi.yaml", exc)
             return
-        validator = _asyncapi_validator()
+        validator = standard_api.asyncapi_validator("3.0.0")
         for error in sorted(validator.iter_errors(json.loads(json.dumps(document))), key=lambda e: list(e.path)):
             where = "/".join(str(p) for p in error.absolute_path) or "document"
             yield ASYNCAPI_INVALID.at(
                 api.channels_path, 1, f"asyncapi.yaml at {where}: {error.message}", "run `wopgen api` and inspect it"
             )
-
-
-@cache
-def _asyncapi_validator() -> Draft7Validator:
-    """The official AsyncAPI 3.0.0 schema, with the JSON Schema metaschemas it cites; nothing is fetched.
-
-    Its definitions carry their own `$id`s, so crawling the one file registers all of them.
-    """
-    text = resources.files("wopgen").joinpath("data", "asyncapi", ASYNCAPI_SCHEMA_FILE).read_text(encoding="utf-8")
-    schema = json.loads(text)
-    resource = referencing.Resource.from_contents(schema, default_specification=DRAFT7)
-    registry = METASCHEMAS.with_resource(schema["$id"], resource).crawl()
-    return Draft7Validator(schema, registry=registry)

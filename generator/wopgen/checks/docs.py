@@ -9,12 +9,11 @@ from urllib.parse import unquote
 
 from wopgen.catalogue import define
 from wopgen.corpus import Corpus
+from wopgen.corpus.conventions import BANNER_PATTERN, numbered_rfc
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.rfc import STATUSES
 from wopgen.diagnostics import Diagnostic
 
-LEVELS = ("Stable", "Stabilizing", "Draft", "Experimental", "Deprecated")
-_BANNER = re.compile(r"^>\s*\*\*Status:\s*([A-Za-z]+)\*\*")
 _BANNER_CITES = re.compile(r"`([A-Za-z]+)`[^`\[]*?\[RFC[ \u00a0-]?(\d{4})\]")
 _EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 
@@ -56,25 +55,31 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
 
 
 def _banner(corpus: Corpus, doc: MarkdownDoc) -> Iterator[Diagnostic]:
+    conventions = corpus.settings.conventions
     found = doc.first_blockquote()
-    match = _BANNER.match(found[1]) if found else None
+    match = conventions.banner_regex.match(found[1]) if found else None
     if found is None or match is None:
-        line = doc.title.line + 1 if doc.title else 1
+        line = found[0] if found else (doc.title.line + 1 if doc.title else 1)
         yield BANNER.at(
             doc.path,
             line,
-            "no status banner after the title",
-            "add a line like: > **Status: Draft** · `Active` via [RFC 0061](../rfcs/0061-....md)",
+            "no status banner after the title"
+            if found is None
+            else "the first block quote is not a status banner: it does not match banner-pattern",
+            "add a line like: > **Status: Draft** · `Active` via [RFC 0061](../rfcs/0061-....md)"
+            if conventions.banner_pattern == BANNER_PATTERN
+            else f"open the page with a block quote matching banner-pattern {conventions.banner_pattern!r}",
         )
         return
     line, text = found
-    level = match.group(1)
-    if level not in LEVELS:
+    level = match.group("level")
+    levels = conventions.banner_levels
+    if level not in levels:
         yield BANNER.at(
             doc.path,
             line,
-            f"status level {level!r} is not one of {', '.join(LEVELS)}",
-            "use one of the documented levels",
+            f"status level {level!r} is not one of {', '.join(levels)}",
+            "use one of the documented levels (banner-levels)",
         )
     for claimed, number in _BANNER_CITES.findall(text):
         rfc = corpus.rfcs_by_number.get(int(number))
@@ -96,6 +101,14 @@ def _banner(corpus: Corpus, doc: MarkdownDoc) -> Iterator[Diagnostic]:
             )
 
 
+def _declared_external(corpus: Corpus, resolved: str) -> bool:
+    """A link to a file kept outside this checkout: one of `external-paths`, or the file of an RFC
+    listed in `external-rfcs` (NNNN-slug.md in the RFC folder)."""
+    if corpus.settings.conventions.is_external(resolved):
+        return True
+    return numbered_rfc(resolved, corpus.settings.rfcs) in corpus.settings.external_rfcs
+
+
 def _links(corpus: Corpus, page: MarkdownDoc, by_path: dict[str, MarkdownDoc]) -> Iterator[Diagnostic]:
     folder = posixpath.dirname(page.path)
     for link in page.links:
@@ -114,7 +127,7 @@ def _links(corpus: Corpus, page: MarkdownDoc, by_path: dict[str, MarkdownDoc]) -
                     col=link.col,
                 )
                 continue
-            if not corpus.exists(resolved):
+            if not corpus.exists(resolved) and not _declared_external(corpus, resolved):
                 yield LINK.at(
                     page.path, link.line, f"link {target!r}: {resolved} does not exist", "fix the path", col=link.col
                 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -75,6 +76,10 @@ def _describe(error: ValidationError, prefix: list[str | int]) -> tuple[list[str
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    if corpus.settings.conventions.examples_layout == "per-def":
+        yield from _check_def_examples(corpus)
+        return
+    required = corpus.settings.conventions.examples_required
     by_schema: dict[str, set[str]] = {}
     orphans: set[str] = set()
     for example in sorted(corpus.examples, key=lambda e: e.path):
@@ -92,7 +97,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         yield from _check_example(corpus, example)
     for name, doc in sorted(corpus.schemas_by_name.items()):
         kinds = by_schema.get(name, set())
-        missing = [k for k in ("valid", "invalid") if k not in kinds]
+        missing = [k for k in required if k not in kinds]
         if missing:
             folder = f"{corpus.settings.examples}/{name}/"
             yield MISSING.at(
@@ -103,8 +108,48 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
             )
 
 
-def _check_example(corpus: Corpus, example: Example) -> Iterator[Diagnostic]:
-    schema = corpus.schemas_by_name[example.schema_name]
+def _check_def_examples(corpus: Corpus) -> Iterator[Diagnostic]:
+    """The per-`$defs` layout: `<DefName>/` folders against `examples-schema#/$defs/<DefName>`."""
+    conventions = corpus.settings.conventions
+    target = posixpath.normpath(posixpath.join(corpus.settings.schemas, conventions.examples_schema))
+    schema = corpus.schemas.get(target)
+    defs = schema.data.get("$defs") if schema is not None and isinstance(schema.data, dict) else None
+    if schema is None or not isinstance(defs, dict):
+        if corpus.examples:
+            yield ORPHAN.at(
+                corpus.settings.examples,
+                1,
+                f"examples-schema {target} is not a schema of the corpus with $defs",
+                "set examples-schema to the single-file schema, relative to the schemas folder",
+            )
+        return
+    kinds: dict[str, set[str]] = {}
+    for example in sorted(corpus.examples, key=lambda e: e.path):
+        if example.def_name not in defs:
+            if example.def_name not in kinds:
+                yield ORPHAN.at(
+                    example.path,
+                    1,
+                    f"{target} has no $defs/{example.def_name}",
+                    "name the folder after a $defs entry of the schema, or remove it",
+                )
+            kinds.setdefault(example.def_name, set())
+            continue
+        kinds.setdefault(example.def_name, set()).add(example.kind)
+        yield from _check_example(corpus, example, (schema.path, "/$defs/" + escape_token(example.def_name)))
+    for name, found in sorted(kinds.items()):
+        missing = [k for k in conventions.examples_required if k not in found]
+        if name in defs and missing:
+            yield MISSING.at(
+                f"{corpus.settings.examples}/{name}",
+                1,
+                f"$defs/{name} has no {' and no '.join(missing)} example",
+                f"add {', '.join(f'{name}/{k}/<what-it-shows>.json' for k in missing)}",
+            )
+
+
+def _check_example(corpus: Corpus, example: Example, def_target: tuple[str, str] | None = None) -> Iterator[Diagnostic]:
+    schema = corpus.schemas[def_target[0]] if def_target else corpus.schemas_by_name[example.schema_name]
     if not corpus.resolvable(schema.path):
         yield UNVERIFIABLE.at(
             example.path,
@@ -113,7 +158,7 @@ def _check_example(corpus: Corpus, example: Example) -> Iterator[Diagnostic]:
             "fix the schema-metaschema findings first",
         )
         return
-    target = _target(corpus, example)
+    target = (*def_target, example.doc.data, []) if def_target else _target(corpus, example)
     if isinstance(target, Diagnostic):
         yield target
         return

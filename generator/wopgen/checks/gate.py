@@ -26,7 +26,7 @@ BLOCKING_RULES = (
 
 # Added by the generators that render spec/api/ (`wopgen api`, `wopgen site`): without a readable
 # API description they would silently leave its pages or documents out.
-API_RULES = ("api-shape",)
+API_RULES = ("api-shape", "api-format")
 
 
 def blocking(corpus: Corpus, also: tuple[str, ...] = ()) -> list[Diagnostic]:
@@ -36,6 +36,6 @@ def blocking(corpus: Corpus, also: tuple[str, ...] = ()) -> list[Diagnostic]:
     """
     rules = BLOCKING_RULES + also
     found = [*corpus.load_diagnostics, *schemas.check(corpus)]
-    if matches("api-shape", also):
+    if matches("api-shape", also) or matches("api-format", also):
         found.extend(read_api(corpus).diagnostics)
     return [d for d in found if d.severity is Severity.ERROR and matches(d.rule, rules)]

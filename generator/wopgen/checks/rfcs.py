@@ -8,7 +8,8 @@ from pathlib import Path
 
 from wopgen.catalogue import define
 from wopgen.corpus import Corpus
-from wopgen.corpus.rfc import COMPATIBILITY, FIELDS, SECTIONS, STATUSES, Rfc
+from wopgen.corpus.conventions import looks_like_path, numbered_rfc
+from wopgen.corpus.rfc import COMPATIBILITY, FIELDS, STATUSES, Rfc
 from wopgen.diagnostics import Diagnostic
 
 FILENAME = define("rfc-filename", "error", "An RFC file is not named NNNN-slug.md (four digits, lower-case slug).")
@@ -53,8 +54,8 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
             )
             continue
         yield from _header(corpus, rfc, numbers)
-        yield from _sections(rfc)
-        yield from _acceptance(rfc)
+        yield from _sections(corpus, rfc)
+        yield from _acceptance(corpus, rfc)
     yield from _supersession(corpus)
 
 
@@ -133,7 +134,7 @@ def _header(corpus: Corpus, rfc: Rfc, numbers: dict[int, str]) -> Iterator[Diagn
         target = item.split("#", 1)[0].rstrip("/")
         if not target or any(ch in target for ch in "*?"):
             continue
-        if not corpus.exists(target):
+        if not _affects_exists(corpus, target):
             yield AFFECTS.at(
                 path,
                 rfc.line_of("Affects"),
@@ -142,17 +143,39 @@ def _header(corpus: Corpus, rfc: Rfc, numbers: dict[int, str]) -> Iterator[Diagn
             )
 
 
-def _sections(rfc: Rfc) -> Iterator[Diagnostic]:
+def _affects_exists(corpus: Corpus, target: str) -> bool:
+    """Whether an Affects item names something real, as `affects-paths` reads it: any backticked item
+    must exist, or only those that look like repository paths. `RFCS/0037` (the RFC folder and a
+    number) names the RFC file with that number; files declared external count as present."""
+    conventions = corpus.settings.conventions
+    if conventions.affects_paths == "path-like":
+        if not looks_like_path(target):
+            return True
+        if conventions.is_external(target):
+            return True
+        number = numbered_rfc(target, corpus.settings.rfcs)
+        if number in corpus.settings.external_rfcs:
+            return True
+        if number is not None and not target.endswith(".md"):  # `RFCS/0037`: the RFC numbered 0037
+            return number in corpus.rfcs_by_number
+    return corpus.exists(target)
+
+
+def _sections(corpus: Corpus, rfc: Rfc) -> Iterator[Diagnostic]:
+    conventions = corpus.settings.conventions
     present = {h.text.strip().lower() for h in rfc.doc.headings if h.level == 2}
-    for section in SECTIONS:
-        if section.lower() not in present:
+    for section in conventions.rfc_sections:
+        if not conventions.section_present(section, present):
             yield SECTION.at(rfc.path, 1, f"no '## {section}' section", f"add a '## {section}' section")
 
 
-def _acceptance(rfc: Rfc) -> Iterator[Diagnostic]:
+def _acceptance(corpus: Corpus, rfc: Rfc) -> Iterator[Diagnostic]:
     if rfc.status != "Accepted":
         return
-    heading = next((h for h in rfc.doc.headings if h.level == 2 and h.text.lower() == "acceptance criteria"), None)
+    conventions = corpus.settings.conventions
+    titles = [h.text for h in rfc.doc.headings if h.level == 2]
+    chosen = conventions.section_title("Acceptance criteria", titles)
+    heading = next((h for h in rfc.doc.headings if h.level == 2 and h.text == chosen), None)
     if heading is None:
         return
     first, last = rfc.doc.section_lines(heading)

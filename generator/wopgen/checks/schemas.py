@@ -22,7 +22,6 @@ from wopgen.corpus.graph import Status
 from wopgen.diagnostics import Diagnostic
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-DIRECTIONS = ("client-sent", "host-emitted", "artifact")
 CONTENT_FIELDS = frozenset(
     {"content", "output", "result", "text", "prompt", "response", "taskOutput", "body", "completion", "transcript"}
 )
@@ -35,7 +34,8 @@ TITLE = define("schema-title", "error", "A schema has no string `title` (it name
 DIRECTION = define(
     "schema-direction",
     "error",
-    "A schema does not declare `x-wop-direction` as client-sent, host-emitted or artifact.",
+    "A schema does not declare its direction annotation (`x-wop-direction`: client-sent, host-emitted or "
+    "artifact), or declares another value; see the direction-* settings.",
 )
 REF_UNRESOLVED = define(
     "schema-ref-unresolved", "error", "A `$ref` does not resolve to a schema or subschema in the corpus."
@@ -125,15 +125,23 @@ def _check_document(corpus: Corpus, path: str, doc: JsonDoc, seen_ids: dict[str,
             seen_ids[declared] = path
     if not isinstance(data.get("title"), str) or not data.get("title", "").strip():
         yield TITLE.at(path, doc.line("/title"), "schema has no title", 'add "title": "<ModelName>"')
-    direction = data.get("x-wop-direction")
-    if direction not in DIRECTIONS:
-        found = "missing" if direction is None else f"{direction!r}"
-        yield DIRECTION.at(
-            path,
-            doc.line("/x-wop-direction"),
-            f"x-wop-direction is {found}",
-            f"declare who produces instances: one of {', '.join(DIRECTIONS)}",
-        )
+    yield from _check_direction(corpus, path, doc)
+
+
+def _check_direction(corpus: Corpus, path: str, doc: JsonDoc) -> Iterator[Diagnostic]:
+    """The direction annotation: required unless `direction-required = false`; checked when present."""
+    conventions = corpus.settings.conventions
+    key, allowed = conventions.direction_key, conventions.directions
+    direction = doc.data.get(key) if isinstance(doc.data, dict) else None
+    if direction in allowed or (direction is None and not conventions.direction_required):
+        return
+    found = "missing" if direction is None else f"{direction!r}"
+    yield DIRECTION.at(
+        path,
+        doc.line("/" + escape_token(key)),
+        f"{key} is {found}",
+        f"declare who produces instances: one of {', '.join(allowed)}",
+    )
 
 
 def _check_refs(corpus: Corpus) -> Iterator[Diagnostic]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from wopgen.cli import check, compat, conformance, generate, host, rfc, site  # noqa: F401  (registers commands)
+from wopgen.cli import check, compat, config, conformance, explain, generate, host, init, rfc, site  # noqa: F401  (registers commands)
 from wopgen.cli.app import cli
 
 __all__ = ["cli", "main"]

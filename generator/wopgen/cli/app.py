@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -11,22 +13,27 @@ import click
 from wopgen import __version__
 from wopgen.corpus import Corpus, load
 from wopgen.corpus.settings import Settings, SettingsError, find_settings, load_settings
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, plural
 from wopgen.report import RENDERERS, render_json, render_text
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 class Context:
-    def __init__(self, root: Path | None) -> None:
+    def __init__(self, root: Path | None, config: Path | None = None, color: str = "auto") -> None:
         self.explicit_root = root
+        self.config = config
+        self.color = color
         self._settings: Settings | None = None
 
     def settings(self) -> Settings:
-        """The corpus settings, read once per command (pyproject.toml is parsed once)."""
+        """The corpus settings, read once per command: the corpus's pyproject.toml, or the --config file."""
         if self._settings is None:
             try:
-                if self.explicit_root is not None:
+                if self.config is not None:
+                    root = self.explicit_root or _nearest_root(Path.cwd())
+                    self._settings = load_settings(root, self.config)
+                elif self.explicit_root is not None:
                     self._settings = load_settings(self.explicit_root)
                 else:
                     self._settings = find_settings(Path.cwd())
@@ -45,6 +52,14 @@ class Context:
             raise click.UsageError(str(exc)) from None
 
 
+def _nearest_root(start: Path) -> Path:
+    """With --config and no --root: the enclosing corpus if there is one, else the working folder."""
+    try:
+        return find_settings(start).root
+    except SettingsError:
+        return start
+
+
 pass_context = click.make_pass_decorator(Context)
 
 
@@ -52,32 +67,156 @@ def _split(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
-def emit(diagnostics: list[Diagnostic], fmt: str, checked: dict[str, int] | None = None) -> None:
+def colour_wanted(stream: object = None) -> bool:
+    """--color always/never decide; `auto` colours a terminal unless NO_COLOR is set (no-color.org)."""
+    context = click.get_current_context(silent=True)
+    obj = context.find_object(Context) if context is not None else None
+    choice = obj.color if obj is not None else "auto"
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    target = stream if stream is not None else sys.stdout
+    return bool(getattr(target, "isatty", lambda: False)())
+
+
+def repository_prefix(root: Path) -> str:
+    """The corpus root relative to the enclosing git work tree (`specs/wop/`), or "" at its top.
+
+    GitHub annotations and SARIF results name files relative to the repository root, so a corpus
+    in a subfolder must prefix its own paths with that folder to land on the right file.
+    """
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=root, capture_output=True, text=True, check=False, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    if done.returncode != 0 or not done.stdout.strip():
+        return ""
+    try:
+        relative = root.resolve().relative_to(Path(done.stdout.strip()).resolve())
+    except ValueError:
+        return ""
+    return "" if relative == Path(".") else relative.as_posix() + "/"
+
+
+def emit(
+    diagnostics: list[Diagnostic],
+    fmt: str,
+    root: Path | None = None,
+    err: bool = False,
+    checked: dict[str, int] | None = None,
+) -> None:
+    """Print findings (on stderr with `err`); for github and sarif, paths are made relative to the git
+    work tree of `root`. `checked` (how much of each part was read) goes into the text summary and
+    the JSON report."""
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     if fmt == "text":
-        click.echo(render_text(ordered, colour=sys.stdout.isatty(), checked=checked), nl=False)
-    elif fmt == "json":
-        click.echo(render_json(ordered, checked=checked), nl=False)
-    else:
-        click.echo(RENDERERS[fmt](ordered), nl=False)
+        colour = colour_wanted(sys.stderr if err else sys.stdout)
+        click.echo(render_text(ordered, colour=colour, checked=checked), nl=False, color=colour, err=err)
+        return
+    if fmt == "json":
+        click.echo(render_json(ordered, checked=checked), nl=False, err=err)
+        return
+    prefix = repository_prefix(root) if root is not None and fmt in ("github", "sarif") else ""
+    if prefix:
+        from dataclasses import replace
+
+        ordered = [replace(d, path=prefix + d.path) for d in ordered]
+    click.echo(RENDERERS[fmt](ordered), nl=False, err=err)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class GlobalOptionsGroup(click.Group):
+    """A group whose own options (--root, --config, --color, ...) may also follow the command.
+
+    `wopgen check --root DIR` is read as `wopgen --root DIR check`: before parsing, every option
+    of this group found after the command name (up to a `--`) moves in front of it.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, self._hoist(ctx, args))
+
+    def _hoist(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value: dict[str, bool] = {}
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Option) and param.expose_value:
+                for name in param.opts:
+                    takes_value[name] = not param.is_flag and not param.count
+        command_at = self._command_index(args, takes_value)
+        if command_at is None:
+            return args
+        head, tail = args[: command_at + 1], args[command_at + 1 :]
+        hoisted: list[str] = []
+        rest: list[str] = []
+        index = 0
+        while index < len(tail):
+            token = tail[index]
+            if token == "--":
+                rest.extend(tail[index:])
+                break
+            name = token.split("=", 1)[0]
+            if name in takes_value:
+                hoisted.append(token)
+                if takes_value[name] and "=" not in token and index + 1 < len(tail):
+                    hoisted.append(tail[index + 1])
+                    index += 1
+            else:
+                rest.append(token)
+            index += 1
+        return hoisted + head + rest
+
+    def _command_index(self, args: list[str], takes_value: dict[str, bool]) -> int | None:
+        index = 0
+        while index < len(args):
+            token = args[index]
+            if token == "--":
+                return None
+            if token.startswith("-"):
+                name = token.split("=", 1)[0]
+                if takes_value.get(name) and "=" not in token:
+                    index += 1
+            elif token in self.commands:
+                return index
+            else:
+                return None
+            index += 1
+        return None
+
+
+@click.group(cls=GlobalOptionsGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option(
     "--root",
     type=click.Path(file_okay=False, path_type=Path),
     help="Corpus root (default: the nearest parent folder whose pyproject.toml has [tool.wopgen]).",
 )
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Read the [tool.wopgen] table from this TOML file instead of the corpus's pyproject.toml "
+    "(paths in it stay relative to the corpus root); `wopgen config` lists every setting.",
+)
+@click.option(
+    "--color",
+    "color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Colour the output; auto colours a terminal unless NO_COLOR is set.",
+)
 @click.version_option(__version__, prog_name="wopgen")
 @click.pass_context
-def cli(ctx: click.Context, root: Path | None) -> None:
+def cli(ctx: click.Context, root: Path | None, config: Path | None, color: str) -> None:
     """Check, generate from and execute the OpenWOP v1 specification corpus.
 
     \b
+    Global options (--root, --color) may come before or after the command:
+    `wopgen --root DIR check` and `wopgen check --root DIR` are the same.
     Exit codes: 0 clean, 1 findings at or above the failing severity, 2 usage or configuration error.
-    Start with `wopgen check`; `wopgen rules` lists every rule it can report.
+    Start with `wopgen check`; `wopgen rules` lists every rule, `wopgen explain RULE` explains one.
+    Shell completion: eval "$(_WOPGEN_COMPLETE=bash_source wopgen)" (zsh_source, fish_source).
     """
-    ctx.obj = Context(root)
+    ctx.obj = Context(root, config, color)
 
 
 def gated_corpus(obj: Context, what: str, also: tuple[str, ...] = ()) -> Corpus:
@@ -121,15 +260,19 @@ def generated_tree(
     force: bool = False,
 ) -> None:
     """Shared body of the generating commands: refuse a broken corpus, then write or compare."""
+    from wopgen.cli import progress
     from wopgen.generate.writer import WriteError, drift, write_tree
 
-    corpus = gated_corpus(obj, what, also)
-    files = render(corpus)
+    with progress.stepping(f"wopgen {what}", ("reading the corpus", "generating")) as begin:
+        begin("reading the corpus")
+        corpus = gated_corpus(obj, what, also)
+        begin("generating")
+        files = render(corpus)
     target = out if out is not None else corpus.root / "build" / what
     if check_only:
         difference = drift(files, target)
         if difference.clean:
-            click.echo(f"{target}: up to date ({len(files)} files)")
+            click.echo(f"{target}: up to date ({plural(len(files), 'file')})")
             sys.exit(EXIT_CLEAN)
         click.echo(difference.report(), nl=False)
         click.echo(f"{target}: stale; run `wopgen {what}` to regenerate", err=True)
@@ -138,4 +281,4 @@ def generated_tree(
         write_tree(files, target, force=force, protected=protected_paths(corpus))
     except WriteError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"wrote {len(files)} files to {target}")
+    click.echo(f"wrote {plural(len(files), 'file')} to {target}")

@@ -6,8 +6,10 @@ import sys
 
 import click
 
+from wopgen.catalogue import configure, unknown_patterns
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, emit, pass_context
 from wopgen.cli.compat import _compat_findings
+from wopgen.corpus import Corpus
 from wopgen.diagnostics import Severity, fails, select
 
 CACHE_FOLDER = "build/.cache/check"
@@ -81,30 +83,32 @@ def check(
     _known_rules(include, "--select")
     _known_rules(exclude, "--ignore")
     corpus = obj.corpus()
+    include, exclude = _configured_selection(corpus, include, exclude)
     cache = None if no_cache else CheckCache(corpus.root / CACHE_FOLDER, corpus_key(corpus))
     found = list(run_all(corpus, include=include, exclude=exclude, cache=cache))
     if against is not None or wanted(("compat-",), include, exclude):  # an explicit --against is always read
         found.extend(_compat_findings(corpus, against))
-    diagnostics = select(found, include, exclude)
-    emit(diagnostics, fmt, checked=corpus.checked())
+    diagnostics = select(configure(found, corpus.settings.rules), include, exclude)
+    emit(diagnostics, fmt, corpus.root, checked=corpus.checked())
     sys.exit(EXIT_FINDINGS if fails(diagnostics, Severity(fail_on)) else EXIT_CLEAN)
 
 
-def _known_rules(patterns: tuple[str, ...], option: str) -> None:
-    """A --select/--ignore pattern that matches no rule is a typo that would pass in silence."""
-    import difflib
-
-    from wopgen.catalogue import catalogue
-    from wopgen.diagnostics import matches
-
-    ids = [rule.id for rule in catalogue()]
-    families = sorted({rule_id.split("-", 1)[0] + "-" for rule_id in ids})
-    for pattern in patterns:
-        if any(matches(rule_id, (pattern,)) for rule_id in ids):
-            continue
-        close = difflib.get_close_matches(pattern, families + ids, n=3, cutoff=0.6)
-        hint = f"; did you mean {' or '.join(close)}?" if close else "; `wopgen rules` lists them"
-        raise click.UsageError(f"{option} {pattern!r} matches no rule id or prefix{hint}")
+def _configured_selection(
+    corpus: Corpus, include: tuple[str, ...], exclude: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """--select replaces `[tool.wopgen.rules] select`; --ignore adds to its `ignore`. Every id the
+    table names must be a rule or a prefix of one (a typo would silently switch nothing off)."""
+    rules = corpus.settings.rules
+    named = [*rules.select, *rules.ignore, *(p for p, _ in rules.severity)]
+    named += [rule for _, ids in rules.per_path_ignores for rule in ids]
+    unknown = unknown_patterns(named)
+    if unknown:
+        line = corpus.settings.line("rules")
+        raise click.UsageError(
+            f"pyproject.toml:{line}: [tool.wopgen.rules] names no rule {', '.join(map(repr, unknown))}; "
+            "`wopgen rules` lists them"
+        )
+    return include or rules.select, exclude + rules.ignore
 
 
 @cli.command()
@@ -131,3 +135,17 @@ def rules(fmt: str) -> None:
         width = max(len(r.id) for r in items)
         for r in items:
             click.echo(f"{r.id.ljust(width)}  {r.severity.value:<7}  {r.summary}")
+
+
+def _known_rules(patterns: tuple[str, ...], option: str) -> None:
+    """A --select/--ignore pattern that matches no rule is a typo that would pass in silence."""
+    import difflib
+
+    from wopgen.catalogue import catalogue
+
+    ids = [rule.id for rule in catalogue()]
+    families = sorted({rule_id.split("-", 1)[0] + "-" for rule_id in ids})
+    for pattern in unknown_patterns(list(patterns)):
+        close = difflib.get_close_matches(pattern, families + ids, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(close)}?" if close else "; `wopgen rules` lists them"
+        raise click.UsageError(f"{option} {pattern!r} matches no rule id or prefix{hint}")

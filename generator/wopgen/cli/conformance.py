@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import click
 
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, pass_context
-from wopgen.cli.host import host_files, profile_names
+from wopgen.cli.host import host_files, profile_option, unknown_profile
 
 
 def _scenario_names(values: tuple[str, ...], known: Mapping[str, object], option: str) -> tuple[str, ...]:
@@ -53,7 +53,7 @@ def _check_url(url: str) -> None:
     envvar="WOPGEN_SECOND_API_KEY",
     help="For --url: a key of another owner scope, to check 403 on runs it does not own [env: WOPGEN_SECOND_API_KEY].",
 )
-@click.option("--profile", default="full", show_default=True, help="Profile of the in-process host.")
+@profile_option("Profile of the in-process host.")
 @click.option(
     "--strict",
     is_flag=True,
@@ -126,7 +126,7 @@ def conformance(
     """
     from wopgen.conformance import report as reports
     from wopgen.conformance.inprocess import in_process, load_package
-    from wopgen.conformance.runner import DiscoveryError, KeyRefused, check_key, discover, run
+    from wopgen.conformance.runner import DiscoveryError, KeyRefused, Result, check_key, discover, run
     from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
     from wopgen.conformance.transport import Http, Transport
 
@@ -150,13 +150,27 @@ def conformance(
 
         module = load_package(files, PACKAGE)
         if profile not in module.profiles():
-            raise click.BadParameter(f"choose one of {', '.join(profile_names(module))}", param_hint="--profile")
+            raise unknown_profile(module)
         transport = in_process(module, profile)
+    from wopgen.cli import progress
+
     try:
         if url:
             discover(transport)
             check_key(transport)
-        results = run(scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out), deadline=deadline)
+        if progress.wanted():  # one scenario at a time, so the bar moves
+            results: list[Result] = []
+            with progress.counting("conformance") as tick:
+                for done, scenario in enumerate(scenarios):
+                    tick(done, len(scenarios))
+                    results += run(
+                        [scenario], transport, corpus, strict=strict, opted_out=frozenset(opted_out), deadline=deadline
+                    )
+                tick(len(scenarios), len(scenarios))
+        else:
+            results = run(
+                scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out), deadline=deadline
+            )
     except (DiscoveryError, KeyRefused) as exc:
         raise click.UsageError(str(exc)) from None
     target = transport.description

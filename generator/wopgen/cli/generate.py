@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from wopgen.cli.app import EXIT_FINDINGS, Context, cli, force_option, generated_tree, pass_context
+from wopgen.cli.app import EXIT_FINDINGS, Context, cli, emit, force_option, generated_tree, pass_context
 from wopgen.corpus import Corpus
+from wopgen.diagnostics import Diagnostic
 
 
 @cli.command()
@@ -34,13 +35,17 @@ def models(obj: Context, out: Path | None, check_only: bool, force: bool) -> Non
     from wopgen.generate.models import ModelsError, ModelsSettingsError, generate_models
 
     def render(corpus: Corpus) -> dict[str, str]:
+        warnings: list[Diagnostic] = []
         try:
-            return generate_models(corpus)
+            files = generate_models(corpus, warnings=warnings)
         except ModelsSettingsError as exc:
             raise click.UsageError(str(exc)) from None
         except ModelsError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_FINDINGS)
+        if warnings:
+            emit(warnings, "text", err=True)
+        return files
 
     generated_tree(obj, "models", render, out, check_only, force=force)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -56,8 +57,51 @@ def host_generate(obj: Context, out: Path | None, check_only: bool, force: bool)
     generated_tree(obj, "host", _render_host, out, check_only, force=force)
 
 
-def profile_names(module: object) -> list[str]:
-    return sorted(module.profiles())  # type: ignore[attr-defined]
+def profile_names(module: object, mutants: bool = False) -> list[str]:
+    """The host's profile names; the `mutant-*` test profiles only when asked for."""
+    table = module.profiles()  # type: ignore[attr-defined]
+    return sorted(name for name, entry in table.items() if mutants or not entry.mutant)
+
+
+def public_profiles() -> list[str]:
+    from wopgen.generate.host_profiles import HONEST
+
+    return [spec.name for spec in HONEST]
+
+
+def _complete_profile(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    return [name for name in public_profiles() if name.startswith(incomplete)]
+
+
+def profile_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """--profile NAME: its help lists the user-facing profiles; the mutant-* test ones stay out of sight."""
+    return click.option(
+        "--profile",
+        default="full",
+        show_default=True,
+        metavar="NAME",
+        shell_complete=_complete_profile,
+        help=f"{help_text} One of: {', '.join(public_profiles())}.",
+    )
+
+
+def unknown_profile(module: object) -> click.BadParameter:
+    return click.BadParameter(
+        f"choose one of {', '.join(profile_names(module))} "
+        "(`wopgen host profiles --mutants` also lists the mutant-* profiles the tests use)",
+        param_hint="--profile",
+    )
+
+
+@host.command("profiles")
+@click.option("--mutants", is_flag=True, help="Also list the mutant-* profiles, which break one promise each.")
+def host_profiles(mutants: bool) -> None:
+    """List the host profiles: what each advertises (and, with --mutants, the test-only defects)."""
+    from wopgen.generate.host_profiles import PROFILES
+
+    for spec in PROFILES:
+        if mutants or not spec.mutant:
+            click.echo(f"{spec.name:<34}  {spec.description}")
 
 
 def _suites(folder: Path | None) -> dict[str, str]:
@@ -73,7 +117,7 @@ def _suites(folder: Path | None) -> dict[str, str]:
 @click.option("--host", "bind", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("--port", default=8737, show_default=True, type=click.IntRange(0, 65535), help="Port (0: any free).")
 @click.option("--api-key", envvar="WOPGEN_API_KEY", help="Bearer key clients must send [env: WOPGEN_API_KEY].")
-@click.option("--profile", default="full", show_default=True, help="What the host advertises and implements.")
+@profile_option("What the host advertises and implements.")
 @click.option(
     "--suites", type=click.Path(file_okay=False, exists=True, path_type=Path), help="Folder of extra eval suites."
 )
@@ -135,7 +179,7 @@ def host_serve(
     _, files = host_files(obj)
     module = load_package(files, PACKAGE)
     if profile not in module.profiles():
-        raise click.BadParameter(f"choose one of {', '.join(profile_names(module))}", param_hint="--profile")
+        raise unknown_profile(module)
     key = api_key or secrets.token_urlsafe(24)
     try:
         others = [second_api_key] if second_api_key else []

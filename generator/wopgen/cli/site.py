@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from wopgen.cli.app import EXIT_FINDINGS, Context, cli, force_option, gated_corpus, pass_context, protected_paths
+from wopgen.diagnostics import plural
 
 
 @cli.group()
@@ -46,18 +47,26 @@ def site_build(obj: Context, out: Path | None, force: bool) -> None:
       wopgen --root ../other-corpus site build --out /tmp/other-site
     """
     from wopgen.checks.gate import API_RULES
+    from wopgen.cli import progress
     from wopgen.generate.site.build import SiteBuildError, WriteError, build
 
     corpus = gated_corpus(obj, "site build", API_RULES)
     target = out if out is not None else corpus.root / "build" / "site"
     try:
-        count = build(corpus, target, force=force, protected=protected_paths(corpus))
+        with progress.counting("building the site") as report:
+            count = build(
+                corpus,
+                target,
+                on_page=report if progress.wanted() else None,
+                force=force,
+                protected=protected_paths(corpus),
+            )
     except SiteBuildError as exc:
         click.echo(f"wopgen site build: mkdocs refused the site:\n{exc}", err=True)
         sys.exit(EXIT_FINDINGS)
     except WriteError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"built {count} files into {target}")
+    click.echo(f"built {plural(count, 'file')} into {target}")
 
 
 @site.command("serve")

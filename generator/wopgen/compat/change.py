@@ -32,6 +32,7 @@ class Change:
     direction: str = ""
     events: tuple[str, ...] = ()
     rfc: str = ""  # the RFC that allows a breaking change, when one does
+    accepted: str = ""  # the reason an entry of the accepted-changes file gives, when one matches
 
     @property
     def path(self) -> str:
@@ -75,6 +76,7 @@ class Change:
             "direction": self.direction or None,
             "events": list(self.events),
             "rfc": self.rfc or None,
+            "accepted": self.accepted or None,
             "base": self.base.to_dict() if self.base else None,
             "head": self.head.to_dict() if self.head else None,
         }

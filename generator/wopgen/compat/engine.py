@@ -10,20 +10,30 @@ breaking change inside one also yields `compat-event-payload-changed` for that e
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
-from urllib.parse import urldefrag, urljoin
 
 from wopgen.catalogue import Rule
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
-from wopgen.compat.normalize import Loc, Resolver, fingerprint, is_annotation, root
+from wopgen.compat.normalize import (
+    Loc,
+    Resolver,
+    features,
+    fingerprint,
+    is_annotation,
+    root,
+    similarity,
+    without_noops,
+)
+from wopgen.compat.validity import invalid_schemas
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
-from wopgen.corpus.keywords import SCHEMA_SINGLES
+from wopgen.corpus.keywords import INSTANCE_DATA, SCHEMA_SINGLES
 from wopgen.diagnostics import Severity
 
 DISCOVERY = "capabilities"
@@ -58,11 +68,6 @@ _OPEN, _CLOSED, _SCHEMA = "open", "closed", "schema"
 
 def stem(path: str) -> str:
     return path.rsplit("/", 1)[-1].removesuffix(SCHEMA_SUFFIX)
-
-
-def direction_of(doc: JsonDoc) -> str:
-    value = doc.data.get("x-wop-direction") if isinstance(doc.data, dict) else None
-    return value if value in R.DIRECTIONS else R.ARTIFACT
 
 
 @dataclass(frozen=True)
@@ -111,10 +116,17 @@ def _values(node: dict[str, Any]) -> list[Any] | None:
     return list(enum) if isinstance(enum, list) else None
 
 
-def _number(value: Any) -> Fraction | None:
+def _number(value: Any) -> Fraction | float | None:
+    """A bound as an exact number; an infinite float (`1e999` in the JSON) stays a float, NaN is no bound."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None if math.isnan(value) else value
     return Fraction(str(value))
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _closure(value: Any) -> str:
@@ -136,6 +148,8 @@ class _Differ:
         self.head = Resolver(head)
         self._memo: dict[tuple[Any, ...], list[Change]] = {}
         self.event_sides: dict[str, tuple[Side, Side]] = {}
+        self._defs_by_print: dict[tuple[int, str], dict[str, str]] = {}
+        self._same_memo: dict[tuple[tuple[str, str], tuple[str, str]], tuple[Any, Any, bool]] = {}
 
     # --- building changes ------------------------------------------------------------------
 
@@ -153,12 +167,42 @@ class _Differ:
             events=(ctx.event,) if ctx.event else (),
         )
 
+    def same(self, b: Loc, h: Loc) -> bool:
+        """Whether two nodes are the same text and every `$ref` inside them leads to the same text."""
+        key = (b.key, h.key)
+        cached = self._same_memo.get(key)
+        if cached is not None and cached[0] is b.node and cached[1] is h.node:
+            return cached[2]
+        answer = self._same(b, h, {key})
+        self._same_memo[key] = (b.node, h.node, answer)
+        return answer
+
+    def _same(self, b: Loc, h: Loc, seen: set[tuple[tuple[str, str], tuple[str, str]]]) -> bool:
+        if b.node != h.node:
+            return False
+        for ref in sorted(self.base.refs_inside(b.node)):
+            bt, ht = self.base.target(b, ref), self.head.target(h, ref)
+            if bt is None or ht is None:
+                if (bt is None) != (ht is None):
+                    return False
+                continue
+            pair = (bt.key, ht.key)
+            if pair in seen:
+                continue  # already being compared further up (a cycle) or already found the same
+            seen.add(pair)
+            if not self._same(bt, ht, seen):
+                return False
+        return True
+
     # --- the walk --------------------------------------------------------------------------
 
     def compare(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any] = frozenset()) -> list[Change]:
         b, h = self.base.deref(b), self.head.deref(h)
-        if b.node == h.node and self.base.ref_free(b.node) and self.head.ref_free(h.node):
-            return []  # the same text with nothing to follow: the same meaning
+        if _has(b, "allOf") != _has(h, "allOf"):  # `allOf: [X]` on one side only reads as X
+            b, h = self.base.unwrap(b), self.head.unwrap(h)
+        b, h = without_noops(b), without_noops(h)
+        if self.same(b, h):
+            return []  # the same text, and every $ref in it leads to the same text: the same meaning
         pair = (b.key, h.key)
         if pair in stack:
             return []  # a $ref cycle: this pair is already being compared further up
@@ -250,7 +294,10 @@ class _Differ:
                 if bn == hn:
                     continue
                 if keyword == "multipleOf":
-                    tighter = bn is None or (hn is not None and (hn / bn).denominator == 1)
+                    if isinstance(bn, Fraction) and isinstance(hn, Fraction) and bn != 0:
+                        tighter = (hn / bn).denominator == 1
+                    else:
+                        tighter = bn is None
                 elif hn is None or bn is None:
                     tighter = bn is None
                 else:
@@ -276,8 +323,13 @@ class _Differ:
         assert isinstance(bp, dict) and isinstance(hp, dict)
         type_index = stem(b.doc.path) == PAYLOADS_SCHEMA and b.pointer == f"/$defs/{TYPE_INDEX}"
         discovery = stem(h.doc.path) == DISCOVERY
+        still_open = not h.node.get("patternProperties") and all(
+            _closure(h.node.get(k)) == _OPEN for k in ("additionalProperties", "unevaluatedProperties")
+        )
         for name in sorted(bp.keys() - hp.keys()):
             rule, what = R.PROPERTY_REMOVED, "property"
+            if ctx.direction == R.CLIENT and still_open and not type_index and not discovery:
+                rule = R.PROPERTY_UNLISTED  # any value is accepted under the name now: looser for senders
             if type_index:
                 rule, what = R.EVENT_TYPE_REMOVED, "event type"
             elif discovery:
@@ -299,8 +351,8 @@ class _Differ:
         yield from self._required(b, h, ctx, bp, hp)
 
     def _required(self, b: Loc, h: Loc, ctx: Context, bp: dict[str, Any], hp: dict[str, Any]) -> Iterator[Change]:
-        br = {r for r in b.node.get("required", []) if isinstance(r, str)}
-        hr = {r for r in h.node.get("required", []) if isinstance(r, str)}
+        br = {r for r in _list(b.node.get("required")) if isinstance(r, str)}
+        hr = {r for r in _list(h.node.get("required")) if isinstance(r, str)}
         for name in sorted(hr - br):
             what = "existing property" if name in bp else "new property"
             message = f"{what} {name!r} is now required"
@@ -349,29 +401,115 @@ class _Differ:
                 continue
             bl = [b.child(keyword, i) for i in range(len(bv))] if isinstance(bv, list) else []
             hl = [h.child(keyword, i) for i in range(len(hv))] if isinstance(hv, list) else []
-            hprints = [self.head.fingerprint(x) for x in hl]
-            left_h = list(range(len(hl)))
-            left_b = []
-            for loc in bl:
-                bprint = self.base.fingerprint(loc)
-                match = next((i for i in left_h if hprints[i] == bprint), None)
-                if match is None:
-                    left_b.append(loc)
-                else:
-                    left_h.remove(match)
-            if len(left_b) == len(left_h):  # the same number changed: compare them in order
-                for bloc, index in zip(left_b, left_h, strict=True):
-                    yield from self.compare(bloc, hl[index], ctx, stack)
+            pairs, left_b, left_h = self.pair_branches(bl, hl)
+            for bi, hi in pairs:
+                yield from self.compare(bl[bi], hl[hi], ctx, stack)
+            if not left_b and not left_h:
                 continue
             if keyword == "allOf":
                 yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), "allOf branches changed")
                 continue
-            for loc in left_b:
-                message = f"{keyword} branch {loc.pointer.rsplit('/', 1)[-1]} removed"
-                yield self.make(R.BRANCH_REMOVED, ctx, side(loc), side(h, keyword), message)
+            for index in left_b:
+                name = self.branch_name(self.base, bl[index], index)
+                message = f"{keyword} branch {name} removed"
+                yield self.make(R.BRANCH_REMOVED, ctx, side(bl[index]), side(h, keyword), message)
             for index in left_h:
-                message = f"{keyword} branch {index} added"
+                name = self.branch_name(self.head, hl[index], index)
+                message = f"{keyword} branch {name} added"
                 yield self.make(R.BRANCH_ADDED, ctx, side(b, keyword), side(hl[index]), message)
+
+    # --- pairing union branches ------------------------------------------------------------
+
+    def pair_branches(self, bl: list[Loc], hl: list[Loc]) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+        """Pair base and head branches: same meaning, then the same `$ref` target, then the same
+        discriminating `const`, then the best assignment by structural similarity. Returns the
+        pairs and the branches left over on each side (removed, added)."""
+        pairs: list[tuple[int, int]] = []
+        left_b, left_h = list(range(len(bl))), list(range(len(hl)))
+
+        def take(i: int, j: int) -> None:
+            pairs.append((i, j))
+            left_b.remove(i)
+            left_h.remove(j)
+
+        for i in list(left_b):  # the same text: the same branch (a change behind its $ref is found by comparing)
+            match = next((j for j in left_h if hl[j].node == bl[i].node), None)
+            if match is not None:
+                take(i, match)
+        hprints = {j: self.head.fingerprint(hl[j]) for j in left_h} if left_b else {}
+        for i in list(left_b):
+            bprint = self.base.fingerprint(bl[i])
+            match = next((j for j in left_h if hprints[j] == bprint), None)
+            if match is not None:
+                take(i, match)
+        identities: tuple[Callable[[Resolver, Loc], frozenset[Any]], ...] = (_ref_identity, self._discriminators)
+        for identity in identities:
+            bkeys = {i: identity(self.base, bl[i]) for i in left_b}
+            hkeys = {j: identity(self.head, hl[j]) for j in left_h}
+            for i in list(left_b):
+                found = [j for j in left_h if bkeys[i] & hkeys[j]]
+                if len(found) == 1 and [k for k in left_b if bkeys[k] & hkeys[found[0]]] == [i]:
+                    take(i, found[0])
+        if left_b and left_h:
+            bf = [features(self.base.canonical(bl[i])) for i in left_b]
+            hf = [features(self.head.canonical(hl[j])) for j in left_h]
+            bd = [dict(self._discriminators(self.base, bl[i])) for i in left_b]
+            hd = [dict(self._discriminators(self.head, hl[j])) for j in left_h]
+            scores = [
+                [0.0 if _disagree(bd[r], hd[c]) else similarity(bf[r], hf[c]) for c in range(len(hf))]
+                for r in range(len(bf))
+            ]
+            base_ids, head_ids = list(left_b), list(left_h)
+            for row, col in assign(scores, SIMILAR_ENOUGH):
+                take(base_ids[row], head_ids[col])
+        return sorted(pairs), left_b, left_h
+
+    def _discriminators(self, resolver: Resolver, loc: Loc) -> frozenset[tuple[str, str]]:
+        """(property name, value) of the properties whose schema is one constant (`const` or a
+        one-value `enum`), and ("", value) when the branch itself is one constant."""
+        node = resolver.unwrap(loc).node
+        if not isinstance(node, dict):
+            return frozenset()
+        found = set()
+        own = _values(node)
+        if own is not None and len(own) == 1:
+            found.add(("", fingerprint(own[0])))
+        props = node.get("properties")
+        if isinstance(props, dict):
+            target = resolver.unwrap(loc)
+            for name in props:
+                member = resolver.deref(target.child("properties", name)).node
+                values = _values(member) if isinstance(member, dict) else None
+                if values is not None and len(values) == 1:
+                    found.add((name, fingerprint(values[0])))
+        return frozenset(found)
+
+    def branch_name(self, resolver: Resolver, loc: Loc, index: int) -> str:
+        """A branch by what it names: its `$ref` target, the definition it has the shape of, its
+        discriminating value; its index as the last resort."""
+        node = loc.node
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            return _ref_label(node["$ref"])
+        same = self._def_names(resolver, loc.doc).get(resolver.fingerprint(loc))
+        if same:
+            return f"{index} (the shape of {same})"
+        keys = sorted(self._discriminators(resolver, loc))
+        if keys:
+            name, value = keys[0]
+            return f"{index} ({name} {value})" if name else f"{index} ({value})"
+        return str(index)
+
+    def _def_names(self, resolver: Resolver, doc: JsonDoc) -> dict[str, str]:
+        """Each definition of `doc` by the fingerprint of its meaning (the first name, when two agree)."""
+        key = (id(resolver), doc.path)
+        table = self._defs_by_print.get(key)
+        if table is None:
+            table = {}
+            for keyword, defs in _def_tables(doc):
+                for name in sorted(defs):
+                    table.setdefault(resolver.fingerprint(root(doc).child(keyword, name)), f"{keyword}/{name}")
+            self._defs_by_print[key] = table
+        return table
 
     def _keyword_differs(self, b: Loc, h: Loc, keyword: str) -> bool:
         if keyword not in b.node or keyword not in h.node:
@@ -390,6 +528,85 @@ class _Differ:
                 yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), message)
 
 
+SIMILAR_ENOUGH = 0.5  # below this share of common features two branches are different things
+MAX_EXACT_ASSIGNMENT = 12
+
+
+def assign(scores: list[list[float]], threshold: float) -> list[tuple[int, int]]:
+    """Pairs (row, column) of greatest total score, each row and column used once, every pair at
+    or above `threshold`. Exact over the subsets of the smaller side up to MAX_EXACT_ASSIGNMENT
+    members, greedy (best pair first) beyond."""
+    rows = len(scores)
+    cols = len(scores[0]) if scores else 0
+    if rows == 0 or cols == 0:
+        return []
+    if rows > cols:
+        flipped = assign([[scores[r][c] for r in range(rows)] for c in range(cols)], threshold)
+        return sorted((r, c) for c, r in flipped)
+    if cols > MAX_EXACT_ASSIGNMENT:
+        ranked = sorted(
+            ((scores[r][c], r, c) for r in range(rows) for c in range(cols)), key=lambda t: (-t[0], t[1], t[2])
+        )
+        used_r: set[int] = set()
+        used_c: set[int] = set()
+        found = []
+        for score, r, c in ranked:
+            if score >= threshold and r not in used_r and c not in used_c:
+                used_r.add(r)
+                used_c.add(c)
+                found.append((r, c))
+        return sorted(found)
+    # best[mask]: the greatest total over the rows done so far, using the columns in mask
+    best: dict[int, tuple[float, tuple[tuple[int, int], ...]]] = {0: (0.0, ())}
+    for r in range(rows):
+        step: dict[int, tuple[float, tuple[tuple[int, int], ...]]] = {}
+        for mask, (total, chosen) in best.items():
+            options = [(mask, total, chosen)]  # row r left unpaired
+            for c in range(cols):
+                if not mask & (1 << c) and scores[r][c] >= threshold:
+                    options.append((mask | (1 << c), total + scores[r][c], (*chosen, (r, c))))
+            for new_mask, new_total, new_chosen in options:
+                current = step.get(new_mask)
+                if current is None or new_total > current[0]:
+                    step[new_mask] = (new_total, new_chosen)
+        best = step
+    return sorted(max(best.values(), key=lambda v: v[0])[1])
+
+
+def _disagree(left: dict[str, str], right: dict[str, str]) -> bool:
+    """Whether two branches hold different constants under the same name: different things, however alike."""
+    return any(right[name] != value for name, value in left.items() if name in right)
+
+
+def _ref_identity(resolver: Resolver, loc: Loc) -> frozenset[str]:
+    """What a branch that is a `$ref` names: its target, wherever that is spelled from."""
+    node = loc.node
+    if not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
+        return frozenset()
+    target = resolver.target(loc, node["$ref"])
+    if target is None:
+        return frozenset({"$ref " + node["$ref"]})
+    return frozenset({f"{stem(target.doc.path)}#{target.pointer}", "name " + _ref_label(node["$ref"])})
+
+
+def _ref_label(ref: str) -> str:
+    """The name a `$ref` gives its target: the last pointer token, else the file name."""
+    uri, _, fragment = ref.partition("#")
+    if fragment.strip("/"):
+        return fragment.rstrip("/").rsplit("/", 1)[-1]
+    return stem(uri.rsplit("/", 1)[-1]) or ref
+
+
+def _def_tables(doc: JsonDoc) -> list[tuple[str, dict[str, Any]]]:
+    """The definition tables of a schema file: `$defs` (2020-12) and `definitions` (draft-07)."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    return [(k, data[k]) for k in ("$defs", "definitions") if isinstance(data.get(k), dict)]
+
+
+def _has(loc: Loc, keyword: str) -> bool:
+    return isinstance(loc.node, dict) and keyword in loc.node
+
+
 def _as_object(loc: Loc) -> Loc:
     """Boolean schemas as their object forms: true is {}, false is {"not": {}}."""
     if loc.node is True:
@@ -400,80 +617,259 @@ def _as_object(loc: Loc) -> Loc:
 
 
 def _external_refs(corpus: Corpus) -> set[tuple[str, str]]:
-    """(target uri, fragment) of every `$ref` that points from one schema file into another."""
-    found: set[tuple[str, str]] = set()
+    """(target uri, pointer) of every `$ref` that leads from one schema file into another."""
+    return {
+        (corpus.uri_of(site.target.path), site.target.pointer)
+        for site in corpus.graph.sites
+        if site.target is not None and site.target.path != site.doc.path
+    }
 
-    def walk(node: Any, own: str) -> None:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                uri, fragment = urldefrag(urljoin(own, ref))
-                if uri and uri != own:
-                    found.add((uri, fragment))
-            for value in node.values():
-                walk(value, own)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value, own)
 
-    for path, doc in corpus.schemas.items():
-        walk(doc.data, corpus.uri_of(path))
+@dataclass(frozen=True)
+class Plan:
+    """How the two sides are read: which files pair up, and who sends what.
+
+    `pairs` names the (base path, head path) files to compare when they are not paired by path or
+    `$id` (two single schema files). `direction` is the role of a schema that declares none in
+    `x-wop-direction`. `client_roots` and `server_roots` name definitions (`$defs` or
+    `definitions` entries) that a client sends and a host emits: every definition reachable from
+    them through `$ref`s takes that role (both: `artifact`), the rest keep their file's role.
+    """
+
+    pairs: tuple[tuple[str, str], ...] = ()
+    direction: str = R.ARTIFACT
+    client_roots: tuple[str, ...] = ()
+    server_roots: tuple[str, ...] = ()
+
+
+class PlanError(ValueError):
+    """The plan names something neither side has (a usage error)."""
+
+
+def _defs_of(doc: JsonDoc) -> dict[str, tuple[str, Any]]:
+    """Each definition of a schema file by name: (the table keyword, its schema)."""
+    found: dict[str, tuple[str, Any]] = {}
+    for keyword, table in _def_tables(doc):
+        for name, node in table.items():
+            found.setdefault(name, (keyword, node))
     return found
 
 
-def _defs(doc: JsonDoc) -> dict[str, Any]:
-    defs = doc.data.get("$defs") if isinstance(doc.data, dict) else None
-    return defs if isinstance(defs, dict) else {}
+def _top_def(pointer: str) -> str | None:
+    parts = pointer.split("/")
+    if len(parts) >= 3 and parts[1] in ("$defs", "definitions"):
+        return parts[2].replace("~1", "/").replace("~0", "~")
+    return None
 
 
-def diff(base: Corpus, head: Corpus) -> list[Change]:
-    """Every schema change from `base` to `head`, classified; sorted by file and line."""
-    differ = _Differ(base, head)
-    raw: list[Change] = []
-    head_by_uri = {head.uri_of(p): p for p in head.schemas}
-    matched: set[str] = set()
-    referenced = _external_refs(base)
-    unreadable = {d.path: f"{d.message} (line {d.line}, {d.rule})" for d in head.load_diagnostics}
-    for path in sorted(base.schemas):
-        bdoc = base.schemas[path]
-        hpath = path if path in head.schemas else head_by_uri.get(base.uri_of(path))
-        if hpath is None:
-            ctx = Context(direction_of(bdoc))
-            problem = unreadable.get(path)
-            message = f"schema {path} cannot be read in the head: {problem}" if problem else f"schema {path} removed"
-            raw.append(differ.make(R.SCHEMA_REMOVED, ctx, side(root(bdoc)), None, message))
+def _reached(resolver: Resolver, roots: tuple[str, ...]) -> set[tuple[str, str]]:
+    """(file, definition name) of every definition reachable through `$ref`s from the named roots."""
+    todo: list[Loc] = []
+    for _path, doc in sorted(resolver.corpus.schemas.items()):
+        defs = _defs_of(doc)
+        for name in roots:
+            if name in defs:
+                todo.append(root(doc).child(defs[name][0], name))
+    seen: set[tuple[str, str]] = set()
+    reached: set[tuple[str, str]] = set()
+    while todo:
+        loc = todo.pop()
+        if loc.key in seen:
             continue
-        matched.add(hpath)
+        seen.add(loc.key)
+        top = _top_def(loc.pointer)
+        if top is not None:
+            reached.add((loc.doc.path, top))
+        stack: list[Loc] = [loc]
+        while stack:
+            here = stack.pop()
+            node = here.node
+            if isinstance(node, dict):
+                ref = node.get("$ref")
+                if isinstance(ref, str):
+                    target = resolver.target(here, ref)
+                    if target is not None and target.key not in seen:
+                        todo.append(target)
+                stack.extend(here.child(k) for k in node if k not in INSTANCE_DATA and isinstance(node[k], dict | list))
+            elif isinstance(node, list):
+                stack.extend(here.child(i) for i in range(len(node)) if isinstance(node[i], dict | list))
+    return reached
+
+
+class _Roles:
+    """The direction of each definition: from the roots that reach it, else from its file."""
+
+    def __init__(self, differ: _Differ, plan: Plan) -> None:
+        self.plan = plan
+        known = {
+            name
+            for side in (differ.base, differ.head)
+            for doc in side.corpus.schemas.values()
+            for name in _defs_of(doc)
+        }
+        missing = sorted(set(plan.client_roots + plan.server_roots) - known)
+        if missing:
+            raise PlanError(f"no definition named {', '.join(map(repr, missing))} on either side")
+        self.client = _reached(differ.base, plan.client_roots) | _reached(differ.head, plan.client_roots)
+        self.server = _reached(differ.base, plan.server_roots) | _reached(differ.head, plan.server_roots)
+
+    def of_file(self, doc: JsonDoc) -> str:
+        value = doc.data.get("x-wop-direction") if isinstance(doc.data, dict) else None
+        return value if value in R.DIRECTIONS else self.plan.direction
+
+    def of_def(self, bpath: str, hpath: str, name: str, file_direction: str) -> str:
+        client = (bpath, name) in self.client or (hpath, name) in self.client
+        server = (bpath, name) in self.server or (hpath, name) in self.server
+        if client and server:
+            return R.ARTIFACT
+        if client:
+            return R.CLIENT
+        if server:
+            return R.HOST
+        return file_direction
+
+
+def _pair_files(base: Corpus, head: Corpus, plan: Plan) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """(base, head) file pairs by the plan, else by path, else by `$id`; then the files left on each side."""
+    if plan.pairs:
+        paired = list(plan.pairs)
+    else:
+        head_by_uri = {head.uri_of(p): p for p in head.schemas}
+        paired = []
+        for path in sorted(base.schemas):
+            hpath = path if path in head.schemas else head_by_uri.get(base.uri_of(path))
+            if hpath is not None:
+                paired.append((path, hpath))
+    removed = sorted(base.schemas.keys() - {b for b, _ in paired})
+    added = sorted(head.schemas.keys() - {h for _, h in paired})
+    return paired, removed, added
+
+
+def _same_shapes(
+    removed: list[str], added: list[str], shape_of_base: Callable[[str], str], shape_of_head: Callable[[str], str]
+) -> list[tuple[str, str]]:
+    """Removed and added names with the same normalised shape, paired in name order."""
+    waiting: dict[str, list[str]] = {}
+    for name in added:
+        waiting.setdefault(shape_of_head(name), []).append(name)
+    found = []
+    for name in removed:
+        shape = shape_of_base(name)
+        if shape in TRIVIAL_SHAPES:
+            continue  # an empty schema has the shape of every other empty schema: no evidence of a rename
+        candidates = waiting.get(shape)
+        if candidates:
+            found.append((name, candidates.pop(0)))
+    return found
+
+
+TRIVIAL_SHAPES = frozenset({fingerprint({}), fingerprint(True), fingerprint([fingerprint({}), []])})
+
+
+def _file_shape(resolver: Resolver, doc: JsonDoc) -> str:
+    defs = sorted(resolver.fingerprint(root(doc).child(keyword, name)) for name, (keyword, _) in _defs_of(doc).items())
+    return fingerprint([resolver.fingerprint(root(doc)), defs])
+
+
+def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
+    """Every schema change from `base` to `head`, classified; sorted by file and line.
+
+    A side whose schemas the metaschema rejects is not compared: the result is one
+    `compat-schema-invalid` per rejected schema.
+    """
+    plan = plan or Plan()
+    refused = invalid_schemas(base, "base") + invalid_schemas(head, "head")
+    if refused:
+        return sorted(refused, key=Change.sort_key)
+    differ = _Differ(base, head)
+    roles = _Roles(differ, plan)
+    raw: list[Change] = []
+    pairs, removed, added = _pair_files(base, head, plan)
+    renamed = _same_shapes(
+        removed,
+        added,
+        lambda p: _file_shape(differ.base, base.schemas[p]),
+        lambda p: _file_shape(differ.head, head.schemas[p]),
+    )
+    for bpath, hpath in renamed:
+        bdoc, hdoc = base.schemas[bpath], head.schemas[hpath]
+        message = f"schema {bpath} renamed to {hpath} (same shape); references by its $id or path break"
+        raw.append(
+            differ.make(R.SCHEMA_RENAMED, Context(roles.of_file(hdoc)), side(root(bdoc)), side(root(hdoc)), message)
+        )
+    pairs.extend(renamed)
+    unreadable = {d.path: f"{d.message} (line {d.line}, {d.rule})" for d in head.load_diagnostics}
+    for path in removed:
+        if path in {b for b, _ in renamed}:
+            continue
+        bdoc = base.schemas[path]
+        problem = unreadable.get(path)
+        message = f"schema {path} cannot be read in the head: {problem}" if problem else f"schema {path} removed"
+        raw.append(differ.make(R.SCHEMA_REMOVED, Context(roles.of_file(bdoc)), side(root(bdoc)), None, message))
+    referenced = _Lazy(lambda: _external_refs(base))
+    for bpath, hpath in sorted(pairs):
+        raw.extend(_compare_files(differ, roles, bpath, hpath, referenced))
+    for hpath in added:
+        if hpath in {h for _, h in renamed}:
+            continue
         hdoc = head.schemas[hpath]
-        direction = direction_of(hdoc)
-        if direction_of(bdoc) != direction:
-            message = f"x-wop-direction {direction_of(bdoc)} -> {direction}"
-            raw.append(
-                differ.make(
-                    R.DIRECTION_CHANGED,
-                    Context(R.ARTIFACT),
-                    side(root(bdoc), "x-wop-direction"),
-                    side(root(hdoc), "x-wop-direction"),
-                    message,
-                )
-            )
-            direction = R.ARTIFACT
-        ctx = Context(direction)
-        raw.extend(differ.compare(root(bdoc), root(hdoc), ctx))
-        bdefs, hdefs = _defs(bdoc), _defs(hdoc)
-        for name in sorted(bdefs.keys() & hdefs.keys(), key=lambda n: (n != TYPE_INDEX, n)):
-            raw.extend(differ.compare(root(bdoc).child("$defs", name), root(hdoc).child("$defs", name), ctx))
-        for name in sorted(bdefs.keys() - hdefs.keys()):
-            if (base.uri_of(path), f"/$defs/{name}") in referenced:
-                message = f"$defs/{name} removed; other files referenced it"
-                bside, hside = side(root(bdoc), "$defs", name), side(root(hdoc), "$defs")
-                raw.append(differ.make(R.DEF_REMOVED, ctx, bside, hside, message))
-    for hpath in sorted(head.schemas.keys() - matched):
-        hdoc = head.schemas[hpath]
-        ctx = Context(direction_of(hdoc))
-        raw.append(differ.make(R.SCHEMA_ADDED, ctx, None, side(root(hdoc)), f"schema {hpath} added"))
+        raw.append(
+            differ.make(R.SCHEMA_ADDED, Context(roles.of_file(hdoc)), None, side(root(hdoc)), f"schema {hpath} added")
+        )
     raw.extend(_event_payloads(differ, raw))
     return merge(raw)
+
+
+class _Lazy:
+    """A set computed the first time it is asked (most comparisons never ask)."""
+
+    def __init__(self, make: Callable[[], set[tuple[str, str]]]) -> None:
+        self._make = make
+        self._value: set[tuple[str, str]] | None = None
+
+    def __contains__(self, item: object) -> bool:
+        if self._value is None:
+            self._value = self._make()
+        return item in self._value
+
+
+def _compare_files(differ: _Differ, roles: _Roles, bpath: str, hpath: str, referenced: _Lazy) -> Iterator[Change]:
+    base, head = differ.base.corpus, differ.head.corpus
+    bdoc, hdoc = base.schemas[bpath], head.schemas[hpath]
+    if differ.same(root(bdoc), root(hdoc)):
+        return  # the same text, and everything it refers to the same too
+    direction = roles.of_file(hdoc)
+    if roles.of_file(bdoc) != direction:
+        message = f"x-wop-direction {roles.of_file(bdoc)} -> {direction}"
+        bside, hside = side(root(bdoc), "x-wop-direction"), side(root(hdoc), "x-wop-direction")
+        yield differ.make(R.DIRECTION_CHANGED, Context(R.ARTIFACT), bside, hside, message)
+        direction = R.ARTIFACT
+    yield from differ.compare(root(bdoc), root(hdoc), Context(direction))
+    bdefs, hdefs = _defs_of(bdoc), _defs_of(hdoc)
+    for name in sorted(bdefs.keys() & hdefs.keys(), key=lambda n: (n != TYPE_INDEX, n)):
+        ctx = Context(roles.of_def(bpath, hpath, name, direction))
+        yield from differ.compare(root(bdoc).child(bdefs[name][0], name), root(hdoc).child(hdefs[name][0], name), ctx)
+    gone = sorted(bdefs.keys() - hdefs.keys())
+    new = sorted(hdefs.keys() - bdefs.keys())
+    renamed = _same_shapes(
+        gone,
+        new,
+        lambda n: differ.base.fingerprint(root(bdoc).child(bdefs[n][0], n)),
+        lambda n: differ.head.fingerprint(root(hdoc).child(hdefs[n][0], n)),
+    )
+    for old, now in renamed:
+        ctx = Context(roles.of_def(bpath, hpath, old, direction))
+        bside, hside = side(root(bdoc), bdefs[old][0], old), side(root(hdoc), hdefs[now][0], now)
+        message = f"{bdefs[old][0]}/{old} renamed to {hdefs[now][0]}/{now} (same shape); references by pointer break"
+        yield differ.make(R.SCHEMA_RENAMED, ctx, bside, hside, message)
+    for name in gone:
+        if name in {old for old, _ in renamed}:
+            continue
+        keyword = bdefs[name][0]
+        ctx = Context(roles.of_def(bpath, bpath, name, direction))
+        others = (base.uri_of(bpath), f"/{keyword}/{name}") in referenced
+        message = f"{keyword}/{name} removed" + ("; other files referenced it" if others else "")
+        yield differ.make(R.DEF_REMOVED, ctx, side(root(bdoc), keyword, name), side(root(hdoc), keyword), message)
 
 
 def _event_payloads(differ: _Differ, raw: list[Change]) -> Iterator[Change]:
@@ -501,5 +897,6 @@ def merge(changes: list[Change]) -> list[Change]:
             continue
         events = tuple(sorted(set(current.events) | set(change.events)))
         stronger = change if change.severity.rank > current.severity.rank else current
-        merged[key] = replace(stronger, events=events)
+        direction = current.direction if current.direction == change.direction else R.ARTIFACT  # shared
+        merged[key] = replace(stronger, events=events, direction=direction)
     return sorted(merged.values(), key=Change.sort_key)

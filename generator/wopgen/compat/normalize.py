@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote, urldefrag, urljoin
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
+from wopgen.corpus.graph import Located, Status, value_at
 from wopgen.corpus.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 
 ANNOTATIONS = frozenset(
@@ -39,6 +39,12 @@ ANNOTATIONS = frozenset(
     }
 )
 UNORDERED_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
+# Subschema keywords whose empty schema (`{}` or `true`) says nothing: absent means the same.
+EMPTY_MEANS_ABSENT = frozenset(
+    {"items", "additionalItems", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "propertyNames"}
+)
+# Keywords whose empty value says nothing.
+EMPTY_VALUES_MEAN_ABSENT = frozenset({"properties", "patternProperties", "dependentSchemas", "required"})
 
 MAX_REF_CHAIN = 64
 
@@ -69,77 +75,90 @@ class Loc:
         return self.doc.line(self.pointer)
 
 
+def without_noops(loc: Loc) -> Loc:
+    """The same schema without keywords that mean nothing.
+
+    `additionalProperties: {}` (and the other keywords in EMPTY_MEANS_ABSENT) with an empty or
+    `true` schema and empty `properties`/`required` say what their absence says. (`canonical`
+    also reads a one-value `enum` as `const`, a one-type `type` list as the single type and an
+    `allOf` of one schema as that schema; the walk compares the first two through `_values` and
+    `_types`, which treat them alike, and unwraps the third when only one side has an `allOf`.)
+    """
+    node = loc.node
+    if not isinstance(node, dict):
+        return loc
+    dropped = [
+        key
+        for key, value in node.items()
+        if (key in EMPTY_MEANS_ABSENT and (value is True or value == {}))
+        or (key in EMPTY_VALUES_MEAN_ABSENT and value in ({}, []))
+    ]
+    if not dropped:
+        return loc
+    return Loc(loc.doc, loc.pointer, {k: v for k, v in node.items() if k not in dropped})
+
+
+def _single_all_of(loc: Loc) -> Loc | None:
+    """The one member of an `allOf` that has no validation keyword beside it, else None."""
+    node = loc.node
+    single = node.get("allOf") if isinstance(node, dict) else None
+    if isinstance(single, list) and len(single) == 1 and all(k == "allOf" or is_annotation(k) for k in node):
+        return loc.child("allOf", 0)
+    return None
+
+
 def root(doc: JsonDoc) -> Loc:
     return Loc(doc, "", doc.data)
 
 
-def _walk(data: Any, fragment: str) -> tuple[bool, Any]:
-    node = data
-    for raw in fragment.split("/")[1:]:
-        token = unquote(raw).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False, None
-    return True, node
-
-
-def _find_anchor(node: Any, anchor: str, pointer: str = "") -> str | None:
-    children: list[tuple[str, Any]]
-    if isinstance(node, dict):
-        if node.get("$anchor") == anchor:
-            return pointer
-        children = list(node.items())
-    elif isinstance(node, list):
-        children = [(str(i), v) for i, v in enumerate(node)]
-    else:
-        return None
-    for key, value in children:
-        found = _find_anchor(value, anchor, pointer + "/" + escape_token(key))
-        if found is not None:
-            return found
-    return None
-
-
 class Resolver:
-    """Follows `$ref`s inside one corpus; nothing outside it is ever fetched."""
+    """Follows `$ref`s inside one corpus through its located graph (`corpus.graph`, which resolved
+    every `$ref` once with `referencing`); nothing outside the corpus is ever fetched."""
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
-        self.by_uri = corpus.schemas_by_uri
-        self._ref_free: dict[int, tuple[Any, bool]] = {}
+        self.graph = corpus.graph
+        self._targets: dict[tuple[str, str, str], Loc | None] = {}
+        self._refs: dict[int, tuple[Any, frozenset[str]]] = {}
+        self._canonical: dict[tuple[str, str], tuple[Any, Any]] = {}
+        self._fingerprints: dict[tuple[str, str], tuple[Any, str]] = {}
 
-    def ref_free(self, node: Any) -> bool:
-        """Whether no `$ref` sits anywhere inside `node`; then equal nodes mean equal meaning."""
-        cached = self._ref_free.get(id(node))
+    def refs_inside(self, node: Any) -> frozenset[str]:
+        """Every `$ref` written anywhere inside `node`; none means equal nodes have equal meaning."""
+        cached = self._refs.get(id(node))
         if cached is not None and cached[0] is node:
             return cached[1]
+        found: frozenset[str]
         if isinstance(node, dict):
-            free = "$ref" not in node and all(self.ref_free(v) for v in node.values() if isinstance(v, dict | list))
+            own = node.get("$ref")
+            found = frozenset({own} if isinstance(own, str) else ()).union(
+                *(self.refs_inside(v) for v in node.values() if isinstance(v, dict | list))
+            )
         elif isinstance(node, list):
-            free = all(self.ref_free(v) for v in node if isinstance(v, dict | list))
+            found = frozenset().union(*(self.refs_inside(v) for v in node if isinstance(v, dict | list)))
         else:
-            return True
-        self._ref_free[id(node)] = (node, free)  # holding the node keeps its id from being reused
-        return free
+            return frozenset()
+        self._refs[id(node)] = (node, found)  # holding the node keeps its id from being reused
+        return found
 
     def target(self, loc: Loc, ref: str) -> Loc | None:
-        base = self.corpus.uri_of(loc.doc.path) if loc.doc.path in self.corpus.schemas else ""
-        uri, fragment = urldefrag(urljoin(base, ref))
-        doc = self.by_uri.get(uri) if uri else loc.doc
-        if doc is None:
+        """Where `ref` leads, as the corpus graph resolved it: the `$ref` written at `loc`, or else
+        the first one spelled `ref` inside the value at `loc` (None: it leads nowhere)."""
+        key = (loc.doc.path, loc.pointer, ref)
+        if key not in self._targets:
+            self._targets[key] = self._target(loc, ref)
+        return self._targets[key]
+
+    def _target(self, loc: Loc, ref: str) -> Loc | None:
+        where = Located(loc.doc.path, loc.pointer)
+        site = self.graph.site_at(where)
+        if site is None or site.ref != ref:
+            site = next((s for s in self.graph.sites_below(where) if s.ref == ref), None)
+        if site is None or site.target is None or site.status not in (Status.RESOLVED, Status.UNCHECKED):
             return None
-        if fragment and not fragment.startswith("/"):
-            pointer = _find_anchor(doc.data, fragment)
-            if pointer is None:
-                return None
-            fragment = pointer
-        ok, node = _walk(doc.data, unquote(fragment)) if fragment else (True, doc.data)
-        if not ok:
-            return None
-        return Loc(doc, unquote(fragment), node)
+        doc = self.corpus.schemas[site.target.path]
+        found, node = value_at(doc.data, site.target.pointer)
+        return Loc(doc, site.target.pointer, node) if found else None
 
     def deref(self, loc: Loc) -> Loc:
         """Follow `$ref` chains. Sibling validation keywords of a `$ref` are laid over its target."""
@@ -161,17 +180,40 @@ class Resolver:
         if overlay and isinstance(current.node, dict):
             merged = {k: v for k, v in current.node.items() if k != "$ref"}
             merged.update(overlay)
-            return Loc(current.doc, current.pointer, merged)
+            current = Loc(current.doc, current.pointer, merged)
         return current
 
-    def canonical(self, loc: Loc, stack: tuple[tuple[str, str], ...] = ()) -> Any:
-        """The meaning of a schema as plain JSON: refs inlined, annotations and orders dropped."""
+    def unwrap(self, loc: Loc) -> Loc:
+        """`deref`, then through any `allOf` of one schema to that schema."""
         loc = self.deref(loc)
+        for _ in range(MAX_REF_CHAIN):
+            inner = _single_all_of(loc)
+            if inner is None:
+                break
+            loc = self.deref(inner)
+        return loc
+
+    def canonical(self, loc: Loc, stack: tuple[tuple[str, str], ...] = ()) -> Any:
+        """The meaning of a schema as plain JSON: refs inlined, annotations, orders and no-op keywords dropped."""
+        given = loc
+        if not stack:  # a whole meaning, free of cycle markers relative to a caller: kept by place
+            cached = self._canonical.get(given.key)
+            if cached is not None and cached[0] is given.node:
+                return cached[1]
+        loc = without_noops(self.unwrap(loc))
         if loc.key in stack:
             return {"$cycle": len(stack) - stack.index(loc.key)}
         node = loc.node
+        if node is True:
+            return {}
         if not isinstance(node, dict):
             return node
+        result = self._canonical_object(loc, node, stack)
+        if not stack:
+            self._canonical[given.key] = (given.node, result)
+        return result
+
+    def _canonical_object(self, loc: Loc, node: dict[str, Any], stack: tuple[tuple[str, str], ...]) -> Any:
         inner = (*stack, loc.key)
         out: dict[str, Any] = {}
         for key, value in node.items():
@@ -188,8 +230,12 @@ class Resolver:
                 out[key] = self.canonical(loc.child(key), inner)
             elif key == "required" and isinstance(value, list):
                 out[key] = sorted(set(map(str, value)))
+            elif key == "enum" and isinstance(value, list) and len(value) == 1 and "const" not in node:
+                out["const"] = value[0]
             elif key == "enum" and isinstance(value, list):
                 out[key] = sorted(value, key=fingerprint)
+            elif key == "type" and isinstance(value, list) and len(value) == 1:
+                out[key] = value[0]
             elif key == "$ref":
                 out[key] = value  # unresolvable: compared as written
             else:
@@ -197,8 +243,45 @@ class Resolver:
         return out
 
     def fingerprint(self, loc: Loc) -> str:
-        return fingerprint(self.canonical(loc))
+        cached = self._fingerprints.get(loc.key)
+        if cached is not None and cached[0] is loc.node:
+            return cached[1]
+        text = fingerprint(self.canonical(loc))
+        self._fingerprints[loc.key] = (loc.node, text)
+        return text
 
 
 def fingerprint(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def features(value: Any, depth: int = 4, prefix: str = "") -> set[str]:
+    """The leaves of a canonical schema as `path=value` strings, down to `depth` levels.
+
+    Two schemas that share most features are two versions of one thing; `similarity` scores them.
+    """
+    out: set[str] = set()
+    if isinstance(value, dict):
+        for key, child in value.items():
+            path = f"{prefix}/{key}"
+            out.add(path)
+            if depth > 0:
+                out |= features(child, depth - 1, path)
+            else:
+                out.add(f"{path}={fingerprint(child)}")
+    elif isinstance(value, list):
+        for child in value:
+            if isinstance(child, dict) and depth > 0:
+                out |= features(child, depth - 1, prefix + "[]")
+            else:
+                out.add(f"{prefix}[]={fingerprint(child)}")
+    else:
+        out.add(f"{prefix}={fingerprint(value)}")
+    return out
+
+
+def similarity(left: set[str], right: set[str]) -> float:
+    """Jaccard similarity of two feature sets, in [0, 1]."""
+    if not left and not right:
+        return 1.0
+    return len(left & right) / len(left | right)

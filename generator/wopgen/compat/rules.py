@@ -48,6 +48,20 @@ SCHEMA_ADDED = _rule(
     "base: no schemas/eval-summary.schema.json; head: the file exists",
     "info",
 )
+SCHEMA_RENAMED = _rule(
+    "compat-schema-renamed",
+    "A schema file, or a $defs/definitions entry, was removed and one with the same normalised shape added: "
+    "what validates is unchanged, but references by its $id, path or pointer break.",
+    "base: schemas/resource-reference.schema.json; head: schemas/resource-template-reference.schema.json, same shape",
+    "warning",
+)
+SCHEMA_INVALID = _rule(
+    "compat-schema-invalid",
+    "A schema of the base or the head is rejected by its metaschema (a keyword of the wrong type, such as "
+    '"required": 5), so the comparison is refused rather than run on a meaning no validator gives it.',
+    'head: "required": 5',
+    "error",
+)
 DIRECTION_CHANGED = _rule(
     "compat-direction-changed",
     "The x-wop-direction of a schema changed, so the rules that protect its producers and readers change too.",
@@ -56,9 +70,9 @@ DIRECTION_CHANGED = _rule(
 )
 DEF_REMOVED = _rule(
     "compat-def-removed",
-    "A $def that other files referenced is gone. The wire meaning is compared through the references; "
-    "what breaks is code and documents that address the $def by its pointer.",
-    "base: verifier.schema.json#/$defs/verdict referenced from run-event-payloads; head: no $defs/verdict",
+    "A $defs (or draft-07 definitions) entry is gone, whether other files referenced it or not. The wire "
+    "meaning is compared through the references; what breaks is code and documents that address it by pointer.",
+    "base: verifier.schema.json#/$defs/verdict; head: no $defs/verdict",
     "warning",
 )
 
@@ -69,6 +83,14 @@ PROPERTY_REMOVED = _rule(
     "A property is gone: readers lose a member they relied on and senders of it are now rejected or ignored.",
     'base: "properties": {"runId": {...}, "note": {...}}; head: "properties": {"runId": {...}}',
     "error",
+)
+PROPERTY_UNLISTED = _rule(
+    "compat-property-unlisted",
+    "A property was removed from a client-sent object that stays open (no additionalProperties or "
+    "unevaluatedProperties closing it, no patternProperties): any value is now accepted under that name, which is "
+    "looser validation and additive for what clients send.",
+    'client-sent base: "properties": {"_meta": {...}, "name": {...}}; head: "properties": {"name": {...}}',
+    "info",
 )
 PROPERTY_ADDED = _rule(
     "compat-property-added",
@@ -303,6 +325,29 @@ RESPONSE_ADDED = _rule(
     "info",
 )
 
+# --- inputs and the audit trail ----------------------------------------------------------------
+
+REF_LINK_OUTSIDE = _rule(
+    "compat-ref-link-outside",
+    "The tree of a git ref holds a symlink (or hard link) that leads outside the tree; it is not extracted, so "
+    "whatever it stands for is not compared.",
+    "base ref: schemas/shared.schema.json -> /etc/passwd",
+    "error",
+)
+ACCEPTED_STALE = _rule(
+    "compat-accepted-stale",
+    "An entry of the accepted-changes file matches no change of this comparison: the break it accepted is gone "
+    "(or its rule or location is mistyped), so the entry no longer documents anything.",
+    '[[accepted]] rule = "compat-property-removed", location = "schemas/thing.schema.json#/properties/gone"',
+    "warning",
+)
+ACCEPTED_EXPIRED = _rule(
+    "compat-accepted-expired",
+    "An entry of the accepted-changes file is past its expiry date; the changes it matches count again.",
+    "[[accepted]] ... expires = 2026-01-31 (today is later)",
+    "warning",
+)
+
 # --- RFCs and baselines ------------------------------------------------------------------------
 
 RFC_CLAIMS_ADDITIVE = _rule(
@@ -319,6 +364,47 @@ BASELINE_UNAVAILABLE = _rule(
     'baseline = "v1.0.0" in a shallow clone without tags',
     "info",
 )
+
+
+HINTS: dict[str, str] = {
+    SCHEMA_REMOVED.id: "restore the file (or keep a deprecated copy), or allow the removal with a breaking RFC",
+    SCHEMA_ADDED.id: "additive: list the new schema in the changelog",
+    SCHEMA_RENAMED.id: "keep the old name as an alias ($ref to the new one) until users have moved, and say so in "
+    "the changelog",
+    SCHEMA_INVALID.id: "fix the schema so its metaschema accepts it (wopgen check names every problem), then compare "
+    "again",
+    DIRECTION_CHANGED.id: "make sure the schema's producers and readers agree with the new role; name the change in "
+    "an RFC",
+    DEF_REMOVED.id: "keep the definition (it costs nothing) or rename it with an alias; code generated from it loses "
+    "a type",
+    PROPERTY_UNLISTED.id: "additive for senders; if hosts still read the member, keep it listed",
+    PROPERTY_ADDED.id: "additive: list the new member in the changelog",
+    CAPABILITY_ADDED.id: "additive: hosts that do not advertise it stay v1",
+    ENUM_VALUE_ADDED.id: "readers must ignore values they do not know; say so where the value is documented",
+    EVENT_TYPE_ADDED.id: "additive: clients ignore event types they do not know",
+    ERROR_CODE_ADDED.id: "additive: document when hosts send the new code",
+    OPERATION_ADDED.id: "additive: list the operation in the changelog",
+    RESPONSE_ADDED.id: "make sure clients treat the new status as they treat its class (4xx, 5xx)",
+    VERSION_CEILING_RAISED.id: "additive: the new rung adds to the ones below it",
+    PATTERN_CHANGED.id: "check that every value the old pattern accepted still matches (or that no sender uses the "
+    "ones it drops)",
+    FORMAT_CHANGED.id: "check that values valid under the old format stay valid under the new one",
+    KEYWORD_CHANGED.id: "read the change: compat cannot tell whether it accepts more or less",
+    BRANCH_ADDED.id: "readers of this union must handle or ignore the new shape",
+    REF_LINK_OUTSIDE.id: "replace the link with the file itself in that commit's tree, or compare against a folder",
+    ACCEPTED_STALE.id: "remove the entry from the accepted-changes file, or correct its rule or location",
+    ACCEPTED_EXPIRED.id: "fix the break, or renew the entry with a new date and a reason",
+    RFC_CLAIMS_ADDITIVE.id: "make the change additive, or set Compatibility to `breaking` or `safety-fix` with a "
+    "migration plan",
+    BASELINE_UNAVAILABLE.id: "fetch it (git fetch origin <ref>, or a deeper clone) or change [tool.wopgen] baseline",
+}
+
+
+def hint_for(rule_id: str, severity: Severity) -> str:
+    """What to do about a change: the rule's own advice, else the advice for its severity."""
+    if severity is Severity.INFO and rule_id not in HINTS:
+        return "nothing to do: additive or allowed; mention it in the changelog"
+    return HINTS.get(rule_id) or default_hint(severity)
 
 
 def default_hint(severity: Severity) -> str:

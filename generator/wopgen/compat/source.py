@@ -1,23 +1,31 @@
-"""Where a side of the comparison comes from: a corpus folder, or a git ref read with git itself.
+"""Where a side of the comparison comes from: a corpus folder, a git ref, or one schema file.
 
-A git ref is exported with `git archive REF` into a private temporary folder, so the work tree is
-never checked out or touched; both sides then go through the same `corpus.load`. A ref whose tree
-has no `[tool.wopgen]` (older history) is read with the head's settings.
+A git ref is exported with `git archive REF`, streamed member by member into a private temporary
+folder (never held in memory whole), so the work tree is never checked out or touched; both sides
+then go through the same `corpus.load`. A link in the ref's tree that leads outside it is not
+extracted and becomes a `compat-ref-link-outside` finding. A ref whose tree has no
+`[tool.wopgen]` (older history) is read with the head's settings. A single schema file (draft-07
+`definitions` or 2020-12 `$defs`) is a corpus of that one schema, named by the path as given.
 """
 
 from __future__ import annotations
 
-import io
+import os
 import subprocess
 import tarfile
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from wopgen.compat import rules as R
+from wopgen.compat.change import Change, Side
 from wopgen.corpus import Corpus, load
+from wopgen.corpus.documents import ParseError, parse_json
 from wopgen.corpus.settings import Settings, SettingsError, load_settings
+
+MAX_SCHEMA_FILE_BYTES = 64 * 1024 * 1024
 
 
 class SourceError(Exception):
@@ -42,8 +50,21 @@ def is_git_ref(root: Path, ref: str) -> bool:
     return result.returncode == 0
 
 
-def _export(root: Path, ref: str, into: Path) -> Path:
-    """Write the tree of `ref` for the folder `root` into `into`; return the corpus root there."""
+@dataclass
+class Opened:
+    """One side: its corpus, the label it is reported under, and findings met while reading it."""
+
+    corpus: Corpus
+    label: str
+    findings: list[Change] = field(default_factory=list)
+
+
+def _export(root: Path, ref: str, into: Path, findings: list[Change]) -> Path:
+    """Stream the tree of `ref` for the folder `root` into `into`; return the corpus root there.
+
+    Members are extracted one at a time through the tarfile "data" filter; one it refuses (a link
+    out of the tree, an absolute path) is skipped and recorded in `findings`.
+    """
     if not is_git_ref(root, ref):
         inside = _git(root, "rev-parse", "--is-inside-work-tree")
         if inside.returncode != 0:
@@ -52,13 +73,64 @@ def _export(root: Path, ref: str, into: Path) -> Path:
     prefix = _git(root, "rev-parse", "--show-prefix").stdout.decode().strip()
     top = Path(_git(root, "rev-parse", "--show-toplevel").stdout.decode().strip() or root)
     tree = f"{ref}^{{commit}}:{prefix}" if prefix else f"{ref}^{{commit}}"  # the corpus folder's own tree
-    result = _git(top, "archive", "--format=tar", tree)
-    if result.returncode != 0:
-        message = result.stderr.decode(errors="replace").strip()
-        raise SourceError(f"git archive {ref} failed: {message}")
-    with tarfile.open(fileobj=io.BytesIO(result.stdout)) as archive:
-        archive.extractall(into, filter="data")
+    with tempfile.TemporaryFile() as errors:
+        try:
+            process = subprocess.Popen(
+                ["git", "-C", str(top), "archive", "--format=tar", tree], stdout=subprocess.PIPE, stderr=errors
+            )
+        except OSError as exc:
+            raise SourceError(f"cannot run git to read a ref: {exc.strerror or exc}") from None
+        assert process.stdout is not None
+        try:
+            _extract_stream(process.stdout, into, ref, findings)
+        except tarfile.TarError as exc:
+            process.kill()
+            process.wait()
+            raise SourceError(f"git archive {ref} gave an unreadable archive: {exc}") from None
+        finally:
+            process.stdout.close()
+        if process.wait() != 0:
+            errors.seek(0)
+            message = errors.read().decode(errors="replace").strip()
+            raise SourceError(f"git archive {ref} failed: {message}")
     return into
+
+
+def _extract_stream(stream: object, into: Path, ref: str, findings: list[Change]) -> None:
+    destination = os.path.realpath(into)
+    with tarfile.open(fileobj=stream, mode="r|") as archive:  # type: ignore[call-overload]
+        for member in archive:
+            try:
+                safe = tarfile.data_filter(member, destination)
+            except tarfile.FilterError as exc:
+                message = f"{member.name} in {ref} is not extracted: {exc}"
+                place = Side(member.name, "", 1)
+                findings.append(Change(R.REF_LINK_OUTSIDE.id, R.REF_LINK_OUTSIDE.severity, message, place, None))
+                continue
+            archive.extract(safe, destination, set_attrs=False, filter="fully_trusted")
+
+
+def _schema_file(path: Path, label: str) -> Corpus:
+    """A corpus of the one schema file at `path`, keyed by `label`."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_SCHEMA_FILE_BYTES:
+            raise SourceError(f"{label} is {size} bytes, over the {MAX_SCHEMA_FILE_BYTES} limit for a schema file")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"cannot read {label}: {exc.strerror or exc}") from None
+    try:
+        doc = parse_json(label, raw)
+    except ParseError as exc:
+        raise SourceError(f"{label}:{exc.line}:{exc.col}: {exc.message}") from None
+    if not isinstance(doc.data, dict):
+        raise SourceError(f"{label} is not a JSON Schema object")
+    return Corpus(settings=Settings(root=path.parent.resolve()), schemas={label: doc})
+
+
+def is_schema_file(spec: str) -> bool:
+    """Whether `spec` names a file on disk (a single schema) rather than a folder or a ref."""
+    return bool(spec) and Path(spec).is_file()
 
 
 def _settings_for(corpus_root: Path, fallback: Settings, spec: str) -> Settings:
@@ -80,18 +152,26 @@ def _settings_for(corpus_root: Path, fallback: Settings, spec: str) -> Settings:
 
 
 @contextmanager
-def open_corpus(spec: str, root: Path, settings: Settings) -> Iterator[tuple[Corpus, str]]:
-    """The corpus named by `spec` (a folder, else a git ref of the repository at `root`) and a label.
+def open_side(spec: str, root: Path, settings: Settings) -> Iterator[Opened]:
+    """The side named by `spec`: a schema file, a folder, else a git ref of the repository at `root`.
 
     The corpus stays valid inside the `with` block; a temporary export is removed after it.
     """
+    if not spec.strip():
+        raise SourceError(
+            "an empty name is neither a folder, a file nor a git ref (is the variable that names it set?)"
+        )
     folder = Path(spec) if Path(spec).is_absolute() else Path.cwd() / spec
+    if folder.is_file():
+        yield Opened(_schema_file(folder, spec), spec)
+        return
     if folder.is_dir():
-        yield load(folder.resolve(), _settings_for(folder, settings, spec)), spec
+        yield Opened(load(folder.resolve(), _settings_for(folder, settings, spec)), spec)
         return
     with tempfile.TemporaryDirectory(prefix="wopgen-compat-") as tmp:
-        corpus_root = _export(root, spec, Path(tmp))
-        yield load(corpus_root.resolve(), _settings_for(corpus_root, settings, spec)), spec
+        findings: list[Change] = []
+        corpus_root = _export(root, spec, Path(tmp), findings)
+        yield Opened(load(corpus_root.resolve(), _settings_for(corpus_root, settings, spec)), spec, findings)
 
 
 def baseline_available(root: Path, baseline: str) -> bool:

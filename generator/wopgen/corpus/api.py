@@ -14,13 +14,15 @@ from typing import Any
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import YamlDoc, YamlList, YamlMap
-from wopgen.corpus_rules import API_SHAPE
+from wopgen.corpus_rules import API_FORMAT, API_SHAPE
 from wopgen.diagnostics import Diagnostic
 
 OPERATIONS_FILE = "operations.yaml"
 CHANNELS_FILE = "channels.yaml"
 
 SHAPE = API_SHAPE  # the one rule of the API reader, defined with the loader's rules
+
+FORMAT = API_FORMAT
 
 METHODS = ("get", "post", "put", "patch", "delete")
 PARAMETER_PLACES = ("path", "query", "header")
@@ -123,6 +125,30 @@ class Tag:
     description: str
 
 
+@dataclass(frozen=True)
+class StandardDocument:
+    """An OpenAPI or AsyncAPI document kept in the API folder instead of the declarative files."""
+
+    kind: str  # "openapi" | "asyncapi"
+    version: str
+    doc: YamlDoc
+
+    @property
+    def path(self) -> str:
+        return self.doc.path
+
+
+def standard_kind(data: Any) -> tuple[str, str] | None:
+    """("openapi" | "asyncapi", version) when `data` is the top of such a document, else None."""
+    if not isinstance(data, dict):
+        return None
+    for kind in ("openapi", "asyncapi"):
+        version = data.get(kind)
+        if isinstance(version, str | int | float):
+            return kind, str(version)
+    return None
+
+
 @dataclass
 class ApiDescription:
     title: str = ""
@@ -134,6 +160,7 @@ class ApiDescription:
     operations_path: str | None = None
     channels_path: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    standard: list[StandardDocument] = field(default_factory=list)  # OpenAPI / AsyncAPI documents as written
 
     @property
     def present(self) -> bool:
@@ -217,10 +244,27 @@ def _read_api(corpus: Corpus) -> ApiDescription:
         api.channels_path = docs[CHANNELS_FILE].path
         _read_channels(docs[CHANNELS_FILE], api)
     for name, doc in sorted(docs.items()):
-        if name not in (OPERATIONS_FILE, CHANNELS_FILE):
-            _Shape(doc.path, api.diagnostics).problem(
-                1, f"unknown API description file {name!r}", f"expected {OPERATIONS_FILE} and {CHANNELS_FILE}"
+        if name in (OPERATIONS_FILE, CHANNELS_FILE):
+            continue
+        found = standard_kind(doc.data)
+        if found is not None:
+            api.standard.append(StandardDocument(found[0], found[1], doc))
+            continue
+        _Shape(doc.path, api.diagnostics).problem(
+            1,
+            f"unknown API description file {name!r}",
+            f"expected {OPERATIONS_FILE} and {CHANNELS_FILE}, or an OpenAPI 3.1 / AsyncAPI 3.x document",
+        )
+    if not api.present and not api.standard and corpus.exists(folder):
+        api.diagnostics.append(
+            FORMAT.at(
+                folder,
+                1,
+                f"{folder}/ holds no API description wopgen can read",
+                f"add {OPERATIONS_FILE}/{CHANNELS_FILE} (see CONTRIBUTING.md) or an openapi.yaml (3.1) / "
+                "asyncapi.yaml (3.x), or point [tool.wopgen] api elsewhere",
             )
+        )
     return api
 
 

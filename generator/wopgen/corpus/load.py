@@ -145,6 +145,8 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=listed.files, folders=listed.folders)
 
     def missing(name: str, relative: str, kind: str) -> None:
+        if settings.conventions.is_external(relative):
+            return  # declared to live outside this checkout (external-paths)
         if settings.names(name):  # point at the setting: that is where the typo usually is
             diagnostics.append(
                 MISSING_PART.at(
@@ -183,16 +185,26 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
             missing(name, relative, kind)
         return None
 
+    conventions = settings.conventions
     schemas_dir = folder("schemas", settings.schemas)
     if schemas_dir:
-        for path in _files(settings.schemas, "*" + SCHEMA_SUFFIX):
+        for path in _files(settings.schemas, ("**/*" if conventions.schemas_recursive else "*") + SCHEMA_SUFFIX):
             doc = reader.read_json(path, SCHEMA_INVALID_JSON)
+            if doc is not None:
+                corpus.schemas[doc.path] = doc
+        single = schemas_dir / conventions.examples_schema
+        if conventions.examples_layout == "per-def" and single.is_file() and not single.name.endswith(SCHEMA_SUFFIX):
+            doc = reader.read_json(single, SCHEMA_INVALID_JSON)  # a single-file schema named otherwise (schema.json)
             if doc is not None:
                 corpus.schemas[doc.path] = doc
 
     examples_dir = optional("examples", settings.examples, "folder")
     if examples_dir:
-        _load_examples(corpus, reader, examples_dir, _files(settings.examples, "**/*"))
+        found = _files(settings.examples, "**/*")
+        if conventions.examples_layout == "per-def":
+            _load_def_examples(corpus, reader, examples_dir, found)
+        else:
+            _load_examples(corpus, reader, examples_dir, found)
 
     docs_dir = folder("docs", settings.docs)
     if docs_dir:
@@ -201,10 +213,10 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
             if md is not None:
                 corpus.docs[md.path] = md
 
-    rfcs_dir = folder("rfcs", settings.rfcs)
+    rfcs_dir = folder("rfcs", settings.rfcs) if conventions.rfcs_enabled else None
     if rfcs_dir:
-        for path in _files(settings.rfcs, "*.md"):
-            if path.name.lower() == "readme.md":
+        for path in _files(settings.rfcs, conventions.rfc_files):
+            if not conventions.is_rfc_file(path.relative_to(rfcs_dir).as_posix()):
                 continue
             md = reader.read_markdown(path)
             if md is not None:
@@ -212,7 +224,9 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 
     api_dir = optional("api", settings.api, "folder")
     if api_dir:
-        for path in _files(settings.api, "*.yaml"):
+        for path in sorted(
+            {*_files(settings.api, "*.yaml"), *_files(settings.api, "*.yml"), *_files(settings.api, "*.json")}
+        ):
             ydoc = reader.read_yaml(path)
             if ydoc is not None:
                 corpus.api[ydoc.path] = ydoc
@@ -240,13 +254,46 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 _EXAMPLE_NAME = re.compile(r"^[^/]+\.json$")
 
 
+def _load_def_examples(corpus: Corpus, reader: _Reader, examples_dir: Path, found: list[Path]) -> None:
+    """The per-`$defs` layout: `<DefName>/*.json` and `<DefName>/valid/*.json` are valid examples,
+    `<DefName>/invalid/*.json` invalid ones, each of `examples-schema#/$defs/<DefName>`."""
+    for path in found:
+        parts = path.relative_to(examples_dir).parts
+        if path.suffix == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
+            continue
+        flat = len(parts) == 2 and _EXAMPLE_NAME.match(parts[1])
+        nested = len(parts) == 3 and parts[1] in _EXAMPLE_KINDS and _EXAMPLE_NAME.match(parts[2])
+        if not (flat or nested):
+            corpus.load_diagnostics.append(
+                EXAMPLE_MISPLACED.at(
+                    reader.relative(path),
+                    1,
+                    "not an example location",
+                    "put examples at <DefName>/*.json (valid), <DefName>/valid/*.json or <DefName>/invalid/*.json",
+                )
+            )
+            continue
+        doc = reader.read_json(path, EXAMPLE_INVALID_JSON)
+        if doc is None:
+            continue
+        kind = parts[1] if nested else "valid"
+        why_path = path.with_suffix(_WHY_SUFFIX)
+        listed = reader.relative(why_path) in corpus.files
+        why = (reader.read_text(why_path) or "").strip() if kind == "invalid" and listed else ""
+        corpus.examples.append(Example(parts[0], kind, doc, why, def_name=parts[0]))
+
+
 def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path, found: list[Path]) -> None:
+    # With schemas-recursive, a schema below a sub-folder keeps it in its name (envelopes/error), and
+    # so does its examples folder (envelopes/error/valid/*.json).
+    depth = None if corpus.settings.conventions.schemas_recursive else 3
     for path in found:
         rel = reader.relative(path)
         parts = path.relative_to(examples_dir).parts
-        if path.suffix == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
+        shaped = len(parts) >= 3 and (depth is None or len(parts) == depth) and parts[-2] in _EXAMPLE_KINDS
+        if path.suffix == _WHY_SUFFIX and shaped and parts[-2] == "invalid":
             continue  # read alongside its example below
-        if len(parts) != 3 or parts[1] not in _EXAMPLE_KINDS or not _EXAMPLE_NAME.match(parts[2]):
+        if not shaped or not _EXAMPLE_NAME.match(parts[-1]):
             corpus.load_diagnostics.append(
                 EXAMPLE_MISPLACED.at(
                     rel,
@@ -261,7 +308,7 @@ def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path, found: l
             continue
         why = ""
         why_path = path.with_suffix(_WHY_SUFFIX)
-        if parts[1] == "invalid" and reader.relative(why_path) in corpus.files:
+        if parts[-2] == "invalid" and reader.relative(why_path) in corpus.files:
             text = reader.read_text(why_path)
             why = (text or "").strip()
-        corpus.examples.append(Example(parts[0], parts[1], doc, why))
+        corpus.examples.append(Example("/".join(parts[:-2]), parts[-2], doc, why))

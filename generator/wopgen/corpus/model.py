@@ -40,6 +40,7 @@ class Example:
     kind: str  # "valid" | "invalid"
     doc: JsonDoc
     why: str = ""
+    def_name: str = ""  # the per-def layout: the `$defs` entry of `examples-schema` it illustrates
 
     @property
     def path(self) -> str:
@@ -86,10 +87,22 @@ class Corpus:
     # --- schemas -------------------------------------------------------------------------
 
     def schema_name(self, path: str) -> str:
-        return Path(path).name[: -len(SCHEMA_SUFFIX)]
+        """The file name without `.schema.json`; below a sub-folder of the schemas folder, with that
+        folder in front (`envelopes/error`)."""
+        relative = self.schema_relative(path)
+        return (
+            relative.removesuffix(SCHEMA_SUFFIX) if relative.endswith(SCHEMA_SUFFIX) else relative.removesuffix(".json")
+        )
+
+    def schema_relative(self, path: str) -> str:
+        """The path of a schema below the schemas folder (its file name unless schemas are recursive)."""
+        folder = posixpath.normpath(self.settings.schemas)
+        if folder != "." and path.startswith(folder + "/"):
+            return path[len(folder) + 1 :]
+        return path if folder == "." else Path(path).name
 
     def expected_id(self, path: str) -> str:
-        return self.settings.id_base + Path(path).name
+        return self.settings.id_base + self.schema_relative(path)
 
     @cached_property
     def schemas_by_name(self) -> dict[str, JsonDoc]:

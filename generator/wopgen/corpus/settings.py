@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wopgen.corpus.conventions import CONVENTION_KEYS, ConventionError, Conventions, parse_conventions
+
 PYPROJECT = "pyproject.toml"
 TABLE = "[tool.wopgen]"
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]")
@@ -36,7 +38,10 @@ class Settings:
     reserved_rfcs: frozenset[int] = field(default_factory=frozenset)  # numbers another RFC series uses
     baseline: str | None = None
     models_package: str = "wop_models"
-    site_raw_html: bool = False  # publish raw HTML written in pages and RFCs (only for trusted authors)
+    conventions: Conventions = field(default_factory=Conventions)  # the house rules (corpus/conventions.py)
+    source: Path | None = None  # the file the table was read from (pyproject.toml, or --config FILE)
+    rules: RuleSettings = field(default_factory=lambda: RuleSettings())  # [tool.wopgen.rules]
+    site: SiteSettings = field(default_factory=lambda: SiteSettings())  # [tool.wopgen.site]
     # The pyproject.toml line of each key as written there (`id-base`, not `id_base`), and of the
     # table header under "[tool.wopgen]"; diagnostics about a setting point at it.
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)
@@ -109,6 +114,8 @@ def key_lines(text: str) -> dict[str, int]:
         header = _HEADER.match(line)
         if header:
             inside = header.group(1) == "tool.wopgen"
+            if header.group(1) == "tool.wopgen.rules":
+                lines.setdefault("rules", number)
             if inside:
                 lines[TABLE] = number
             continue
@@ -118,10 +125,13 @@ def key_lines(text: str) -> dict[str, int]:
     return lines
 
 
-def load_settings(root: Path) -> Settings:
-    """Read `[tool.wopgen]` from `root/pyproject.toml`; unknown keys are an error."""
-    pyproject = root / PYPROJECT
+def load_settings(root: Path, config: Path | None = None) -> Settings:
+    """Read `[tool.wopgen]` from `root/pyproject.toml`, or from `config` when given (paths in it are
+    still relative to `root`); unknown keys are an error."""
+    pyproject = config if config is not None else root / PYPROJECT
     if not pyproject.is_file():
+        if config is not None:
+            raise SettingsError(f"{config}: no such settings file")
         raise SettingsError(f"{root}: no {PYPROJECT} with a [tool.wopgen] table here")
     tool, text = _parse(pyproject)
     return _settings(root, pyproject, tool, text)
@@ -137,16 +147,18 @@ def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> S
             if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
                 raise SettingsError(f"{pyproject}: {key} must be a list of RFC numbers")
             values[_NUMBER_LISTS[key]] = frozenset(value)
-        elif key == "site-raw-html":
-            if not isinstance(value, bool):
-                raise SettingsError(f"{pyproject}: [tool.wopgen] site-raw-html must be true or false")
-            values["site_raw_html"] = value
+        elif key in CONVENTION_KEYS:
+            continue  # read below by parse_conventions
+        elif key == "rules":
+            values["rules"] = rule_settings(pyproject, value)
+        elif key == "site":
+            values["site"] = site_settings(pyproject, value)
         elif key in _KEYS:
             if not isinstance(value, str):
                 raise SettingsError(f"{pyproject}: [tool.wopgen] {key} must be a string")
             values[_KEYS[key]] = value
         else:
-            known = ", ".join(sorted([*_KEYS, *_NUMBER_LISTS, "site-raw-html"]))
+            known = ", ".join(sorted([*_KEYS, *_NUMBER_LISTS, *CONVENTION_KEYS, "rules", "site"]))
             raise SettingsError(f"{pyproject}: unknown [tool.wopgen] key {key!r} (known: {known})")
     base = values.get("id_base", Settings.id_base)
     if not base.endswith("/"):
@@ -154,7 +166,19 @@ def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> S
     for part in PARTS:
         if part in values:
             _inside_root(pyproject, root.resolve(), part, values[part])
-    return Settings(root=root.resolve(), lines=key_lines(text), configured=frozenset(values), **values)
+    try:
+        conventions = parse_conventions(table)
+    except ConventionError as exc:
+        raise SettingsError(f"{pyproject}: [tool.wopgen] {exc}") from None
+    configured = frozenset(values) | (CONVENTION_KEYS & set(table))
+    return Settings(
+        root=root.resolve(),
+        lines=key_lines(text),
+        configured=configured,
+        conventions=conventions,
+        source=pyproject.resolve(),
+        **values,
+    )
 
 
 def _inside_root(pyproject: Path, root: Path, key: str, value: str) -> None:
@@ -170,3 +194,90 @@ def _inside_root(pyproject: Path, root: Path, key: str, value: str) -> None:
             f"{pyproject}: [tool.wopgen] {key} = {value!r} is not a path inside the corpus root {root}; "
             "give a path relative to pyproject.toml that stays below it"
         )
+
+
+# --- [tool.wopgen.rules]: which rules run, at which severity, and where they are ignored ------------
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    """`[tool.wopgen.rules]`: `select` and `ignore` (rule ids or prefixes, as on the command line),
+    `severity` (rule id or prefix -> error|warning|info) and `per-path-ignores` (glob -> ids)."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: tuple[tuple[str, str], ...] = ()
+    per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+_SEVERITIES = ("error", "warning", "info")
+
+
+def _id_list(pyproject: Path, key: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise SettingsError(f"{pyproject}: [tool.wopgen.rules] {key} must be a list of rule ids or prefixes")
+    return tuple(v.strip() for v in value)
+
+
+def rule_settings(pyproject: Path, table: object) -> RuleSettings:
+    """Read `[tool.wopgen.rules]`; its shape is checked here, its rule ids by the CLI against the catalogue."""
+    if not isinstance(table, dict):
+        raise SettingsError(f"{pyproject}: [tool.wopgen] rules must be a table ([tool.wopgen.rules])")
+    known = ("select", "ignore", "severity", "per-path-ignores")
+    unknown = sorted(set(table) - set(known))
+    if unknown:
+        raise SettingsError(f"{pyproject}: unknown [tool.wopgen.rules] key {unknown[0]!r} (known: {', '.join(known)})")
+    severity = table.get("severity", {})
+    if not isinstance(severity, dict) or not all(v in _SEVERITIES for v in severity.values()):
+        raise SettingsError(
+            f"{pyproject}: [tool.wopgen.rules] severity must map rule ids to one of {', '.join(_SEVERITIES)}"
+        )
+    paths = table.get("per-path-ignores", {})
+    if not isinstance(paths, dict):
+        raise SettingsError(f"{pyproject}: [tool.wopgen.rules] per-path-ignores must map globs to lists of rule ids")
+    return RuleSettings(
+        select=_id_list(pyproject, "select", table.get("select", [])),
+        ignore=_id_list(pyproject, "ignore", table.get("ignore", [])),
+        severity=tuple(sorted(severity.items())),
+        per_path_ignores=tuple(
+            (glob, _id_list(pyproject, f"per-path-ignores {glob!r}", ids)) for glob, ids in sorted(paths.items())
+        ),
+    )
+
+
+# --- [tool.wopgen.site]: what the docs site says about where the corpus lives --------------------
+
+
+@dataclass(frozen=True)
+class SiteSettings:
+    """`[tool.wopgen.site]`: `repo-url` (the repository link in the header), `edit-uri` (appended to
+    it for the edit link of every page rendered from a corpus file, e.g. `edit/main/`) and
+    `version` (the label shown next to the site name)."""
+
+    repo_url: str = ""
+    edit_uri: str = ""
+    version: str = ""
+    raw_html: bool = False  # `raw-html = true`: publish raw HTML written in pages and RFCs (trusted authors only)
+
+
+def site_settings(pyproject: Path, table: object) -> SiteSettings:
+    if not isinstance(table, dict):
+        raise SettingsError(f"{pyproject}: [tool.wopgen] site must be a table ([tool.wopgen.site])")
+    keys = {"repo-url": "repo_url", "edit-uri": "edit_uri", "version": "version"}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "raw-html":
+            if not isinstance(value, bool):
+                raise SettingsError(f"{pyproject}: [tool.wopgen.site] raw-html must be true or false")
+            values["raw_html"] = value
+            continue
+        if key not in keys:
+            raise SettingsError(
+                f"{pyproject}: unknown [tool.wopgen.site] key {key!r} (known: {', '.join([*keys, 'raw-html'])})"
+            )
+        if not isinstance(value, str):
+            raise SettingsError(f"{pyproject}: [tool.wopgen.site] {key} must be a string")
+        values[keys[key]] = value
+    if values.get("repo_url") and not values["repo_url"].startswith(("https://", "http://")):
+        raise SettingsError(f"{pyproject}: [tool.wopgen.site] repo-url must be an http(s) URL")
+    return SiteSettings(**values)

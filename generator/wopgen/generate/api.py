@@ -45,6 +45,12 @@ def generate_api(corpus: Corpus) -> dict[str, str]:
 def api_documents(corpus: Corpus) -> dict[str, dict[str, Any]]:
     """The OpenAPI and AsyncAPI documents as data, keyed by the file name each is written to."""
     api = read_api(corpus)
+    if not api.operations and not api.channels and api.standard:
+        names = ", ".join(d.path for d in api.standard)
+        raise ApiError(
+            f"{corpus.settings.api}/ already holds the standard documents ({names}); `wopgen api` renders only "
+            "from operations.yaml/channels.yaml, and `wopgen check` validates those documents as they are"
+        )
     if not api.operations and not api.channels:
         raise ApiError(f"no operations or channels in {corpus.settings.api}/ to generate from")
     if api.diagnostics:

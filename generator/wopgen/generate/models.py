@@ -26,16 +26,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wopgen.catalogue import define
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.documents import escape_token
-from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, type_index
+from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, event_types, type_index
 from wopgen.corpus.graph import Located, RefSite, map_subschemas
+from wopgen.diagnostics import Diagnostic
 from wopgen.templates import environment
 
 GENERATOR_VERSION = "0.89.0"  # datamodel-code-generator; pinned in pyproject.toml
 VARIANTS_SCHEMA = "run-events"  # derived in memory; not a corpus file
 UNKNOWN_EVENT = "UnknownRunEvent"
 _PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+UNTYPED = define(
+    "models-untyped",
+    "warning",
+    "`wopgen models` cannot type something: an event type gets no typed event class (no usable payload in "
+    "`_typeIndex`, or an envelope without properties), or a schema's root class is not exported by name.",
+)
 
 
 class ModelsError(Exception):
@@ -69,6 +79,23 @@ def _class_name(event_type: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in words if w) + "Event"
 
 
+def pascal_case(key: str) -> str:
+    """A class name made of a `$defs` key: `runStarted` -> `RunStarted`, `agent.verified` -> `AgentVerified`."""
+    words = [w for w in re.split(r"[^A-Za-z0-9]+", key) if w]
+    name = "".join(w[:1].upper() + w[1:] for w in words) or "Model"
+    return name if name[0].isalpha() else "Model" + name
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """`name`, or `name2`, `name3`, ... when another class already has it."""
+    candidate, number = name, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{name}{number}"
+    taken.add(candidate)
+    return candidate
+
+
 def _event_variants(corpus: Corpus) -> tuple[dict[str, Any], list[EventVariant]] | None:
     """A schema with one envelope per event type, derived from the envelope and the type index.
 
@@ -98,11 +125,11 @@ def _event_variants(corpus: Corpus) -> tuple[dict[str, Any], list[EventVariant]]
     }
     defs: dict[str, Any] = {}
     variants: list[EventVariant] = []
+    taken: set[str] = {UNKNOWN_EVENT}
     for event_type, payload in index.payloads.items():
-        payload_class = payload.node.get("title")
-        if not isinstance(payload_class, str):
-            continue
-        name = _class_name(event_type)
+        title = payload.node.get("title")
+        payload_class = title if isinstance(title, str) and title.strip() else pascal_case(payload.def_name)
+        name = _unique(_class_name(event_type), taken)
         description = payload.node.get("description", "")
         defs[name] = {
             "title": name,
@@ -221,17 +248,39 @@ def _repair_for_mypy(text: str) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _root_classes(corpus: Corpus) -> list[RootClass]:
+def _root_classes(
+    corpus: Corpus, modules: dict[str, str], package: str, warnings: list[Diagnostic] | None = None
+) -> list[RootClass]:
+    """The root class of each schema: its title when that is a class name, else the name the
+    generator made of the title or of the file name, whichever the module defines."""
     roots = []
     for name, doc in sorted(corpus.schemas_by_name.items()):
+        text = modules.get(f"{package}/{module_name(name)}.py")
         title = doc.data.get("title") if isinstance(doc.data, dict) else None
-        if isinstance(title, str) and title.isidentifier():
-            roots.append(RootClass(module_name(name), title))
+        if text is None:
+            continue
+        candidates = [title, re.sub(r"[^A-Za-z0-9_]", "", title), pascal_case(title)] if isinstance(title, str) else []
+        candidates.append(pascal_case(name.rsplit("/", 1)[-1]))
+        found = next((c for c in candidates if c and c.isidentifier() and f"\nclass {c}(" in text), None)
+        if found is not None:
+            roots.append(RootClass(module_name(name), found))
+        elif warnings is not None:
+            warnings.append(
+                UNTYPED.at(
+                    doc.path,
+                    doc.line("/title"),
+                    f"the root class of {name} is not exported from the package (no class named after its title)",
+                    f'import it from {package}.{module_name(name)}, or give the schema a "title" that is a class name',
+                )
+            )
     return roots
 
 
-def generate_models(corpus: Corpus, package: str | None = None) -> dict[str, str]:
-    """The models package as {relative path: text}; byte-identical for the same corpus."""
+def generate_models(
+    corpus: Corpus, package: str | None = None, warnings: list[Diagnostic] | None = None
+) -> dict[str, str]:
+    """The models package as {relative path: text}; byte-identical for the same corpus. What cannot be
+    typed or exported is appended to `warnings` (rule `models-untyped`) when a list is given."""
     package = package or corpus.settings.models_package
     if not _PACKAGE_NAME.match(package):
         raise ModelsSettingsError(
@@ -254,7 +303,9 @@ def generate_models(corpus: Corpus, package: str | None = None) -> dict[str, str
             continue
         out[f"{package}/{'/'.join(key)}"] = _repair_for_mypy(text)
     envelope_module = module_name(EVENT_SCHEMA)
-    roots = [r for r in _root_classes(corpus) if f"{package}/{r.module}.py" in out]
+    if warnings is not None:
+        warnings.extend(untyped(corpus))
+    roots = _root_classes(corpus, out, package, warnings)
     init = (
         environment("models")
         .get_template("__init__.py.j2")
@@ -281,3 +332,34 @@ def generate_models(corpus: Corpus, package: str | None = None) -> dict[str, str
     out[f"{package}/__init__.py"] = init
     out[f"{package}/py.typed"] = ""
     return out
+
+
+def untyped(corpus: Corpus) -> list[Diagnostic]:
+    """The event types `generate_models` cannot type, as warnings (never a silent drop)."""
+    found: list[Diagnostic] = []
+    index = type_index(corpus)
+    enum = event_types(corpus)
+    if index is None or enum is None:
+        return found
+    envelope = corpus.schemas_by_name[EVENT_SCHEMA]
+    if not isinstance(envelope.data, dict) or not isinstance(envelope.data.get("properties"), dict):
+        found.append(
+            UNTYPED.at(
+                envelope.path,
+                1,
+                "the run-event envelope has no properties, so no typed event classes and no parse_run_event",
+                "describe the envelope's fields under properties",
+            )
+        )
+        return found
+    for event_type in sorted(set(enum) - set(index.payloads)):
+        found.append(
+            UNTYPED.at(
+                index.doc.path,
+                index.doc.line("/$defs/_typeIndex"),
+                f"event type {event_type!r} has no usable payload in _typeIndex, so it gets no typed event class "
+                "(parse_run_event returns UnknownRunEvent for it)",
+                'map it in _typeIndex to {"$ref": "#/$defs/<name>"}',
+            )
+        )
+    return found

@@ -1,8 +1,9 @@
 """The built docs site in a real browser: headless Chromium over loopback, driven by Selenium.
 
 Builds the site from the repository's own corpus, serves it on 127.0.0.1 with a stdlib HTTP
-server, and checks what a reader sees: the home page, an RFC page, a schema page, a cross-page
-anchor, and the built-in search. Screenshots go to build/screenshots/. When Chromium or its driver
+server, and checks what a reader sees: the home page, an RFC page with its folded card, a schema page, the
+event catalogue, the API reference with its examples and the offline Swagger UI page, a cross-page
+anchor, and the built-in search. Screenshots at a desktop and a phone width go to build/screenshots/. When Chromium or its driver
 is missing the test skips, except on CI (CI set), where it fails and says how to install them.
 """
 
@@ -105,6 +106,14 @@ def _wait(driver: Any, css: str, timeout: float = 10) -> Any:
     return WebDriverWait(driver, timeout).until(ec.visibility_of_element_located((By.CSS_SELECTOR, css)))
 
 
+def _shoot(driver: Any, name: str) -> None:
+    """Screenshots of the page as it is, at a desktop and at a phone width."""
+    for width, height, suffix in ((1280, 900, "desktop"), (390, 844, "phone")):
+        driver.set_window_size(width, height)
+        driver.save_screenshot(str(SHOTS / f"{name}-{suffix}.png"))
+    driver.set_window_size(1280, 900)
+
+
 def _text(driver: Any, css: str) -> str:
     from selenium.webdriver.common.by import By
 
@@ -122,7 +131,7 @@ def test_home_page_shows_the_sections(browser: Any, site_url: str) -> None:
     cards = _text(browser, ".grid.cards")
     rfcs = len(load(REPO).rfcs)
     assert "Run events" in cards and f"{rfcs} RFCs" in cards, cards
-    browser.save_screenshot(str(SHOTS / "home.png"))
+    _shoot(browser, "home")
 
 
 def test_rfc_page_shows_its_metadata_card(browser: Any, site_url: str) -> None:
@@ -135,7 +144,7 @@ def test_rfc_page_shows_its_metadata_card(browser: Any, site_url: str) -> None:
     card_links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, ".wop-card a")]
     assert site_url + "schemas/run-event-payloads/" in card_links
     assert site_url + "spec/v1/multi-agent-execution/" in card_links
-    browser.save_screenshot(str(SHOTS / "rfc-0090.png"))
+    _shoot(browser, "rfc-0090")
 
 
 def test_schema_page_shows_fields_refs_and_examples(browser: Any, site_url: str) -> None:
@@ -150,7 +159,7 @@ def test_schema_page_shows_fields_refs_and_examples(browser: Any, site_url: str)
     # a $ref into another schema becomes a link to that schema's page
     hrefs = [a.get_attribute("href") or "" for a in browser.find_elements(By.CSS_SELECTOR, "article a")]
     assert any(h.startswith(site_url + "schemas/run-snapshot/#def-") for h in hrefs), "no cross-page $ref link"
-    browser.save_screenshot(str(SHOTS / "schema-run-event-payloads.png"))
+    _shoot(browser, "schema-run-event-payloads")
 
 
 def test_cross_page_anchor_lands_on_its_heading(browser: Any, site_url: str) -> None:
@@ -181,3 +190,67 @@ def test_search_finds_agent_verified(browser: Any, site_url: str) -> None:
     assert heading == title, f"the first result said {title!r} but opened {heading!r}"
     assert "agent.verified" in _text(browser, "article")
     browser.save_screenshot(str(SHOTS / "search-first-result.png"))
+
+
+def test_rfc_card_folds_affects(browser: Any, site_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(site_url + "rfcs/0091-verification-gates-rubrics-and-structured-findings/")
+    _wait(browser, ".wop-card")
+    folded = browser.find_element(By.CSS_SELECTOR, ".wop-card details")
+    assert folded.get_attribute("open") is None and "Affects" in folded.text
+    card = browser.find_element(By.CSS_SELECTOR, ".wop-card")
+    assert card.size["height"] < 300, card.size  # the essentials fit on the first screen
+    _shoot(browser, "rfc-0091")
+
+
+_LINE_BREAKS = r"""
+const breaks = [];
+for (const code of document.querySelectorAll("article table td code")) {
+  const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+  let top = null, before = null;
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const box = range.getBoundingClientRect();
+      if (/\s/.test(node.data[i])) { before = " "; continue; }  // a space is a fine place to wrap
+      if (box.width === 0) continue;
+      if (top !== null && Math.abs(box.top - top) > 2) breaks.push(before + "|" + node.data[i]);
+      top = box.top;
+      before = node.data[i];
+    }
+  }
+}
+return breaks;
+"""
+
+
+def test_event_identifiers_wrap_only_at_dots_slashes_and_hyphens(browser: Any, site_url: str) -> None:
+    browser.get(site_url + "events/")
+    _wait(browser, "article table")
+    _shoot(browser, "events")
+    for width in (1280, 390):
+        browser.set_window_size(width, 844)
+        breaks = browser.execute_script(_LINE_BREAKS)
+        assert all(pair[0] in "./- " for pair in breaks), [p for p in breaks if p[0] not in "./- "]
+    browser.set_window_size(1280, 900)
+
+
+def test_api_page_has_examples_and_swagger_ui_works_offline(browser: Any, site_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(site_url + "api/")
+    _wait(browser, "article h1")
+    examples = browser.find_elements(By.CSS_SELECTOR, "article details.example")
+    assert len(examples) >= len(browser.find_elements(By.CSS_SELECTOR, "article h3"))
+    _shoot(browser, "api")
+    browser.get(site_url + "api/try/")
+    _wait(browser, "#swagger-ui .opblock", timeout=20)
+    operations = browser.find_elements(By.CSS_SELECTOR, "#swagger-ui .opblock")
+    assert len(operations) >= 10
+    scripts = [s.get_attribute("src") or "" for s in browser.find_elements(By.CSS_SELECTOR, "script[src]")]
+    assert all(s.startswith(site_url) for s in scripts), scripts  # nothing from another host
+    _shoot(browser, "api-try")

@@ -42,7 +42,7 @@ def test_rfc_titles_cells_and_bodies_are_escaped(make_corpus: Callable[..., Path
 def test_raw_html_is_published_when_the_setting_allows_it(make_corpus: Callable[..., Path]) -> None:
     def allow(files: dict[str, Any]) -> None:
         hostile(files)
-        files["pyproject.toml"] += "site-raw-html = true\n"
+        files["pyproject.toml"] += "\n[tool.wopgen.site]\nraw-html = true\n"
 
     text = staged(make_corpus(allow))
     assert "<iframe" in text and "<div onclick" in text

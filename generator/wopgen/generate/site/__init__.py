@@ -15,12 +15,14 @@ import yaml
 
 from wopgen import templates
 from wopgen.corpus import Corpus
+from wopgen.corpus.conventions import Conventions
 from wopgen.corpus.rfc import Rfc
 from wopgen.generate.site import api as site_api
 from wopgen.generate.site import events as site_events
 from wopgen.generate.site import reference as site_reference
 from wopgen.generate.site import rfcs as site_rfcs
 from wopgen.generate.site import schemas as site_schemas
+from wopgen.generate.site import tryit
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.paths import CHANGELOG, SECURITY, Target
 
@@ -84,6 +86,10 @@ def _title(site: SiteContext, path: str) -> str:
     return heading.text if heading is not None else Path(path).stem
 
 
+# What the home page says of this repository's own slice; another corpus gets a neutral opening.
+_SUMMARY = "The OpenWOP v1 specification slice for agent execution loops, verifier turns and agent evaluation"
+
+
 def home(site: SiteContext) -> str:
     corpus = site.corpus
     specs = [
@@ -96,6 +102,8 @@ def home(site: SiteContext) -> str:
     accepted = sum(1 for r in corpus.rfcs.values() if r.status == "Accepted")
     return site.render(
         "home.md.j2",
+        title=corpus.settings.conventions.site_title,
+        summary=_SUMMARY if corpus.settings.conventions.site_title == Conventions.site_title else "",
         specs=specs,
         schemas=len(corpus.schemas),
         examples=len(corpus.examples),
@@ -109,20 +117,12 @@ def nav(site: SiteContext) -> list[object]:
     spec: list[object] = []
     for path in _spec_order(site):
         spec.append({_title(site, path): site.paths.doc_page(path)})
-    schemas = site_schemas.nav(site)
     return [
         {"Home": "index.md"},
         {"Specification": spec},
         {"RFCs": site_rfcs.nav(site)},
-        {
-            "Schemas": [
-                schemas[0],
-                {"Event catalogue": site_events.EVENTS},
-                {"Capabilities": site_events.CAPABILITIES},
-                *schemas[1:],
-            ]
-        },
-        {"API": site_api.nav(site)},
+        {"Schemas": schema_nav(site)},
+        {"API": [*site_api.nav(site), {"Try it": tryit.PAGE}]},
         {
             "Reference": [
                 {"Rule catalogue": site_reference.RULES},
@@ -132,6 +132,22 @@ def nav(site: SiteContext) -> list[object]:
             ]
         },
     ]
+
+
+def schema_nav(site: SiteContext) -> list[object]:
+    """One entry per concept: a reference page and the schema of the same name (Capabilities)
+    share one section instead of sitting side by side as "Capabilities" and "capabilities"."""
+    index, *schemas = site_schemas.nav(site)
+    references = {"Event catalogue": site_events.EVENTS, "Capabilities": site_events.CAPABILITIES}
+    out: list[object] = [index]
+    for name, page in references.items():
+        twin = next((e for e in schemas if isinstance(e, dict) and next(iter(e)).lower() == name.lower()), None)
+        if twin is None:
+            out.append({name: page})
+        else:
+            schemas.remove(twin)
+            out.append({name: [{"Reference": page}, {"Schema": next(iter(twin.values()))}]})
+    return out + schemas
 
 
 def build_date(corpus: Corpus) -> str:
@@ -145,14 +161,43 @@ def build_date(corpus: Corpus) -> str:
     return max(dates, default="1970-01-01")
 
 
+PAGE_HOOK = Path(__file__).resolve().with_name("page_hook.py")
+_SITE_NAME = re.compile(r"^site_name:\s*(.+?)\s*$", re.M)
+
+
 def config(site: SiteContext, base: Path, hooks: tuple[Path, ...] = ()) -> str:
+    """The staging mkdocs.yml: the base configuration, the nav, the hooks, and what
+    `[tool.wopgen.site]` says (repository and edit links, a version label in the footer)."""
+    settings = site.corpus.settings.site
+    # [tool.wopgen.site] repo-url, else the corpus-wide repository-url setting
+    repo_url = settings.repo_url or site.corpus.settings.conventions.repository_url
+    version_label = ""
+    if settings.version:  # in the footer of every page (a header label is cut short on a phone)
+        named = _SITE_NAME.search(base.read_text(encoding="utf-8")) if base.is_file() else None
+        name = named.group(1).strip(chr(34)) if named else "Specification"
+        version_label = json.dumps(f"{name} · version {settings.version}", ensure_ascii=False)
     return site.render(
         "mkdocs.yml.j2",
         base=json.dumps(str(base)),
-        hooks=[json.dumps(str(h)) for h in hooks],
+        hooks=[json.dumps(str(h)) for h in (PAGE_HOOK, *hooks)],
         docs=DOCS,
+        title=json.dumps(site.corpus.settings.conventions.site_title),
         nav=yaml.safe_dump(nav(site), sort_keys=False, allow_unicode=True, width=1000),
+        version_label=version_label,
+        repo_url=json.dumps(repo_url) if repo_url else "",
+        edit_uri=json.dumps(settings.edit_uri or "blob/HEAD/"),
     )
+
+
+def sources(site: SiteContext) -> dict[str, str]:
+    """Each page rendered from one corpus file -> that file (for the page's edit link)."""
+    corpus, paths = site.corpus, site.paths
+    table = {paths.doc_page(p): p for p in corpus.docs}
+    table.update({paths.rfc_page(r.path): r.path for r in corpus.rfcs.values()})
+    table.update({paths.schema_page(p): p for p in corpus.schemas})
+    if corpus.changelog is not None:
+        table[CHANGELOG] = corpus.changelog.path
+    return dict(sorted(table.items()))
 
 
 def render(corpus: Corpus, base: Path = BASE_CONFIG, hooks: tuple[Path, ...] = ()) -> dict[str, str | bytes]:
@@ -165,8 +210,10 @@ def render(corpus: Corpus, base: Path = BASE_CONFIG, hooks: tuple[Path, ...] = (
     pages.update(site_schemas.pages(site))
     pages.update(site_events.pages(site))
     pages.update(site_api.pages(site))
+    pages.update(tryit.pages(site, pages))
     pages.update(site_reference.pages(site))
     pages.update(changelog_page(site))
     tree: dict[str, str | bytes] = {f"{DOCS}/{path}": text for path, text in sorted(pages.items())}
     tree["mkdocs.yml"] = config(site, base, hooks)
+    tree["sources.json"] = json.dumps(sources(site), indent=2) + "\n"
     return tree

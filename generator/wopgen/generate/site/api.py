@@ -7,13 +7,17 @@ the pages for tools that want them.
 
 from __future__ import annotations
 
+import json
+import posixpath
 import re
 from collections.abc import Mapping
 from typing import Any
 
+from wopgen.corpus.api import StandardDocument, read_api
 from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, ApiError, api_documents, dump
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.events import EVENTS, event_anchor
+from wopgen.generate.site.events import events as site_events
 from wopgen.generate.site.paths import Target, def_anchor
 from wopgen.generate.site.schemadoc import cell, type_of
 
@@ -53,6 +57,25 @@ class _Components:
 
     def schema(self, node: Any) -> str:
         return cell(type_of(node, self)) if node else "—"
+
+    def example(self, content: Any) -> str:
+        """The first valid example of the schema a request or answer body names, as indented JSON."""
+        if not isinstance(content, Mapping):
+            return ""
+        for entry in content.values():
+            schema = entry.get("schema") if isinstance(entry, Mapping) else None
+            ref = schema.get("$ref") if isinstance(schema, Mapping) else None
+            match = _COMPONENT.match(ref) if isinstance(ref, str) else None
+            if match is None or match.group(2) or match.group(1) not in self.by_title:
+                continue
+            name = self.site.corpus.schema_name(self.by_title[match.group(1)])
+            found = sorted(
+                (e for e in self.site.corpus.examples if e.schema_name == name and e.kind == "valid"),
+                key=lambda e: e.path,
+            )
+            if found:
+                return json.dumps(found[0].doc.data, indent=2, ensure_ascii=False)
+        return ""
 
 
 def _body(content: Any, link: _Components) -> str:
@@ -96,12 +119,14 @@ def _operations(document: Mapping[str, Any], link: _Components) -> list[dict[str
                         if isinstance(p, Mapping)
                     ],
                     "body": _body(body.get("content"), link) if body else "",
+                    "body_example": link.example(body.get("content")) if body else "",
                     "body_required": bool(body and body.get("required")),
                     "responses": [
                         {
                             "status": str(status),
                             "description": cell(str(answer.get("description", ""))),
                             "body": _body(answer.get("content"), link),
+                            "example": link.example(answer.get("content")),
                         }
                         for status, answer in (op.get("responses") or {}).items()
                         if isinstance(answer, Mapping)
@@ -111,7 +136,7 @@ def _operations(document: Mapping[str, Any], link: _Components) -> list[dict[str
     return out
 
 
-def http_page(site: SiteContext, document: Mapping[str, Any]) -> str:
+def http_page(site: SiteContext, document: Mapping[str, Any], raw: str = OPENAPI_FILE) -> str:
     link = _Components(site, HTTP)
     operations = _operations(document, link)
     tags = [t for t in document.get("tags") or [] if isinstance(t, Mapping)]
@@ -133,12 +158,13 @@ def http_page(site: SiteContext, document: Mapping[str, Any]) -> str:
         description=str(info.get("description", "")).split("\n\n")[0],
         operations=operations,
         groups=[g for g in groups if g["operations"]],
-        raw=OPENAPI_FILE,
+        raw=raw,
     )
 
 
-def channels_page(site: SiteContext, document: Mapping[str, Any]) -> str:
+def channels_page(site: SiteContext, document: Mapping[str, Any], raw: str = ASYNCAPI_FILE) -> str:
     messages = (document.get("components") or {}).get("messages") or {}
+    known = {event.type for event in site_events(site)}
     channels = []
     for key, channel in (document.get("channels") or {}).items():
         if not isinstance(channel, Mapping):
@@ -151,7 +177,7 @@ def channels_page(site: SiteContext, document: Mapping[str, Any]) -> str:
             rows.append(
                 {
                     "name": name,
-                    "href": site.paths.href(CHANNELS, Target(EVENTS), event_anchor(name)),
+                    "href": site.paths.href(CHANNELS, Target(EVENTS), event_anchor(name)) if name in known else "",
                     "summary": cell(str(message.get("summary", ""))),
                     "rfc": site.rfc_link(CHANNELS, int(rfc)) if isinstance(rfc, str) and rfc.isdigit() else "baseline",
                     "content_free": "yes" if free is True else ("no" if free is False else "not stated"),
@@ -182,7 +208,7 @@ def channels_page(site: SiteContext, document: Mapping[str, Any]) -> str:
         description=str(info.get("description", "")).split("\n\n")[0],
         channels=channels,
         operations=operations,
-        raw=ASYNCAPI_FILE,
+        raw=raw,
     )
 
 
@@ -190,7 +216,51 @@ def nav(site: SiteContext) -> list[object]:
     return [HTTP, {"Event channel": CHANNELS}]
 
 
+def _standard_pages(site: SiteContext, standard: list[StandardDocument]) -> Pages:
+    """The pages of OpenAPI / AsyncAPI documents kept in the API folder as written: each is published
+    as is, and the first of each kind gives the HTTP or the event-channel page."""
+    out: Pages = {}
+    openapi = next((d for d in standard if d.kind == "openapi"), None)
+    asyncapi = next((d for d in standard if d.kind == "asyncapi"), None)
+    for document in (openapi, asyncapi):
+        if document is not None:
+            out[f"{FOLDER}/{posixpath.basename(document.path)}"] = document.doc.text
+    note = site.render("api-missing.md.j2", reason="the API folder has no document of this kind")
+    out[HTTP] = http_page(site, openapi.doc.data, posixpath.basename(openapi.path)) if openapi is not None else note
+    out[CHANNELS] = (
+        channels_page(site, _named_messages(site, asyncapi.doc.data), posixpath.basename(asyncapi.path))
+        if asyncapi is not None
+        else note.replace("# HTTP API", "# Event channel", 1)
+    )
+    return out
+
+
+def _named_messages(site: SiteContext, document: Mapping[str, Any]) -> dict[str, Any]:
+    """The AsyncAPI document with each channel's messages keyed by the event type they carry (the
+    message `name`), as the channel page expects; messages given by `$ref` are looked up first."""
+    components = (document.get("components") or {}).get("messages") or {}
+    messages: dict[str, Any] = {}
+    channels: dict[str, Any] = {}
+    for key, channel in (document.get("channels") or {}).items():
+        if not isinstance(channel, Mapping):
+            continue
+        named: dict[str, Any] = {}
+        for label, message in (channel.get("messages") or {}).items():
+            ref = message.get("$ref") if isinstance(message, Mapping) else None
+            if isinstance(ref, str) and ref.startswith("#/components/messages/"):
+                message = components.get(ref.rsplit("/", 1)[1], {})
+            name = message.get("name") if isinstance(message, Mapping) else None
+            event = str(name) if isinstance(name, str) else str(label)
+            named[event] = {}
+            messages[event] = message if isinstance(message, Mapping) else {}
+        channels[str(key)] = {**channel, "messages": named}
+    return {**document, "channels": channels, "components": {"messages": messages}}
+
+
 def pages(site: SiteContext) -> Pages:
+    api = read_api(site.corpus)
+    if api.standard and not api.present:
+        return _standard_pages(site, api.standard)
     try:
         documents = api_documents(site.corpus)
     except ApiError as exc:

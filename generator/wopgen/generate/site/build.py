@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from wopgen.corpus import Corpus
@@ -26,6 +27,7 @@ from wopgen.generate import site
 from wopgen.generate.writer import WriteError, prepare, scratch_beside, write_tree
 
 HOOK = Path(__file__).resolve().with_name("hook.py")
+PROGRESS_HOOK = Path(__file__).resolve().with_name("progress_hook.py")
 
 
 class SiteBuildError(Exception):
@@ -50,13 +52,24 @@ def _read_tree(folder: Path) -> dict[str, str | bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def build(corpus: Corpus, out: Path, *, force: bool = False, protected: tuple[Path, ...] = ()) -> int:
+def build(
+    corpus: Corpus,
+    out: Path,
+    on_page: Callable[[int, int], None] | None = None,
+    *,
+    force: bool = False,
+    protected: tuple[Path, ...] = (),
+) -> int:
     """Build the site for `corpus` into `out`; returns the number of files written.
 
-    The writer's refusals are checked before mkdocs runs; mkdocs works in a folder beside `out`,
-    which the next run removes if this one is killed."""
+    `on_page(done, total)`, when given, is called each time mkdocs has written a page (for a
+    progress bar; `total` is the number of Markdown pages staged). The writer's refusals are
+    checked before mkdocs runs; mkdocs works in a folder beside `out`, which the next run removes
+    if this one is killed.
+    """
     out = prepare(out, force=force, protected=protected)
-    tree = site.render(corpus)
+    tree = site.render(corpus, hooks=(PROGRESS_HOOK,) if on_page is not None else ())
+    total = sum(1 for path in tree if path.endswith(".md"))
     scratch = scratch_beside(out)
     try:
         staging = scratch / "staging"
@@ -73,14 +86,40 @@ def build(corpus: Corpus, out: Path, *, force: bool = False, protected: tuple[Pa
             "--site-dir",
             str(built),
         ]
-        result = subprocess.run(command, env=mkdocs_env(corpus), capture_output=True, text=True, check=False)
-        if result.returncode != 0:
-            raise SiteBuildError(_problems(result.stderr + result.stdout))
+        if on_page is None:
+            result = subprocess.run(command, env=mkdocs_env(corpus), capture_output=True, text=True, check=False)
+            code, said = result.returncode, result.stderr + result.stdout
+        else:
+            code, said = _run_counting(command, mkdocs_env(corpus), scratch / "mkdocs.log", on_page, total)
+        if code != 0:
+            raise SiteBuildError(_problems(said))
         files = _read_tree(built)
         write_tree(files, out, force=force, protected=protected)
         return len(files)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run_counting(
+    command: list[str], env: dict[str, str], log: Path, on_page: Callable[[int, int], None], total: int
+) -> tuple[int, str]:
+    """Run mkdocs, calling `on_page(done, total)` for every page mark the progress hook prints."""
+    from wopgen.generate.site.progress_hook import MARK
+
+    other: list[str] = []
+    done = 0
+    on_page(done, total)
+    with log.open("w+", encoding="utf-8") as errors:
+        with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=errors, text=True) as process:
+            assert process.stdout is not None
+            for line in process.stdout:
+                if line.strip() == MARK:
+                    done += 1
+                    on_page(done, total)
+                else:
+                    other.append(line)
+        errors.seek(0)
+        return process.returncode, errors.read() + "".join(other)
 
 
 def serve(corpus: Corpus, port: int) -> None:
@@ -99,6 +138,8 @@ def serve(corpus: Corpus, port: int) -> None:
         write_tree(site.render(corpus, hooks=(HOOK,)), staging)
         os.environ.update(mkdocs_env(corpus))
         os.environ["WOPGEN_SITE_ROOT"] = str(corpus.root)
+        if corpus.settings.source is not None:
+            os.environ["WOPGEN_SITE_CONFIG"] = str(corpus.settings.source)
         _log_like_mkdocs()
         mkdocs_serve(
             config_file=str(staging / "mkdocs.yml"),

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from wopgen.corpus import load
+from wopgen.corpus.settings import load_settings
 from wopgen.generate import site
 from wopgen.generate.writer import sync_tree
 
@@ -24,6 +25,8 @@ def on_pre_build(config: Any) -> None:
     if not root:
         return
     staging = Path(config.config_file_path).parent
-    changed = sync_tree(site.render(load(Path(root)), hooks=(Path(__file__),)), staging)
+    config = os.environ.get("WOPGEN_SITE_CONFIG")
+    corpus = load(Path(root), load_settings(Path(root), Path(config)) if config else None)
+    changed = sync_tree(site.render(corpus, hooks=(Path(__file__),)), staging)
     if changed:
         log.info("wopgen: re-rendered %d page(s) from the corpus", len(changed))

@@ -2,7 +2,7 @@
 
 Prose pages, RFC bodies and the changelog are Markdown written by contributors; Markdown passes raw
 HTML through, so a `<script>` in an RFC would run in every reader's browser. Unless
-`[tool.wopgen] site-raw-html = true`, the raw HTML that markdown-it (CommonMark) finds in a body is
+`[tool.wopgen.site] raw-html = true`, the raw HTML that markdown-it (CommonMark) finds in a body is
 shown as text: its `<` becomes `&lt;`. Code spans and fences are left as they are (they already show
 their text). Titles and metadata cells are plain text and always escaped with `cell`.
 """

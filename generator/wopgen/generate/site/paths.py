@@ -129,8 +129,8 @@ class SitePaths:
     def rewrite(self, markdown: str, source: str, page: str) -> str:
         """Rewrite the links of `markdown`, written at repository path `source`, for the site page `page`.
 
-        Raw HTML in it is shown as text unless `[tool.wopgen] site-raw-html = true`."""
-        if not self.corpus.settings.site_raw_html:
+        Raw HTML in it is shown as text unless `[tool.wopgen.site] raw-html = true`."""
+        if not self.corpus.settings.site.raw_html:
             markdown = escape_raw_html(markdown)
         out: list[str] = []
         in_fence = False

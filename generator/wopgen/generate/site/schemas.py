@@ -39,8 +39,16 @@ def linker(site: SiteContext, page: str) -> schemadoc.RefLinker:
     return lambda holder: site.paths.schema_ref(page, holder)
 
 
+def title(site: SiteContext, path: str) -> str:
+    """What a schema is called on the site: its `title`, else its file name."""
+    value = _data(site, path).get("title")
+    return value if isinstance(value, str) and value.strip() else site.corpus.schema_name(path)
+
+
 def nav(site: SiteContext) -> list[object]:
-    return [INDEX] + [{site.corpus.schema_name(p): site.paths.schema_page(p)} for p in sorted(site.corpus.schemas)]
+    """The index, then one entry per schema, named by its title and ordered by it."""
+    entries = sorted(site.corpus.schemas, key=lambda p: (title(site, p).lower(), p))
+    return [INDEX] + [{title(site, p): site.paths.schema_page(p)} for p in entries]
 
 
 def index(site: SiteContext) -> str:
@@ -79,7 +87,7 @@ def page(site: SiteContext, path: str) -> str:
     return site.render(
         "schema.md.j2",
         name=name,
-        title=str(data.get("title", name)),
+        title=title(site, path),
         uri=site.corpus.uri_of(path),
         raw=site.paths.href(page_path, Target(site.paths.raw_schema(path))),
         index=site.paths.href(page_path, Target(INDEX)),

@@ -1,0 +1,44 @@
+"""mkdocs hook of every `wopgen site build`: reading comfort that Markdown cannot express.
+
+- Inline code gets a line-break opportunity (`<wbr>`) after each dot and slash, so a long
+  identifier such as `agent.invocation.started` or `schemas/run-event.schema.json` wraps only at
+  those points; the stylesheet forbids breaks anywhere else. Code blocks are left alone.
+- A page's edit link points at the corpus file it was rendered from (`sources.json`, written next
+  to the staging mkdocs.yml), not at the generated Markdown, which is in no repository.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+_PRE = re.compile(r"(<pre\b.*?</pre>)", re.S)
+_CODE = re.compile(r"<code>([^<]+)</code>")
+_BREAK_AFTER = re.compile(r"([./])(?=[^./])")
+SOURCES = "sources.json"
+
+
+def wrap_identifiers(html: str) -> str:
+    parts = _PRE.split(html)
+    for index in range(0, len(parts), 2):  # the even parts lie outside <pre> blocks
+        parts[index] = _CODE.sub(
+            lambda m: "<code>" + _BREAK_AFTER.sub(r"\1<wbr>", m.group(1)) + "</code>", parts[index]
+        )
+    return "".join(parts)
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    return wrap_identifiers(html)
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    repo, edit = config.get("repo_url"), config.get("edit_uri")
+    if not repo or not edit:
+        return markdown
+    table = Path(config.config_file_path).with_name(SOURCES)
+    sources = json.loads(table.read_text(encoding="utf-8")) if table.is_file() else {}
+    source = sources.get(page.file.src_uri)
+    page.edit_url = repo.rstrip("/") + "/" + edit.strip("/") + "/" + source if source else None
+    return markdown

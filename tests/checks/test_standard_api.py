@@ -1,0 +1,212 @@
+"""OpenAPI 3.1 / AsyncAPI 3.x documents kept in the API folder as written: validated, their `$ref`s
+followed into the schema folder, operationIds unique; a folder in neither format is an error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from support.helpers import hits
+from wopgen.cli import cli
+from wopgen.diagnostics import Diagnostic
+
+Files = dict[str, Any]
+OPENAPI = "spec/api/openapi.yaml"
+ASYNCAPI = "spec/api/asyncapi.yaml"
+
+OPENAPI_TEXT = """\
+openapi: 3.1.0
+info:
+  title: Things API
+  version: "1.0.0"
+paths:
+  /v1/things/{thingId}:
+    get:
+      operationId: getThing
+      parameters:
+        - name: thingId
+          in: path
+          required: true
+          schema: { type: string }
+      responses:
+        '200':
+          description: The thing.
+          content:
+            application/json:
+              schema:
+                $ref: '../../schemas/thing.schema.json'
+        '404':
+          $ref: '#/components/responses/NotFound'
+  /v1/decisions:
+    post:
+      operationId: postDecision
+      requestBody:
+        content:
+          application/json:
+            schema:
+              $ref: '../../schemas/thing.schema.json#/$defs/name'
+      responses:
+        '204':
+          description: Taken.
+components:
+  responses:
+    NotFound:
+      description: No such thing.
+"""
+
+ASYNCAPI_TEXT = """\
+asyncapi: 3.0.0
+info:
+  title: Thing events
+  version: "1.0.0"
+channels:
+  runEvents:
+    address: /runs/{runId}/events
+    parameters:
+      runId:
+        description: The run.
+    messages:
+      runStarted:
+        $ref: '#/components/messages/RunStarted'
+operations:
+  receiveRunEvents:
+    action: receive
+    channel:
+      $ref: '#/channels/runEvents'
+components:
+  messages:
+    RunStarted:
+      name: run.started
+      summary: A run started.
+      payload:
+        $ref: '../../schemas/run-event.schema.json'
+"""
+
+
+def standard(files: Files) -> None:
+    files[OPENAPI] = OPENAPI_TEXT
+    files[ASYNCAPI] = ASYNCAPI_TEXT
+
+
+def api_findings(findings: Callable[..., list[Diagnostic]], change: Callable[[Files], None]) -> list[Diagnostic]:
+    def edit(files: Files) -> None:
+        standard(files)
+        change(files)
+
+    return [d for d in findings(edit) if d.rule.startswith("api-")]
+
+
+def test_good_standard_documents_pass(findings):
+    assert api_findings(findings, lambda files: None) == []
+
+
+def test_openapi_validator_finding(findings):
+    def broken(files: Files) -> None:
+        files[OPENAPI] = OPENAPI_TEXT.replace("          description: Taken.\n", "")
+
+    assert hits(api_findings(findings, broken), "api-openapi") == [(OPENAPI, 32)]
+
+
+def test_openapi_version(findings):
+    def old(files: Files) -> None:
+        files[OPENAPI] = OPENAPI_TEXT.replace("openapi: 3.1.0", "openapi: 3.0.3")
+
+    assert hits(api_findings(findings, old), "api-openapi") == [(OPENAPI, 1)]
+
+
+def test_asyncapi_schema_finding(findings):
+    def broken(files: Files) -> None:
+        files[ASYNCAPI] = ASYNCAPI_TEXT.replace("    action: receive", "    action: listen")
+
+    assert hits(api_findings(findings, broken), "api-asyncapi") == [(ASYNCAPI, 15)]
+
+
+def test_asyncapi_version(findings):
+    def unknown(files: Files) -> None:
+        files[ASYNCAPI] = ASYNCAPI_TEXT.replace("asyncapi: 3.0.0", "asyncapi: 2.6.0")
+
+    assert hits(api_findings(findings, unknown), "api-asyncapi") == [(ASYNCAPI, 1)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ("'../../schemas/thing.schema.json'", "'../../schemas/gone.schema.json'", 20),
+        ("thing.schema.json#/$defs/name", "thing.schema.json#/$defs/nope", 30),
+        ("'#/components/responses/NotFound'", "'#/components/responses/Gone'", 22),
+        ("'../../schemas/thing.schema.json'", "'https://example.com/thing.json'", 20),
+    ],
+)
+def test_refs_must_resolve(findings, old: str, new: str, line: int):
+    def broken(files: Files) -> None:
+        files[OPENAPI] = OPENAPI_TEXT.replace(old, new, 1)
+
+    assert hits(api_findings(findings, broken), "api-ref-unresolved") == [(OPENAPI, line)]
+
+
+def test_asyncapi_ref_into_schemas(findings):
+    def broken(files: Files) -> None:
+        files[ASYNCAPI] = ASYNCAPI_TEXT.replace("run-event.schema.json", "run-events.schema.json")
+
+    assert hits(api_findings(findings, broken), "api-ref-unresolved") == [(ASYNCAPI, 25)]
+
+
+def test_operation_ids_unique_across_documents(findings):
+    def clash(files: Files) -> None:
+        files[OPENAPI] = OPENAPI_TEXT.replace("operationId: postDecision", "operationId: getThing")
+        files[ASYNCAPI] = ASYNCAPI_TEXT.replace("receiveRunEvents:", "getThing:")
+
+    assert hits(api_findings(findings, clash), "api-operation-id-duplicate") == [(OPENAPI, 8), (OPENAPI, 25)]
+
+
+def test_folder_in_neither_format_is_an_error(findings):
+    def neither(files: Files) -> None:
+        del files[OPENAPI], files[ASYNCAPI]
+        files["spec/api/notes.md"] = "# Notes\n"
+
+    assert hits(api_findings(findings, neither), "api-format") == [("spec/api", 1)]
+
+    def unknown_yaml(files: Files) -> None:
+        del files[OPENAPI], files[ASYNCAPI]
+        files["spec/api/service.yaml"] = "swagger: '2.0'\n"
+
+    assert hits(api_findings(findings, unknown_yaml), "api-shape") == [("spec/api/service.yaml", 1)]
+    assert hits(api_findings(findings, unknown_yaml), "api-format") == [("spec/api", 1)]
+
+
+def test_api_command_explains_it_renders_only_declarative(make_corpus):
+    root: Path = make_corpus(standard)
+    result = CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(root / "out")])
+    assert result.exit_code == 1
+    assert "already holds the standard documents" in result.output
+
+
+def test_site_refuses_a_folder_in_neither_format(make_corpus):
+    root: Path = make_corpus(lambda files: files.update({"spec/api/notes.md": "# Notes\n"}))
+    result = CliRunner().invoke(cli, ["--root", str(root), "site", "build", "--out", str(root / "site")])
+    assert result.exit_code == 1
+    assert "api-format" in result.output
+    assert not (root / "site").exists()
+
+
+def test_site_renders_standard_documents_with_title_and_repository(make_corpus, tmp_path: Path):
+    def edit(files: Files) -> None:
+        standard(files)
+        files["pyproject.toml"] += 'site-title = "Things Spec"\nrepository-url = "https://example.com/things"\n'
+
+    root: Path = make_corpus(edit)
+    out = tmp_path / "site"
+    result = CliRunner().invoke(cli, ["--root", str(root), "site", "build", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    http = (out / "api/index.html").read_text(encoding="utf-8")
+    assert "getThing" in http and "postDecision" in http
+    events = (out / "api/events/index.html").read_text(encoding="utf-8")
+    assert "run.started" in events
+    assert (out / "api/openapi.yaml").read_text(encoding="utf-8") == OPENAPI_TEXT
+    home = (out / "index.html").read_text(encoding="utf-8")
+    assert "<title>Things Spec</title>" in home
+    assert "https://example.com/things" in home

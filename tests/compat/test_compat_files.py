@@ -1,0 +1,147 @@
+"""`wopgen compat` on two plain schema files: draft-07 `definitions` or 2020-12 `$defs`, roles by
+`--direction` or by reachability from `--client-root`/`--server-root`, and the github/sarif outputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from wopgen.cli import cli
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+DRAFT2020 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def write(path: Path, body: dict[str, Any]) -> str:
+    path.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def protocol(required_in_request: list[str], required_in_result: list[str], table: str = "definitions") -> Any:
+    """A request a client sends and a result a host emits, both using one shared definition."""
+    ref = f"#/{table}/"
+    return {
+        "$schema": DRAFT7 if table == "definitions" else DRAFT2020,
+        table: {
+            "ClientRequest": {"anyOf": [{"$ref": ref + "AskRequest"}]},
+            "ServerResult": {"anyOf": [{"$ref": ref + "AskResult"}]},
+            "AskRequest": {
+                "type": "object",
+                "properties": {"question": {"type": "string"}, "meta": {"$ref": ref + "Meta"}},
+                "required": required_in_request,
+            },
+            "AskResult": {
+                "type": "object",
+                "properties": {"answer": {"type": "string"}, "meta": {"$ref": ref + "Meta"}},
+                "required": required_in_result,
+            },
+            "Meta": {"type": "object", "properties": {"trace": {"type": "string"}}},
+        },
+    }
+
+
+ROOTS = ("--client-root", "ClientRequest", "--server-root", "ServerResult")
+
+
+def json_changes(result: Result) -> list[dict[str, Any]]:
+    doc = json.loads(result.output)
+    changes: list[dict[str, Any]] = doc["changes"]
+    return changes
+
+
+@pytest.mark.parametrize("table", ["definitions", "$defs"])
+def test_roles_come_from_what_reaches_each_definition(tmp_path: Path, table: str) -> None:
+    old = write(tmp_path / "old.json", protocol([], [], table))
+    new = write(tmp_path / "new.json", protocol(["question"], [], table))
+    result = run("compat", "--against", old, "--head", new, *ROOTS, "--format", "json")
+    assert result.exit_code == 1, result.output
+    (change,) = json_changes(result)
+    assert (change["rule"], change["severity"], change["direction"]) == (
+        "compat-required-added",
+        "error",
+        "client-sent",
+    )
+    assert change["base"]["path"] == old and change["head"]["path"] == new
+    assert change["base"]["pointer"] == f"/{table}/AskRequest/required"
+    assert change["hint"]
+
+    newer = write(tmp_path / "newer.json", protocol([], ["answer"], table))
+    result = run("compat", "--against", old, "--head", newer, *ROOTS, "--format", "json")
+    assert result.exit_code == 0, result.output  # a host now always sends `answer`: readers gain a guarantee
+    (change,) = json_changes(result)
+    assert (change["rule"], change["severity"], change["direction"]) == (
+        "compat-required-added",
+        "info",
+        "host-emitted",
+    )
+
+
+def test_a_definition_reached_from_both_sides_is_an_artifact(tmp_path: Path) -> None:
+    base = protocol([], [])
+    head = protocol([], [])
+    head["definitions"]["Meta"]["required"] = ["trace"]
+    old, new = write(tmp_path / "old.json", base), write(tmp_path / "new.json", head)
+    result = run("compat", "--against", old, "--head", new, *ROOTS, "--format", "json")
+    assert result.exit_code == 1
+    directions = {c["direction"] for c in json_changes(result) if c["base"]["pointer"] == "/definitions/Meta/required"}
+    assert directions == {"artifact"}
+
+
+def test_direction_sets_the_role_without_roots(tmp_path: Path) -> None:
+    old = write(tmp_path / "old.json", protocol([], []))
+    new = write(tmp_path / "new.json", protocol(["question"], []))
+    assert run("compat", "--against", old, "--head", new).exit_code == 1  # artifact by default
+    result = run("compat", "--against", old, "--head", new, "--direction", "host-emitted", "--format", "json")
+    assert result.exit_code == 0
+    assert {c["severity"] for c in json_changes(result)} == {"info"}
+
+
+def test_files_are_compared_outside_any_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no pyproject.toml with [tool.wopgen] anywhere up from here
+    write(tmp_path / "a.json", protocol([], []))
+    write(tmp_path / "b.json", protocol([], []))
+    result = run("compat", "--against", "a.json", "--head", "b.json")
+    assert result.exit_code == 0, result.output
+    assert "no changes" in result.output
+
+
+def test_usage_errors(tmp_path: Path) -> None:
+    old = write(tmp_path / "old.json", protocol([], []))
+    new = write(tmp_path / "new.json", protocol([], []))
+    unknown = run("compat", "--against", old, "--head", new, "--client-root", "Nope")
+    assert unknown.exit_code == 2 and "no definition named 'Nope'" in unknown.output
+    mixed = run("compat", "--against", old, "--head", str(tmp_path))
+    assert mixed.exit_code == 2 and "is a schema file but" in mixed.output
+    alone = run("--root", str(tmp_path), "compat", "--against", old)
+    assert alone.exit_code == 2
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"definitions": {', encoding="utf-8")
+    bad = run("compat", "--against", old, "--head", str(broken))
+    assert bad.exit_code == 2 and "broken.json:1" in bad.output
+    assert "Traceback" not in bad.output
+
+
+def test_github_and_sarif_outputs(tmp_path: Path) -> None:
+    old = write(tmp_path / "old.json", protocol([], []))
+    new = write(tmp_path / "new.json", protocol(["question"], []))
+    github = run("compat", "--against", old, "--head", new, *ROOTS, "--format", "github")
+    assert github.exit_code == 1
+    (line,) = github.output.splitlines()
+    assert line.startswith(f"::error file={new},line=")
+    assert "title=compat-required-added::" in line and "(hint: " in line
+    sarif = run("compat", "--against", old, "--head", new, *ROOTS, "--format", "sarif")
+    assert sarif.exit_code == 1
+    doc = json.loads(sarif.output)
+    (found,) = doc["runs"][0]["results"]
+    assert found["ruleId"] == "compat-required-added" and found["level"] == "error"
+    assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == new
+    rule_ids = {r["id"] for r in doc["runs"][0]["tool"]["driver"]["rules"]}
+    assert "compat-schema-renamed" in rule_ids

@@ -1,0 +1,159 @@
+"""What compat reads: no empty base, refs streamed to disk, links out of a ref's tree, schemas the
+metaschema rejects, and numbers no bound comparison expected."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from support.compat_support import corpus_files, outcome, thing
+from support.corpus_factory import good_files, write
+from wopgen.cli import cli
+from wopgen.compat import Change, compare, compare_against
+from wopgen.corpus import load
+
+HUGE = "__huge__"  # written to the file as the JSON number 1e999, which Python reads as infinity
+
+
+def run_compat(tmp_path: Path, base: dict[str, Any], head: dict[str, Any]) -> list[Change]:
+    roots = []
+    for name, schemas in (("base", base), ("head", head)):
+        root = write(tmp_path / name, corpus_files(schemas))
+        for path in (root / "schemas").glob("*.json"):
+            text = path.read_text(encoding="utf-8")
+            path.write_text(text.replace(f'"-{HUGE}"', "-1e999").replace(f'"{HUGE}"', "1e999"), encoding="utf-8")
+        roots.append(load(root))
+    return compare(roots[0], roots[1])
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def commit(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", message)
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = write(tmp_path / "repo", good_files())
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "v1")
+    git(root, "tag", "v1")
+    return root
+
+
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_against_is_a_usage_error(repo: Path, value: str) -> None:
+    result = run("--root", str(repo), "compat", "--against", value)
+    assert result.exit_code == 2, result.output
+    assert "--against is empty" in result.output
+    assert run("--root", str(repo), "check", "--against", value).exit_code == 2
+    assert run("--root", str(repo), "compat", "--against", "v1", "--head", value).exit_code == 2
+
+
+def test_a_missing_against_is_a_usage_error(repo: Path) -> None:
+    assert run("--root", str(repo), "compat").exit_code == 2
+
+
+def test_a_ref_is_streamed_to_disk_not_held_in_memory(repo: Path) -> None:
+    big = repo / "assets" / "blob.bin"
+    big.parent.mkdir()
+    size = 48 * 1024 * 1024
+    with big.open("wb") as out:
+        out.write(b"\0" * size)
+    commit(repo, "a large file beside the corpus")
+    git(repo, "tag", "v2")
+    head = load(repo)
+    tracemalloc.start()
+    try:
+        changes = compare_against("v2", head)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert changes == []
+    assert peak < size // 4, f"peak {peak} bytes while reading a ref holding a {size}-byte file"
+
+
+def test_a_link_out_of_the_ref_tree_is_a_finding(repo: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "outside.json"
+    secret.write_text("{}", encoding="utf-8")
+    os.symlink(secret, repo / "schemas" / "leak.schema.json")
+    os.symlink("../../outside.json", repo / "notes.json")
+    commit(repo, "links that lead out of the tree")
+    git(repo, "tag", "linked")
+    (repo / "schemas" / "leak.schema.json").unlink()
+    (repo / "notes.json").unlink()
+    result = run("--root", str(repo), "compat", "--against", "linked", "--format", "json")
+    assert result.exit_code == 1, result.output
+    doc = json.loads(result.output)
+    found = sorted(c["base"]["path"] for c in doc["changes"] if c["rule"] == "compat-ref-link-outside")
+    assert found == ["notes.json", "schemas/leak.schema.json"]
+    assert all(c["severity"] == "error" and c["hint"] for c in doc["changes"] if c["rule"] == "compat-ref-link-outside")
+
+
+def with_keyword(key: str, value: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": {"list": {"type": "array", key: value}}}
+
+
+@pytest.mark.parametrize(
+    ("side", "body", "pointer"),
+    [
+        ("head", {"type": "object", "properties": {"a": {"type": "string"}}, "required": 5}, "/required"),
+        ("head", with_keyword("minItems", HUGE), "/properties/list/minItems"),
+        ("base", with_keyword("maxItems", "three"), "/properties/list/maxItems"),
+    ],
+)
+def test_a_side_the_metaschema_rejects_is_refused(tmp_path: Path, side: str, body: Any, pointer: str) -> None:
+    good = {"type": "object", "properties": {"a": {"type": "string"}}}
+    base, head = (good, body) if side == "head" else (body, good)
+    changes = run_compat(tmp_path, {"thing": thing(copy.deepcopy(base))}, {"thing": thing(copy.deepcopy(head))})
+    assert outcome(changes) == {("compat-schema-invalid", "error")}
+    (change,) = changes
+    place = change.head if side == "head" else change.base
+    assert place is not None and place.pointer == pointer and place.line > 1
+    assert change.hint
+
+
+def test_a_metaschema_refusal_is_no_traceback_from_the_cli(repo: Path) -> None:
+    files = copy.deepcopy(good_files())
+    files["schemas/thing.schema.json"]["required"] = 5
+    write(repo, files)
+    result = run("--root", str(repo), "compat", "--against", "v1")
+    assert result.exit_code == 1, result.output
+    assert "[compat-schema-invalid]" in result.output
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "rule"),
+    [
+        (10, HUGE, "compat-bound-loosened"),
+        (HUGE, 10, "compat-bound-tightened"),
+        (HUGE, "-" + HUGE, "compat-bound-tightened"),
+    ],
+)
+def test_infinite_bounds_are_compared_not_a_crash(tmp_path: Path, before: Any, after: Any, rule: str) -> None:
+    base = {"thing": thing({"type": "number", "maximum": before}, "client-sent")}
+    head = {"thing": thing({"type": "number", "maximum": after}, "client-sent")}
+    assert {r for r, _ in outcome(run_compat(tmp_path, base, head))} == {rule}
+
+
+def test_an_infinite_multiple_of_is_no_crash(tmp_path: Path) -> None:
+    base = {"thing": thing({"type": "number", "multipleOf": 2})}
+    head = {"thing": thing({"type": "number", "multipleOf": HUGE})}
+    rules = {r for r, _ in outcome(run_compat(tmp_path, base, head))}
+    assert rules and rules <= {"compat-bound-tightened", "compat-bound-loosened"}

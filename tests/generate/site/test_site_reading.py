@@ -1,0 +1,135 @@
+"""What makes the site pleasant to read: identifiers that wrap at dots and slashes, schema pages
+titled by their schema's title, one nav entry per concept, a compact RFC card, examples on every
+API operation, an offline interactive API page, repository and edit links and a version label."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import yaml
+
+from wopgen.corpus import load
+from wopgen.corpus.settings import SettingsError
+from wopgen.generate.site import render
+from wopgen.generate.site.page_hook import on_page_markdown, wrap_identifiers
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _text(tree: dict[str, str | bytes], path: str) -> str:
+    value = tree[path]
+    return value if isinstance(value, str) else value.decode()
+
+
+def _nav(tree: dict[str, str | bytes]) -> list[Any]:
+    config = _text(tree, "mkdocs.yml")
+    return list(yaml.safe_load(config.split("INHERIT:", 1)[1].split("\n", 1)[1])["nav"])
+
+
+def _siblings(nav: list[Any]) -> Iterator[list[str]]:
+    names = [next(iter(item)) for item in nav if isinstance(item, dict)]
+    yield names
+    for item in nav:
+        if isinstance(item, dict) and isinstance(next(iter(item.values())), list):
+            yield from _siblings(next(iter(item.values())))
+
+
+def test_identifiers_break_only_after_dots_and_slashes() -> None:
+    html = (
+        "<td><code>agent.invocation.started</code></td><p><code>schemas/run-event.schema.json</code></p>"
+        '<pre><code class="x">a.b</code></pre><code>plain</code>'
+    )
+    out = wrap_identifiers(html)
+    assert "<code>agent.<wbr>invocation.<wbr>started</code>" in out
+    assert "<code>schemas/<wbr>run-event.<wbr>schema.<wbr>json</code>" in out
+    assert '<pre><code class="x">a.b</code></pre>' in out and "<code>plain</code>" in out
+    css = _text(render(load(REPO)), "docs/assets/wop.css")
+    assert re.search(r":not\(pre\) > code \{\s*word-break: normal;\s*overflow-wrap: normal;", css)
+
+
+def test_schema_pages_and_nav_use_schema_titles_with_one_entry_per_concept() -> None:
+    tree = render(load(REPO))
+    assert _text(tree, "docs/schemas/run-event-payloads.md").startswith("# RunEventPayloads\n")
+    nav = _nav(tree)
+    for names in _siblings(nav):
+        lowered = [n.lower() for n in names]
+        assert len(lowered) == len(set(lowered)), names
+    schemas = next(item["Schemas"] for item in nav if "Schemas" in item)
+    names = [next(iter(e)) for e in schemas if isinstance(e, dict)]
+    assert "RunEventPayloads" in names and "run-event-payloads" not in names
+    capabilities = next(e["Capabilities"] for e in schemas if isinstance(e, dict) and "Capabilities" in e)
+    assert capabilities == [{"Reference": "capabilities.md"}, {"Schema": "schemas/capabilities.md"}]
+
+
+def test_every_api_operation_shows_answer_examples_from_the_corpus() -> None:
+    corpus = load(REPO)
+    page = _text(render(corpus), "docs/api/index.md")
+    sections = page.split("\n### ")[1:]
+    assert sections
+    for section in sections:
+        assert '??? example "2' in section, section.splitlines()[0]  # a success answer example
+    create = next(s for s in sections if s.startswith("`POST /v1/runs`"))
+    assert '??? example "Request example"' in create
+    first = sorted((REPO / "schemas/examples/run-create-request/valid").glob("*.json"))[0]
+    example = json.loads(first.read_text(encoding="utf-8"))
+    assert json.dumps(example, indent=2, ensure_ascii=False).splitlines()[1].strip() in create
+
+
+def test_the_interactive_api_page_is_offline() -> None:
+    tree = render(load(REPO))
+    page = _text(tree, "docs/api/try.md")
+    assert 'id="swagger-ui"' in page
+    sources = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert sources and not [s for s in sources if s.startswith(("http:", "https:", "//"))]
+    assert isinstance(tree["docs/assets/swagger-ui/swagger-ui-bundle.js"], bytes)
+    spec = json.loads(_text(tree, "docs/api/openapi.try.json"))
+    assert spec["paths"] and "jsonSchemaDialect" not in spec
+    assert b"Apache License" in bytes(tree["docs/assets/swagger-ui/LICENSE"])  # type: ignore[arg-type]
+    nav = _nav(tree)
+    api = next(item["API"] for item in nav if "API" in item)
+    assert {"Try it": "api/try.md"} in api
+
+
+def _site_table(files: dict[str, Any], table: str) -> None:
+    files["pyproject.toml"] += "\n[tool.wopgen.site]\n" + table
+
+
+def test_repository_edit_links_and_version_come_from_settings(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus(
+        lambda files: _site_table(
+            files, 'repo-url = "https://example.org/wop"\nedit-uri = "edit/main/spec/"\nversion = "1.2.0"\n'
+        )
+    )
+    tree = render(load(root))
+    config = _text(tree, "mkdocs.yml")
+    assert 'repo_url: "https://example.org/wop"' in config and 'edit_uri: "edit/main/spec/"' in config
+    assert 'copyright: "OpenWOP v1 · version 1.2.0"' in config
+    sources = json.loads(_text(tree, "sources.json"))
+    assert sources["schemas/thing.md"] == "schemas/thing.schema.json"
+    assert sources["rfcs/0001-things.md"] == "spec/rfcs/0001-things.md"
+    staging = root / "staging"
+    staging.mkdir()
+    (staging / "sources.json").write_text(_text(tree, "sources.json"), encoding="utf-8")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="schemas/thing.md"), edit_url="wrong")
+    config_view = {"repo_url": "https://example.org/wop", "edit_uri": "edit/main/spec/"}
+    settings = SimpleNamespace(get=config_view.get, config_file_path=str(staging / "mkdocs.yml"))
+    on_page_markdown("", page, settings, None)
+    assert page.edit_url == "https://example.org/wop/edit/main/spec/schemas/thing.schema.json"
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="rules.md"), edit_url="wrong")
+    on_page_markdown("", page, settings, None)
+    assert page.edit_url is None  # a page made from many files has no single file to edit
+    # Without settings: no repository link, no edit link, the base site name.
+    plain = _text(render(load(make_corpus())), "mkdocs.yml")
+    assert "repo_url" not in plain and "copyright" not in plain
+
+
+@pytest.mark.parametrize("table", ['repo-url = "ftp://x"\n', "version = 1\n", 'colour = "red"\n'])
+def test_bad_site_settings_are_refused(make_corpus: Callable[..., Path], table: str) -> None:
+    with pytest.raises(SettingsError, match=r"tool\.wopgen"):
+        load(make_corpus(lambda files: _site_table(files, table)))

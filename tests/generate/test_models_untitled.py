@@ -1,0 +1,106 @@
+"""`wopgen models` on schemas whose `$defs` have no titles: class names fall back to the `$defs`
+key, collision-safe, so typed events and `parse_run_event` still exist; what cannot be typed is a
+`models-untyped` warning, never a silent drop."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support.helpers import hits
+from wopgen.corpus import load
+from wopgen.diagnostics import Diagnostic
+from wopgen.generate.models import generate_models, pascal_case
+
+PAYLOADS = "schemas/run-event-payloads.schema.json"
+
+
+def _untitled(files: dict[str, Any]) -> None:
+    for node in files[PAYLOADS]["$defs"].values():
+        node.pop("title", None)
+
+
+def _import(tmp_path: Path, corpus_root: Path) -> Any:
+    """Generate the models under a package name of this test alone and import it, so no other
+    test's `wop_models` is touched."""
+    package = "untitled_" + tmp_path.name.replace("-", "_")
+    files = generate_models(load(corpus_root), package=package)
+    for relative, text in files.items():
+        target = tmp_path / "pkg" / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path / "pkg"))
+    try:
+        return importlib.import_module(package)
+    finally:
+        sys.path.remove(str(tmp_path / "pkg"))
+
+
+@pytest.mark.parametrize(
+    ("key", "name"), [("runStarted", "RunStarted"), ("agent.verified", "AgentVerified"), ("3d", "Model3d")]
+)
+def test_pascal_case(key: str, name: str) -> None:
+    assert pascal_case(key) == name
+
+
+def test_untitled_payloads_still_give_typed_events(make_corpus: Any, tmp_path: Path) -> None:
+    warnings: list[Diagnostic] = []
+    generate_models(load(make_corpus(_untitled)), warnings=warnings)
+    assert warnings == []
+    models = _import(tmp_path, make_corpus(_untitled))
+    event = models.parse_run_event({"type": "agent.verified", "payload": {"verdict": "pass"}})
+    assert type(event).__name__ == "AgentVerifiedEvent"
+    assert type(event.payload).__name__ == "AgentVerified"
+    assert type(models.parse_run_event({"type": "run.started", "payload": {}})).__name__ == "RunStartedEvent"
+
+
+def test_event_class_names_are_collision_safe(make_corpus: Any, tmp_path: Path) -> None:
+    def clash(files: dict[str, Any]) -> None:
+        _untitled(files)
+        files["schemas/run-event.schema.json"]["$defs"]["RunEventType"]["enum"].append("run-started")
+        payloads = files[PAYLOADS]["$defs"]
+        payloads["_typeIndex"]["properties"]["run-started"] = {"$ref": "#/$defs/runStartedToo"}
+        payloads["runStartedToo"] = {"type": "object"}
+
+    models = _import(tmp_path, make_corpus(clash))
+    # event types in sorted order: "run-started" takes the name first
+    assert type(models.parse_run_event({"type": "run-started", "payload": {}})).__name__ == "RunStartedEvent"
+    assert type(models.parse_run_event({"type": "run.started", "payload": {}})).__name__ == "RunStartedEvent2"
+
+
+def test_event_type_without_payload_is_a_warning(make_corpus: Any) -> None:
+    def no_payload(files: dict[str, Any]) -> None:
+        files["schemas/run-event.schema.json"]["$defs"]["RunEventType"]["enum"].append("run.paused")
+
+    warnings: list[Diagnostic] = []
+    generate_models(load(make_corpus(no_payload)), warnings=warnings)
+    assert hits(warnings, "models-untyped") == [(PAYLOADS, 8)]
+    clean: list[Diagnostic] = []
+    generate_models(load(make_corpus()), warnings=clean)
+    assert clean == []
+
+
+def test_root_class_not_exported_is_a_warning(make_corpus: Any) -> None:
+    def odd_title(files: dict[str, Any]) -> None:
+        files["schemas/decision.schema.json"]["title"] = "Ärger Wahl"  # the generator names it FieldRgerWahl
+
+    warnings: list[Diagnostic] = []
+    files = generate_models(load(make_corpus(odd_title)), warnings=warnings)
+    assert hits(warnings, "models-untyped") == [("schemas/decision.schema.json", 4)]
+    assert "decision_schema" not in files["wop_models/__init__.py"]
+
+
+def test_root_class_named_from_a_title_with_spaces(make_corpus: Any) -> None:
+    def spaced(files: dict[str, Any]) -> None:
+        files["schemas/decision.schema.json"]["title"] = "Decision Kind"
+        files["schemas/thing.schema.json"]["title"] = "thing_record"
+
+    warnings: list[Diagnostic] = []
+    files = generate_models(load(make_corpus(spaced)), warnings=warnings)
+    assert warnings == []
+    assert "from .decision_schema import DecisionKind" in files["wop_models/__init__.py"]
+    assert "from .thing_schema import ThingRecord" in files["wop_models/__init__.py"]

@@ -1,0 +1,103 @@
+"""`wopgen` on the published OpenWOP v1 corpus (a partial copy in ../shared/external), mapped by the
+shipped examples/openwop-v1.toml: every finding left is a true problem of that corpus."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from wopgen.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+EXTERNAL = ROOT.parent / "shared" / "external" / "openwop-v1"
+CONFIG = ROOT / "examples" / "openwop-v1.toml"
+VERIFIER = "RFCS/0090-agent-verifier-and-convergence.md"
+SHADOW = "RFCS/0090-shadow-run-contract.md"
+
+pytestmark = pytest.mark.skipif(not EXTERNAL.is_dir(), reason="../shared/external/openwop-v1 is absent")
+
+
+def check(root: Path) -> list[dict[str, object]]:
+    result = CliRunner().invoke(cli, ["--config", str(CONFIG), "--root", str(root), "check", "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    diagnostics: list[dict[str, object]] = json.loads(result.output)["diagnostics"]
+    return diagnostics
+
+
+def test_only_true_findings_remain() -> None:
+    found = sorted((str(d["rule"]), str(d["path"]), int(str(d["line"]))) for d in check(EXTERNAL))
+    # RFC 0090 is Accepted with every acceptance box unticked and no deferral stated.
+    open_boxes = [f for f in found if f[0] == "rfc-acceptance-open"]
+    assert len(open_boxes) == 7
+    assert {path for _, path, _ in open_boxes} == {VERIFIER}
+    rest = [f for f in found if f[0] != "rfc-acceptance-open"]
+    assert rest == [
+        # Active on the day they were opened, with no waiver in Updated (RFC 0001: a 7-day window).
+        ("rfc-comment-window", "RFCS/0059-agent-workspace.md", 10),
+        ("rfc-comment-window", "RFCS/0061-agent-loop-lifecycle.md", 10),
+        ("rfc-compatibility", SHADOW, 13),  # "n/a (withdrawn …)" is not one of the three classes
+        # Two RFC files carry the number 0090 (RFC 0001: numbers are not reused).
+        ("rfc-number-duplicate", SHADOW, 5),
+        # Descriptions state a default ("Default `completion`", "Defaults to …") no `default` declares.
+        ("schema-default-undeclared", "schemas/artifact-type-pack-manifest.schema.json", 113),
+        ("schema-default-undeclared", "schemas/capabilities.schema.json", 231),
+        ("schema-default-undeclared", "schemas/capabilities.schema.json", 816),
+    ]
+
+
+def _breaks_type(data: dict[str, Any]) -> None:
+    data["properties"]["code"]["type"] = "strin"
+
+
+def _breaks_ref(data: dict[str, Any]) -> None:
+    data["properties"]["retry"] = {"$ref": "#/$defs/missing"}
+
+
+@pytest.mark.parametrize(
+    ("breaks", "rule"), [(_breaks_type, "schema-metaschema"), (_breaks_ref, "schema-ref-unresolved")]
+)
+def test_broken_envelope_schema_is_reported(
+    tmp_path: Path, breaks: Callable[[dict[str, Any]], None], rule: str
+) -> None:
+    copy = tmp_path / "openwop"
+    shutil.copytree(EXTERNAL, copy)
+    envelope = copy / "schemas" / "envelopes" / "error.schema.json"
+    data = json.loads(envelope.read_text(encoding="utf-8"))
+    breaks(data)
+    envelope.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    found = {(str(d["rule"]), str(d["path"])) for d in check(copy)}
+    assert (rule, "schemas/envelopes/error.schema.json") in found
+
+
+def test_models_type_every_event(tmp_path: Path) -> None:
+    out = tmp_path / "models"
+    runner = CliRunner()
+    result = runner.invoke(cli, ["--config", str(CONFIG), "--root", str(EXTERNAL), "models", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "models-untyped" not in result.output
+    envelope = json.loads((EXTERNAL / "schemas" / "run-event.schema.json").read_text(encoding="utf-8"))
+    event_types = envelope["$defs"]["RunEventType"]["enum"]
+    assert len(event_types) > 100
+    init = (out / "wop_models" / "__init__.py").read_text(encoding="utf-8")
+    assert "def parse_run_event(" in init
+    known = init.split("_KNOWN_TYPES = frozenset(", 1)[1].split(")", 1)[0]
+    assert sorted(t for t in event_types) == sorted(
+        line.strip().strip('",') for line in known.splitlines() if '"' in line
+    )
+
+
+def test_site_builds(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    result = CliRunner().invoke(
+        cli, ["--config", str(CONFIG), "--root", str(EXTERNAL), "site", "build", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert (out / "rfcs" / "0090-agent-verifier-and-convergence" / "index.html").is_file()
+    assert (out / "schemas" / "envelopes" / "error" / "index.html").is_file()
+    assert "https://github.com/openwop/openwop" in (out / "index.html").read_text(encoding="utf-8")
