@@ -62,3 +62,12 @@ def test_serve_watches_every_named_part(make_corpus: Callable[..., Path]) -> Non
     root = make_corpus(with_api)
     paths = {p.relative_to(root).as_posix() for p in watched(load(root))}
     assert {"spec/api", "schemas", "schemas/examples", "spec/rfcs", "spec/v1", "pyproject.toml"} <= paths
+
+
+def test_an_impossible_rfc_date_does_not_break_the_site_date(make_corpus: Callable[..., Path]) -> None:
+    from wopgen.generate.site import build_date
+
+    def odd(files: dict[str, Any]) -> None:
+        files[RFC] = rfc_text(updated="2026-13-45")
+
+    assert build_date(load(make_corpus(odd))) == "2026-06-01"  # the changelog's date, not 2026-13-45
