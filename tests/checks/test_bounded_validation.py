@@ -94,3 +94,15 @@ def test_a_ten_thousand_value_enum_is_bounded(make_corpus: Callable[..., Path], 
     assert "Traceback" not in result.stderr
     if result.returncode == 0:
         assert json.dumps("v9999")[1:-1] in (tmp_path / "m/wop_models/decision_schema.py").read_text()
+
+
+def test_a_document_too_deep_for_the_yaml_writer_is_an_api_error() -> None:
+    from wopgen.generate.api import ApiError, dump
+
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(3000):
+        node["n"] = {}
+        node = node["n"]
+    with pytest.raises(ApiError, match="nested too deeply"):
+        dump(deep)
