@@ -4,6 +4,8 @@ either side escalating. Each assertion names the rule it checks and asserts noth
 from __future__ import annotations
 
 from wopgen.conformance.model import (
+    BEHAVIOUR,
+    CORPUS,
     Context,
     Scenario,
     always,
@@ -13,6 +15,7 @@ from wopgen.conformance.model import (
     of_type,
     terminate,
 )
+from wopgen.corpus.vocabulary import LOOP_FIXTURE
 
 # RFC 0090 A: agent.verified.agentId is 3 to 256 characters.
 _SHORTEST, _LONGEST = 3, 256
@@ -27,14 +30,13 @@ def agent_id_bounds(ctx: Context) -> None:
     ctx.valid("run-event-payloads", {**base, "agentId": "a" * _LONGEST}, "RFC 0090 A: a 256-character agentId", pointer)
     ctx.invalid("run-event-payloads", {**base, "agentId": "ab"}, "RFC 0090 A: a 2-character agentId", pointer)
     ctx.invalid("run-event-payloads", {**base, "agentId": "a" * 257}, "RFC 0090 A: a 257-character agentId", pointer)
-    model = execution_model(ctx.caps)
-    if not (model.get("verifier", {}).get("supported") and ctx.has_fixture()):
-        return
+
+
+def agent_id_refused(ctx: Context) -> None:
+    ctx.need_fixture(LOOP_FIXTURE)
     for critic in ("ab", "c" * (_LONGEST + 1)):
         script = {"turns": [next_worker(verdict="pass", critic=critic), terminate()]}
-        reply = ctx.request(
-            "POST", "/v1/runs", {"workflowId": "conformance.scripted-loop", "inputs": {"script": script}}
-        )
+        reply = ctx.request("POST", "/v1/runs", {"workflowId": LOOP_FIXTURE, "inputs": {"script": script}})
         ctx.check(
             reply.status < 500,
             f"a critic id of {len(critic)} characters is the client's error, not the host's: HTTP {reply.status}",
@@ -67,15 +69,23 @@ def either_confidence(ctx: Context) -> None:
 SCENARIOS = (
     Scenario(
         "agent-verified-agent-id-bounds",
-        "shape",
+        CORPUS,
         "0090",
-        "agent.verified agentId is 3 to 256 characters; a host never emits one outside, and a script naming one is a 4xx.",
+        "agent.verified agentId is 3 to 256 characters in the payload schema.",
         always,
         agent_id_bounds,
     ),
     Scenario(
+        "agent-verified-agent-id-refused",
+        BEHAVIOUR,
+        "0090",
+        "A host never emits an agentId outside 3 to 256 characters, and a script naming such a critic is not a 5xx.",
+        flag("multiAgent", "executionModel", "verifier", "supported"),
+        agent_id_refused,
+    ),
+    Scenario(
         "verifier-confidence-either-escalates",
-        "behaviour",
+        BEHAVIOUR,
         "0090",
         "A worker's or a critic's confidence under the escalation floor (0.5 when not advertised) escalates the decision.",
         flag("multiAgent", "executionModel", "verifier", "supported"),
