@@ -209,7 +209,7 @@ def test_api_writes_both_documents_from_a_good_corpus(tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = run(root, "api", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in out.iterdir()) == ["asyncapi.yaml", "openapi.yaml"]
+    assert sorted(p.name for p in out.iterdir()) == [".wopgen-output", "asyncapi.yaml", "openapi.yaml"]
 
 
 # --- [tool.wopgen] paths ----------------------------------------------------------------------------

@@ -50,6 +50,20 @@ API_SHAPE = define(
     "error",
     "The API description breaks its format: an unknown or missing key, or a value of the wrong kind.",
 )
+
+DUPLICATE_KEY = define(
+    "corpus-duplicate-key",
+    "error",
+    "A JSON object or YAML mapping writes the same key twice; parsers keep only the later value, so the "
+    "earlier one is silently lost.",
+    '{"required": ["a"], "type": "object", "required": ["b"]}',
+)
+EMPTY = define(
+    "corpus-empty",
+    "error",
+    "No schema, no RFC and no prose page was found: every check would pass on nothing (a wrong --root or "
+    "[tool.wopgen] folder setting).",
+)
 API_FORMAT = define(
     "api-format",
     "error",

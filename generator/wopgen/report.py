@@ -17,7 +17,12 @@ JSON_SHAPE_VERSION = 1
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 
 
-def render_text(diagnostics: list[Diagnostic], colour: bool = False) -> str:
+def checked_text(checked: dict[str, int]) -> str:
+    """`28 schemas, 210 examples, 5 RFCs, 8 pages`: what a run looked at."""
+    return ", ".join(f"{n} {what[:-1] if n == 1 and what.endswith('s') else what}" for what, n in checked.items())
+
+
+def render_text(diagnostics: list[Diagnostic], colour: bool = False, checked: dict[str, int] | None = None) -> str:
     out: list[str] = []
     for path, group in groupby(diagnostics, key=lambda d: d.path):
         out.append(click.style(path, bold=True) if colour else path)
@@ -32,6 +37,8 @@ def render_text(diagnostics: list[Diagnostic], colour: bool = False) -> str:
     summary = ", ".join(plural(totals[s], s) for s in ("error", "warning", "info"))
     if not diagnostics:
         summary = "no problems found"
+    if checked is not None:
+        summary += f" (checked {checked_text(checked)})"
     out.append(click.style(summary, bold=True) if colour else summary)
     return "\n".join(out) + "\n"
 
@@ -61,9 +68,11 @@ def json_report(
     return json.dumps(doc, indent=2, sort_keys=sort_keys) + "\n"
 
 
-def render_json(diagnostics: list[Diagnostic]) -> str:
-    """{"version": 1, "tool": {...}, "summary": {"error": n, ...}, "diagnostics": [...]}"""
-    return json_report(count(diagnostics), "diagnostics", [d.to_dict() for d in diagnostics])
+def render_json(diagnostics: list[Diagnostic], checked: dict[str, int] | None = None) -> str:
+    """{"version": 1, "tool": {...}, "summary": {"error": n, ...}, "diagnostics": [...]}, plus
+    "checked": {"schemas": n, ...} when the caller says what was looked at."""
+    context = {"checked": checked} if checked is not None else None
+    return json_report(count(diagnostics), "diagnostics", [d.to_dict() for d in diagnostics], context)
 
 
 def _escape_data(text: str) -> str:

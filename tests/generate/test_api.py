@@ -18,6 +18,7 @@ from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.diagnostics import Diagnostic
 from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, generate_api
+from wopgen.generate.writer import MANIFEST
 
 OPS = "spec/api/operations.yaml"
 CHANNELS = "spec/api/channels.yaml"
@@ -185,7 +186,7 @@ def test_cli_writes_checks_and_reports_drift(api_corpus: Callable[..., Path], tm
     runner = CliRunner()
     result = runner.invoke(cli, ["--root", str(root), "api", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in out.iterdir()) == [ASYNCAPI_FILE, OPENAPI_FILE]
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, ASYNCAPI_FILE, OPENAPI_FILE]
     assert runner.invoke(cli, ["--root", str(root), "api", "--out", str(out), "--check"]).exit_code == 0
     (out / OPENAPI_FILE).write_text((out / OPENAPI_FILE).read_text().replace("Fixture API", "Renamed"))
     stale = runner.invoke(cli, ["--root", str(root), "api", "--out", str(out), "--check"])

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from wopgen.generate.writer import WriteError, drift, write_tree
+from wopgen.generate.writer import MANIFEST, WriteError, drift, write_tree
 
 
 def test_write_then_no_drift(tmp_path):
@@ -22,11 +22,11 @@ def test_drift_reports_missing_extra_and_changed(tmp_path):
     assert not report.clean
 
 
-def test_rewrite_replaces_the_whole_folder(tmp_path):
+def test_rewrite_replaces_every_file_it_wrote(tmp_path):
     out = tmp_path / "out"
     write_tree({"a": "1", "b": "2"}, out)
     write_tree({"a": "3"}, out)
-    assert sorted(p.name for p in out.iterdir()) == ["a"]
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "a"]
 
 
 def test_a_failed_write_leaves_the_previous_tree_untouched(tmp_path):

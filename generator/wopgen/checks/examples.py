@@ -14,9 +14,17 @@ from wopgen.catalogue import define
 from wopgen.corpus import Corpus, Example
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import INDEX_POINTER, index_of
+from wopgen.corpus.regexes import BUDGET_SECONDS, PatternTimeout
 from wopgen.diagnostics import Diagnostic
 from wopgen.semantics import problems as semantic_problems
 
+PATTERN_TOO_SLOW = define(
+    "example-pattern-too-slow",
+    "error",
+    "A schema `pattern` took longer than the budget to search an example (catastrophic backtracking); "
+    "the example cannot be judged and a validator in production would hang on such input.",
+    '"pattern": "^(?=x?)(a|aa)+$" with the example "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"',
+)
 VALID_FAILS = define("example-valid-fails", "error", "A valid/ example does not validate against its schema.")
 INVALID_PASSES = define(
     "example-invalid-passes",
@@ -160,6 +168,16 @@ def _check_example(corpus: Corpus, example: Example, def_target: tuple[str, str]
     validator = corpus.validator(schema_path, pointer)
     try:
         error = best_match(validator.iter_errors(instance))
+    except PatternTimeout as exc:
+        yield PATTERN_TOO_SLOW.at(
+            example.path,
+            1,
+            f"the pattern {exc.pattern!r} of {schema_path} ran past {BUDGET_SECONDS:g} s on the string "
+            f"{exc.text[:60]!r} of this example",
+            "rewrite the pattern without nested or overlapping repetition (or without look-around and "
+            "back-references, so it runs in linear time)",
+        )
+        return
     except referencing.exceptions.Unresolvable as exc:
         yield UNVERIFIABLE.at(
             example.path,

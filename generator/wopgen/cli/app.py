@@ -14,7 +14,7 @@ from wopgen import __version__
 from wopgen.corpus import Corpus, load
 from wopgen.corpus.settings import Settings, SettingsError, find_settings, load_settings
 from wopgen.diagnostics import Diagnostic, plural
-from wopgen.report import RENDERERS, render_text
+from wopgen.report import RENDERERS, render_json, render_text
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -101,13 +101,23 @@ def repository_prefix(root: Path) -> str:
     return "" if relative == Path(".") else relative.as_posix() + "/"
 
 
-def emit(diagnostics: list[Diagnostic], fmt: str, root: Path | None = None, err: bool = False) -> None:
+def emit(
+    diagnostics: list[Diagnostic],
+    fmt: str,
+    root: Path | None = None,
+    err: bool = False,
+    checked: dict[str, int] | None = None,
+) -> None:
     """Print findings (on stderr with `err`); for github and sarif, paths are made relative to the git
-    work tree of `root`."""
+    work tree of `root`. `checked` (how much of each part was read) goes into the text summary and
+    the JSON report."""
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     if fmt == "text":
         colour = colour_wanted(sys.stderr if err else sys.stdout)
-        click.echo(render_text(ordered, colour=colour), nl=False, color=colour, err=err)
+        click.echo(render_text(ordered, colour=colour, checked=checked), nl=False, color=colour, err=err)
+        return
+    if fmt == "json":
+        click.echo(render_json(ordered, checked=checked), nl=False, err=err)
         return
     prefix = repository_prefix(root) if root is not None and fmt in ("github", "sarif") else ""
     if prefix:
@@ -222,6 +232,24 @@ def gated_corpus(obj: Context, what: str, also: tuple[str, ...] = ()) -> Corpus:
     return corpus
 
 
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Write into a folder that holds other files and no .wopgen-output manifest (they are kept). "
+    "Never allowed for the corpus root, a folder holding corpus files or a .git.",
+)
+
+
+def protected_paths(corpus: Corpus) -> tuple[Path, ...]:
+    """What an output folder may never hold: the corpus root and every folder the settings name
+    (so `--out .`, `--out schemas` or `--out ..` is refused however it is spelt)."""
+    from wopgen.corpus.settings import PARTS
+
+    settings = corpus.settings
+    named = [settings.path(getattr(settings, part)) for part in PARTS if isinstance(getattr(settings, part), str)]
+    return (corpus.root, *named)
+
+
 def generated_tree(
     obj: Context,
     what: str,
@@ -229,6 +257,7 @@ def generated_tree(
     out: Path | None,
     check_only: bool,
     also: tuple[str, ...] = (),
+    force: bool = False,
 ) -> None:
     """Shared body of the generating commands: refuse a broken corpus, then write or compare."""
     from wopgen.cli import progress
@@ -249,7 +278,7 @@ def generated_tree(
         click.echo(f"{target}: stale; run `wopgen {what}` to regenerate", err=True)
         sys.exit(EXIT_FINDINGS)
     try:
-        write_tree(files, target)
+        write_tree(files, target, force=force, protected=protected_paths(corpus))
     except WriteError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"wrote {plural(len(files), 'file')} to {target}")

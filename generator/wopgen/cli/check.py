@@ -80,6 +80,8 @@ def check(
     from wopgen.checks.cache import CheckCache, corpus_key
 
     include, exclude = _split(include), _split(exclude)
+    _known_rules(include, "--select")
+    _known_rules(exclude, "--ignore")
     corpus = obj.corpus()
     include, exclude = _configured_selection(corpus, include, exclude)
     cache = None if no_cache else CheckCache(corpus.root / CACHE_FOLDER, corpus_key(corpus))
@@ -87,7 +89,7 @@ def check(
     if against is not None or wanted(("compat-",), include, exclude):  # an explicit --against is always read
         found.extend(_compat_findings(corpus, against))
     diagnostics = select(configure(found, corpus.settings.rules), include, exclude)
-    emit(diagnostics, fmt, corpus.root)
+    emit(diagnostics, fmt, corpus.root, checked=corpus.checked())
     sys.exit(EXIT_FINDINGS if fails(diagnostics, Severity(fail_on)) else EXIT_CLEAN)
 
 
@@ -133,3 +135,17 @@ def rules(fmt: str) -> None:
         width = max(len(r.id) for r in items)
         for r in items:
             click.echo(f"{r.id.ljust(width)}  {r.severity.value:<7}  {r.summary}")
+
+
+def _known_rules(patterns: tuple[str, ...], option: str) -> None:
+    """A --select/--ignore pattern that matches no rule is a typo that would pass in silence."""
+    import difflib
+
+    from wopgen.catalogue import catalogue
+
+    ids = [rule.id for rule in catalogue()]
+    families = sorted({rule_id.split("-", 1)[0] + "-" for rule_id in ids})
+    for pattern in unknown_patterns(list(patterns)):
+        close = difflib.get_close_matches(pattern, families + ids, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(close)}?" if close else "; `wopgen rules` lists them"
+        raise click.UsageError(f"{option} {pattern!r} matches no rule id or prefix{hint}")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from wopgen.cli.app import EXIT_FINDINGS, Context, cli, emit, generated_tree, pass_context
+from wopgen.cli.app import EXIT_FINDINGS, Context, cli, emit, force_option, generated_tree, pass_context
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
 
@@ -15,8 +15,9 @@ from wopgen.diagnostics import Diagnostic
 @cli.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Output folder (default: build/models).")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 and show the diff if --out is stale.")
+@force_option
 @pass_context
-def models(obj: Context, out: Path | None, check_only: bool) -> None:
+def models(obj: Context, out: Path | None, check_only: bool, force: bool) -> None:
     """Generate typed Pydantic v2 models from the schemas.
 
     One importable package (name from `[tool.wopgen] models-package`, default `wop_models`) with a
@@ -46,14 +47,15 @@ def models(obj: Context, out: Path | None, check_only: bool) -> None:
             emit(warnings, "text", err=True)
         return files
 
-    generated_tree(obj, "models", render, out, check_only)
+    generated_tree(obj, "models", render, out, check_only, force=force)
 
 
 @cli.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Output folder (default: build/api).")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 and show the diff if --out is stale.")
+@force_option
 @pass_context
-def api(obj: Context, out: Path | None, check_only: bool) -> None:
+def api(obj: Context, out: Path | None, check_only: bool, force: bool) -> None:
     """Generate openapi.yaml (OpenAPI 3.1) and asyncapi.yaml (AsyncAPI 3.0) from spec/api/.
 
     Both files are bundled: the schemas they use are copied into `components/schemas`, so each
@@ -76,7 +78,7 @@ def api(obj: Context, out: Path | None, check_only: bool) -> None:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_FINDINGS)
 
-    generated_tree(obj, "api", render, out, check_only, API_RULES)
+    generated_tree(obj, "api", render, out, check_only, API_RULES, force=force)
 
 
 # --- host and conformance (the spec, executed) -------------------------------------------------

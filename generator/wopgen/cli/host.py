@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from wopgen.cli.app import EXIT_FINDINGS, Context, cli, emit, generated_tree, pass_context
+from wopgen.cli.app import EXIT_FINDINGS, Context, cli, emit, force_option, generated_tree, pass_context
 from wopgen.corpus import Corpus
 
 
@@ -43,8 +43,9 @@ def host_files(obj: Context) -> tuple[Corpus, dict[str, str]]:
 @host.command("generate")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Output folder (default: build/host).")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 when the folder is out of date.")
+@force_option
 @pass_context
-def host_generate(obj: Context, out: Path | None, check_only: bool) -> None:
+def host_generate(obj: Context, out: Path | None, check_only: bool, force: bool) -> None:
     """Render the host package (wop_host) from templates/host/ and the corpus.
 
     \b
@@ -53,7 +54,7 @@ def host_generate(obj: Context, out: Path | None, check_only: bool) -> None:
       wopgen host generate --out /tmp/host && PYTHONPATH=/tmp/host python -c "import wop_host"
       wopgen host generate --check            # CI: is build/host up to date?
     """
-    generated_tree(obj, "host", _render_host, out, check_only)
+    generated_tree(obj, "host", _render_host, out, check_only, force=force)
 
 
 def profile_names(module: object, mutants: bool = False) -> list[str]:

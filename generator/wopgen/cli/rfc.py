@@ -31,13 +31,21 @@ def rfc_new(obj: Context, title: str, author: str | None) -> None:
     if not title.strip():
         raise click.UsageError("the title must not be empty")
     corpus = obj.corpus()
-    relative, text = new_rfc(corpus, title, author or getpass.getuser(), dt.date.today())
+    relative, text = new_rfc(corpus, title, author or _current_user(), dt.date.today())
     target = corpus.root / relative
     if target.exists():
         raise click.UsageError(f"{relative} already exists")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     click.echo(relative)
+
+
+def _current_user() -> str:
+    """The login name, or a placeholder where there is none (a container user without a passwd entry)."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "Unknown author (pass --author)"
 
 
 @rfc.command("list")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from wopgen.cli.app import EXIT_FINDINGS, Context, cli, gated_corpus, pass_context
+from wopgen.cli.app import EXIT_FINDINGS, Context, cli, force_option, gated_corpus, pass_context, protected_paths
 from wopgen.diagnostics import plural
 
 
@@ -30,8 +30,9 @@ def site() -> None:
     default=None,
     help="Output folder, replaced atomically (default: build/site under the corpus root).",
 )
+@force_option
 @pass_context
-def site_build(obj: Context, out: Path | None) -> None:
+def site_build(obj: Context, out: Path | None, force: bool) -> None:
     """Render every page from the corpus and build the site with `mkdocs build --strict`.
 
     \b
@@ -53,7 +54,13 @@ def site_build(obj: Context, out: Path | None) -> None:
     target = out if out is not None else corpus.root / "build" / "site"
     try:
         with progress.counting("building the site") as report:
-            count = build(corpus, target, on_page=report if progress.wanted() else None)
+            count = build(
+                corpus,
+                target,
+                on_page=report if progress.wanted() else None,
+                force=force,
+                protected=protected_paths(corpus),
+            )
     except SiteBuildError as exc:
         click.echo(f"wopgen site build: mkdocs refused the site:\n{exc}", err=True)
         sys.exit(EXIT_FINDINGS)

@@ -12,6 +12,7 @@ from wopgen.conformance.clauses import CLAUSES, where
 from wopgen.conformance.transport import Exchange, Reply, Transport, TransportError
 from wopgen.corpus import Corpus
 from wopgen.corpus.events import TYPE_INDEX, Payload, type_index
+from wopgen.corpus.regexes import PatternTimeout
 from wopgen.corpus.vocabulary import LOOP_FIXTURE
 
 Capabilities = dict[str, Any]
@@ -179,9 +180,13 @@ class Context:
         if doc is None:
             raise Failure(f"the corpus has no schema {name}")
         validator = self.corpus.validator(doc.path, pointer)
-        return [
-            f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in validator.iter_errors(instance)
-        ]
+        try:
+            return [
+                f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
+                for e in validator.iter_errors(instance)
+            ]
+        except PatternTimeout as exc:
+            return [str(exc)]
 
     def valid(self, name: str, instance: Any, what: str, pointer: str = "", clause: str | None = None) -> bool:
         problems = self.schema_errors(name, instance, pointer)

@@ -11,11 +11,14 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+
+# How many nodes a YAML document may expand to once every alias is followed.
+MAX_EXPANDED_NODES = 200_000
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 BOM = b"\xef\xbb\xbf"
@@ -92,6 +95,47 @@ def _index(text: str) -> dict[str, int]:
     return offsets
 
 
+@dataclass(frozen=True)
+class DuplicateKey:
+    """A key written twice in one object or mapping; the later value is the one kept."""
+
+    key: str
+    line: int  # of the second occurrence
+    col: int
+    first_line: int
+
+
+def _duplicate_keys(text: str) -> list[DuplicateKey]:
+    """Every key repeated within one object of a valid JSON text, at its second occurrence."""
+    found: list[DuplicateKey] = []
+    starts = _line_starts(text)
+    # Each frame: the keys seen so far (None for an array) with the offset of their first use,
+    # and whether the next string is a key.
+    stack: list[tuple[dict[str, int] | None, list[bool]]] = []
+    for match in _TOKEN.finditer(text):
+        tok = match.group()
+        if tok in ("{", "["):
+            stack.append(({} if tok == "{" else None, [tok == "{"]))
+            continue
+        if tok in ("}", "]"):
+            stack.pop()
+            continue
+        if not stack:
+            continue
+        keys, expecting = stack[-1]
+        if tok == ",":
+            expecting[0] = keys is not None
+        elif keys is not None and expecting[0]:
+            key = json.loads(tok)
+            expecting[0] = False
+            if key in keys:
+                line, col = line_col(starts, match.start())
+                found.append(DuplicateKey(key, line, col, line_col(starts, keys[key])[0]))
+            else:
+                keys[key] = match.start()
+    return found
+
+
 @dataclass
 class JsonDoc:
     """A parsed JSON file: its text, its value, and positions on demand."""
@@ -99,6 +143,7 @@ class JsonDoc:
     path: str
     text: str
     data: Any
+    duplicates: list[DuplicateKey] = field(default_factory=list)
     _offsets: dict[str, int] | None = field(default=None, repr=False)
     _starts: list[int] | None = field(default=None, repr=False)
 
@@ -138,16 +183,27 @@ def decode_text(raw: bytes) -> str:
 
 
 def parse_json(path: str, raw: bytes) -> JsonDoc:
+    """Parse a JSON file; keys written twice in one object are kept (the later wins, as JSON
+    parsers do) and listed in `duplicates` so the loader can report them."""
     text = decode_text(raw)
+    repeated = False
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal repeated
+        result = dict(items)
+        if len(result) != len(items):
+            repeated = True
+        return result
+
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         raise ParseError(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
     except ValueError as exc:  # NaN / Infinity
         raise ParseError(f"invalid JSON: {exc}", 1, 1) from None
     except RecursionError:
         raise ParseError("JSON nested too deeply to process; flatten the structure", 1, 1) from None
-    return JsonDoc(path=path, text=text, data=data)
+    return JsonDoc(path=path, text=text, data=data, duplicates=_duplicate_keys(text) if repeated else [])
 
 
 # --- YAML -----------------------------------------------------------------------------------
@@ -179,7 +235,7 @@ _SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoade
 
 
 class _Loader(_SafeLoader):  # type: ignore[valid-type,misc]
-    pass
+    duplicates: list[DuplicateKey]
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> YamlMap:
@@ -188,10 +244,35 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> YamlMap:
     result.line = node.start_mark.line + 1
     result.key_lines = {}
     for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            raise yaml.constructor.ConstructorError(
+                None, None, "a mapping key must be a plain value, not a list or a mapping", key_node.start_mark
+            )
         key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
+        if key in result:
+            first = result.key_lines.get(str(key), result.line)
+            loader.duplicates.append(DuplicateKey(str(key), line, key_node.start_mark.column + 1, first))
         result[key] = loader.construct_object(value_node, deep=True)
-        result.key_lines[str(key)] = key_node.start_mark.line + 1
+        result.key_lines.setdefault(str(key), line)
     return result
+
+
+def _strict(construct: Callable[[Any, Any], Any], what: str) -> Callable[[_Loader, yaml.Node], Any]:
+    """A safe constructor whose ValueError becomes a parse error at the node."""
+
+    def build(loader: _Loader, node: yaml.Node) -> Any:
+        try:
+            return construct(loader, node)
+        except (ValueError, OverflowError, TypeError) as exc:
+            raise yaml.constructor.ConstructorError(None, None, f"not a valid {what}: {exc}", node.start_mark) from None
+
+    return build
+
+
+def _timestamp(loader: _Loader, node: yaml.Node) -> Any:
+    """Dates stay text: `2026-05-01` is read as the string it is written as, whatever it holds."""
+    return loader.construct_scalar(node)
 
 
 def _sequence(loader: _Loader, node: yaml.SequenceNode) -> YamlList:
@@ -203,6 +284,42 @@ def _sequence(loader: _Loader, node: yaml.SequenceNode) -> YamlList:
 
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+for _tag, _what in (("int", "integer"), ("float", "number"), ("binary", "base64 value"), ("bool", "boolean")):
+    _Loader.add_constructor(
+        f"tag:yaml.org,2002:{_tag}", _strict(yaml.SafeLoader.yaml_constructors[f"tag:yaml.org,2002:{_tag}"], _what)
+    )
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    """How many nodes the document holds once every alias is followed (a shared node counts once
+    per use); raises ParseError past MAX_EXPANDED_NODES or on an alias that contains itself."""
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in active:
+            raise ParseError("an alias refers to a node that contains it", node.start_mark.line + 1, 1)
+        active.add(key)
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(child) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        active.discard(key)
+        if total > MAX_EXPANDED_NODES:
+            raise ParseError(
+                f"aliases expand this document past {MAX_EXPANDED_NODES:,} values; write the data out instead",
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+            )
+        sizes[key] = total
+        return total
+
+    return size(root)
 
 
 @dataclass
@@ -210,17 +327,32 @@ class YamlDoc:
     path: str
     text: str
     data: Any
+    duplicates: list[DuplicateKey] = field(default_factory=list)
 
 
 def parse_yaml(path: str, text: str) -> YamlDoc:
     try:
-        data = yaml.load(text, Loader=_Loader)
+        loader = _Loader(text)  # its reader refuses control characters right away
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise ParseError(f"invalid YAML: {exc.reason} (character {exc.character!r})", line, 1) from None
+    loader.duplicates = []
+    try:
+        node = loader.get_single_node()
+        if node is not None:
+            _expanded_size(node)
+        data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         raise ParseError(f"invalid YAML: {exc.problem or exc}", line, col) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise ParseError(f"invalid YAML: {exc.reason} (character {exc.character!r})", line, 1) from None
     except yaml.YAMLError as exc:
         raise ParseError(f"invalid YAML: {exc}", 1, 1) from None
     except RecursionError:
         raise ParseError("YAML nested too deeply to process", 1, 1) from None
-    return YamlDoc(path=path, text=text, data=data)
+    finally:
+        loader.dispose()
+    return YamlDoc(path=path, text=text, data=data, duplicates=loader.duplicates)

@@ -10,13 +10,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wopgen.corpus.documents import JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
+from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
 from wopgen.corpus.files import listing
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example
 from wopgen.corpus.rfc import parse_rfc
 from wopgen.corpus.settings import PYPROJECT, Settings, load_settings
 from wopgen.corpus_rules import (
+    DUPLICATE_KEY,
+    EMPTY,
     EXAMPLE_INVALID_JSON,
     EXAMPLE_MISPLACED,
     FILE_LIMIT,
@@ -84,20 +86,37 @@ class _Reader:
             return None
         rel = self.relative(path)
         try:
-            return parse_json(rel, raw)
+            doc = parse_json(rel, raw)
         except ParseError as exc:
             self.diagnostics.append(rule.at(rel, exc.line, exc.message, col=exc.col))
             return None
+        self.duplicates(rel, doc.duplicates)
+        return doc
+
+    def duplicates(self, rel: str, found: list[DuplicateKey]) -> None:
+        for dup in found:
+            self.diagnostics.append(
+                DUPLICATE_KEY.at(
+                    rel,
+                    dup.line,
+                    f"key {dup.key!r} is written twice in one object (first on line {dup.first_line}); "
+                    "only this later value is kept",
+                    "remove one of the two or merge them",
+                    col=dup.col,
+                )
+            )
 
     def read_yaml(self, path: Path) -> YamlDoc | None:
         text = self.read_text(path)
         if text is None:
             return None
         try:
-            return parse_yaml(self.relative(path), text)
+            doc = parse_yaml(self.relative(path), text)
         except ParseError as exc:
             self.diagnostics.append(INVALID_YAML.at(self.relative(path), exc.line, exc.message, col=exc.col))
             return None
+        self.duplicates(doc.path, doc.duplicates)
+        return doc
 
     def read_markdown(self, path: Path) -> MarkdownDoc | None:
         text = self.read_text(path)
@@ -219,6 +238,16 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     changelog = optional("changelog", settings.changelog, "file")
     if changelog:
         corpus.changelog = reader.read_markdown(changelog)
+    if not corpus.schemas and not corpus.rfcs and not corpus.docs and not listed.truncated:
+        diagnostics.append(
+            EMPTY.at(
+                PYPROJECT,
+                settings.line("schemas"),
+                f"no schema ({settings.schemas}/*{SCHEMA_SUFFIX}), RFC ({settings.rfcs}/*.md) or page "
+                f"({settings.docs}/**/*.md) was found in {settings.root}; there is nothing to check",
+                "point --root at the corpus, or set schemas, rfcs and docs in [tool.wopgen]",
+            )
+        )
     return corpus
 
 

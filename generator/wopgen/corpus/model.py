@@ -24,6 +24,7 @@ from wopgen.corpus.documents import JsonDoc, YamlDoc
 from wopgen.corpus.files import glob_paths, inside
 from wopgen.corpus.graph import RefGraph
 from wopgen.corpus.markdown import MarkdownDoc
+from wopgen.corpus.regexes import BoundedValidator
 from wopgen.corpus.rfc import Rfc
 from wopgen.corpus.settings import Settings
 from wopgen.corpus.validation import CompiledSchemas, metaschema_accepts
@@ -72,6 +73,16 @@ class Corpus:
     @property
     def root(self) -> Path:
         return self.settings.root
+
+    def checked(self) -> dict[str, int]:
+        """How much of each part was read: what the summary of `wopgen check` says it looked at."""
+        return {
+            "schemas": len(self.schemas),
+            "examples": len(self.examples),
+            "RFCs": len(self.rfcs),
+            "pages": len(self.docs),
+            "API files": len(self.api),
+        }
 
     # --- schemas -------------------------------------------------------------------------
 
@@ -201,8 +212,12 @@ class Corpus:
         )
 
     @cached_property
-    def _base_validator(self) -> Draft202012Validator:
-        return Draft202012Validator({}, registry=self.registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    def _base_validator(self) -> Validator:
+        # `pattern`s run in bounded time (RE2, or `regex` with a timeout): see corpus/regexes.py
+        bounded: Validator = BoundedValidator(
+            {}, registry=self.registry, format_checker=Draft202012Validator.FORMAT_CHECKER
+        )
+        return bounded
 
     @cached_property
     def _validators(self) -> dict[tuple[str, str], Validator]:

@@ -183,7 +183,12 @@ def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> S
 
 def _inside_root(pyproject: Path, root: Path, key: str, value: str) -> None:
     """A part of the corpus is a path below the corpus root: not absolute, no way out through `..` or a link."""
-    target = (root / value).resolve()
+    if "\x00" in value:
+        raise SettingsError(f"{pyproject}: [tool.wopgen] {key} = {value!r} holds a NUL byte; give a plain path")
+    try:
+        target = (root / value).resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, an unusable name
+        raise SettingsError(f"{pyproject}: [tool.wopgen] {key} = {value!r} cannot be resolved: {exc}") from None
     if Path(value).is_absolute() or not value.strip() or not target.is_relative_to(root):
         raise SettingsError(
             f"{pyproject}: [tool.wopgen] {key} = {value!r} is not a path inside the corpus root {root}; "
@@ -252,16 +257,24 @@ class SiteSettings:
     repo_url: str = ""
     edit_uri: str = ""
     version: str = ""
+    raw_html: bool = False  # `raw-html = true`: publish raw HTML written in pages and RFCs (trusted authors only)
 
 
 def site_settings(pyproject: Path, table: object) -> SiteSettings:
     if not isinstance(table, dict):
         raise SettingsError(f"{pyproject}: [tool.wopgen] site must be a table ([tool.wopgen.site])")
     keys = {"repo-url": "repo_url", "edit-uri": "edit_uri", "version": "version"}
-    values: dict[str, str] = {}
+    values: dict[str, Any] = {}
     for key, value in table.items():
+        if key == "raw-html":
+            if not isinstance(value, bool):
+                raise SettingsError(f"{pyproject}: [tool.wopgen.site] raw-html must be true or false")
+            values["raw_html"] = value
+            continue
         if key not in keys:
-            raise SettingsError(f"{pyproject}: unknown [tool.wopgen.site] key {key!r} (known: {', '.join(keys)})")
+            raise SettingsError(
+                f"{pyproject}: unknown [tool.wopgen.site] key {key!r} (known: {', '.join([*keys, 'raw-html'])})"
+            )
         if not isinstance(value, str):
             raise SettingsError(f"{pyproject}: [tool.wopgen.site] {key} must be a string")
         values[keys[key]] = value

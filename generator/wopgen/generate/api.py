@@ -68,15 +68,19 @@ def api_documents(corpus: Corpus) -> dict[str, dict[str, Any]]:
 
 
 def dump(document: dict[str, Any], dumper: type[yaml.SafeDumper] | None = None) -> str:
-    """Stable YAML: keys in the order built, no aliases, wide lines, unicode kept."""
-    return yaml.dump(
-        document,
-        Dumper=dumper or _Dumper,
-        sort_keys=False,
-        allow_unicode=True,
-        width=100,
-        default_flow_style=False,
-    )
+    """Stable YAML: keys in the order built, no aliases, wide lines, unicode kept. A document nested
+    too deeply for the YAML writer is an ApiError, not a RecursionError."""
+    try:
+        return yaml.dump(
+            document,
+            Dumper=dumper or _Dumper,
+            sort_keys=False,
+            allow_unicode=True,
+            width=100,
+            default_flow_style=False,
+        )
+    except RecursionError:
+        raise ApiError("a schema the API uses is nested too deeply to write as YAML; flatten it") from None
 
 
 # libyaml's emitter when PyYAML was built with it (same output, several times faster).

@@ -1,30 +1,45 @@
 """The one writer: put a generated tree on disk atomically, or compare it with what is there.
 
-A generator returns `{relative path: text or bytes}`. `write_tree` renders into a temporary
-sibling folder and swaps it into place, so a failed or interrupted run never leaves a half-written
-output folder. `drift` compares instead of writing, for `--check`.
+A generator returns `{relative path: text or bytes}`. `write_tree` builds the new folder in a
+staging folder beside the target and swaps it into place, so a failed or interrupted run never
+leaves a half-written output folder. `drift` compares instead of writing, for `--check`.
+
+The writer only ever replaces what it wrote itself: every output folder carries a manifest
+(`.wopgen-output`, one `sha256  path` line per generated file). On regeneration the files the old
+manifest lists are dropped and every other file in the folder (a `CNAME`, hand-written notes) is
+carried over untouched. A folder that holds files but no manifest is refused unless the caller
+passes `force`; folders that hold the corpus or a `.git` are refused always.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import difflib
+import hashlib
 import os
 import shutil
-import tempfile
-from collections.abc import Mapping
+import uuid
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 Tree = Mapping[str, str | bytes]
 
+MANIFEST = ".wopgen-output"
+_MANIFEST_HEADER = "# files written by wopgen (sha256  path); wopgen replaces only these\n"
+_OLD = ".wopgen-old"
+_SCRATCH = ".wopgen-staging"
+
 
 class WriteError(Exception):
-    """The tree could not be written (bad path, permissions); nothing was changed."""
+    """The tree could not be written (bad path, permissions, a folder wopgen must not replace);
+    nothing was changed."""
 
 
 def _safe(relative: str) -> PurePosixPath:
     path = PurePosixPath(relative)
-    if path.is_absolute() or ".." in path.parts or not path.parts:
+    if path.is_absolute() or ".." in path.parts or not path.parts or relative == MANIFEST:
         raise WriteError(f"refusing to write {relative!r}: generated paths must stay inside the output folder")
     return path
 
@@ -33,31 +48,225 @@ def _as_bytes(content: str | bytes) -> bytes:
     return content if isinstance(content, bytes) else content.encode("utf-8")
 
 
-def write_tree(files: Tree, out: Path) -> None:
-    """Replace the folder `out` with exactly `files`, atomically."""
-    out = out.resolve()
-    for relative in files:
-        _safe(relative)
+def manifest_text(files: Tree) -> str:
+    lines = [f"{hashlib.sha256(_as_bytes(files[p])).hexdigest()}  {p}\n" for p in sorted(files)]
+    return _MANIFEST_HEADER + "".join(lines)
+
+
+def read_manifest(folder: Path) -> set[str] | None:
+    """The relative paths the folder's manifest lists (None when there is no manifest).
+
+    Entries that would leave the folder are ignored: a manifest never lets the writer remove
+    anything outside the folder it sits in."""
+    try:
+        text = (folder / MANIFEST).read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise WriteError(f"cannot read {folder / MANIFEST}: {exc.strerror or exc}") from None
+    listed: set[str] = set()
+    for line in text.splitlines():
+        if line.startswith("#") or "  " not in line:
+            continue
+        relative = line.split("  ", 1)[1]
+        path = PurePosixPath(relative)
+        if relative and not path.is_absolute() and ".." not in path.parts and relative != MANIFEST:
+            listed.add(path.as_posix())
+    return listed
+
+
+def _sidecar(out: Path, kind: str) -> Path:
+    return out.with_name(f".{out.name}{kind}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def clean_leftovers(out: Path) -> None:
+    """Remove the staging and old folders an earlier, interrupted run left beside `out`.
+
+    If a run was stopped between its two renames (where the platform cannot swap atomically), the
+    previous output is still in its `old` folder: it is put back first, so the target is never lost.
+    """
+    try:
+        siblings = list(out.parent.iterdir())
+    except OSError:
+        return
+    for kind in (_OLD, _SCRATCH):
+        prefix = f".{out.name}{kind}."
+        for path in sorted(siblings):
+            if not path.name.startswith(prefix):
+                continue
+            pid = path.name[len(prefix) :].split(".", 1)[0]
+            if pid.isdigit() and int(pid) != os.getpid() and _pid_alive(int(pid)):
+                continue  # another run is still at work
+            if kind == _OLD and not out.exists() and not out.is_symlink():
+                try:
+                    path.rename(out)
+                    continue
+                except OSError:
+                    pass
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _holds(folder: Path, path: Path) -> bool:
+    return folder == path or folder in path.parents
+
+
+def refusal(out: Path, protected: Iterable[Path] = ()) -> str | None:
+    """Why `out` must never be replaced, or None. `protected` are the corpus root and its files."""
+    if out.parent == out:
+        return f"refusing to write into {out}: it is the root of the file system"
+    if (out / ".git").exists() or any(part == ".git" for part in out.parts):
+        return f"refusing to write into {out}: it holds a git repository (.git)"
+    for path in protected:
+        if _holds(out, path):
+            return f"refusing to write into {out}: it holds corpus files ({path})"
+    return None
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+_RENAME_EXCHANGE = 2
+_libc: ctypes.CDLL | None = None
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where unsupported."""
+    global _libc
+    try:
+        if _libc is None:
+            _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        renameat2 = _libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd = -100
+    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
+    return bool(result == 0)
+
+
+def _swap(staging: Path, out: Path) -> None:
+    """Put `staging` in the place of `out`; the target is never missing where the platform can swap."""
+    if not out.exists():
+        staging.rename(out)
+        return
+    if _exchange(staging, out):
+        shutil.rmtree(staging, ignore_errors=True)  # now holds the previous output
+        return
+    old = _sidecar(out, _OLD)
+    out.rename(old)
+    try:
+        staging.rename(out)
+    except OSError:
+        old.rename(out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> Path:
+    """The folder `write_tree` will replace (a symlink followed), after every refusal is checked
+    and the leftovers of interrupted runs are cleaned away; raises WriteError."""
+    try:
+        out = Path(os.path.abspath(out))
+        if out.is_symlink() or out.exists():
+            out = out.resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, a NUL byte
+        raise WriteError(f"cannot use {out} as the output folder: {exc}") from None
+    reason = refusal(out, [Path(os.path.abspath(p)) for p in protected])
+    if reason:
+        raise WriteError(reason)
+    if out.exists() and not out.is_dir():
+        raise WriteError(f"refusing to write into {out}: it is a file, not a folder")
+    clean_leftovers(out)
+    try:
+        present = any(out.iterdir()) if out.is_dir() else False
+    except OSError as exc:
+        raise WriteError(f"cannot read {out}: {exc.strerror or exc}") from None
+    if present and read_manifest(out) is None and not force:
+        raise WriteError(
+            f"refusing to write into {out}: the folder holds files wopgen did not write (no {MANIFEST} "
+            "manifest); choose a new or empty folder, or pass --force to add the generated files beside them"
+        )
+    return out
+
+
+def scratch_beside(out: Path) -> Path:
+    """A private working folder next to `out` (so it is on the same disk); the next run removes it
+    if this one is killed before it can."""
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        scratch = _sidecar(out, _SCRATCH)
+        scratch.mkdir()  # 0777 minus the umask, like every folder below it
     except OSError as exc:
-        raise WriteError(f"cannot create {out.parent}: {exc.strerror or exc}") from None
+        raise WriteError(f"cannot create a folder beside {out}: {exc.strerror or exc}") from None
+    return scratch
+
+
+def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> None:
+    """Make `out` hold `files` (and keep every file in it that wopgen did not write), atomically.
+
+    Refused (WriteError, nothing changed): a folder that is the file-system root, holds a `.git`
+    or any of the `protected` paths; a non-empty folder without a manifest unless `force`.
+    A symlinked `out` is followed: the folder it points at is replaced and the link kept.
+    """
+    for relative in files:
+        _safe(relative)
+    out = prepare(out, force=force, protected=protected)
+    ours = (read_manifest(out) or set()) if out.is_dir() else set()
+    staging = scratch_beside(out)
     try:
+        for entry in sorted(out.iterdir()) if out.is_dir() else []:
+            _carry_over(entry, staging / entry.name, out, ours)
         for relative, content in sorted(files.items()):
             target = staging / _safe(relative)
             target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_symlink() or target.exists():
+                _remove(target)
             target.write_bytes(_as_bytes(content))
-        old = None
-        if out.exists():
-            old = out.with_name(f".{out.name}.old.{os.getpid()}")
-            out.rename(old)
-        staging.rename(out)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        (staging / MANIFEST).write_text(manifest_text(files), encoding="utf-8")
+        _swap(staging, out)
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def _carry_over(source: Path, target: Path, out: Path, ours: set[str]) -> None:
+    """Copy (hard-link where possible) what `source` holds that wopgen did not write into `target`."""
+    relative = source.relative_to(out).as_posix()
+    if relative == MANIFEST or relative in ours:
+        return
+    if source.is_dir() and not source.is_symlink():
+        target.mkdir()
+        shutil.copystat(source, target)
+        entries = sorted(source.iterdir())
+        for entry in entries:
+            _carry_over(entry, target / entry.name, out, ours)
+        if entries and not any(target.iterdir()):
+            target.rmdir()  # it held only files wopgen wrote
+        return
+    if source.is_symlink():
+        os.symlink(os.readlink(source), target)
+    else:
+        _link_or_copy(str(source), str(target))
 
 
 @dataclass(frozen=True)
@@ -80,10 +289,13 @@ class Drift:
 
 
 def drift(files: Tree, out: Path) -> Drift:
-    """How `out` differs from `files` (nothing is written)."""
+    """How `out` differs from `files` (nothing is written). Files the manifest does not list are
+    not wopgen's and do not count as stale."""
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} if out.is_dir() else set()
+    on_disk.discard(MANIFEST)
+    ours = read_manifest(out) if out.is_dir() else None
     missing = sorted(set(files) - on_disk)
-    extra = sorted(on_disk - set(files))
+    extra = sorted((on_disk if ours is None else on_disk & ours) - set(files))
     changed: dict[str, str] = {}
     for relative in sorted(set(files) & on_disk):
         want = _as_bytes(files[relative])

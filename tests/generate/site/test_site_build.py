@@ -61,13 +61,14 @@ def test_broken_anchor_fails_strict_build_and_leaves_output_alone(
         files["spec/v1/overview.md"] += "\nSee [nowhere](../rfcs/0001-things.md#no-such-heading).\n"
 
     out = tmp_path / "site"
-    out.mkdir()
-    (out / "keep.txt").write_text("previous build")
+    write_tree({"keep.txt": "previous build"}, out)
+    before = snapshot(out)
     result = CliRunner().invoke(cli, ["--root", str(make_corpus(edit)), "site", "build", "--out", str(out)])
     assert result.exit_code == 1
     assert "mkdocs refused the site" in result.output
     assert "no-such-heading" in result.output
-    assert snapshot(out) == {"keep.txt": b"previous build"}
+    assert snapshot(out) == before and before["keep.txt"] == b"previous build"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus", "site"]  # no staging left beside it
 
 
 def test_unwritable_output_is_a_usage_error(make_corpus: Callable[..., Path], tmp_path: Path) -> None:

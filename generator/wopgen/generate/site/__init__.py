@@ -7,6 +7,7 @@ build` writes it to a private staging folder and runs mkdocs on it (see `wopgen.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from pathlib import Path
@@ -158,7 +159,16 @@ def build_date(corpus: Corpus) -> str:
         dates += [d for d in (rfc.date("Created"), rfc.date("Updated")) if d]
     if corpus.changelog is not None:
         dates += _RELEASE_DATE.findall(corpus.changelog.text)
-    return max(dates, default="1970-01-01")
+    return max((d for d in dates if _real_date(d)), default="1970-01-01")
+
+
+def _real_date(text: str) -> bool:
+    """Whether `text` is a calendar date (`2026-13-45` is written like one but is not; rfc-date reports it)."""
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 PAGE_HOOK = Path(__file__).resolve().with_name("page_hook.py")

@@ -263,11 +263,11 @@ def pages(site: SiteContext) -> Pages:
         return _standard_pages(site, api.standard)
     try:
         documents = api_documents(site.corpus)
+        # The pages read the documents as built; the files published next to them are their YAML text.
+        out: Pages = {f"{FOLDER}/{name}": dump(document) for name, document in documents.items()}
     except ApiError as exc:
         note = site.render("api-missing.md.j2", reason=str(exc))
         return {HTTP: note, CHANNELS: note.replace("# HTTP API", "# Event channel", 1)}
-    # The pages read the documents as built; the files published next to them are their YAML text.
-    out: Pages = {f"{FOLDER}/{name}": dump(document) for name, document in documents.items()}
     out[HTTP] = http_page(site, documents.get(OPENAPI_FILE, {}))
     out[CHANNELS] = channels_page(site, documents.get(ASYNCAPI_FILE, {}))
     return out

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from wopgen.corpus import Corpus
 from wopgen.generate import site
-from wopgen.generate.writer import WriteError, write_tree
+from wopgen.generate.writer import WriteError, prepare, scratch_beside, write_tree
 
 HOOK = Path(__file__).resolve().with_name("hook.py")
 PROGRESS_HOOK = Path(__file__).resolve().with_name("progress_hook.py")
@@ -52,15 +52,25 @@ def _read_tree(folder: Path) -> dict[str, str | bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def build(corpus: Corpus, out: Path, on_page: Callable[[int, int], None] | None = None) -> int:
+def build(
+    corpus: Corpus,
+    out: Path,
+    on_page: Callable[[int, int], None] | None = None,
+    *,
+    force: bool = False,
+    protected: tuple[Path, ...] = (),
+) -> int:
     """Build the site for `corpus` into `out`; returns the number of files written.
 
     `on_page(done, total)`, when given, is called each time mkdocs has written a page (for a
-    progress bar; `total` is the number of Markdown pages staged).
+    progress bar; `total` is the number of Markdown pages staged). The writer's refusals are
+    checked before mkdocs runs; mkdocs works in a folder beside `out`, which the next run removes
+    if this one is killed.
     """
+    out = prepare(out, force=force, protected=protected)
     tree = site.render(corpus, hooks=(PROGRESS_HOOK,) if on_page is not None else ())
     total = sum(1 for path in tree if path.endswith(".md"))
-    scratch = Path(tempfile.mkdtemp(prefix="wopgen-site-"))
+    scratch = scratch_beside(out)
     try:
         staging = scratch / "staging"
         write_tree(tree, staging)
@@ -84,7 +94,7 @@ def build(corpus: Corpus, out: Path, on_page: Callable[[int, int], None] | None 
         if code != 0:
             raise SiteBuildError(_problems(said))
         files = _read_tree(built)
-        write_tree(files, out)
+        write_tree(files, out, force=force, protected=protected)
         return len(files)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -157,9 +167,13 @@ def _log_like_mkdocs() -> None:
 
 
 def watched(corpus: Corpus) -> list[Path]:
+    """Every part of the corpus the settings name (schemas, examples, docs, RFCs, API, invariants,
+    changelog) and pyproject.toml, so an edit to any of them re-renders the site."""
+    from wopgen.corpus.settings import PARTS, PYPROJECT
+
     settings = corpus.settings
-    parts = (settings.schemas, settings.docs, settings.rfcs, settings.invariants, settings.changelog)
-    return sorted({settings.path(p) for p in parts if settings.path(p).exists()})
+    paths = [settings.path(getattr(settings, part)) for part in PARTS] + [settings.path(PYPROJECT)]
+    return sorted({p for p in paths if p.exists()})
 
 
 __all__ = ["SiteBuildError", "WriteError", "build", "serve"]

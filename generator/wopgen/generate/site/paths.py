@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.generate.site.html import escape_raw_html
 
 SPEC = "spec/v1"
 RFCS = "rfcs"
@@ -126,7 +127,11 @@ class SitePaths:
         return label, self.href(page, target)
 
     def rewrite(self, markdown: str, source: str, page: str) -> str:
-        """Rewrite the links of `markdown`, written at repository path `source`, for the site page `page`."""
+        """Rewrite the links of `markdown`, written at repository path `source`, for the site page `page`.
+
+        Raw HTML in it is shown as text unless `[tool.wopgen.site] raw-html = true`."""
+        if not self.corpus.settings.site.raw_html:
+            markdown = escape_raw_html(markdown)
         out: list[str] = []
         in_fence = False
         for line in markdown.splitlines(keepends=True):

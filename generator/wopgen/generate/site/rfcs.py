@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from wopgen.corpus.rfc import Rfc
 from wopgen.generate.site.context import Pages, SiteContext
+from wopgen.generate.site.html import cell as escape
 from wopgen.generate.site.paths import RFCS, Target
 
 INDEX = f"{RFCS}/index.md"
@@ -33,7 +34,7 @@ def label(rfc: Rfc) -> str:
 
 def badge(status: str) -> str:
     css = re.sub(r"[^a-z]", "", status.lower()) or "unknown"
-    return f'<span class="wop-badge wop-badge--{css}">{status or "unknown"}</span>'
+    return f'<span class="wop-badge wop-badge--{css}">{escape(status) or "unknown"}</span>'
 
 
 def _ordered(site: SiteContext) -> list[Rfc]:
@@ -43,7 +44,9 @@ def _ordered(site: SiteContext) -> list[Rfc]:
 def nav(site: SiteContext) -> list[object]:
     entries: list[object] = [INDEX]
     for rfc in _ordered(site):
-        entries.append({f"{label(rfc)}: {rfc.title}" if rfc.title else label(rfc): site.paths.rfc_page(rfc.path)})
+        entries.append(
+            {f"{label(rfc)}: {escape(rfc.title)}" if rfc.title else label(rfc): site.paths.rfc_page(rfc.path)}
+        )
     return entries
 
 
@@ -52,10 +55,10 @@ def index(site: SiteContext) -> str:
     for rfc in _ordered(site):
         row = RfcRow(
             number=label(rfc),
-            title=rfc.title or rfc.path,
+            title=escape(rfc.title or rfc.path),
             status=badge(rfc.status),
-            compatibility=rfc.compatibility or "—",
-            updated=rfc.date("Updated") or rfc.date("Created") or "—",
+            compatibility=escape(rfc.compatibility or "—"),
+            updated=escape(rfc.date("Updated") or rfc.date("Created") or "—"),
             href=site.paths.href(INDEX, Target(site.paths.rfc_page(rfc.path))),
         )
         groups.setdefault(rfc.status or "Unknown", []).append(row)
@@ -73,7 +76,7 @@ def _affects(site: SiteContext, page: str, cell: str) -> list[str]:
         href = site.paths.href_to(page, path)
         return f"[`{path}`]({href})" if href else f"`{path}` (repository file)"
 
-    return [_TICKED.sub(link, item.strip()) for item in cell.split("·") if item.strip()]
+    return [_TICKED.sub(link, escape(item.strip())) for item in cell.split("·") if item.strip()]
 
 
 def _related(site: SiteContext, page: str, rfc: Rfc, name: str) -> str:
@@ -98,13 +101,13 @@ def page(site: SiteContext, rfc: Rfc) -> str:
     updated = _DATE.match(rfc.get("Updated"))
     return site.render(
         "rfc.md.j2",
-        heading=rfc.doc.title.text if rfc.doc.title else label(rfc),
+        heading=escape(rfc.doc.title.text) if rfc.doc.title else label(rfc),
         status=badge(rfc.status),
-        compatibility=rfc.compatibility or "—",
-        authors=rfc.get("Author(s)") or "—",
-        created=rfc.date("Created") or rfc.get("Created") or "—",
-        updated=updated.group(1) if updated else (rfc.get("Updated") or "—"),
-        history=updated.group(2).strip().strip("()").strip() if updated else "",
+        compatibility=escape(rfc.compatibility or "—"),
+        authors=escape(rfc.get("Author(s)") or "—"),
+        created=escape(rfc.date("Created") or rfc.get("Created") or "—"),
+        updated=escape(updated.group(1) if updated else (rfc.get("Updated") or "—")),
+        history=escape(updated.group(2).strip().strip("()").strip()) if updated else "",
         affects=_affects(site, path, rfc.get("Affects")),
         supersedes=_related(site, path, rfc, "Supersedes"),
         superseded_by=_related(site, path, rfc, "Superseded by"),

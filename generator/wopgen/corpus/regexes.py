@@ -1,0 +1,113 @@
+"""Schema `pattern`s evaluated in bounded time.
+
+Python's `re` backtracks, so a pattern such as `^(a+)+$` against a long almost-matching string
+runs for hours. Patterns are compiled with google-re2 (linear time) where RE2 accepts them; the
+few it refuses (back-references, look-around) go to the `regex` module, whose searches take a
+timeout. A search past the budget raises `PatternTimeout`, which the checks turn into a finding.
+
+`BoundedValidator` is Draft 2020-12 with the three keywords that search a pattern (`pattern`,
+`patternProperties`, and `additionalProperties`, which asks whether a key matches one) routed
+through here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+import attrs
+import re2  # type: ignore[import-untyped]
+import regex
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import ValidationError
+
+BUDGET_SECONDS = 1.0
+
+
+class PatternTimeout(Exception):
+    """A pattern took longer than the budget on one string."""
+
+    def __init__(self, pattern: str, text: str) -> None:
+        super().__init__(f"pattern {pattern!r} ran past {BUDGET_SECONDS:g} s on {text[:60]!r}")
+        self.pattern = pattern
+        self.text = text
+
+
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False  # a pattern RE2 refuses goes to `regex`; nothing to print
+
+
+@lru_cache(maxsize=4096)
+def _compiled(pattern: str) -> Any:
+    """RE2 where it accepts the pattern, else `regex`; re.error when neither does (as `re` would)."""
+    try:
+        return re2.compile(pattern, _RE2_OPTIONS)
+    except re2.error:
+        pass
+    try:
+        return regex.compile(pattern)
+    except regex.error as exc:
+        raise re.error(f"invalid pattern {pattern!r}: {exc}") from None
+
+
+def search(pattern: str, text: str) -> bool:
+    """Whether `pattern` matches somewhere in `text`; PatternTimeout past the budget."""
+    compiled = _compiled(pattern)
+    if isinstance(compiled, regex.Pattern):
+        try:
+            return compiled.search(text, timeout=BUDGET_SECONDS) is not None
+        except TimeoutError:
+            raise PatternTimeout(pattern, text) from None
+    return compiled.search(text) is not None
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not search(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator: Any, table: dict[str, Any], instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in table.items():
+        for key, value in instance.items():
+            if search(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    named = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    left = sorted(
+        (key for key in instance if key not in named and not any(search(p, key) for p in patterns)),
+        key=str,
+    )
+    if validator.is_type(extra, "object"):
+        for key in left:
+            yield from validator.descend(instance[key], extra, path=key)
+    elif extra is False and left:
+        listed = ", ".join(repr(key) for key in left)
+        if patterns:
+            yield ValidationError(f"{listed} match none of the patterns {', '.join(map(repr, sorted(patterns)))}")
+        else:
+            verb = "was" if len(left) == 1 else "were"
+            yield ValidationError(f"Additional properties are not allowed ({listed} {verb} unexpected)")
+
+
+BoundedValidator: Any = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator,
+    {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties},
+)
+
+
+def _same_class_evolve(self: Any, **changes: Any) -> Any:
+    """jsonschema's `evolve` picks the class a subschema's `$schema` names, which would drop back to
+    the unbounded Draft202012Validator at every `$ref` into another file; stay bounded instead."""
+    return attrs.evolve(self, **changes)
+
+
+BoundedValidator.evolve = _same_class_evolve

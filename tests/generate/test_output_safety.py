@@ -1,0 +1,181 @@
+"""The writer only ever replaces what it wrote: refusals, foreign files, permissions, staging."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from support.api_corpus import api_files
+from support.corpus_factory import write
+from wopgen.cli import cli
+from wopgen.generate.writer import MANIFEST, WriteError, clean_leftovers, drift, read_manifest, write_tree
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def listing(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+def test_a_folder_with_other_files_and_no_manifest_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "src"
+    out.mkdir()
+    (out / "mine.py").write_text("keep\n")
+    with pytest.raises(WriteError, match=r"no \.wopgen-output"):
+        write_tree({"a.py": "x\n"}, out)
+    assert listing(out) == ["mine.py"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]  # no staging left behind
+
+
+def test_an_empty_folder_is_fine_and_gets_a_manifest(tmp_path: Path) -> None:
+    out = tmp_path / "empty"
+    out.mkdir()
+    write_tree({"a.py": "x\n", "pkg/b.py": "y\n"}, out)
+    assert read_manifest(out) == {"a.py", "pkg/b.py"}
+    assert listing(out) == [MANIFEST, "a.py", "pkg", "pkg/b.py"]
+
+
+def test_force_adds_beside_foreign_files_and_regeneration_removes_only_its_own(tmp_path: Path) -> None:
+    out = tmp_path / "src"
+    (out / "notes").mkdir(parents=True)
+    (out / "notes/todo.md").write_text("mine\n")
+    (out / "CNAME").write_text("docs.example\n")
+    write_tree({"wop/a.py": "1\n", "wop/b.py": "2\n"}, out, force=True)
+    write_tree({"wop/a.py": "3\n"}, out)
+    assert listing(out) == [MANIFEST, "CNAME", "notes", "notes/todo.md", "wop", "wop/a.py"]
+    assert (out / "CNAME").read_text() == "docs.example\n"
+    assert (out / "notes/todo.md").read_text() == "mine\n"
+    # a file added by hand after generation survives the next run too
+    (out / "wop/extra.py").write_text("hand\n")
+    write_tree({"other.py": "4\n"}, out)
+    assert listing(out) == [MANIFEST, "CNAME", "notes", "notes/todo.md", "other.py", "wop", "wop/extra.py"]
+    assert drift({"other.py": "4\n"}, out).clean  # foreign files are not "stale"
+
+
+def test_a_manifest_cannot_name_files_outside_the_folder(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    write_tree({"a": "1"}, out)
+    (tmp_path / "victim").write_text("keep")
+    (out / MANIFEST).write_text("0  ../victim\n0  a\n")
+    write_tree({"b": "2"}, out)
+    assert (tmp_path / "victim").read_text() == "keep"
+    assert listing(out) == [MANIFEST, "b"]
+
+
+@pytest.mark.parametrize("where", ["root", "git", "protected", "ancestor"])
+def test_force_is_no_escape_for_repositories_and_corpus_folders(tmp_path: Path, where: str) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "schemas").mkdir()
+    (repo / "schemas/a.schema.json").write_text("{}")
+    target = {"root": Path("/"), "git": repo, "protected": repo / "schemas", "ancestor": tmp_path}[where]
+    with pytest.raises(WriteError, match="refusing"):
+        write_tree({"x": "1"}, target, force=True, protected=[repo / "schemas"])
+    assert listing(repo) == [".git", "schemas", "schemas/a.schema.json"]
+    assert not [p for p in Path("/").iterdir() if p.name.startswith("..wopgen")]
+
+
+def test_a_symlinked_out_replaces_the_folder_it_points_at_and_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    write_tree({"a": "1"}, real)
+    (real / "CNAME").write_text("x\n")
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    write_tree({"b": "2"}, link)
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert listing(real) == [MANIFEST, "CNAME", "b"]
+
+
+def test_a_symlink_to_a_protected_folder_is_refused(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (tmp_path / "out").symlink_to(repo)
+    with pytest.raises(WriteError, match=r"\.git"):
+        write_tree({"x": "1"}, tmp_path / "out", force=True)
+
+
+def test_ordinary_permissions(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        write_tree({"pkg/a.py": "1"}, tmp_path / "out")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "out").stat().st_mode & 0o777 == 0o755
+    assert (tmp_path / "out/pkg").stat().st_mode & 0o777 == 0o755
+    assert (tmp_path / "out/pkg/a.py").stat().st_mode & 0o777 == 0o644
+
+
+def test_leftovers_of_a_killed_run_are_removed_and_a_lost_target_is_restored(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    write_tree({"a": "1"}, out)
+    dead = 2**22 + 7  # above the default pid_max: no such process
+    out.rename(tmp_path / f".out.wopgen-old.{dead}.abcd1234")  # killed between the two renames
+    (tmp_path / f".out.wopgen-staging.{dead}.abcd1234").mkdir()
+    clean_leftovers(out)
+    assert listing(out) == [MANIFEST, "a"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+# --- end to end, as a user would run it ---------------------------------------------------------
+
+
+def test_api_out_dot_in_a_git_repository_is_refused(tmp_path: Path) -> None:
+    root = write(tmp_path / "clone", api_files())
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    before = listing(root)
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        for extra in ([], ["--force"]):
+            result = CliRunner().invoke(cli, ["api", "--out", ".", *extra])
+            assert result.exit_code == 2, result.output
+            assert str(root) in result.output
+    finally:
+        os.chdir(cwd)
+    assert listing(root) == before
+    assert run("--root", str(root), "api", "--out", str(root / "build/api")).exit_code == 0  # the corpus is fine
+
+
+def test_models_into_a_folder_with_other_files(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
+    root = make_corpus()
+    out = tmp_path / "sdk" / "src"
+    out.mkdir(parents=True)
+    (out / "handwritten.py").write_text("keep = True\n")
+    result = run("--root", str(root), "models", "--out", str(out))
+    assert result.exit_code == 2 and str(out) in result.output
+    assert listing(out) == ["handwritten.py"]
+    result = run("--root", str(root), "models", "--out", str(out), "--force")
+    assert result.exit_code == 0, result.output
+    assert (out / "handwritten.py").read_text() == "keep = True\n"
+    generated = read_manifest(out)
+    assert generated and all(p.startswith("wop_models/") for p in generated)
+    assert run("--root", str(root), "models", "--out", str(out)).exit_code == 0
+    assert (out / "handwritten.py").read_text() == "keep = True\n"
+
+
+def test_out_slash_is_refused_cleanly(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    result = run("--root", str(root), "models", "--out", "/", "--force")
+    assert result.exit_code == 2 and "root of the file system" in result.output
+
+
+def test_site_build_keeps_a_cname(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
+    root = make_corpus()
+    out = tmp_path / "public"
+    assert run("--root", str(root), "site", "build", "--out", str(out)).exit_code == 0
+    (out / "CNAME").write_text("docs.example.org\n")
+    link = tmp_path / "public-link"
+    link.symlink_to(out)
+    result = run("--root", str(root), "site", "build", "--out", str(link))
+    assert result.exit_code == 0, result.output
+    assert (out / "CNAME").read_text() == "docs.example.org\n"
+    assert (out / "index.html").is_file() and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus", "public", "public-link"]
