@@ -5,13 +5,13 @@
    Two baselines over the same events, measured in the same run: a plain `list.append` (the cost
    of keeping events at all) and one bare `Draft202012Validator.validate` of the payload against a
    validator prepared in advance (the least any validating log must do).
-2. Verification gate runs (RFC 0091) per second through the seam: a three-verifier majority
+2. Verification gate runs (RFC 0901) per second through the seam: a three-verifier majority
    quorum failing once and passing on the targeted re-attempt. Baseline, in the same run: the bare
    decisions of `wopgen.semantics` (each verifier's verdict, the quorum, the disposition) over the
    same judgements, which is the least any host must compute; the ratio is what grading, events,
    validation and the result's self-check cost on top.
 3. The full conformance run: every scenario against a freshly generated in-process host (full
-   profile, strict), with the generation and import timed separately, the RFC 0091 scenarios
+   profile, strict), with the generation and import timed separately, the RFC 0901 scenarios
    alone, plus the run over HTTP.
 
     python benchmarks/host_scale.py [--events 20000] [--repeat 3]
@@ -160,12 +160,12 @@ def main() -> None:
     print(f"  bare semantic decide : {gates / bare_g:>12,.0f} runs/s  (host/bare = {gate_s / bare_g:,.0f})")
 
     conformance = best_of(args.repeat, lambda: run(SCENARIOS, in_process(module, "full"), corpus, strict=True))
-    gated = [s for s in SCENARIOS if s.rfc == "0091"]
+    gated = [s for s in SCENARIOS if s.rfc == "0901"]
     verification = best_of(args.repeat, lambda: run(gated, in_process(module, "full"), corpus, strict=True))
     print(f"conformance, {len(SCENARIOS)} scenarios")
     print(f"  generate + import host : {generated:.3f} s")
     print(f"  full run, in-process   : {conformance:.3f} s")
-    print(f"  RFC 0091 ({len(gated)} scenarios) : {verification:.3f} s")
+    print(f"  RFC 0901 ({len(gated)} scenarios) : {verification:.3f} s")
     host = module.Host("full", api_key="k", other_keys=[SECOND_KEY])
     server = module.make_server(host, "127.0.0.1", 0, quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -50,16 +50,18 @@ def json_report(
     context: Mapping[str, Any] | None = None,
     *,
     sort_keys: bool = True,
+    version: int = JSON_SHAPE_VERSION,
 ) -> str:
     """The one JSON report shape of every command that writes one (check, compat, conformance):
 
         {"version": 1, "tool": {"name": "wopgen", "version": "..."}, <context>...,
          "summary": {...}, <items>: [...]}
 
-    `context` says what was examined (e.g. `base` and `head`, or `target` and `strict`).
+    `context` says what was examined (e.g. `base` and `head`, or `target` and `strict`); `version` is
+    the version of the command's own shape.
     """
     doc: dict[str, Any] = {
-        "version": JSON_SHAPE_VERSION,
+        "version": version,
         "tool": {"name": "wopgen", "version": __version__},
         **(context or {}),
         "summary": dict(summary),

@@ -537,7 +537,7 @@ class Host(SurfaceHandlers):
         return Response(200, run.output)
 
     def verification_result(self, params: dict[str, str], owner: str | None, **_: Any) -> Response:
-        """RFC 0091: one verification result with its findings, for callers allowed to read the run."""
+        """RFC 0901: one verification result with its findings, for callers allowed to read the run."""
         run = self.run(params["runId"], owner)
         result_id = params["resultId"]
         if result_id not in run.verifications or self.profile.defect("verification-gates-advertised-not-implemented"):

@@ -1,4 +1,4 @@
-"""Verification gates (RFC 0091): the plan a gate run follows, and the engine that runs it.
+"""Verification gates (RFC 0901): the plan a gate run follows, and the engine that runs it.
 
 A gate run grades a generator's output at one gate, attempt after attempt, and routes on the
 outcome through its verification node's `pass`, `fail` or `refer` edge. Every rule is decided by
@@ -79,7 +79,7 @@ class GatePlan:
 
 
 def _semantic(name: str, instance: Any, field: str, profile: Profile) -> None:
-    """Refuse `instance` when a semantic rule of RFC 0091 rejects it (mutants skip the rule they break)."""
+    """Refuse `instance` when a semantic rule of RFC 0901 rejects it (mutants skip the rule they break)."""
     for problem in problems(name, instance):
         if problem.rule == SELF_EVALUATION.id and profile.defect("verification-self-evaluation-allowed"):
             continue
@@ -95,7 +95,7 @@ def _semantic(name: str, instance: Any, field: str, profile: Profile) -> None:
 
 
 def parse_plan(body: dict[str, Any], profile: Profile) -> GatePlan:
-    """Check a gate run request against RFC 0091 and the advertisement; anything wrong is a validation_error."""
+    """Check a gate run request against RFC 0901 and the advertisement; anything wrong is a validation_error."""
     gate, generator = body["gate"], body["generatorId"]
     _semantic("verification-gate", gate, "gate", profile)
     limits = profile.gates
@@ -376,7 +376,7 @@ class GateRun:
     def _behaviour(self, attempt: int, verdict: str, following: list[str], charged: float) -> dict[str, Any]:
         """The gate's behaviour for this attempt: with no budget left for another attempt, this one is the last.
 
-        Verification cost counts toward the run's ceiling (RFC 0091 section K): when the next attempt would pass
+        Verification cost counts toward the run's ceiling (RFC 0901 section K): when the next attempt would pass
         it, no further attempt starts and `onFail` applies now, so this result records `maxAttempts` as reached.
         """
         behaviour = dict(self.plan.behaviour)

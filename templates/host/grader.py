@@ -1,4 +1,4 @@
-"""The deterministic heuristic grader of verification gates (RFC 0091).
+"""The deterministic heuristic grader of verification gates (RFC 0901).
 
 A verifier grades one output on the dimensions of a gate. Everything it says is a pure function of
 the output, the gate's criteria and intent, and the judgement a conformance script may pin:

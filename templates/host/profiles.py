@@ -55,7 +55,7 @@ class Profile:
 
     @property
     def gates(self) -> dict[str, Any]:
-        """The advertised `verificationGates` block (RFC 0091); empty when gates are not supported."""
+        """The advertised `verificationGates` block (RFC 0901); empty when gates are not supported."""
         block = self.capabilities.get("verificationGates") or self._model.get("verifier", {}).get("gates", {})
         block = block if self.verifier_supported and isinstance(block, dict) else {}
         return dict(block) if block.get("supported") else {}

@@ -112,7 +112,7 @@ class Seams:
         }
 
     def verification(self, body: dict[str, Any], owner: str | None) -> dict[str, Any]:
-        """RFC 0091: a generator's scripted outputs graded at one gate, attempt after attempt.
+        """RFC 0901: a generator's scripted outputs graded at one gate, attempt after attempt.
 
         The body names the gate, the generator and, per attempt, the output and optionally what each
         verifier's judgement pins (confidence, weight, scores, findings). The answer lists every

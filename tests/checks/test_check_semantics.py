@@ -1,4 +1,4 @@
-"""`wopgen check` applies the RFC 0091 semantic rules to examples: each rule fails on a bad corpus
+"""`wopgen check` applies the RFC 0901 semantic rules to examples: each rule fails on a bad corpus
 (rule id and line) and is silent on a good one; an invalid example rejected only by a semantic rule
 counts as rejected."""
 
@@ -48,7 +48,7 @@ def repo_example(schema: str, kind: str, name: str) -> Any:
 
 
 def add_verification(files: dict[str, Any]) -> None:
-    """The fixture corpus plus the six RFC 0091 schemas, each with one valid and one invalid example."""
+    """The fixture corpus plus the six RFC 0901 schemas, each with one valid and one invalid example."""
     files["pyproject.toml"] = PYPROJECT.replace("external-rfcs = [37]", "external-rfcs = [37, 91]")
     for name in SCHEMAS:
         files[f"schemas/{name}.schema.json"] = json.loads((REPO / "schemas" / f"{name}.schema.json").read_text())

@@ -1,4 +1,4 @@
-"""The RFC 0091 decision tables as code (wopgen.semantics.verification), the functions a host reuses."""
+"""The RFC 0901 decision tables as code (wopgen.semantics.verification), the functions a host reuses."""
 
 from __future__ import annotations
 
@@ -166,7 +166,7 @@ JSON = st.recursive(
 
 
 def _member_names() -> list[str]:
-    """Every member name the RFC 0091 schemas declare, so random documents reach deep into every rule."""
+    """Every member name the RFC 0901 schemas declare, so random documents reach deep into every rule."""
     names: set[str] = set()
     stack: list[Any] = [json.loads((SCHEMAS / f"{n}.schema.json").read_text()) for n in semantics.CHECKERS]
     while stack:

@@ -29,7 +29,7 @@ def _model_and_instance(example: Example) -> tuple[Any, Any]:
 
 
 def _rejected_by_semantics_only(example: Example) -> bool:
-    """An invalid example the schema accepts and a rule of wopgen.semantics rejects (RFC 0091):
+    """An invalid example the schema accepts and a rule of wopgen.semantics rejects (RFC 0901):
     models mirror the schema, so they accept it too."""
     corpus = repo_corpus()
     schema = corpus.schemas_by_name[example.schema_name]

@@ -81,7 +81,7 @@ def test_every_mutant_is_killed_by_at_least_one_scenario(module, repo_corpus, ca
     assert "verification-verdicts" in kills["verification-refer-never-emitted"]
     assert kills["verification-targeted-ignored"] == ["verification-reverify"]
     assert kills["verification-stale-context"] == ["verification-reverify"]
-    gated = [s.name for s in SCENARIOS if s.rfc == "0091" and s.kind == "behaviour"]
+    gated = [s.name for s in SCENARIOS if s.rfc == "0901" and s.kind == "behaviour"]
     assert kills["verification-gates-advertised-not-implemented"] == gated
     assert kills["cancel-ignored"] == ["core-run-cancel"]
     assert kills["cancel-event-unknown"] == ["core-run-cancel"]

@@ -1,4 +1,4 @@
-"""Verification gates on the generated host (RFC 0091): advertisement, the seam, the findings read, events."""
+"""Verification gates on the generated host (RFC 0901): advertisement, the seam, the findings read, events."""
 
 from __future__ import annotations
 

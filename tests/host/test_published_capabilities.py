@@ -1,7 +1,7 @@
 """This repository's discovery documents are valid under the published OpenWOP v1 capabilities schema.
 
 The published schemas are read from `<repo>/../shared/external/openwop-v1/schemas`; the test skips
-when that folder is absent. The published `verifier` block is closed, which is why RFC 0091's
+when that folder is absent. The published `verifier` block is closed, which is why RFC 0901's
 capability is advertised as the root family `verificationGates`.
 """
 

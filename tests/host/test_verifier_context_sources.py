@@ -1,4 +1,4 @@
-"""RFC 0091 G against its source: a verifier context may hold institutional knowledge, never an
+"""RFC 0901 G against its source: a verifier context may hold institutional knowledge, never an
 earlier attempt. A host that follows the verification-framework source and hands its verifiers
 knowledge entries passes `verification-reverify`; one that hands them earlier findings fails it."""
 

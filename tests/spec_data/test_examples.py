@@ -48,6 +48,6 @@ def test_example(path: Path) -> None:
         assert not errors, [e.message for e in errors]
         assert semantic_problems(path.parent.parent.name, target) == []
     else:
-        # Rejected by the schema, or by a rule JSON Schema cannot state (wopgen.semantics, RFC 0091).
+        # Rejected by the schema, or by a rule JSON Schema cannot state (wopgen.semantics, RFC 0901).
         assert errors or semantic_problems(path.parent.parent.name, target), f"{path} validated but should not"
         assert path.with_suffix(".why").is_file(), f"{path}: missing .why"

@@ -107,6 +107,6 @@ def test_a_good_row_passes():
         "| # | Item | Stated in | Executed by | Status |\n|---|---|---|---|---|\n"
         "| X1 | item | [p](p.md) | `verifier-gating`, `rule:semantic-node-edges`, `examples:verification-node`, "
         "`test:tests/spec_data/test_traceability.py` | executed |\n"
-        "| X2 | item | [p](p.md) | none | departs: [RFC 0091 M](../rfcs/0091-x.md#m-where) (why) |\n"
+        "| X2 | item | [p](p.md) | none | departs: [RFC 0901 M](../rfcs/0901-x.md#m-where) (why) |\n"
     )
     assert problems(rows(text), ROOT) == []

@@ -1,4 +1,4 @@
-"""Schema-level witness of `verification-findings-no-content-leak` (RFC 0091).
+"""Schema-level witness of `verification-findings-no-content-leak` (RFC 0901).
 
 spec/security/invariants.yaml names this file. The two verification payloads must be closed at
 every level (the payload and its `findingCounts`), must refer to no schema that can hold a finding,
@@ -72,7 +72,7 @@ def _refs(node: Any) -> list[str]:
 def test_payload_is_content_free_closed_and_gated(event_type: str) -> None:
     definition = _definition(event_type)
     assert definition["x-wop-content-free"] is True
-    assert definition["x-wop-rfc"] == "0091"
+    assert definition["x-wop-rfc"] == "0901"
     assert definition["x-wop-capability"] == "verificationGates.supported"
     assert definition["additionalProperties"] is False
     assert not set(definition["properties"]) & set(LEAKS)

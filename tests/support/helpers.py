@@ -14,8 +14,8 @@ def hits(found: list[Diagnostic], rule: str) -> list[tuple[str, int]]:
     return [(d.path, d.line) for d in found if d.rule == rule]
 
 
-# The schemas RFC 0091 adds (six artifacts and the two sides of its conformance seam).
-RFC_0091_SCHEMAS = (
+# The schemas RFC 0901 adds (six artifacts and the two sides of its conformance seam).
+RFC_0901_SCHEMAS = (
     "verification-gate",
     "verification-rubric",
     "verification-finding",

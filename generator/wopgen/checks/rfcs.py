@@ -43,7 +43,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 path,
                 1,
                 f"{Path(path).name} is not NNNN-slug.md",
-                "rename it, e.g. 0091-verification-gates.md (or use `wopgen rfc new`)",
+                "rename it, e.g. 0901-verification-gates.md (or use `wopgen rfc new`)",
             )
         if not rfc.header:
             yield HEADER_MISSING.at(

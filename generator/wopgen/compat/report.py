@@ -15,14 +15,11 @@ allowed a breaking change; `events` lists the event types whose payload the chan
 
 from __future__ import annotations
 
-import json
 from itertools import groupby
 
-from wopgen import __version__
 from wopgen.compat.change import Change, Side
 from wopgen.diagnostics import Severity
-
-JSON_SHAPE_VERSION = 1
+from wopgen.report import json_report
 
 
 def summary(changes: list[Change]) -> dict[str, int]:
@@ -57,15 +54,7 @@ def render_text(changes: list[Change], base: str, head: str) -> str:
 
 
 def render_json(changes: list[Change], base: str, head: str) -> str:
-    doc = {
-        "version": JSON_SHAPE_VERSION,
-        "tool": {"name": "wopgen", "version": __version__},
-        "base": base,
-        "head": head,
-        "summary": summary(changes),
-        "changes": [c.to_dict() for c in changes],
-    }
-    return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+    return json_report(summary(changes), "changes", [c.to_dict() for c in changes], {"base": base, "head": head})
 
 
 def _cell(text: str) -> str:

@@ -6,11 +6,10 @@ keeps corpus results apart from host results.
 
 from __future__ import annotations
 
-import json
 import xml.etree.ElementTree as ET
 
-from wopgen import __version__
 from wopgen.conformance.runner import FAILED, SKIPPED, Result, behaviour_answered, summary
+from wopgen.report import json_report
 
 _MARK = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}
 
@@ -46,17 +45,14 @@ def text(results: list[Result], target: str, refused_redirects: list[str] | None
 
 
 def as_json(results: list[Result], target: str, strict: bool, refused_redirects: list[str] | None = None) -> str:
-    document = {
-        "version": 2,
-        "tool": {"name": "wopgen", "version": __version__},
+    context = {
         "target": target,
         "strict": strict,
-        "summary": summary(results),
         "behaviourAnswered": behaviour_answered(results),
         "refusedRedirects": list(refused_redirects or []),
-        "scenarios": [r.to_dict() for r in results],
     }
-    return json.dumps(document, indent=2) + "\n"
+    scenarios = [r.to_dict() for r in results]
+    return json_report(summary(results), "scenarios", scenarios, context, sort_keys=False, version=2)
 
 
 def junit(results: list[Result], target: str) -> str:

@@ -23,7 +23,7 @@ class Features:
     gating: bool = False
     workspace: bool = False
     evals: bool = False
-    gates: bool = False  # RFC 0091 verification gates (needs the verifier, version 6)
+    gates: bool = False  # RFC 0901 verification gates (needs the verifier, version 6)
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def capabilities(spec: ProfileSpec, implementation_version: str) -> dict[str, An
         if f.version >= 6:
             model["verifier"] = {"supported": f.verifier, "gating": f.gating}
             if f.gates and f.verifier:
-                # RFC 0091's own root block: the published v1 `verifier` block is closed.
+                # RFC 0901's own root block: the published v1 `verifier` block is closed.
                 document["verificationGates"] = {
                     "supported": True,
                     "placements": list(GATE_PLACEMENTS),

@@ -1,8 +1,8 @@
-"""RFC 0091 rules that JSON Schema cannot state: verification gates, rubrics, findings, results,
+"""RFC 0901 rules that JSON Schema cannot state: verification gates, rubrics, findings, results,
 handoff artifacts and verification nodes.
 
 Two layers. The decision functions (`judgement_verdict`, `quorum_verdict`, `disposition`,
-`finding_counts`, `default_min_agree`) are the normative tables of RFC 0091 as code; a host calls
+`finding_counts`, `default_min_agree`) are the normative tables of RFC 0901 as code; a host calls
 them to decide, and the checkers call them to check that a stated outcome is the one the tables
 give. The checkers (`check_gate`, `check_rubric`, ...) take one instance and return `Problem`s;
 they never assume the instance already validated against its schema.
@@ -83,7 +83,7 @@ FINDING_COUNTS = SemanticRule(
 )
 VERDICT_TABLE = SemanticRule(
     "semantic-verdict-table",
-    "A verdict disagrees with the decision table of RFC 0091 (scores, findings, confidence and quorum decide it).",
+    "A verdict disagrees with the decision table of RFC 0901 (scores, findings, confidence and quorum decide it).",
     "state the verdict the table gives, or correct the scores and findings",
 )
 REVERIFY_DISPOSITION = SemanticRule(

@@ -195,13 +195,13 @@ def test_search_finds_agent_verified(browser: Any, site_url: str) -> None:
 def test_rfc_card_folds_affects(browser: Any, site_url: str) -> None:
     from selenium.webdriver.common.by import By
 
-    browser.get(site_url + "rfcs/0091-verification-gates-rubrics-and-structured-findings/")
+    browser.get(site_url + "rfcs/0901-verification-gates-rubrics-and-structured-findings/")
     _wait(browser, ".wop-card")
     folded = browser.find_element(By.CSS_SELECTOR, ".wop-card details")
     assert folded.get_attribute("open") is None and "Affects" in folded.text
     card = browser.find_element(By.CSS_SELECTOR, ".wop-card")
     assert card.size["height"] < 300, card.size  # the essentials fit on the first screen
-    _shoot(browser, "rfc-0091")
+    _shoot(browser, "rfc-0901")
 
 
 _LINE_BREAKS = r"""

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from support.helpers import RFC_0091_SCHEMAS
+from support.helpers import RFC_0901_SCHEMAS
 from wopgen.catalogue import catalogue
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import load
@@ -190,16 +190,16 @@ def test_the_c_emitter_writes_what_the_python_emitter_writes() -> None:
         assert dump(document) == dump(document, _PythonDumper)
 
 
-def test_the_site_picks_up_rfc_0091_without_hand_edits() -> None:
+def test_the_site_picks_up_rfc_0901_without_hand_edits() -> None:
     site = pages(REPO)
-    for name in RFC_0091_SCHEMAS:
+    for name in RFC_0901_SCHEMAS:
         assert f"docs/schemas/{name}.md" in site, name
     events = site["docs/events.md"]
     assert "verification.started" in events and "verification.completed" in events
     http = site["docs/api/index.md"]
     assert "`getVerificationResult`" in http and "`runSampleVerification`" in http
     conformance = site["docs/conformance.md"]
-    assert all(f"`{s.name}`" in conformance for s in SCENARIOS if s.rfc == "0091")
+    assert all(f"`{s.name}`" in conformance for s in SCENARIOS if s.rfc == "0901")
 
 
 def test_api_pages_say_so_when_the_corpus_has_no_api(make_corpus: Callable[..., Path]) -> None:

@@ -1,10 +1,10 @@
-"""Verification gates, rubrics and structured findings (RFC 0091).
+"""Verification gates, rubrics and structured findings (RFC 0901).
 
 Two shape scenarios run on the corpus alone. The gated ones drive the conformance seam
 `POST /v1/host/sample/verification/run` with scripted outputs and judgements, then read what the
 host published: every result from the findings resource, every event from the log. Each result
 must validate, break no rule of `wopgen.semantics`, and agree with its events; the expected
-verdicts, dispositions and edges are written out from the tables of RFC 0091, not computed by the
+verdicts, dispositions and edges are written out from the tables of RFC 0901, not computed by the
 functions under test.
 """
 
@@ -30,7 +30,7 @@ _SCHEMAS = (
     "verification-node",
 )
 _EDGE = {"proceed": "pass", "proceed_with_conditions": "pass", "reattempt": "fail", "escalate": "refer", "reject": None}
-_FRESH = {"output", "intent", "constraints", "knowledge"}  # RFC 0091 G: knowledge entries are optional
+_FRESH = {"output", "intent", "constraints", "knowledge"}  # RFC 0901 G: knowledge entries are optional
 _STARTED = {"gateId", "resultId", "attempt", "verifierCount", "generatorId", "target"}
 _COMPLETED = {"gateId", "resultId", "attempt", "verdict", "findingCounts", "disposition", "verifierCount", "costUsd"}
 _VERIFIED = {"agentId", "target", "verdict", "criteria", "confidence", "causationHostId"}
@@ -125,7 +125,7 @@ def result(ctx: Context, run_id: str, result_id: str) -> dict[str, Any]:
     ctx.equal(reply.status, 200, f"GET the verification result {result_id}")
     ctx.valid("verification-result", reply.body, f"verification result {result_id}")
     broken = [f"{p.rule} at {p.pointer or '/'}: {p.message}" for p in problems("verification-result", reply.body)]
-    ctx.check(not broken, f"verification result {result_id} breaks RFC 0091: {'; '.join(broken[:3])}")
+    ctx.check(not broken, f"verification result {result_id} breaks RFC 0901: {'; '.join(broken[:3])}")
     return dict(reply.body)
 
 
@@ -551,15 +551,15 @@ def _first(ctx: Context, body: dict[str, Any]) -> tuple[str, str]:
 
 
 def _behaviour(name: str, summary: str, body: Any, clause: str) -> Scenario:
-    return Scenario(name, BEHAVIOUR, "0091", summary, GATES, body, clause)
+    return Scenario(name, BEHAVIOUR, "0901", summary, GATES, body, clause)
 
 
 SCENARIOS = (
     Scenario(
         "verification-gate-shape",
         CORPUS,
-        "0091",
-        "The RFC 0091 schemas, their examples and the semantic rules agree; the verification events are closed.",
+        "0901",
+        "The RFC 0901 schemas, their examples and the semantic rules agree; the verification events are closed.",
         always,
         gate_shape,
         "gates-enforced",
@@ -567,7 +567,7 @@ SCENARIOS = (
     Scenario(
         "verification-node-edges",
         CORPUS,
-        "0091",
+        "0901",
         "A verification node has exactly one pass, one fail and one refer edge, none back to itself.",
         always,
         node_edges,
@@ -581,19 +581,19 @@ SCENARIOS = (
     ),
     _behaviour(
         "verification-definitions-rejected",
-        "Gates, rubrics, nodes and handoffs that break RFC 0091, or exceed the advertised limits, are refused.",
+        "Gates, rubrics, nodes and handoffs that break RFC 0901, or exceed the advertised limits, are refused.",
         definitions_rejected,
         "gates-enforced",
     ),
     _behaviour(
         "verification-verdicts",
-        "Each row of the verdict table, and a non-blocking gate, gives the verdict and disposition RFC 0091 states.",
+        "Each row of the verdict table, and a non-blocking gate, gives the verdict and disposition RFC 0901 states.",
         decision_table,
         "verdict-table",
     ),
     _behaviour(
         "verification-quorum",
-        "For each advertised strategy, scripted judgements yield the quorum verdict of RFC 0091, minAgree included.",
+        "For each advertised strategy, scripted judgements yield the quorum verdict of RFC 0901, minAgree included.",
         quorum,
         "min-agree",
     ),

@@ -1,7 +1,7 @@
-"""RFC 0091 through `wopgen compat`: against the real corpus before it, the change is additive.
+"""RFC 0901 through `wopgen compat`: against the real corpus before it, the change is additive.
 
 The base is read from git history, not rebuilt by hand: the newest merge in HEAD's history that
-joins a line holding RFC 0091 with one that does not gives, as that other parent, the corpus just
+joins a line holding RFC 0901 with one that does not gives, as that other parent, the corpus just
 before the RFC arrived. It is exported with `git archive` into tmp_path. The head is the work tree's
 corpus, copied. Without that history (a shallow clone, an export without .git) the test skips and
 says why.
@@ -18,12 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from support.helpers import RFC_0091_SCHEMAS
+from support.helpers import RFC_0901_SCHEMAS
 from wopgen.compat import compare
 from wopgen.corpus import load
 
 REPO = Path(__file__).resolve().parents[2]
-RFC = "spec/rfcs/0091-verification-gates-rubrics-and-structured-findings.md"
+RFC = "spec/rfcs/0901-verification-gates-rubrics-and-structured-findings.md"
+# The RFC's file before it was renumbered (0091 belongs to another RFC in the published series).
+FORMER = "spec/rfcs/0091-verification-gates-rubrics-and-structured-findings.md"
 CORPUS = ("schemas", "spec", "pyproject.toml", "CHANGELOG.md")
 
 
@@ -32,11 +34,11 @@ def git(*args: str) -> subprocess.CompletedProcess[bytes]:
 
 
 def holds_rfc(commit: str) -> bool:
-    return git("cat-file", "-e", f"{commit}:{RFC}").returncode == 0
+    return any(git("cat-file", "-e", f"{commit}:{path}").returncode == 0 for path in (RFC, FORMER))
 
 
 def commit_before_rfc() -> str | None:
-    """The parent, without RFC 0091, of the newest merge that brought RFC 0091 and the line before it together."""
+    """The parent, without RFC 0901, of the newest merge that brought RFC 0901 and the line before it together."""
     if shutil.which("git") is None:
         return None
     merges = git("log", "--merges", "--format=%H %P", "HEAD")
@@ -56,7 +58,7 @@ def commit_before_rfc() -> str | None:
 def before() -> str:
     commit = commit_before_rfc()
     if commit is None:
-        pytest.skip("git history before RFC 0091 is not available here (no git, a shallow clone or an export)")
+        pytest.skip("git history before RFC 0901 is not available here (no git, a shallow clone or an export)")
     return commit
 
 
@@ -78,17 +80,17 @@ def copy_head(target: Path) -> Path:
     return target
 
 
-def test_the_base_really_is_the_corpus_before_rfc_0091(before: str, tmp_path: Path) -> None:
+def test_the_base_really_is_the_corpus_before_rfc_0901(before: str, tmp_path: Path) -> None:
     base = export(before, tmp_path / "base")
     assert not (base / RFC).exists() and (base / "schemas/capabilities.schema.json").exists()
     assert not (base / "schemas/verification-gate.schema.json").exists()
 
 
-def test_rfc_0091_is_additive_against_the_corpus_before_it(before: str, tmp_path: Path) -> None:
+def test_rfc_0901_is_additive_against_the_corpus_before_it(before: str, tmp_path: Path) -> None:
     changes = compare(load(export(before, tmp_path / "base")), load(copy_head(tmp_path / "head")))
     assert [(c.rule, c.path, c.message) for c in changes if c.severity.value != "info"] == []
     found = {(c.rule, c.path.rsplit("/", 1)[-1]) for c in changes}
-    added = {f"{name}.schema.json" for name in RFC_0091_SCHEMAS}
+    added = {f"{name}.schema.json" for name in RFC_0901_SCHEMAS}
     assert {("compat-schema-added", name) for name in added} <= found
     assert ("compat-capability-added", "capabilities.schema.json") in found
     assert ("compat-event-type-added", "run-event-payloads.schema.json") in found
