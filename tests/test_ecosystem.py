@@ -195,7 +195,9 @@ def test_shell_completion_is_documented_and_works(
 
 def test_the_summary_uses_the_singular_for_one(make_corpus: Callable[..., Path]) -> None:
     output = run("--root", str(make_corpus(_untitled)), "check").output
-    assert output.rstrip().endswith("1 error, 0 warnings, 0 infos")
+    summary = output.rstrip().splitlines()[-1]
+    assert summary.startswith("1 error, 0 warnings, 0 infos (checked ")
+    assert "1 RFC, 1 page" in summary  # what was checked takes the singular too
 
 
 # --- test-only host profiles ----------------------------------------------------------------------

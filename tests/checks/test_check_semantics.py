@@ -49,7 +49,7 @@ def repo_example(schema: str, kind: str, name: str) -> Any:
 
 def add_verification(files: dict[str, Any]) -> None:
     """The fixture corpus plus the six RFC 0901 schemas, each with one valid and one invalid example."""
-    files["pyproject.toml"] = PYPROJECT.replace("external-rfcs = [37]", "external-rfcs = [37, 91]")
+    files["pyproject.toml"] = PYPROJECT.replace("external-rfcs = [37]", "external-rfcs = [37, 901]")
     for name in SCHEMAS:
         files[f"schemas/{name}.schema.json"] = json.loads((REPO / "schemas" / f"{name}.schema.json").read_text())
         files[f"schemas/examples/{name}/valid/{VALID[name]}.json"] = repo_example(name, "valid", VALID[name])
