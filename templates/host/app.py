@@ -222,7 +222,9 @@ class Host(SurfaceHandlers):
             with budget(self.request_cpu_seconds):
                 return self._handle(method.upper(), target, {k.lower(): v for k, v in headers.items()}, body)
         except HostError as exc:
-            return Response(exc.status, exc.envelope())
+            # RFC 6750: a 401 names the scheme the client must use.
+            challenge = {"WWW-Authenticate": 'Bearer realm="openwop"'} if exc.status == 401 else {}
+            return Response(exc.status, exc.envelope(), challenge)
         except Exception as exc:  # a host bug (an InvalidEvent, say): reported by the host, never sent to the client
             self.on_error(exc)
             return Response(500, HostError("internal_error", "the host failed to answer this request").envelope())

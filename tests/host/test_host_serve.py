@@ -88,6 +88,9 @@ def test_malformed_and_oversized_requests_get_envelopes_not_tracebacks(served):
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(url + "/v1/runs/run-1", timeout=5)
     assert caught.value.code == 401
+    assert caught.value.headers["WWW-Authenticate"] == 'Bearer realm="openwop"'  # RFC 6750 challenge
+    with urllib.request.urlopen(url + "/.well-known/openwop", timeout=5) as answer:
+        assert "WWW-Authenticate" not in answer.headers  # only a 401 carries it
 
 
 def test_serve_prints_a_generated_key_and_binds_loopback():
