@@ -13,16 +13,10 @@ from typing import Any
 import pytest
 
 from support.corpus_factory import PYPROJECT
+from support.helpers import RFC_0901_SCHEMAS
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMAS = (
-    "verification-gate",
-    "verification-rubric",
-    "verification-finding",
-    "verification-result",
-    "handoff-artifact",
-    "verification-node",
-)
+SCHEMAS = RFC_0901_SCHEMAS[:6]  # the six artifacts, without the two sides of the conformance seam
 # One valid and one invalid example per schema, taken from the repository's own corpus.
 VALID = {
     "verification-gate": "workflow-exit-majority-quorum",
