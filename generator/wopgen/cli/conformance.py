@@ -126,7 +126,7 @@ def conformance(
     """
     from wopgen.conformance import report as reports
     from wopgen.conformance.inprocess import in_process, load_package
-    from wopgen.conformance.runner import DiscoveryError, KeyRefused, Result, check_key, discover, run
+    from wopgen.conformance.runner import DiscoveryError, KeyRefused, check_key, discover, run
     from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
     from wopgen.conformance.transport import Http, Transport
 
@@ -158,18 +158,15 @@ def conformance(
         if url:
             discover(transport)
             check_key(transport)
-        if progress.wanted():  # one scenario at a time, so the bar moves
-            results: list[Result] = []
-            with progress.counting("conformance") as tick:
-                for done, scenario in enumerate(scenarios):
-                    tick(done, len(scenarios))
-                    results += run(
-                        [scenario], transport, corpus, strict=strict, opted_out=frozenset(opted_out), deadline=deadline
-                    )
-                tick(len(scenarios), len(scenarios))
-        else:
+        with progress.counting("conformance") as tick:
             results = run(
-                scenarios, transport, corpus, strict=strict, opted_out=frozenset(opted_out), deadline=deadline
+                scenarios,
+                transport,
+                corpus,
+                strict=strict,
+                opted_out=frozenset(opted_out),
+                deadline=deadline,
+                progress=tick,
             )
     except (DiscoveryError, KeyRefused) as exc:
         raise click.UsageError(str(exc)) from None

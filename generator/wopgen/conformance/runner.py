@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,9 +115,12 @@ def run(
     strict: bool = False,
     opted_out: frozenset[str] = frozenset(),
     deadline: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Result]:
-    """Each scenario's result. Strict mode turns every skip into a failure, except opted-out ones."""
+    """Each scenario's result. Strict mode turns every skip into a failure, except opted-out ones.
+    `progress(done, total)` is told after each scenario."""
     caps = discover(transport)
+    scenarios = list(scenarios)
     results = []
     for scenario in scenarios:
         if deadline is not None and time.monotonic() > deadline:
@@ -127,6 +130,8 @@ def run(
         if result.status == SKIPPED and strict and scenario.name not in opted_out:
             result = Result(scenario, FAILED, f"strict mode: {result.message}", result.seconds, (), result.requests)
         results.append(result)
+        if progress is not None:
+            progress(len(results), len(scenarios))
     return results
 
 
