@@ -9,8 +9,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from wopgen.checks import run_all
-from wopgen.checks.cache import CheckCache, corpus_key
 from wopgen.cli import cli
+from wopgen.cli.check_cache import CheckCache, corpus_key
 from wopgen.corpus import Corpus, load
 from wopgen.diagnostics import Diagnostic, Severity
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import chain
+from typing import Protocol
 
 from wopgen.checks import (
     api,
@@ -20,9 +21,16 @@ from wopgen.checks import (
     schemas,
     semantics,
 )
-from wopgen.checks.cache import CheckCache
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic, selected
+
+
+class FindingsCache(Protocol):
+    """Where the CLI keeps the findings of the slow checks (`wopgen.cli.check_cache`): checks stay pure,
+    the disk is the CLI's."""
+
+    def findings(self, name: str, compute: Callable[[], Iterable[Diagnostic]]) -> list[Diagnostic]: ...
+
 
 Check = Callable[[Corpus], Iterable[Diagnostic]]
 Families = tuple[str, ...]  # the rule-id prefixes a check can emit
@@ -41,7 +49,7 @@ CHECKS: tuple[tuple[Families, Check], ...] = (
     (("conformance-", "host-"), conformance.check),  # last: it executes the spec against the generated host
 )
 
-# The checks whose findings a CheckCache keeps (by module name): rendering the API documents and
+# The checks whose findings a FindingsCache keeps (by module name): rendering the API documents and
 # running the conformance suite are most of a check's time, and pure functions of the corpus.
 CACHED = frozenset({"api", "conformance"})
 
@@ -62,7 +70,7 @@ def run_all(
     *,
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
-    cache: CheckCache | None = None,
+    cache: FindingsCache | None = None,
 ) -> Iterator[Diagnostic]:
     """The load findings and those of every check (default: CHECKS). Given a selection (rule ids or prefixes, as for
     `wopgen check --select/--ignore`), checks none of whose rules it keeps are skipped; the caller

@@ -77,7 +77,7 @@ def check(
       wopgen check --against main           # and prove every change since main is additive
     """
     from wopgen.checks import run_all, wanted
-    from wopgen.checks.cache import CheckCache, corpus_key
+    from wopgen.cli.check_cache import CheckCache, corpus_key
 
     include, exclude = _split(include), _split(exclude)
     _known_rules(include, "--select")
