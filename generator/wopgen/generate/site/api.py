@@ -257,6 +257,18 @@ def _named_messages(site: SiteContext, document: Mapping[str, Any]) -> dict[str,
     return {**document, "channels": channels, "components": {"messages": messages}}
 
 
+def openapi_data(site: SiteContext) -> Mapping[str, Any] | None:
+    """The OpenAPI document as data, the very one the API pages render (None when there is none)."""
+    api = read_api(site.corpus)
+    if api.standard and not api.present:
+        found = next((d for d in api.standard if d.kind == "openapi"), None)
+        return found.doc.data if found is not None and isinstance(found.doc.data, Mapping) else None
+    try:
+        return api_documents(site.corpus).get(OPENAPI_FILE)
+    except ApiError:
+        return None
+
+
 def pages(site: SiteContext) -> Pages:
     api = read_api(site.corpus)
     if api.standard and not api.present:

@@ -7,11 +7,12 @@ license ships next to the assets), are copied into the site and loaded from ther
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
-
-import yaml
+from typing import Any
 
 from wopgen.generate.api import OPENAPI_FILE
+from wopgen.generate.site import api as site_api
 from wopgen.generate.site.context import Pages, SiteContext
 
 PAGE = "api/try.md"
@@ -55,17 +56,15 @@ def pages(site: SiteContext, published: Pages) -> Pages:
         return {PAGE: site.render("api-try.md.j2", available=False, reason=reason)}
     release, files = bundle
     out: Pages = {f"{ASSETS}/{name}": data for name, data in files.items()}
-    out[SPEC] = _for_swagger_ui(published[f"api/{OPENAPI_FILE}"])
+    out[SPEC] = _for_swagger_ui(site_api.openapi_data(site) or {})
     out[PAGE] = site.render(
         "api-try.md.j2", available=True, release=release, openapi=OPENAPI_FILE, spec=SPEC.split("/")[-1], assets=ASSETS
     )
     return out
 
 
-def _for_swagger_ui(openapi: str | bytes) -> str:
+def _for_swagger_ui(document: Mapping[str, Any]) -> str:
     """The OpenAPI document as JSON, minus `jsonSchemaDialect`: Swagger UI shows a warning over the
     whole page for any dialect but its default, although the schemas are plain 2020-12 either way."""
-    document = yaml.safe_load(openapi)
-    if isinstance(document, dict):
-        document.pop("jsonSchemaDialect", None)
-    return json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    shown = {key: value for key, value in document.items() if key != "jsonSchemaDialect"}
+    return json.dumps(shown, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
