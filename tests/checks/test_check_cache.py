@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from wopgen.checks import run_all
@@ -49,6 +50,47 @@ def test_any_corpus_edit_runs_the_check_again(make_corpus: Callable[..., Path]) 
     schema.write_text(schema.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     findings(root, calls)
     assert len(calls) == 2
+
+
+def _edit(path: Path) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda root: _edit(root / "schemas/examples/thing/valid/named.json"),
+        lambda root: _edit(root / "schemas/examples/thing/invalid/empty-name.why"),
+        lambda root: _edit(root / "spec/rfcs/0001-things.md"),
+        lambda root: _edit(root / "spec/v1/overview.md"),
+        lambda root: _edit(root / "spec/security/invariants.yaml"),
+        lambda root: _edit(root / "CHANGELOG.md"),
+        lambda root: _edit(root / "pyproject.toml"),  # the settings, read apart from the corpus files
+        lambda root: (root / "tests/test_more.py").write_text("", encoding="utf-8"),  # a new file name
+        lambda root: (root / "schemas/examples/thing/invalid/empty-name.why").unlink(),
+        lambda root: (root / "spec/v1/more").mkdir(),  # a new folder (`exists` answers from the list)
+    ],
+    ids=["example", "why", "rfc", "page", "invariants", "changelog", "settings", "added", "removed", "folder"],
+)
+def test_every_corpus_input_is_in_the_key(make_corpus: Callable[..., Path], change: Callable[[Path], None]) -> None:
+    root = make_corpus()
+    before = corpus_key(load(root))
+    assert corpus_key(load(root)) == before  # the key is stable while nothing changes
+    change(root)
+    assert corpus_key(load(root)) != before
+
+
+def test_the_key_hashes_what_the_loader_read(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    corpus = load(root)
+    assert "schemas/thing.schema.json" in corpus.sources and "spec/rfcs/0001-things.md" in corpus.sources
+    key = corpus_key(corpus)
+    # A file the loader never reads (no check sees its bytes) leaves the key alone; its name counts.
+    _edit(root / "tests/test_things.py")
+    assert corpus_key(load(root)) == key
+    # The key is of the bytes the checks were given, not of the disk after loading.
+    corpus.sources["schemas/thing.schema.json"] = "0" * 32
+    assert corpus_key(corpus) != key
 
 
 def test_without_a_cache_nothing_is_read_or_written(make_corpus: Callable[..., Path]) -> None:

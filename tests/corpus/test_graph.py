@@ -23,7 +23,7 @@ from wopgen.cli import cli
 from wopgen.corpus import Corpus, load
 from wopgen.corpus.api import read_api
 from wopgen.corpus.documents import JsonDoc
-from wopgen.corpus.graph import Located, Status
+from wopgen.corpus.graph import Located, RefGraph, Status
 from wopgen.corpus.settings import Settings, load_settings
 from wopgen.generate.bundle import bundled_schema
 
@@ -215,9 +215,25 @@ def assert_graph_agrees_with_referencing(corpus: Corpus) -> int:
     return seen
 
 
+class _CrawledGraph(RefGraph):
+    """The graph with every `$ref` resolved through the crawled registry (no whole-file shortcut)."""
+
+    def _whole_file_resources(self) -> dict[str, str] | None:
+        return None
+
+
+def assert_shortcut_agrees_with_crawl(corpus: Corpus) -> None:
+    def verdicts(graph: RefGraph) -> list[tuple[str, str, Status, Located | None, str]]:
+        return [(s.path, s.pointer, s.status, s.target, s.detail) for s in graph.sites]
+
+    assert verdicts(corpus.graph) == verdicts(_CrawledGraph(corpus))
+
+
 def test_the_repository_graph_agrees_with_referencing() -> None:
     corpus = load(REPO)
+    assert corpus.graph._whole_file_resources() is not None  # the shortcut is what is tested here
     assert assert_graph_agrees_with_referencing(corpus) == len(corpus.graph.sites) > 100
+    assert_shortcut_agrees_with_crawl(corpus)
 
 
 _REFS = st.sampled_from(
@@ -238,6 +254,9 @@ _REFS = st.sampled_from(
         "other.schema.json#a1",
         "missing.schema.json",
         "#/$defs/a~1b",
+        "#/$defs/a%2Fb",
+        "#/allOf/x",
+        "other.schema.json#/allOf/0",
     ]
 )
 _NAMES = st.sampled_from(["a", "b", "a/b"])
@@ -287,6 +306,7 @@ def test_every_graph_target_is_the_node_referencing_resolves(
 ) -> None:
     corpus = _in_memory(fixture_settings, {"thing": thing, "other": other})
     assert_graph_agrees_with_referencing(corpus)
+    assert_shortcut_agrees_with_crawl(corpus)
     for site in corpus.graph.sites:  # every site is located and has a verdict
         assert site.doc.path in corpus.schemas
         assert site.status is not Status.RESOLVED or site.target is not None

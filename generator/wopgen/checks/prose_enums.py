@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator, Iterator, Mapping
+from typing import Any
 
 from wopgen.catalogue import define
 from wopgen.corpus import Corpus
@@ -45,6 +46,7 @@ _ITEM = re.compile(r"`([^`]+)`(\s*\([^()]*\))?")
 _JOIN = re.compile(r"\s*(?:,\s*(?:or\s+|and\s+)?|\bor\b\s*|\band\b\s*|\|\s*)")
 _COUNTER_EXAMPLE = re.compile(r"\[([^\]]*)\]\(([^)]*/invalid/[^)]*)\)")
 _MAX_DEPTH = 16
+_DELIMITER = re.compile(r":?-+:?")  # a cell of a table's delimiter row
 
 
 def enum_values(corpus: Corpus) -> dict[str, frozenset[str]]:
@@ -62,8 +64,8 @@ def enum_values(corpus: Corpus) -> dict[str, frozenset[str]]:
             properties = item.node.get("properties") if item.position is Position.SCHEMA else None
             if not isinstance(properties, dict):
                 continue
-            for name in properties:
-                values = _strings(graph, Located(path, item.pointer).child("properties", name), 0)
+            for name, schema in properties.items():
+                values = _strings(graph, Located(path, item.pointer).child("properties", name), 0, schema)
                 found.setdefault(name, set()).add(frozenset(values) if values else None)
     closed: dict[str, frozenset[str]] = {}
     for name, sets in found.items():
@@ -73,9 +75,11 @@ def enum_values(corpus: Corpus) -> dict[str, frozenset[str]]:
     return closed
 
 
-def _strings(graph: RefGraph, where: Located, depth: int) -> set[str] | None:
-    """The closed set of strings the subschema at `where` allows, or None when it is not one."""
-    node = graph.node(where)
+def _strings(graph: RefGraph, where: Located, depth: int, node: Any = None) -> set[str] | None:
+    """The closed set of strings the subschema at `where` (`node`, when the caller has it) allows,
+    or None when it is not one."""
+    if node is None:
+        node = graph.node(where)
     if not isinstance(node, dict) or depth > _MAX_DEPTH:
         return None
     if isinstance(node.get("enum"), list):
@@ -93,7 +97,7 @@ def _strings(graph: RefGraph, where: Located, depth: int) -> set[str] | None:
         if isinstance(branches, list) and branches:
             union: set[str] = set()
             for index in range(len(branches)):
-                values = _strings(graph, where.child(keyword, index), depth + 1)
+                values = _strings(graph, where.child(keyword, index), depth + 1, branches[index])
                 if values is None:
                     return None
                 union |= values
@@ -163,7 +167,7 @@ def _table_row(
     if not stripped.startswith("|"):
         return {}
     cells = [cell.strip() for cell in stripped.strip("|").split("|")]
-    if all(re.fullmatch(r":?-+:?", cell) for cell in cells if cell):
+    if all(_DELIMITER.fullmatch(cell) for cell in cells if cell):
         return columns
     if not columns:
         header = {i: m.group(1) for i, cell in enumerate(cells) if (m := _NAME.fullmatch(cell)) and m.group(1) in enums}

@@ -251,7 +251,6 @@ def _check_event_index(corpus: Corpus) -> Iterator[Diagnostic]:
 
 
 def _check_annotations(corpus: Corpus) -> Iterator[Diagnostic]:
-    known = set(corpus.rfcs_by_number) | set(corpus.settings.external_rfcs)
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
         if not isinstance(doc.data, dict):
@@ -259,7 +258,7 @@ def _check_annotations(corpus: Corpus) -> Iterator[Diagnostic]:
         for item in corpus.graph.objects(path):
             ptr, node = item.pointer, item.node
             rfc = node.get("x-wop-rfc")
-            if isinstance(rfc, str) and rfc.isdigit() and int(rfc) not in known:
+            if isinstance(rfc, str) and rfc.isdigit() and int(rfc) not in _known_rfcs(corpus):
                 yield RFC_UNKNOWN.at(
                     path,
                     doc.line(ptr + "/x-wop-rfc"),
@@ -268,6 +267,15 @@ def _check_annotations(corpus: Corpus) -> Iterator[Diagnostic]:
                 )
             if node.get("x-wop-content-free") is True:
                 yield from _content_free(path, doc, ptr, node)
+
+
+def _known_rfcs(corpus: Corpus) -> frozenset[int]:
+    """The RFC numbers an `x-wop-rfc` may name; asked only when one is met, since reading the RFC
+    numbers parses every RFC."""
+    return corpus.view(
+        ("schemas", "known-rfcs"),
+        lambda: frozenset(corpus.rfcs_by_number) | frozenset(corpus.settings.external_rfcs),
+    )
 
 
 def _content_free(path: str, doc: JsonDoc, ptr: str, node: dict[str, Any]) -> Iterator[Diagnostic]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 
 import click
 
@@ -84,7 +85,7 @@ def check(
     _known_rules(exclude, "--ignore")
     corpus = obj.corpus()
     include, exclude = _configured_selection(corpus, include, exclude)
-    cache = None if no_cache else CheckCache(corpus.root / CACHE_FOLDER, corpus_key(corpus))
+    cache = None if no_cache else CheckCache(corpus.root / CACHE_FOLDER, partial(corpus_key, corpus))
     found = list(run_all(corpus, include=include, exclude=exclude, cache=cache))
     if against is not None or wanted(("compat-",), include, exclude):  # an explicit --against is always read
         found.extend(_compat_findings(corpus, against))

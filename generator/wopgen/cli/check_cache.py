@@ -2,10 +2,10 @@
 
 Two checks cost most of `wopgen check` on a small corpus: rendering and validating the API
 documents, and running the conformance suite against a freshly generated host. Their findings are
-a pure function of the corpus files and of the toolchain itself, so they are stored under a key
-that hashes both: every file the corpus is read from (settings included) and every file of the
-installed `wopgen` packages (code and templates). A change to any of them is a new key and a fresh
-run. The folder (`build/.cache/check` under the corpus root by default) holds nothing else and is
+a pure function of the corpus and of the toolchain itself, so they are stored under a key that
+hashes both: the settings, the names of the listed files and the bytes of every file the loader
+read, and every file of the installed `wopgen` packages (code and templates). A change to any
+of them is a new key and a fresh run. The folder (`build/.cache/check` under the corpus root by default) holds nothing else and is
 safe to delete; `wopgen check --no-cache` neither reads nor writes it.
 """
 
@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -52,24 +52,35 @@ def _walk(root: Path) -> Iterable[Path]:
 
 
 def corpus_key(corpus: Corpus) -> str:
-    """A hash of every corpus file the loader listed (contents and names) and of the toolchain."""
+    """A hash of all the checks see of the corpus, and of the toolchain: the settings file, the name
+    of every file and folder the loader listed, and the bytes of every file it read (hashed as they
+    were read, so nothing is read twice and the key is of the very bytes the checks were given)."""
     digest = hashlib.sha256(toolchain_fingerprint().encode())
-    for relative in sorted(corpus.files):
-        path = corpus.root / relative
-        digest.update(relative.encode() + b"\0")
-        try:
-            digest.update(path.read_bytes())
-        except OSError:
-            digest.update(b"\0unreadable")
+    source = corpus.settings.source
+    try:
+        settings = source.read_bytes() if source is not None else b""
+    except OSError:
+        settings = b"\0unreadable"
+    digest.update(b"settings\0" + settings + b"\0")
+    for kind, names in ((b"file", corpus.files), (b"folder", corpus.folders)):
+        for relative in sorted(names):
+            digest.update(kind + b"\0" + relative.encode() + b"\0")
+    for relative, hashed in sorted(corpus.sources.items()):
+        digest.update(b"read\0" + relative.encode() + b"\0" + hashed.encode() + b"\0")
     return digest.hexdigest()
 
 
 class CheckCache:
-    """Findings of named checks stored as JSON under `folder`, one file per check and key."""
+    """Findings of named checks stored as JSON under `folder`, one file per check and key. The key
+    may be given as a function: it is then computed only when a cached check runs."""
 
-    def __init__(self, folder: Path, key: str) -> None:
+    def __init__(self, folder: Path, key: str | Callable[[], str]) -> None:
         self.folder = folder
-        self.key = key
+        self._key = key
+
+    @cached_property
+    def key(self) -> str:
+        return self._key if isinstance(self._key, str) else self._key()
 
     def _file(self, name: str) -> Path:
         return self.folder / f"{name}-{self.key[:32]}.json"

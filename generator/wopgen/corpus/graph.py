@@ -16,11 +16,11 @@ fetched: a URI outside the corpus is an `EXTERNAL` site, not a network request.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 import referencing.exceptions
@@ -67,8 +67,7 @@ class Located:
         return Located(self.path, self.pointer + "".join("/" + escape_token(t) for t in tokens))
 
 
-@dataclass(frozen=True)
-class SchemaObject:
+class SchemaObject(NamedTuple):
     """One object of a schema document, located, with its position and base URI."""
 
     pointer: str
@@ -133,22 +132,39 @@ def value_at(data: Any, pointer: str) -> tuple[bool, Any]:
     return True, node
 
 
+def _pointer_leads(contents: Any, fragment: str) -> bool:
+    """Whether a URI fragment read as a JSON pointer leads somewhere in `contents`, read the way
+    `referencing` reads it: percent-decoded, every sequence (strings too) indexed by `int`."""
+    if not fragment:
+        return True
+    try:
+        for segment in unquote(fragment[1:]).split("/"):
+            key: int | str = int(segment) if isinstance(contents, Sequence) else unescape_token(segment)
+            contents = contents[key]
+    except (LookupError, ValueError, TypeError):
+        return False
+    return True
+
+
 def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
     """Every object of a schema document in document order, iteratively (deep nesting cannot overflow)."""
     stack: list[tuple[str, Any, Position, str]] = [("", data, Position.SCHEMA, base)]
-    while stack:
+    while stack:  # only objects and lists are stacked: other values hold no object
         ptr, node, position, here = stack.pop()
         if isinstance(node, list):
             for index in range(len(node) - 1, -1, -1):
-                stack.append((f"{ptr}/{index}", node[index], position, here))
+                if isinstance(node[index], dict | list):
+                    stack.append((f"{ptr}/{index}", node[index], position, here))
             continue
         if not isinstance(node, dict):
             continue
         if position is Position.SCHEMA and isinstance(node.get("$id"), str):
             here = urldefrag(urljoin(here, node["$id"]))[0]
         yield SchemaObject(ptr, node, position, here)
-        for key in reversed(list(node)):
-            stack.append((f"{ptr}/{escape_token(key)}", node[key], _child_position(position, key), here))
+        for key, value in reversed(node.items()):
+            if isinstance(value, dict | list):
+                token = escape_token(key) if "~" in key or "/" in key else key
+                stack.append((f"{ptr}/{token}", value, _child_position(position, key), here))
 
 
 def _child_position(position: Position, key: str) -> Position:
@@ -190,7 +206,8 @@ class RefGraph:
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
         self._objects: dict[str, list[SchemaObject]] = {}
-        self._where: dict[int, Located] = {}  # id() of every object and list -> its location
+        self._where: dict[int, tuple[str, str]] = {}  # id() of every object -> its path and pointer
+        self._outside: dict[str, bool] = {}  # document URI -> whether it leaves the corpus
         for path in sorted(corpus.schemas):
             doc = corpus.schemas[path]
             if not isinstance(doc.data, dict):
@@ -198,7 +215,8 @@ class RefGraph:
             found = list(schema_objects(doc.data, corpus.uri_of(path)))
             self._objects[path] = found
             for item in found:
-                self._where[id(item.node)] = Located(path, item.pointer)
+                self._where[id(item.node)] = (path, item.pointer)
+        self._files_by_uri = self._whole_file_resources()
         self.sites: list[RefSite] = [
             self._resolve(corpus.schemas[path], item)
             for path, found in self._objects.items()
@@ -217,8 +235,9 @@ class RefGraph:
         return self._objects.get(path, [])
 
     def locate(self, node: object) -> Located | None:
-        """Where an object or list of some corpus schema sits (by identity), or None."""
-        return self._where.get(id(node))
+        """Where an object of some corpus schema sits (by identity), or None."""
+        found = self._where.get(id(node))
+        return Located(*found) if found is not None else None
 
     def node(self, where: Located) -> Any:
         """The value at a location, or None when there is none."""
@@ -231,6 +250,28 @@ class RefGraph:
 
     # --- resolution ------------------------------------------------------------------------
 
+    def _whole_file_resources(self) -> dict[str, str] | None:
+        """URI -> schema path of every resource of the registry, when each of them is a whole file:
+        no schema the registry holds embeds an `$id` below its root and no two files claim one URI.
+        Then a `$ref` to a URI (and a JSON pointer in it) is resolved here without crawling the
+        registry, with the very outcome `referencing` gives; None when `referencing` must decide."""
+        corpus = self.corpus
+        table: dict[str, str] = {}
+        for uri, doc in corpus.schemas_by_uri.items():
+            if not corpus.resolvable(doc.path):
+                continue
+            key = uri.rstrip("#")  # how the registry files it
+            claims = [key]
+            declared = doc.data.get("$id")
+            if isinstance(declared, str):
+                claims.append(urljoin(key, declared.rstrip("#")))  # how its crawl files it again
+            for claim in claims:
+                if table.setdefault(claim, doc.path) != doc.path:
+                    return None
+            if any("$id" in item.node for item in self._objects.get(doc.path, [])[1:]):
+                return None
+        return table
+
     def _resolve(self, doc: JsonDoc, item: SchemaObject) -> RefSite:
         ref = item.node["$ref"]
         uri = urljoin(item.base, ref)
@@ -239,14 +280,21 @@ class RefGraph:
         def site(status: Status, target: Located | None = None, detail: str = "") -> RefSite:
             return RefSite(doc, item.pointer, ref, item.base, uri, status, target, detail)
 
-        id_base = self.corpus.settings.id_base
-        if urlsplit(document).scheme not in ("http", "https") or not document.startswith(id_base):
+        outside = self._outside.get(document)
+        if outside is None:
+            scheme = urlsplit(document).scheme
+            outside = self._outside[document] = (
+                scheme not in ("http", "https") or not document.startswith(self.corpus.settings.id_base)
+            )
+        if outside:
             return site(Status.EXTERNAL)
         known = self.corpus.schemas_by_uri.get(document)
         if not self.corpus.resolvable(doc.path):
             if known is None:
                 return site(Status.NO_DOCUMENT, detail=f"no schema in the corpus has $id {document!r}")
             return site(Status.UNCHECKED, self._as_text(known, fragment))
+        if self._files_by_uri is not None and (fragment.startswith("/") or not fragment):
+            return self._resolve_in_file(site, known, document, fragment)
         resolver = self.corpus.registry.resolver(base_uri=item.base)
         try:
             root = resolver.lookup(document)
@@ -268,6 +316,21 @@ class RefGraph:
         if target is None:  # pragma: no cover - an anchor always names an object
             return site(Status.NO_NODE, detail=f"anchor {fragment!r} does not name a subschema in {document}")
         return site(Status.RESOLVED, target)
+
+    def _resolve_in_file(
+        self, site: Callable[..., RefSite], known: JsonDoc | None, document: str, fragment: str
+    ) -> RefSite:
+        """A `$ref` to a whole-file resource with a JSON pointer (or none): what `referencing`
+        answers, found without it (see `_whole_file_resources`)."""
+        assert self._files_by_uri is not None
+        path = self._files_by_uri.get(document)
+        if path is None:
+            if known is None:
+                return site(Status.NO_DOCUMENT, detail=f"no schema in the corpus has $id {document!r}")
+            return site(Status.UNCHECKED, self._as_text(known, fragment))
+        if not _pointer_leads(self.corpus.schemas[path].data, fragment):
+            return site(Status.NO_NODE, detail=f"pointer {fragment!r} does not exist in {document}")
+        return site(Status.RESOLVED, Located(path, unquote(fragment)))
 
     @staticmethod
     def _as_text(doc: JsonDoc | None, fragment: str) -> Located | None:

@@ -6,15 +6,20 @@ become diagnostics, not exceptions.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import posixpath
 import re
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
 from wopgen.corpus.files import listing
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
-from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example
-from wopgen.corpus.rfc import parse_rfc
+from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, ParsedOnUse
+from wopgen.corpus.rfc import Rfc, parse_rfc
 from wopgen.corpus.settings import PYPROJECT, Settings, load_settings
 from wopgen.corpus_rules import (
     DUPLICATE_KEY,
@@ -35,24 +40,30 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 
 
 class _Reader:
-    """Reads files for one load, turning every failure into a diagnostic."""
+    """Reads files for one load, turning every failure into a diagnostic, and keeps a digest of every
+    file it read (`Corpus.sources`). Files are named by their path relative to the root (as the one
+    walk lists them) or by a `Path`."""
 
     def __init__(self, settings: Settings, diagnostics: list[Diagnostic], listed: frozenset[str] = frozenset()) -> None:
         self.root = settings.root
         self.diagnostics = diagnostics
         self.listed = listed  # files the one walk found inside the root: no need to resolve them again
+        self.sources: dict[str, str] = {}
 
-    def relative(self, path: Path) -> str:
+    def relative(self, path: Path | str) -> str:
+        if isinstance(path, str):
+            return path
         try:
             return path.relative_to(self.root).as_posix()
         except ValueError:
             return path.as_posix()
 
-    def read_bytes(self, path: Path) -> bytes | None:
+    def read_bytes(self, path: Path | str) -> bytes | None:
         rel = self.relative(path)
+        where = os.path.join(self.root, rel) if isinstance(path, str) else path
         try:
             if rel not in self.listed:
-                path.resolve().relative_to(self.root)
+                Path(where).resolve().relative_to(self.root)
         except (ValueError, OSError, RuntimeError):
             self.diagnostics.append(
                 OUTSIDE_ROOT.at(
@@ -61,16 +72,21 @@ class _Reader:
             )
             return None
         try:
-            size = path.stat().st_size
-            if size > MAX_FILE_BYTES:
-                self.diagnostics.append(UNREADABLE.at(rel, 1, f"file is {size} bytes, over the {MAX_FILE_BYTES} limit"))
-                return None
-            return path.read_bytes()
+            with open(where, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if size > MAX_FILE_BYTES:
+                    self.diagnostics.append(
+                        UNREADABLE.at(rel, 1, f"file is {size} bytes, over the {MAX_FILE_BYTES} limit")
+                    )
+                    return None
+                raw = handle.read()
         except OSError as exc:
             self.diagnostics.append(UNREADABLE.at(rel, 1, f"cannot read: {exc.strerror or exc}"))
             return None
+        self.sources[rel] = hashlib.blake2b(raw, digest_size=16).hexdigest()
+        return raw
 
-    def read_text(self, path: Path) -> str | None:
+    def read_text(self, path: Path | str) -> str | None:
         raw = self.read_bytes(path)
         if raw is None:
             return None
@@ -80,7 +96,7 @@ class _Reader:
             self.diagnostics.append(UNREADABLE.at(self.relative(path), exc.line, exc.message, col=exc.col))
             return None
 
-    def read_json(self, path: Path, rule: Any) -> JsonDoc | None:
+    def read_json(self, path: Path | str, rule: Any) -> JsonDoc | None:
         raw = self.read_bytes(path)
         if raw is None:
             return None
@@ -106,7 +122,7 @@ class _Reader:
                 )
             )
 
-    def read_yaml(self, path: Path) -> YamlDoc | None:
+    def read_yaml(self, path: Path | str) -> YamlDoc | None:
         text = self.read_text(path)
         if text is None:
             return None
@@ -118,9 +134,17 @@ class _Reader:
         self.duplicates(doc.path, doc.duplicates)
         return doc
 
-    def read_markdown(self, path: Path) -> MarkdownDoc | None:
+    def read_markdown(self, path: Path | str) -> MarkdownDoc | None:
         text = self.read_text(path)
         return None if text is None else parse_markdown(self.relative(path), text)
+
+    def read_markdown_later(self, path: Path | str) -> Callable[[], MarkdownDoc] | None:
+        """Read the file now (a failure is a load finding); parse it when it is first asked for."""
+        text = self.read_text(path)
+        if text is None:
+            return None
+        rel = self.relative(path)
+        return lambda: parse_markdown(rel, text)
 
 
 _EXAMPLE_KINDS = ("valid", "invalid")
@@ -134,15 +158,25 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     listed = listing(settings.root)
     reader = _Reader(settings, diagnostics, listed.files)
 
-    def _files(relative: str, pattern: str) -> list[Path]:
-        """The listed files of a part matching `pattern`: the disk is walked once, by `listing`."""
-        return sorted(settings.root / found for found in listed.under(relative, pattern))
+    def _files(relative: str, pattern: str) -> list[str]:
+        """The listed files of a part matching `pattern` (relative to the root, in path order): the
+        disk is walked once, by `listing`."""
+        return sorted(listed.under(relative, pattern), key=_path_order)
 
     if listed.truncated:
         diagnostics.append(
             FILE_LIMIT.at(".", 1, f"stopped listing files at {MAX_LISTED:,}", "move generated files under build/")
         )
-    corpus = Corpus(settings=settings, load_diagnostics=diagnostics, files=listed.files, folders=listed.folders)
+    pages: ParsedOnUse[MarkdownDoc] = ParsedOnUse()
+    rfcs: ParsedOnUse[Rfc] = ParsedOnUse()
+    corpus = Corpus(
+        settings=settings,
+        load_diagnostics=diagnostics,
+        files=listed.files,
+        folders=listed.folders,
+        docs=pages,
+        rfcs=rfcs,
+    )
 
     def missing(name: str, relative: str, kind: str) -> None:
         if settings.conventions.is_external(relative):
@@ -200,27 +234,29 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
 
     examples_dir = optional("examples", settings.examples, "folder")
     if examples_dir:
-        found = _files(settings.examples, "**/*")
+        found = [(rel, _below(settings.examples, rel)) for rel in _files(settings.examples, "**/*")]
         if conventions.examples_layout == "per-def":
-            _load_def_examples(corpus, reader, examples_dir, found)
+            _load_def_examples(corpus, reader, found)
         else:
-            _load_examples(corpus, reader, examples_dir, found)
+            _load_examples(corpus, reader, found)
 
+    # Pages and RFCs are read now and parsed when first asked for: a check that reads none of them
+    # (`--select schema-`) does not pay for their Markdown.
     docs_dir = folder("docs", settings.docs)
     if docs_dir:
-        for path in _files(settings.docs, "**/*.md"):
-            md = reader.read_markdown(path)
-            if md is not None:
-                corpus.docs[md.path] = md
+        for rel in _files(settings.docs, "**/*.md"):
+            page = reader.read_markdown_later(rel)
+            if page is not None:
+                pages.later(rel, page)
 
     rfcs_dir = folder("rfcs", settings.rfcs) if conventions.rfcs_enabled else None
     if rfcs_dir:
-        for path in _files(settings.rfcs, conventions.rfc_files):
-            if not conventions.is_rfc_file(path.relative_to(rfcs_dir).as_posix()):
+        for rel in _files(settings.rfcs, conventions.rfc_files):
+            if not conventions.is_rfc_file(_below(settings.rfcs, rel)):
                 continue
-            md = reader.read_markdown(path)
-            if md is not None:
-                corpus.rfcs[md.path] = parse_rfc(md.path, md, path.name)
+            text = reader.read_markdown_later(rel)
+            if text is not None:
+                rfcs.later(rel, partial(_rfc, rel, text))
 
     api_dir = optional("api", settings.api, "folder")
     if api_dir:
@@ -238,6 +274,7 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     changelog = optional("changelog", settings.changelog, "file")
     if changelog:
         corpus.changelog = reader.read_markdown(changelog)
+    corpus.sources = reader.sources
     if not corpus.schemas and not corpus.rfcs and not corpus.docs and not listed.truncated:
         diagnostics.append(
             EMPTY.at(
@@ -251,15 +288,41 @@ def load(root: Path, settings: Settings | None = None) -> Corpus:
     return corpus
 
 
+def _path_order(relative: str) -> list[str]:
+    """Sort key of relative paths: folder by folder, as paths (not strings) compare."""
+    return relative.split("/")
+
+
+def _below(folder: str, relative: str) -> str:
+    """`relative` (a listed file below `folder`) relative to `folder`."""
+    normal = posixpath.normpath(folder)
+    return relative if normal == "." else relative[len(normal) + 1 :]
+
+
+def _rfc(rel: str, page: Callable[[], MarkdownDoc]) -> Rfc:
+    return parse_rfc(rel, page(), posixpath.basename(rel))
+
+
+def _suffix(name: str) -> str:
+    """The suffix of a file name as `pathlib` reads it (`.why`; none for `.why` itself)."""
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
+
+
+def _why(rel: str) -> str:
+    """The note beside an example: its name with `.why` for `.json`."""
+    return rel.removesuffix(".json") + _WHY_SUFFIX
+
+
 _EXAMPLE_NAME = re.compile(r"^[^/]+\.json$")
 
 
-def _load_def_examples(corpus: Corpus, reader: _Reader, examples_dir: Path, found: list[Path]) -> None:
+def _load_def_examples(corpus: Corpus, reader: _Reader, found: list[tuple[str, str]]) -> None:
     """The per-`$defs` layout: `<DefName>/*.json` and `<DefName>/valid/*.json` are valid examples,
     `<DefName>/invalid/*.json` invalid ones, each of `examples-schema#/$defs/<DefName>`."""
-    for path in found:
-        parts = path.relative_to(examples_dir).parts
-        if path.suffix == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
+    for path, inner in found:
+        parts = inner.split("/")
+        if _suffix(parts[-1]) == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
             continue
         flat = len(parts) == 2 and _EXAMPLE_NAME.match(parts[1])
         nested = len(parts) == 3 and parts[1] in _EXAMPLE_KINDS and _EXAMPLE_NAME.match(parts[2])
@@ -277,21 +340,21 @@ def _load_def_examples(corpus: Corpus, reader: _Reader, examples_dir: Path, foun
         if doc is None:
             continue
         kind = parts[1] if nested else "valid"
-        why_path = path.with_suffix(_WHY_SUFFIX)
-        listed = reader.relative(why_path) in corpus.files
+        why_path = _why(path)
+        listed = why_path in corpus.files
         why = (reader.read_text(why_path) or "").strip() if kind == "invalid" and listed else ""
         corpus.examples.append(Example(parts[0], kind, doc, why, def_name=parts[0]))
 
 
-def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path, found: list[Path]) -> None:
+def _load_examples(corpus: Corpus, reader: _Reader, found: list[tuple[str, str]]) -> None:
     # With schemas-recursive, a schema below a sub-folder keeps it in its name (envelopes/error), and
     # so does its examples folder (envelopes/error/valid/*.json).
     depth = None if corpus.settings.conventions.schemas_recursive else 3
-    for path in found:
-        rel = reader.relative(path)
-        parts = path.relative_to(examples_dir).parts
+    for rel, inner in found:
+        path = rel
+        parts = inner.split("/")
         shaped = len(parts) >= 3 and (depth is None or len(parts) == depth) and parts[-2] in _EXAMPLE_KINDS
-        if path.suffix == _WHY_SUFFIX and shaped and parts[-2] == "invalid":
+        if _suffix(parts[-1]) == _WHY_SUFFIX and shaped and parts[-2] == "invalid":
             continue  # read alongside its example below
         if not shaped or not _EXAMPLE_NAME.match(parts[-1]):
             corpus.load_diagnostics.append(
@@ -307,8 +370,8 @@ def _load_examples(corpus: Corpus, reader: _Reader, examples_dir: Path, found: l
         if doc is None:
             continue
         why = ""
-        why_path = path.with_suffix(_WHY_SUFFIX)
-        if parts[-2] == "invalid" and reader.relative(why_path) in corpus.files:
+        why_path = _why(path)
+        if parts[-2] == "invalid" and why_path in corpus.files:
             text = reader.read_text(why_path)
             why = (text or "").strip()
         corpus.examples.append(Example("/".join(parts[:-2]), parts[-2], doc, why))

@@ -6,11 +6,11 @@ Checks and generators are pure functions of the `Corpus`; `load.load(root)` buil
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 from urllib.parse import urljoin
 
 import referencing
@@ -32,6 +32,7 @@ from wopgen.diagnostics import Diagnostic
 
 SCHEMA_SUFFIX = ".schema.json"
 T = TypeVar("T")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,50 @@ def _refuse(uri: str) -> referencing.Resource[Any]:
     raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
 
 
+class ParsedOnUse(MutableMapping[str, V]):
+    """A mapping of documents read at load whose parsing waits until one is first asked for (then
+    it is kept). Checks that read no page or RFC do not pay for parsing them; iteration order is
+    the order of loading."""
+
+    def __init__(self, items: Mapping[str, V] | None = None) -> None:
+        self._items: dict[str, V | _Pending[V]] = dict(items or {})
+
+    def later(self, key: str, make: Callable[[], V]) -> None:
+        """Add the document `make()` returns, parsed when first asked for."""
+        self._items[key] = _Pending(make)
+
+    def __getitem__(self, key: str) -> V:
+        found = self._items[key]
+        if isinstance(found, _Pending):
+            made = found.make()
+            self._items[key] = made
+            return made
+        return found
+
+    def __setitem__(self, key: str, value: V) -> None:
+        self._items[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __repr__(self) -> str:
+        return f"ParsedOnUse({list(self._items)!r})"
+
+
+@dataclass(frozen=True)
+class _Pending(Generic[V]):
+    make: Callable[[], V]
+
+
 @dataclass
 class Corpus:
     """Everything in the corpus, parsed, with the diagnostics met while reading it."""
@@ -59,8 +104,8 @@ class Corpus:
     settings: Settings
     schemas: dict[str, JsonDoc] = field(default_factory=dict)  # keyed by relative path
     examples: list[Example] = field(default_factory=list)
-    docs: dict[str, MarkdownDoc] = field(default_factory=dict)
-    rfcs: dict[str, Rfc] = field(default_factory=dict)
+    docs: MutableMapping[str, MarkdownDoc] = field(default_factory=ParsedOnUse)
+    rfcs: MutableMapping[str, Rfc] = field(default_factory=ParsedOnUse)
     api: dict[str, YamlDoc] = field(default_factory=dict)
     invariants: YamlDoc | None = None
     changelog: MarkdownDoc | None = None
@@ -69,6 +114,8 @@ class Corpus:
     # lead out of the root and the ignored folders are left out. `exists` and `glob` ask this list.
     files: frozenset[str] = frozenset()
     folders: frozenset[str] = frozenset()
+    # Relative path -> digest of the bytes of every file the loader read (settings file aside).
+    sources: dict[str, str] = field(default_factory=dict)
 
     @property
     def root(self) -> Path:
