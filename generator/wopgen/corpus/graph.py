@@ -282,10 +282,8 @@ class RefGraph:
 
         outside = self._outside.get(document)
         if outside is None:
-            scheme = urlsplit(document).scheme
-            outside = self._outside[document] = (
-                scheme not in ("http", "https") or not document.startswith(self.corpus.settings.id_base)
-            )
+            within = document.startswith(self.corpus.settings.id_base)
+            outside = self._outside[document] = urlsplit(document).scheme not in ("http", "https") or not within
         if outside:
             return site(Status.EXTERNAL)
         known = self.corpus.schemas_by_uri.get(document)
