@@ -8,13 +8,19 @@ Two baselines are measured in the same run on the same files:
 - `jsonschema`: `json.load` of every file plus `Draft202012Validator.check_schema` of every schema,
   the least a pure-Python checker does (for comparison with earlier figures).
 
-    python benchmarks/check_scale.py [--sizes 100,1000,5000] [--repeat 3]
+Each figure is the median of `--repeat` runs, as wall-clock and as CPU seconds of the process; on a
+machine shared with other work the CPU ratio is the steadier one. `--rss` adds the peak memory of
+`wopgen check` (a process of its own).
+
+    python benchmarks/check_scale.py [--sizes 100,1000,5000] [--repeat 3] [--rss]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -24,7 +30,7 @@ from jsonschema import Draft202012Validator
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import best_of
+from timing import median_of
 
 from wopgen.checks import run_all
 from wopgen.corpus import load
@@ -69,34 +75,55 @@ def check_selected(root: Path) -> int:
     return check(root, SELECTED)
 
 
+def peak_rss_mb(root: Path) -> float:
+    """Peak resident memory of `wopgen check --no-cache` on `root`, run as a process of its own."""
+    command = [sys.executable, "-m", "wopgen", "--root", str(root), "check", "--no-cache", "--format", "json"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pid, _status, usage = os.wait4(process.pid, 0)
+    process.returncode = 0  # reaped above
+    return usage.ru_maxrss / 1024  # kilobytes on Linux
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100,1000")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rss", action="store_true", help="also measure the peak memory of `wopgen check`")
+    parser.add_argument("--without-jsonschema", action="store_true", help="skip the (slow) pure-Python baseline")
     args = parser.parse_args()
-    results: dict[int, tuple[float, float, float, float]] = {}
+    results: dict[int, dict[str, tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for size in [int(s) for s in args.sizes.split(",")]:
             root = write_corpus(Path(tmp) / f"c{size}", size)
             findings = check(root)
-            rs = best_of(args.repeat, compiled_baseline, root)
-            py = best_of(args.repeat, baseline, root)
-            selected = best_of(args.repeat, check_selected, root)
-            full = best_of(args.repeat, check, root)
-            results[size] = (rs, py, selected, full)
+            timed = {
+                "rs": median_of(args.repeat, compiled_baseline, root),
+                "py": (float("nan"), float("nan"))
+                if args.without_jsonschema
+                else median_of(args.repeat, baseline, root),
+                "selected": median_of(args.repeat, check_selected, root),
+                "full": median_of(args.repeat, check, root),
+            }
+            results[size] = timed
+            rs, py, selected, full = timed["rs"], timed["py"], timed["selected"], timed["full"]
             print(
-                f"{size:>6} schemas  jsonschema-rs {rs:7.3f}s  jsonschema {py:7.3f}s  "
-                f"check --select schema-,example- {selected:7.3f}s (x{selected / rs:.2f} rs, target <= 2)  "
-                f"check {full:7.3f}s (x{full / rs:.2f} rs, target <= 3; x{full / py:.2f} jsonschema)  findings {findings}"
+                f"{size:>6} schemas (median of {args.repeat}, wall s / cpu s)  jsonschema-rs {rs[0]:.3f}/{rs[1]:.3f}  "
+                f"jsonschema {py[0]:.3f}/{py[1]:.3f}  "
+                f"check --select schema-,example- {selected[0]:.3f}/{selected[1]:.3f} "
+                f"(x{selected[0] / rs[0]:.2f}/x{selected[1] / rs[1]:.2f} rs, target <= 2)  "
+                f"check {full[0]:.3f}/{full[1]:.3f} (x{full[0] / rs[0]:.2f}/x{full[1] / rs[1]:.2f} rs, target <= 3; "
+                f"x{full[0] / py[0]:.2f} jsonschema)  findings {findings}"
+                + (f"  peak RSS of check {peak_rss_mb(root):.0f} MB" if args.rss else "")
             )
     sizes = sorted(results)
     if len(sizes) >= 2:
-        small, large = sizes[0], sizes[-1]
+        small, large = results[sizes[0]], results[sizes[-1]]
+        growth = {name: (large[name][0] / small[name][0], large[name][1] / small[name][1]) for name in small}
         print(
-            f"growth {small} -> {large} schemas (linear would be x{large / small:.0f}): "
-            f"check x{results[large][3] / results[small][3]:.1f}, "
-            f"check --select x{results[large][2] / results[small][2]:.1f}, "
-            f"jsonschema-rs x{results[large][0] / results[small][0]:.1f}"
+            f"growth {sizes[0]} -> {sizes[-1]} schemas, wall/cpu (linear would be x{sizes[-1] / sizes[0]:.0f}): "
+            f"check x{growth['full'][0]:.1f}/x{growth['full'][1]:.1f}, "
+            f"check --select x{growth['selected'][0]:.1f}/x{growth['selected'][1]:.1f}, "
+            f"jsonschema-rs x{growth['rs'][0]:.1f}/x{growth['rs'][1]:.1f}"
         )
 
 

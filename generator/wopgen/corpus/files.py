@@ -112,10 +112,11 @@ def listing(root: Path) -> Listing:
     folders: set[str] = set()
     escaping: set[str] = set()
     stack = [""]
+    top = os.fspath(root)
     while stack:
         here = stack.pop()
         try:
-            entries = sorted(os.scandir(root / here), key=lambda e: e.name)
+            entries = sorted(os.scandir(os.path.join(top, here) if here else top), key=lambda e: e.name)
         except OSError:
             continue
         for entry in entries:
