@@ -18,7 +18,7 @@ from typing import Any
 from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
 from wopgen.corpus.files import listing
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
-from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, ParsedOnUse
+from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, ParsedOnUse, gc_paused
 from wopgen.corpus.rfc import Rfc, parse_rfc
 from wopgen.corpus.settings import PYPROJECT, Settings, load_settings
 from wopgen.corpus_rules import (
@@ -153,6 +153,11 @@ _WHY_SUFFIX = ".why"
 
 def load(root: Path, settings: Settings | None = None) -> Corpus:
     """Read the corpus at `root` (settings from its pyproject.toml unless given)."""
+    with gc_paused():
+        return _load(root, settings)
+
+
+def _load(root: Path, settings: Settings | None) -> Corpus:
     settings = settings or load_settings(root)
     diagnostics: list[Diagnostic] = []
     listed = listing(settings.root)

@@ -5,8 +5,10 @@ Checks and generators are pure functions of the `Corpus`; `load.load(root)` buil
 
 from __future__ import annotations
 
+import gc
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -33,6 +35,20 @@ from wopgen.diagnostics import Diagnostic
 SCHEMA_SUFFIX = ".schema.json"
 T = TypeVar("T")
 V = TypeVar("V")
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Hold back the cyclic garbage collector while a large acyclic structure is built (parsed
+    documents, the `$ref` graph): its passes would walk every object made so far and free nothing,
+    since what these builders drop is freed by reference counting."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,8 @@ class ParsedOnUse(MutableMapping[str, V]):
     def __getitem__(self, key: str) -> V:
         found = self._items[key]
         if isinstance(found, _Pending):
-            made = found.make()
+            with gc_paused():
+                made = found.make()
             self._items[key] = made
             return made
         return found
@@ -212,7 +229,8 @@ class Corpus:
     @cached_property
     def graph(self) -> RefGraph:
         """The located `$ref` graph: every `$ref` site resolved once, for every consumer."""
-        return RefGraph(self)
+        with gc_paused():
+            return RefGraph(self)
 
     def uri_of(self, path: str) -> str:
         doc = self.schemas[path]
