@@ -87,41 +87,64 @@ def _as_2020_12(schema: Any) -> Any:
 
 
 class CompiledSchemas:
-    """Compiled validators over one registry of corpus schemas, built lazily and kept per target."""
+    """Compiled validators over one registry of corpus schemas, built lazily and kept per target.
+
+    Compiling a validator costs time in proportion to the whole registry (`jsonschema-rs` prepares
+    it for each validator), so one validator per schema would cost the square of the schema count.
+    The whole schemas are therefore compiled once, together, as one validator whose property named
+    after each schema's URI refers to that schema: `{uri: instance}` is valid against it exactly
+    when `instance` is valid against the schema. A target inside a schema (`uri#/pointer`), or any
+    target when that shared validator cannot be compiled, gets a validator of its own.
+    """
 
     def __init__(self, resources: Iterable[tuple[str, Any]]) -> None:
         self._resources = list(resources)
+        self._uris = frozenset(uri for uri, _schema in self._resources)
         self._registry: Any = None
         self._validators: dict[str, Any] = {}
+        self._shared: Any = None
+        self._shared_tried = False
 
     def _build_registry(self) -> Any:
         if self._registry is None:
             self._registry = jsonschema_rs.Registry(self._resources, retriever=_refuse)
         return self._registry
 
+    def _compile(self, schema: dict[str, Any]) -> Any:
+        """A compiled validator of `schema` over the registry; None when the compiled engine refuses it."""
+        try:
+            return jsonschema_rs.validator_for(
+                {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema},
+                registry=self._build_registry(),
+                retriever=_refuse,
+                validate_formats=True,
+                formats=ANNOTATION_ONLY,
+                pattern_options=jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
+            )
+        except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError, ValueError, RecursionError):
+            return None
+
+    def _shared_validator(self) -> Any:
+        """The one validator of every whole schema (see the class); None when it cannot be compiled."""
+        if not self._shared_tried:
+            self._shared_tried = True
+            self._shared = self._compile({"properties": {uri: {"$ref": uri} for uri in sorted(self._uris)}})
+        return self._shared
+
     def validator(self, target: str) -> Any:
         """The compiled validator for the URI `target` (a schema, or `uri#/pointer` inside one); None
         when the compiled engine refuses it."""
         if target not in self._validators:
-            try:
-                self._validators[target] = jsonschema_rs.validator_for(
-                    {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": target},
-                    registry=self._build_registry(),
-                    retriever=_refuse,
-                    validate_formats=True,
-                    formats=ANNOTATION_ONLY,
-                    pattern_options=jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
-                )
-            except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError, ValueError, RecursionError):
-                self._validators[target] = None
+            self._validators[target] = self._compile({"$ref": target})
         return self._validators[target]
 
     def is_valid(self, target: str, instance: Any) -> bool | None:
         """Whether `instance` validates against `target` (None: the compiled engine cannot tell)."""
-        validator = self.validator(target)
+        shared = self._shared_validator() if target in self._uris else None
+        validator, wrapped = (shared, {target: instance}) if shared is not None else (self.validator(target), instance)
         if validator is None:
             return None
         try:
-            return bool(validator.is_valid(instance))
+            return bool(validator.is_valid(wrapped))
         except (jsonschema_rs.ValidationError, ValueError, RecursionError, OverflowError):
             return None
