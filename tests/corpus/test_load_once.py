@@ -4,6 +4,7 @@ pyproject.toml and the event index once, walks the disk once and runs the schema
 from __future__ import annotations
 
 import importlib
+import json
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -59,3 +60,49 @@ def _refused(method: str) -> Callable[..., Any]:
         raise AssertionError(f"Path.{method}({self}) walks the disk again; ask the corpus listing")
 
     return walk
+
+
+def _count_markdown(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    load_module = importlib.import_module("wopgen.corpus.load")
+    parsed: Counter[str] = Counter()
+    original = load_module.parse_markdown
+
+    def counted(path: str, text: str) -> Any:
+        parsed[path] = parsed[path] + 1
+        return original(path, text)
+
+    monkeypatch.setattr(load_module, "parse_markdown", counted)
+    return parsed
+
+
+def test_schema_and_example_checks_parse_no_markdown(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed = _count_markdown(monkeypatch)
+    runner = CliRunner()
+    selected = runner.invoke(cli, ["--root", str(REPO), "check", "--select", "schema-,example-", "--format", "json"])
+    assert selected.exit_code == 0, selected.output
+    assert not [path for path in parsed if path.startswith("spec/v1/")]
+    # The RFCs are parsed only because schemas name them (`x-wop-rfc`): their numbers are in the header.
+    assert "spec/rfcs/0901-verification-gates-rubrics-and-structured-findings.md" in parsed
+    # The full check parses every page and RFC, each once.
+    parsed.clear()
+    full = runner.invoke(cli, ["--root", str(REPO), "check", "--no-cache", "--format", "json"])
+    assert full.exit_code == 0, full.output
+    pages = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "spec/v1").rglob("*.md"))
+    rfcs = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "spec/rfcs").glob("[0-9]*.md"))
+    assert {path: parsed[path] for path in [*pages, *rfcs]} == dict.fromkeys([*pages, *rfcs], 1)
+
+
+def test_without_rfc_annotations_no_rfc_is_parsed(
+    make_corpus: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def drop_annotations(files: dict[str, Any]) -> None:
+        for name, body in files.items():
+            if name.endswith(".schema.json"):
+                files[name] = json.loads(json.dumps(body).replace('"x-wop-rfc": "0001", ', ""))
+
+    root = make_corpus(drop_annotations)
+    assert "x-wop-rfc" not in "".join(p.read_text() for p in (root / "schemas").glob("*.json"))
+    parsed = _count_markdown(monkeypatch)
+    result = CliRunner().invoke(cli, ["--root", str(root), "check", "--select", "schema-,example-"])
+    assert result.exit_code == 0, result.output
+    assert set(parsed) == {"CHANGELOG.md"}  # read with the corpus; the pages and the RFC are not parsed

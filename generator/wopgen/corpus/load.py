@@ -325,7 +325,7 @@ _EXAMPLE_NAME = re.compile(r"^[^/]+\.json$")
 def _load_def_examples(corpus: Corpus, reader: _Reader, found: list[tuple[str, str]]) -> None:
     """The per-`$defs` layout: `<DefName>/*.json` and `<DefName>/valid/*.json` are valid examples,
     `<DefName>/invalid/*.json` invalid ones, each of `examples-schema#/$defs/<DefName>`."""
-    for path, inner in found:
+    for rel, inner in found:
         parts = inner.split("/")
         if _suffix(parts[-1]) == _WHY_SUFFIX and len(parts) == 3 and parts[1] == "invalid":
             continue
@@ -334,18 +334,18 @@ def _load_def_examples(corpus: Corpus, reader: _Reader, found: list[tuple[str, s
         if not (flat or nested):
             corpus.load_diagnostics.append(
                 EXAMPLE_MISPLACED.at(
-                    reader.relative(path),
+                    rel,
                     1,
                     "not an example location",
                     "put examples at <DefName>/*.json (valid), <DefName>/valid/*.json or <DefName>/invalid/*.json",
                 )
             )
             continue
-        doc = reader.read_json(path, EXAMPLE_INVALID_JSON)
+        doc = reader.read_json(rel, EXAMPLE_INVALID_JSON)
         if doc is None:
             continue
         kind = parts[1] if nested else "valid"
-        why_path = _why(path)
+        why_path = _why(rel)
         listed = why_path in corpus.files
         why = (reader.read_text(why_path) or "").strip() if kind == "invalid" and listed else ""
         corpus.examples.append(Example(parts[0], kind, doc, why, def_name=parts[0]))
@@ -356,7 +356,6 @@ def _load_examples(corpus: Corpus, reader: _Reader, found: list[tuple[str, str]]
     # so does its examples folder (envelopes/error/valid/*.json).
     depth = None if corpus.settings.conventions.schemas_recursive else 3
     for rel, inner in found:
-        path = rel
         parts = inner.split("/")
         shaped = len(parts) >= 3 and (depth is None or len(parts) == depth) and parts[-2] in _EXAMPLE_KINDS
         if _suffix(parts[-1]) == _WHY_SUFFIX and shaped and parts[-2] == "invalid":
@@ -371,11 +370,11 @@ def _load_examples(corpus: Corpus, reader: _Reader, found: list[tuple[str, str]]
                 )
             )
             continue
-        doc = reader.read_json(path, EXAMPLE_INVALID_JSON)
+        doc = reader.read_json(rel, EXAMPLE_INVALID_JSON)
         if doc is None:
             continue
         why = ""
-        why_path = _why(path)
+        why_path = _why(rel)
         if parts[-2] == "invalid" and why_path in corpus.files:
             text = reader.read_text(why_path)
             why = (text or "").strip()
