@@ -55,24 +55,14 @@ CHECKS: tuple[tuple[Families, Check], ...] = (
 CACHED = frozenset({"api", "conformance"})
 
 
-def wanted(
-    families: Families,
-    include: tuple[str, ...] = (),
-    exclude: tuple[str, ...] = (),
-    rule_ids: Iterable[str] | None = None,
-) -> bool:
-    """Whether a check that emits `families` can report anything the selection keeps (`rule_ids`:
-    the ids of the catalogue, when the caller already has them)."""
+def wanted(families: Families, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> bool:
+    """Whether a check that emits `families` can report anything the selection keeps."""
     if not include and not exclude:
         return True
-    ids = [rule for rule in (rule_ids if rule_ids is not None else _rule_ids()) if rule.startswith(families)]
-    return any(selected(rule, include, exclude) for rule in ids)
-
-
-def _rule_ids() -> list[str]:
     from wopgen.catalogue import catalogue
 
-    return [rule.id for rule in catalogue()]
+    ids = [rule.id for rule in catalogue() if rule.id.startswith(families)]
+    return any(selected(rule, include, exclude) for rule in ids)
 
 
 def run_all(
@@ -88,9 +78,8 @@ def run_all(
     still filters the findings with `diagnostics.select`. Given a `cache`, the CACHED checks reuse the
     findings stored for the same corpus and toolchain."""
     yield from corpus.load_diagnostics
-    rule_ids = _rule_ids() if include or exclude else []
     for families, check in CHECKS if checks is None else checks:
-        if not wanted(families, include, exclude, rule_ids):
+        if not wanted(families, include, exclude):
             continue
         name = check.__module__.rsplit(".", 1)[-1]
         if cache is not None and name in CACHED:
