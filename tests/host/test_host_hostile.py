@@ -125,7 +125,37 @@ def test_seam_runs_belong_to_the_key_that_started_them(make_host, path, body):
     run_id = call(host, "POST", path, body).body["runId"]
     assert call(host, "GET", f"/v1/runs/{run_id}").status == 200
     foreign = as_other(host, "GET", f"/v1/runs/{run_id}")
-    assert (foreign.status, foreign.body["error"]) == (403, "forbidden")
+    assert (foreign.status, foreign.body["error"]) == (404, "not_found")
+
+
+RUN_OPERATIONS = [  # each operation under /v1/runs/{runId}, with what the run's owner gets from it
+    ("GET", "/v1/runs/{}", 200),
+    ("GET", "/v1/runs/{}/events", 200),
+    ("GET", "/v1/runs/{}/events/poll?lastSequence=-1", 200),
+    ("GET", "/v1/runs/{}/eval-summary", 200),
+    ("GET", "/v1/runs/{}/verifications/vr-1", 404),  # the owner's run has no such result
+    ("POST", "/v1/runs/{}/resume", 409),
+    ("POST", "/v1/runs/{}:resume", 409),
+    ("POST", "/v1/runs/{}/cancel", 409),
+]
+
+
+@pytest.mark.parametrize(("method", "template", "owner_status"), RUN_OPERATIONS, ids=[t for _, t, _ in RUN_OPERATIONS])
+def test_a_foreign_run_answers_exactly_as_an_unknown_one(make_host, method, template, owner_status):
+    """RFC 0902: no answer tells another scope whether a run id exists (same status, headers and bytes)."""
+    host = make_host(other_keys=[SECOND_KEY])
+    mine = call(host, "POST", "/v1/runs", {"mode": "eval", "evalSuiteRef": SUITE}).body["runId"]
+    unknown_id = "run-" + "9" * len(mine.removeprefix("run-"))  # as long as a real id, so the bodies compare
+    body = {} if method == "POST" else None
+    foreign = as_other(host, method, template.format(mine), body)
+    unknown = as_other(host, method, template.format(unknown_id), body)
+    assert foreign.status == unknown.status == 404
+    assert foreign.headers == unknown.headers
+    assert foreign.encoded().replace(mine.encode(), unknown_id.encode()) == unknown.encoded()
+    owner = call(host, method, template.format(mine), body)
+    assert owner.status == owner_status  # the run is there, for its owner
+    if owner.stream is not None:
+        owner.stream.close()
 
 
 def test_a_mutant_binds_loopback_only_and_warns(module, capsys):
@@ -177,7 +207,8 @@ def test_unfinished_runs_are_never_evicted_and_new_ones_wait_for_room(make_host)
     first = call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]
     call(host, "POST", "/v1/runs", {"workflowId": "w"})
     full = call(host, "POST", "/v1/runs", {"workflowId": "w"})
-    assert (full.status, full.body["error"]) == (429, "rate_limited")
+    assert (full.status, full.body["error"]) == (503, "capacity_exhausted")
+    assert full.headers["Retry-After"] == "1" and full.body["details"] == {"maxRuns": 2, "maxRunBytes": 32 * 2**20}
     host.drain()
     assert call(host, "POST", "/v1/runs", {"workflowId": "w"}).status == 201
     assert first not in host.runs
@@ -189,7 +220,8 @@ def test_event_streams_are_capped_with_a_clear_answer(make_host):
     first = call(host, "GET", f"/v1/runs/{run_id}/events")
     assert first.status == 200 and first.stream is not None
     second = call(host, "GET", f"/v1/runs/{run_id}/events")
-    assert (second.status, second.body["error"]) == (429, "rate_limited")
+    assert (second.status, second.body["error"]) == (503, "capacity_exhausted")
+    assert second.headers["Retry-After"] == "1"
     assert second.body["details"] == {"maxEventStreams": 1}
     host.drain()
     assert b"run.completed" in b"".join(first.stream)  # the stream ends with the run and frees its slot
