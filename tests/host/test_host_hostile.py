@@ -326,6 +326,37 @@ def test_a_malformed_chunk_is_refused(address):
     assert (status, body["error"], sent.get("connection")) == (400, "validation_error", "close")
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\nX-Folded: a\r\n b\r\n\r\n",
+        b"GET /.well-known/openwop HTTP/1.1\r\nHost : x\r\n\r\n",
+        b"GET /.well-known/openwop HTTP/1.1\r\nHost x\r\n\r\n",
+        b"GET  /.well-known/openwop HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /.well-known/openwop HTTP/1.7\r\nHost: x\r\n\r\n",
+        b"GET /.well-known/openwop HTTP/1.1\r\n" + b"X-Many: 1\r\n" * 101 + b"\r\n",
+    ],
+    ids=["folded-line", "space-before-colon", "no-colon", "two-spaces", "http-1.7", "101-fields"],
+)
+def test_malformed_header_sections_are_refused(address, head):
+    """RFC 9112: a folded field line or whitespace between a field name and its colon is a 400, not a guess."""
+    [(status, sent, body)] = _exchange(address, head)
+    assert (status, body["error"], sent.get("connection")) == (400, "validation_error", "close")
+
+
+def test_header_names_are_read_without_regard_to_case(address):
+    head = f"POST /v1/runs HTTP/1.1\r\nHOST: x\r\nauthorization: Bearer {KEY}\r\ncontent-LENGTH: 18\r\n\r\n"
+    [(status, _, run)] = _exchange(address, head.encode() + b'{"workflowId":"w"}')
+    assert status == 201 and run["runId"]
+
+
+def test_discovery_is_encoded_once(make_host):
+    host = make_host()
+    first, second = (call(host, "GET", "/.well-known/openwop") for _ in range(2))
+    assert first.encoded() is second.encoded()  # the same bytes object: nothing re-serialised per request
+    assert json.loads(first.encoded()) == first.body
+
+
 def test_keep_alive_answers_do_not_stall(address):
     """One write per answer on a TCP_NODELAY socket: no ~40 ms Nagle/delayed-ACK stall per request."""
     request = b"GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\n\r\n"
