@@ -350,6 +350,26 @@ def test_header_names_are_read_without_regard_to_case(address):
     assert status == 201 and run["runId"]
 
 
+def test_connection_threads_are_reused(address, monkeypatch):
+    """A thread costs about as much to start as a request costs to answer: sequential connections share one."""
+    started: list[threading.Thread] = []
+    real_start = threading.Thread.start
+
+    def counting(thread: threading.Thread) -> None:
+        started.append(thread)
+        real_start(thread)
+
+    head = b"GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    _exchange(address, head)  # the first connection may need a thread
+    time.sleep(0.05)  # let its thread finish with the connection and wait for the next one
+    monkeypatch.setattr(threading.Thread, "start", counting)
+    for _ in range(10):
+        [(status, _, _)] = _exchange(address, head)
+        assert status == 200
+        time.sleep(0.05)  # (a busy machine may still start a second thread now and then)
+    assert len(started) <= 3, started  # one thread per connection would have started 10
+
+
 def test_discovery_is_encoded_once(make_host):
     host = make_host()
     first, second = (call(host, "GET", "/.well-known/openwop") for _ in range(2))
