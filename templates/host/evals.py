@@ -163,7 +163,7 @@ class Evaluation:
         return reply, events, {"costUsd": cost, "latencyMs": latency}
 
     def _score(self, index: int, task: dict[str, Any]) -> dict[str, Any]:
-        if self.shadow is None:
+        if self.shadow is None or self.profile.defect("live-shadow-invokes-agent"):
             reply, events, spend = self._invoke(index, task)
         else:  # a replay: the recorded answer, and no agent turn of this run's own
             reply, events, spend = self.shadow[1][task["taskId"]], [], {}
