@@ -21,12 +21,11 @@ import referencing.exceptions
 from jsonschema import Draft7Validator
 from referencing.jsonschema import DRAFT7
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import StandardDocument
 from wopgen.corpus.documents import YamlList, YamlMap
 from wopgen.corpus.graph import value_at
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 
 ASYNCAPI_SPECS_VERSION = "6.11.1"  # npm @asyncapi/specs, files schemas/3.0.0.json and 3.1.0.json; see data/asyncapi
 ASYNCAPI_VERSIONS = ("3.0.0", "3.1.0")

@@ -151,6 +151,30 @@ def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
             stack.append((f"{ptr}/{escape_token(key)}", node[key], _child_position(position, key), here))
 
 
+def inline_properties(node: Any, depth: int) -> Iterator[tuple[str, Any, bool]]:
+    """(dotted name, subschema, whether required) for each property written inline in `node`, without
+    following any `$ref`: members of a nested object as `a.b`, of an array of inline objects as
+    `a[].b`, down to `depth` levels (a property holding a `$ref` is listed but not entered)."""
+
+    def visit(at: Any, prefix: str, level: int) -> Iterator[tuple[str, Any, bool]]:
+        properties = at.get("properties") if isinstance(at, Mapping) else None
+        if not isinstance(properties, Mapping):
+            return
+        required = at.get("required")
+        needed = set(required) if isinstance(required, list) else set()
+        for name, child in properties.items():
+            full = f"{prefix}{name}"
+            yield full, child, name in needed
+            if level + 1 >= depth or not isinstance(child, Mapping) or "$ref" in child:
+                continue
+            yield from visit(child, f"{full}.", level + 1)
+            items = child.get("items")
+            if isinstance(items, Mapping) and "$ref" not in items:
+                yield from visit(items, f"{full}[].", level + 1)
+
+    return visit(node, "", 0)
+
+
 def _child_position(position: Position, key: str) -> Position:
     if position is Position.DATA:
         return Position.DATA
