@@ -16,6 +16,7 @@ fetched: a URI outside the corpus is an `EXTERNAL` site, not a network request.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -191,6 +192,21 @@ def _child_position(position: Position, key: str) -> Position:
     return Position.OTHER
 
 
+def ref_strings(data: Any) -> Iterator[tuple[list[Any], str]]:
+    """Every `$ref` string of a document that is not a schema of the corpus (an OpenAPI or AsyncAPI
+    document), with the path of the object holding it; iterative, so depth cannot overflow."""
+    stack: list[tuple[list[Any], Any]] = [([], data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                yield path, ref
+            stack.extend(([*path, k], v) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(node))))
+
+
 def map_subschemas(schema: Any, change: Callable[[Any], Any]) -> Any:
     """A shallow copy of `schema` with `change` applied to each of its immediate subschemas."""
     if not isinstance(schema, dict):
@@ -356,6 +372,32 @@ class RefGraph:
                 yield from visit(target, f"{prefix}{name}.", open_ | {here})
 
         return visit(where, "", frozenset())
+
+    def document_ref_problem(self, path: str, data: Any, ref: str) -> str | None:
+        """Why `ref`, written in the corpus document `path` that is not a schema (an OpenAPI or
+        AsyncAPI document, whose parsed content is `data`), leads nowhere; None when it resolves
+        inside that document, to a schema of the corpus (by `$id` or relative path) or to another
+        corpus file. Nothing is fetched."""
+        corpus = self.corpus
+        target, fragment = urldefrag(ref)
+        if not target:
+            return None if value_at(data, unquote(fragment))[0] else f"no {fragment or '/'} in this document"
+        if "://" in target:
+            schema = corpus.schemas_by_uri.get(target)
+            if schema is None:
+                return f"{target} is not a schema of the corpus (nothing is fetched from the network)"
+            found = schema.path
+        else:
+            found = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+            if not corpus.inside(found):
+                return f"{target} leaves the corpus"
+            if found not in corpus.schemas:
+                return None if corpus.exists(found) else f"{found} does not exist"  # e.g. a shared YAML fragment
+        if not corpus.resolvable(found):
+            return None  # the schema itself is broken; `schema-metaschema` says why
+        if fragment and not value_at(corpus.schemas[found].data, unquote(fragment))[0]:
+            return f"no {fragment} in {found}"
+        return None
 
     # --- derived views ---------------------------------------------------------------------
 
