@@ -25,7 +25,7 @@ RFC = """# RFC {n:04d}: Synthetic {n}
 | **Status** | `Accepted` |
 | **Author(s)** | Bench (@bench) |
 | **Created** | 2026-01-01 |
-| **Updated** | 2026-01-02 |
+| **Updated** | 2026-01-09 |
 | **Affects** | `schemas/s{sn:04d}.schema.json` |
 | **Compatibility** | `additive` |
 | **Supersedes** | — |
