@@ -142,6 +142,13 @@ def _located(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline
     """`rule` (link or image) recording where in the inline source the link starts and what it spans."""
 
     def located(state: StateInline, silent: bool) -> bool:
+        # No `]` after this point: neither a link nor an image can start here. Answering at once
+        # keeps a long run of `[` without a `]` from costing a label scan at every bracket.
+        known = state.env.get("last-close")
+        if known is None or known[0] is not state.src:
+            known = state.env["last-close"] = (state.src, state.src.rfind("]"))
+        if state.pos > known[1]:
+            return False
         start = state.pos
         before = len(state.tokens)
         matched = rule(state, silent)
