@@ -263,6 +263,8 @@ class _Locator:
 
 def _inline(doc: MarkdownDoc, token: Token, first_line: int, lines: list[str]) -> None:
     children = token.children or []
+    if "[" not in token.content:
+        return
     locator = _Locator(token, first_line, lines)
     for index, child in enumerate(children):
         if child.type in _LINK_TYPES and "start" in child.meta:
