@@ -45,27 +45,35 @@ def title(site: SiteContext, path: str) -> str:
     return value if isinstance(value, str) and value.strip() else site.corpus.schema_name(path)
 
 
-def nav(site: SiteContext) -> list[object]:
-    """The index, then one entry per schema, named by its title and ordered by it."""
-    entries = sorted(site.corpus.schemas, key=lambda p: (title(site, p).lower(), p))
-    return [INDEX] + [{title(site, p): site.paths.schema_page(p)} for p in entries]
+def _direction(site: SiteContext, path: str) -> str:
+    value = _data(site, path).get(site.corpus.settings.conventions.direction_key)
+    return value if isinstance(value, str) and value.strip() else ""
 
 
 def index(site: SiteContext) -> str:
-    rows = []
+    """Every schema, grouped by who produces its instances (the directions in the order the
+    conventions list them, then any other value, then the schemas that declare none). This page is
+    how a reader reaches a schema page: schema pages are not in the navigation."""
+    known = site.corpus.settings.conventions.directions
+    groups: dict[str, list[dict[str, str]]] = {}
     for path in sorted(site.corpus.schemas):
         data = _data(site, path)
-        rows.append(
+        groups.setdefault(_direction(site, path), []).append(
             {
                 "name": site.corpus.schema_name(path),
                 "href": site.paths.href(INDEX, Target(site.paths.schema_page(path))),
                 "title": str(data.get("title", "")),
-                "direction": str(data.get("x-wop-direction", "—")),
                 "summary": schemadoc.cell(first_sentence(str(data.get("description", "")))),
                 "raw": site.paths.href(INDEX, Target(site.paths.raw_schema(path))),
             }
         )
-    return site.render("schema-index.md.j2", rows=rows)
+    order = sorted(groups, key=lambda d: (d == "", d not in known, known.index(d) if d in known else 0, d))
+    return site.render(
+        "schema-index.md.j2",
+        total=len(site.corpus.schemas),
+        key=site.corpus.settings.conventions.direction_key,
+        groups=[(direction, groups[direction]) for direction in order],
+    )
 
 
 def _examples(site: SiteContext, name: str, kind: str) -> list[ExampleView]:
