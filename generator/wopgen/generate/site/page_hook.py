@@ -38,13 +38,29 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     return wrap_identifiers(html)
 
 
+_read: dict[Path, tuple[tuple[int, int], dict[str, str]]] = {}
+
+
+def _sources(table: Path) -> dict[str, str]:
+    """The page -> corpus file table, read once per version of the file (not once per page, which
+    would make a build's time grow with the square of its page count)."""
+    try:
+        stat = table.stat()
+    except OSError:
+        return {}
+    version = (stat.st_mtime_ns, stat.st_size)
+    known = _read.get(table)
+    if known is None or known[0] != version:
+        known = (version, dict(json.loads(table.read_text(encoding="utf-8"))))
+        _read[table] = known
+    return known[1]
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     repo, edit = config.get("repo_url"), config.get("edit_uri")
     if not repo or not edit:
         return markdown
-    table = Path(config.config_file_path).with_name(SOURCES)
-    sources = json.loads(table.read_text(encoding="utf-8")) if table.is_file() else {}
-    source = sources.get(page.file.src_uri)
+    source = _sources(Path(config.config_file_path).with_name(SOURCES)).get(page.file.src_uri)
     page.edit_url = repo.rstrip("/") + "/" + edit.strip("/") + "/" + source if source else None
     return markdown
 

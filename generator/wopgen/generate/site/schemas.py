@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from wopgen.corpus import Example
 from wopgen.generate.site import schemadoc
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.paths import SCHEMAS, Target, def_anchor, example_anchor
@@ -77,11 +76,8 @@ def index(site: SiteContext) -> str:
 
 
 def _examples(site: SiteContext, name: str, kind: str) -> list[ExampleView]:
-    chosen: list[Example] = sorted(
-        (e for e in site.corpus.examples if e.schema_name == name and e.kind == kind), key=lambda e: e.path
-    )
     views = []
-    for example in chosen:
+    for example in site.examples(name, kind):
         stem = PurePosixPath(example.path).stem
         text = json.dumps(example.doc.data, indent=2, ensure_ascii=False)
         views.append(ExampleView(stem, example_anchor(kind, stem), " ".join(example.why.split()), text))
