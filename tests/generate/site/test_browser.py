@@ -179,7 +179,7 @@ def test_schema_index_reaches_every_schema_page(browser: Any, site_url: str) -> 
     sidebar = _text(browser, ".md-nav--primary")
     assert "Event catalogue" in sidebar and "RunEventPayloads" not in sidebar  # the nav lists no schema page
     _shoot(browser, "schemas-index")
-    browser.find_element(By.CSS_SELECTOR, "article a[href$='schemas/run-event-payloads/']").click()
+    browser.find_element(By.CSS_SELECTOR, "article td a[href='run-event-payloads/']").click()
     assert _wait(browser, "article h1").text == "RunEventPayloads"
     assert _active_tab(browser) == "Schemas"  # the reader still sees which section they are in
     _shoot(browser, "schema-out-of-nav")
