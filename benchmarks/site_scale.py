@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
 from timing import best_of, best_of_children
 
+from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.generate.site import BASE_CONFIG, render
 from wopgen.generate.site.build import build
@@ -82,7 +83,7 @@ def site_build(root: Path, out: Path, memory: dict[str, float]) -> None:
 
 def build_one(root: Path, out: Path) -> None:
     """The child of `site_build`: build, then say how much memory it and mkdocs held."""
-    build(load(root), out, force=True)
+    build(load(root), out, force=True, rules=catalogue())
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     mkdocs = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(json.dumps({"wopgen": own, "mkdocs": mkdocs}))
@@ -103,8 +104,8 @@ def sizes(out: Path) -> dict[str, float]:
 
 def measure(label: str, root: Path, tmp: Path, repeat: int) -> None:
     corpus = load(root)
-    pages = sum(1 for path in render(corpus) if path.endswith(".md"))
-    rendering = best_of(repeat, lambda: render(load(root)))
+    pages = sum(1 for path in render(corpus, rules=catalogue()) if path.endswith(".md"))
+    rendering = best_of(repeat, lambda: render(load(root), rules=catalogue()))
     bare = best_of_children(repeat, mkdocs_build, plain_site(tmp / f"bare-{label}", pages, False), tmp / f"b-{label}")
     flat = best_of_children(repeat, mkdocs_build, plain_site(tmp / f"flat-{label}", pages, True), tmp / f"f-{label}")
     out, memory = tmp / f"site-{label}", dict[str, float]()

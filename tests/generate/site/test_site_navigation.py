@@ -13,11 +13,13 @@ from typing import Any
 import yaml
 
 from support.corpus_factory import good_files, rfc_text, schema, write
+from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.generate.site import render
 from wopgen.generate.site.build import build
 
 REPO = Path(__file__).resolve().parents[3]
+RULES = catalogue()
 _LINK = re.compile(r"\]\(([^)#\s]+)\)")
 
 
@@ -48,8 +50,8 @@ def _index_targets(tree: dict[str, str | bytes], index: str) -> set[str]:
 
 
 def test_the_nav_does_not_grow_with_schemas_or_rfcs(tmp_path: Path) -> None:
-    small = render(load(_corpus(tmp_path / "small", 0)))
-    large = render(load(_corpus(tmp_path / "large", 12)))
+    small = render(load(_corpus(tmp_path / "small", 0)), rules=RULES)
+    large = render(load(_corpus(tmp_path / "large", 12)), rules=RULES)
     assert sum(1 for p in large if p.startswith("docs/schemas/extra-")) == 12
     assert _config(small)["nav"] == _config(large)["nav"]
     nav = json.dumps(_config(large)["nav"])
@@ -66,7 +68,7 @@ def test_the_nav_does_not_grow_with_schemas_or_rfcs(tmp_path: Path) -> None:
 def test_the_schema_index_links_every_schema_page_grouped_by_direction(tmp_path: Path) -> None:
     for root in (REPO, _corpus(tmp_path / "corpus", 3)):
         corpus = load(root)
-        tree = render(corpus)
+        tree = render(corpus, rules=RULES)
         pages = {f"schemas/{corpus.schema_name(p)}.md" for p in corpus.schemas}
         assert pages and pages <= _index_targets(tree, "schemas/index.md"), root
         rfcs = {f"rfcs/{Path(p).name}" for p in corpus.rfcs}
@@ -83,7 +85,7 @@ def test_a_schema_without_a_direction_is_listed_last(tmp_path: Path) -> None:
     files["schemas/loose.schema.json"] = {
         k: v for k, v in schema("loose", {"type": "string"}).items() if k != "x-wop-direction"
     }
-    index = _text(render(load(write(tmp_path / "corpus", files))), "docs/schemas/index.md")
+    index = _text(render(load(write(tmp_path / "corpus", files)), rules=RULES), "docs/schemas/index.md")
     headings = re.findall(r"^## (.+)$", index, re.M)
     assert headings[-1] == "No direction declared"
     assert "[loose](loose.md)" in index.split("## No direction declared", 1)[1]
@@ -93,7 +95,7 @@ def test_a_built_schema_page_is_the_same_with_ten_times_the_schemas(tmp_path: Pa
     built = {}
     for label, extra in (("small", 0), ("large", 12)):
         out = tmp_path / f"site-{label}"
-        build(load(_corpus(tmp_path / label, extra)), out)  # mkdocs --strict: an unlisted page would warn
+        build(load(_corpus(tmp_path / label, extra)), out, rules=RULES)  # mkdocs --strict: an unlisted page would warn
         built[label] = out
     for page in ("schemas/thing/index.html", "rfcs/0001-things/index.html", "spec/v1/overview/index.html"):
         assert (built["small"] / page).read_bytes() == (built["large"] / page).read_bytes(), page
