@@ -58,9 +58,9 @@ def test_the_nav_does_not_grow_with_schemas_or_rfcs(tmp_path: Path) -> None:
     assert "schemas/thing.md" not in nav and "rfcs/0001-things.md" not in nav
     assert "schemas/index.md" in nav and "rfcs/index.md" in nav
     assert _config(large)["not_in_nav"].split() == [
-        "/rfcs/*.md",
+        "/rfcs/**/*.md",
         "!/rfcs/index.md",
-        "/schemas/*.md",
+        "/schemas/**/*.md",
         "!/schemas/index.md",
     ]
 

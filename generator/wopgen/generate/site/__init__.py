@@ -147,7 +147,7 @@ def nav(site: SiteContext) -> list[object]:
 
 
 # Pages that are not in the nav: every page of a folder whose index page is (gitignore patterns).
-NOT_IN_NAV = tuple(pattern for folder in (RFCS, SCHEMAS) for pattern in (f"/{folder}/*.md", f"!/{folder}/index.md"))
+NOT_IN_NAV = tuple(pattern for folder in (RFCS, SCHEMAS) for pattern in (f"/{folder}/**/*.md", f"!/{folder}/index.md"))
 
 
 def build_date(corpus: Corpus) -> str:
