@@ -66,14 +66,13 @@ GATE_BODY = request(
 )
 
 
+GATE_BYTES = json.dumps(GATE_BODY).encode()  # what a client sends: the host's work starts at these bytes
+
+
 def gate_run(host: Any) -> dict[str, Any]:
-    answer = host.handle("POST", "/v1/host/sample/verification/run", {"Authorization": "Bearer k"}, _body())
+    answer = host.handle("POST", "/v1/host/sample/verification/run", {"Authorization": "Bearer k"}, GATE_BYTES)
     assert answer.status == 200, answer.body
     return dict(answer.body)
-
-
-def _body() -> bytes:
-    return json.dumps(GATE_BODY).encode()
 
 
 Decision = tuple[list[tuple[list[dict[str, Any]], list[dict[str, Any]], float | None]], int, dict[str, Any]]
