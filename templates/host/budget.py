@@ -14,6 +14,7 @@ from contextvars import ContextVar
 
 from .errors import HostError
 
+
 class _Budget:
     """One request's budget: the thread CPU time it ends at, and the wall time before which it cannot
     have ended (a thread never uses more CPU time than the wall time that passes), so `spend()` reads
