@@ -34,3 +34,15 @@ def best_of_children(repeat: int, fn: Callable[..., Any], *args: Any) -> tuple[f
         walls.append(time.perf_counter() - start)
         cpus.append(child_cpu() - cpu)
     return min(walls), min(cpus)
+
+
+def best_of_each(repeat: int, fns: dict[str, Callable[[], Any]]) -> dict[str, float]:
+    """The shortest of `repeat` wall-clock timings of each of `fns`, run in turn round after round, so that
+    a baseline and what is compared with it see the same load on a shared machine."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(max(repeat, 1)):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: min(found) for name, found in times.items()}
