@@ -65,3 +65,14 @@ def test_unknown_rfc_citation(findings):
         files[DOC] = HEADER + "As RFC 0042 says.\n"
 
     assert hits(findings(edit), "doc-rfc-unknown") == [(DOC, 7)]
+
+
+def test_a_json_pointer_into_a_schema_must_name_a_member(findings):
+    def edit(files):
+        files[DOC] = HEADER + (
+            "[a](../../schemas/thing.schema.json#/properties/nope)\n"
+            "[b](../../schemas/decision.schema.json#/enum/0)\n"
+            "[c](../../schemas/decision.schema.json#/enum/7)\n"
+        )
+
+    assert hits(findings(edit), "doc-anchor-broken") == [(DOC, 7), (DOC, 9)]

@@ -2,7 +2,10 @@
 
 A row is `executed` (at least one executor), `stated: <reason>` or `departs: [RFC ...](...#anchor)`;
 an executor is a conformance scenario, `rule:<id>` from the catalogue, `examples:<schema>` with
-examples of both kinds, or `test:<path>` of an existing test file.
+examples of both kinds, `example:<schema>/<valid|invalid>/<file>` naming one example file, or
+`test:<path>` of an existing test file. The counts table must agree with the rows. Whether each
+*Stated in* link and its anchor or JSON pointer resolves is `wopgen check`'s (`doc-link-broken`,
+`doc-anchor-broken`), which runs over this page like any other.
 """
 
 from __future__ import annotations
@@ -60,6 +63,9 @@ def problems(table: list[list[str]], root: Path) -> list[str]:
                 (root / "schemas/examples" / value / k).is_dir() for k in ("valid", "invalid")
             ):
                 continue
+            if kind == "example" and value.count("/") == 2 and value.split("/")[1] in ("valid", "invalid"):
+                if (root / "schemas/examples" / value).is_file():
+                    continue
             if kind == "test" and (root / value).is_file():
                 continue
             found.append(f"{key}: {name!r} names nothing that exists")
@@ -77,10 +83,50 @@ def problems(table: list[list[str]], root: Path) -> list[str]:
     return found
 
 
+def counted(table: list[list[str]]) -> dict[str, list[int]]:
+    """Per source letter (the key's prefix) and for `all`: items, executed, stated only, departs."""
+    found: dict[str, list[int]] = {}
+    for cells in table:
+        status = cells[-1]
+        kinds = [1, status == "executed", status.startswith("stated: "), status.startswith("departs: ")]
+        for source in (cells[0].rstrip("0123456789"), "all"):
+            found[source] = [a + int(b) for a, b in zip(found.get(source, [0, 0, 0, 0]), kinds, strict=True)]
+    return found
+
+
+def count_table(text: str) -> dict[str, list[int]]:
+    """The page's counts table: `| Source | Items | Executed | Stated only | Departs |`."""
+    found: dict[str, list[int]] = {}
+    inside = False
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        if not cells:
+            inside = False
+        elif cells[0] == "Source":
+            inside = True
+        elif inside and cells[1:] and all(c.isdigit() for c in cells[1:]):
+            found[cells[0]] = [int(c) for c in cells[1:]]
+    return found
+
+
 def test_the_page_is_complete_and_every_name_in_it_exists():
-    table = rows(PAGE.read_text(encoding="utf-8"))
-    assert len(table) >= 100
+    text = PAGE.read_text(encoding="utf-8")
+    table = rows(text)
+    assert len(table) >= 360
     assert problems(table, ROOT) == []
+    assert count_table(text) == counted(table)
+    assert set(counted(table)) == {"V", "L", "E", "F", "Q", "all"}
+
+
+def test_counts_that_disagree_with_the_rows_are_caught():
+    text = (
+        "| Source | Items | Executed | Stated only | Departs |\n|---|---|---|---|---|\n| X | 2 | 2 | 0 | 0 |\n\n"
+        "| # | Item | Stated in | Executed by | Status |\n|---|---|---|---|---|\n"
+        "| X1 | item | [p](p.md) | `verifier-gating` | executed |\n"
+        "| X2 | item | [p](p.md) | none | stated: nothing on the wire to observe here |\n"
+    )
+    assert count_table(text)["X"] != counted(rows(text))["X"]
+    assert counted(rows(text))["X"] == [2, 1, 1, 0]
 
 
 @pytest.mark.parametrize(
@@ -92,6 +138,8 @@ def test_the_page_is_complete_and_every_name_in_it_exists():
         ("| X1 | item | [p](p.md) | none | departs: because |", "departs without a link"),
         ("| X1 | item | [p](p.md) | `test:tests/none.py` | executed |", "names nothing"),
         ("| X1 | item | [p](p.md) | `rule:semantic-none` | executed |", "names nothing"),
+        ("| X1 | item | [p](p.md) | `example:verification-gate/valid/none.json` | executed |", "names nothing"),
+        ("| X1 | item | [p](p.md) | `example:verification-gate/other/x.json` | executed |", "names nothing"),
         ("| X1 | item | nowhere | `verifier-gating` | executed |", "no link"),
         ("| X1 | item | [p](p.md) | `verifier-gating` | done |", "is not executed"),
     ],
@@ -106,7 +154,8 @@ def test_a_good_row_passes():
     text = (
         "| # | Item | Stated in | Executed by | Status |\n|---|---|---|---|---|\n"
         "| X1 | item | [p](p.md) | `verifier-gating`, `rule:semantic-node-edges`, `examples:verification-node`, "
-        "`test:tests/spec_data/test_traceability.py` | executed |\n"
+        "`test:tests/spec_data/test_traceability.py`, "
+        "`example:verification-gate/invalid/fresh-context-false-rejected.json` | executed |\n"
         "| X2 | item | [p](p.md) | none | departs: [RFC 0901 M](../rfcs/0901-x.md#m-where) (why) |\n"
     )
     assert problems(rows(text), ROOT) == []

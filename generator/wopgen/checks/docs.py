@@ -10,6 +10,7 @@ from urllib.parse import unquote
 from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.conventions import BANNER_PATTERN, numbered_rfc
+from wopgen.corpus.graph import value_at
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.rfc import STATUSES
 from wopgen.diagnostics import Diagnostic
@@ -24,7 +25,11 @@ BANNER_STATUS = define(
     "A status banner disagrees with the status of an RFC it cites.",
 )
 LINK = define("doc-link-broken", "error", "A relative link points at a file that does not exist or leaves the corpus.")
-ANCHOR = define("doc-anchor-broken", "error", "A link's #anchor matches no heading in the target page.")
+ANCHOR = define(
+    "doc-anchor-broken",
+    "error",
+    "A link's #anchor matches no heading in the target page, or its #/pointer no member of the target schema.",
+)
 RFC_UNKNOWN = define(
     "doc-rfc-unknown",
     "error",
@@ -134,7 +139,16 @@ def _links(corpus: Corpus, page: MarkdownDoc, by_path: dict[str, MarkdownDoc]) -
                 continue
         else:
             resolved = page.path
-        if anchor:
+        if anchor.startswith("/") and resolved in corpus.schemas:
+            if not value_at(corpus.schemas[resolved].data, unquote(anchor))[0]:
+                yield ANCHOR.at(
+                    page.path,
+                    link.line,
+                    f"link {target!r}: the JSON pointer #{anchor} names nothing in {resolved}",
+                    "point at an existing member, for example #/$defs/name/properties/member",
+                    col=link.col,
+                )
+        elif anchor:
             target_doc = by_path.get(resolved)
             if target_doc is not None and unquote(anchor) not in target_doc.anchors:
                 yield ANCHOR.at(
