@@ -21,6 +21,7 @@ from wopgen.conformance.scenarios import BY_NAME
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "spec" / "v1" / "traceability.md"
 _CODE = re.compile(r"`([^`]+)`")
+_EXAMPLE = re.compile(r"[a-z0-9-]+/(valid|invalid)/[a-z0-9.-]+\.json")
 
 
 def rows(text: str) -> list[list[str]]:
@@ -63,9 +64,8 @@ def problems(table: list[list[str]], root: Path) -> list[str]:
                 (root / "schemas/examples" / value / k).is_dir() for k in ("valid", "invalid")
             ):
                 continue
-            if kind == "example" and value.count("/") == 2 and value.split("/")[1] in ("valid", "invalid"):
-                if (root / "schemas/examples" / value).is_file():
-                    continue
+            if kind == "example" and _EXAMPLE.fullmatch(value) and (root / "schemas/examples" / value).is_file():
+                continue
             if kind == "test" and (root / value).is_file():
                 continue
             found.append(f"{key}: {name!r} names nothing that exists")
