@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from support.generated_models import repo_corpus
 from wopgen.catalogue import catalogue
+from wopgen.checks import docs
 from wopgen.conformance.scenarios import BY_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,6 +118,11 @@ def test_the_page_is_complete_and_every_name_in_it_exists():
     assert problems(table, ROOT) == []
     assert count_table(text) == counted(table)
     assert set(counted(table)) == {"V", "L", "E", "F", "Q", "all"}
+
+
+def test_every_link_of_the_page_resolves_to_a_heading_or_a_schema_member():
+    found = [d for d in docs.check(repo_corpus()) if d.path == "spec/v1/traceability.md"]
+    assert [(d.rule, d.line, d.message) for d in found] == []
 
 
 def test_counts_that_disagree_with_the_rows_are_caught():
