@@ -26,15 +26,15 @@ _CODE = re.compile(r"`([^`]+)`")
 _EXAMPLE = re.compile(r"[a-z0-9-]+/(valid|invalid)/[a-z0-9.-]+\.json")
 
 
-def rows(text: str) -> list[list[str]]:
-    """The data rows of every table whose first header cell is `#`."""
+def rows(text: str, first: str = "#") -> list[list[str]]:
+    """The data rows of every table whose first header cell is `first`."""
     found: list[list[str]] = []
     inside = False
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
         if not cells:
             inside = False
-        elif cells[0] == "#":
+        elif cells[0] == first:
             inside = True
         elif inside and not set(cells[0]) <= set("-: "):
             found.append(cells)
@@ -98,17 +98,9 @@ def counted(table: list[list[str]]) -> dict[str, list[int]]:
 
 def count_table(text: str) -> dict[str, list[int]]:
     """The page's counts table: `| Source | Items | Executed | Stated only | Departs |`."""
-    found: dict[str, list[int]] = {}
-    inside = False
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
-        if not cells:
-            inside = False
-        elif cells[0] == "Source":
-            inside = True
-        elif inside and cells[1:] and all(c.isdigit() for c in cells[1:]):
-            found[cells[0]] = [int(c) for c in cells[1:]]
-    return found
+    return {
+        cells[0]: [int(c) for c in cells[1:]] for cells in rows(text, "Source") if all(c.isdigit() for c in cells[1:])
+    }
 
 
 def test_the_page_is_complete_and_every_name_in_it_exists():

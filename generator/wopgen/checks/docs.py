@@ -139,22 +139,26 @@ def _links(corpus: Corpus, page: MarkdownDoc, by_path: dict[str, MarkdownDoc]) -
                 continue
         else:
             resolved = page.path
-        if anchor.startswith("/") and resolved in corpus.schemas:
-            if not value_at(corpus.schemas[resolved].data, unquote(anchor))[0]:
-                yield ANCHOR.at(
-                    page.path,
-                    link.line,
-                    f"link {target!r}: the JSON pointer #{anchor} names nothing in {resolved}",
-                    "point at an existing member, for example #/$defs/name/properties/member",
-                    col=link.col,
-                )
-        elif anchor:
-            target_doc = by_path.get(resolved)
-            if target_doc is not None and unquote(anchor) not in target_doc.anchors:
-                yield ANCHOR.at(
-                    page.path,
-                    link.line,
-                    f"link {target!r}: no heading with anchor #{anchor} in {resolved}",
-                    "anchors are GitHub-style heading slugs (lower case, punctuation dropped, spaces to -)",
-                    col=link.col,
-                )
+        problem = _anchor_problem(corpus, by_path, resolved, unquote(anchor)) if anchor else None
+        if problem is not None:
+            yield ANCHOR.at(page.path, link.line, f"link {target!r}: {problem[0]}", problem[1], col=link.col)
+
+
+def _anchor_problem(
+    corpus: Corpus, by_path: dict[str, MarkdownDoc], resolved: str, anchor: str
+) -> tuple[str, str] | None:
+    """(what is wrong, hint) when `anchor` names nothing in the page or schema at `resolved`."""
+    if anchor.startswith("/") and resolved in corpus.schemas:
+        if value_at(corpus.schemas[resolved].data, anchor)[0]:
+            return None
+        return (
+            f"the JSON pointer #{anchor} names nothing in {resolved}",
+            "point at an existing member, for example #/$defs/name/properties/member",
+        )
+    target_doc = by_path.get(resolved)
+    if target_doc is None or anchor in target_doc.anchors:
+        return None
+    return (
+        f"no heading with anchor #{anchor} in {resolved}",
+        "anchors are GitHub-style heading slugs (lower case, punctuation dropped, spaces to -)",
+    )
