@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
 from timing import best_of
 
+from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.generate.site import BASE_CONFIG, render
 from wopgen.generate.site.build import build
@@ -54,11 +55,11 @@ def mkdocs_build(project: Path, out: Path) -> None:
 
 def measure(label: str, root: Path, tmp: Path, repeat: int) -> None:
     corpus = load(root)
-    pages = sum(1 for path in render(corpus) if path.endswith(".md"))
-    rendering = best_of(repeat, lambda: render(load(root)))
+    pages = sum(1 for path in render(corpus, rules=catalogue()) if path.endswith(".md"))
+    rendering = best_of(repeat, lambda: render(load(root), rules=catalogue()))
     baseline_project = plain_site(tmp / f"plain-{label}", pages)
     base = best_of(repeat, mkdocs_build, baseline_project, tmp / f"plain-{label}-out")
-    ours = best_of(repeat, lambda: build(load(root), tmp / f"site-{label}"))
+    ours = best_of(repeat, lambda: build(load(root), tmp / f"site-{label}", rules=catalogue()))
     print(
         f"{label:>16}: {pages:5d} pages  baseline mkdocs {base:7.2f}s  wopgen site build {ours:7.2f}s  "
         f"(render {rendering:5.2f}s)  ratio {ours / base:4.2f}"

@@ -76,7 +76,7 @@ def test_the_unpacked_wheel_renders_host_site_and_rfc_outside_the_repository(whe
         "from wopgen.generate import host, site\n"
         f"corpus = load(Path({str(corpus)!r}))\n"
         "files = host.generate(corpus)\n"
-        "tree = site.render(corpus)\n"
+        "from wopgen.catalogue import catalogue\ntree = site.render(corpus, rules=catalogue())\n"
         f"assert {str(installed)!r} in tree['mkdocs.yml'], tree['mkdocs.yml']\n"
         "print(len(files), len(tree))\n"
     )

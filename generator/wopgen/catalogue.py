@@ -1,106 +1,74 @@
-"""The rule catalogue: every rule id, its default severity and what it means.
+"""The rule catalogue: every rule id, its default severity, what it means and how to explain it.
 
-Checks declare their rules here with `define(...)` at import time and build diagnostics with
-`Rule.at(...)`, so `wopgen rules`, the docs site and the checks share one source.
+Each module whose findings name a rule declares it with `wopgen.diagnostics.define(...)` at import
+time; this module imports every one of them (the list below), so `wopgen rules`, `wopgen explain`,
+SARIF output and the docs site read one complete list. Nothing below the CLI imports this module:
+the checks, compat, conformance and the generators only declare rules, and whoever prints the
+catalogue (the CLI) passes it on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fnmatch import fnmatchcase
 from functools import cache
 from importlib import resources
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from wopgen.diagnostics import Diagnostic, Severity, matches
+from wopgen import corpus_rules
+from wopgen.checks import (
+    api,
+    changelog,
+    conformance,
+    docs,
+    examples,
+    invariants,
+    prose_enums,
+    rfc_records,
+    rfcs,
+    schema_defaults,
+    schemas,
+    semantics,
+    standard_api,
+)
+from wopgen.compat import rules as compat_rules
+from wopgen.conformance import findings, scenarios
+from wopgen.diagnostics import Diagnostic, Rule, Severity, defined, matches
+from wopgen.generate import host, models
 
-if TYPE_CHECKING:  # the corpus package imports this module to define its rules
+if TYPE_CHECKING:
     from wopgen.corpus.settings import RuleSettings
 
-
-@dataclass(frozen=True)
-class Rule:
-    id: str
-    severity: Severity
-    summary: str
-    example: str = ""
-    # What `wopgen explain` adds (filled by `catalogue()` from data/explain.yaml): why the rule
-    # matters, an input that fails it, one that passes it, and how to fix a finding.
-    why: str = ""
-    bad: str = ""
-    good: str = ""
-    fix: str = ""
-
-    def at(
-        self,
-        path: str,
-        line: int,
-        message: str,
-        hint: str = "",
-        *,
-        col: int = 1,
-        severity: Severity | None = None,
-    ) -> Diagnostic:
-        return Diagnostic(
-            rule=self.id,
-            severity=severity or self.severity,
-            path=path,
-            line=max(line, 1),
-            col=max(col, 1),
-            message=message,
-            hint=hint,
-        )
-
-
-_CATALOGUE: dict[str, Rule] = {}
-
-
-def define(rule_id: str, severity: str, summary: str, example: str = "") -> Rule:
-    if rule_id in _CATALOGUE:
-        existing = _CATALOGUE[rule_id]
-        if existing.summary != summary:
-            raise ValueError(f"rule {rule_id} defined twice with different meanings")
-        return existing
-    rule = Rule(rule_id, Severity(severity), summary, example)
-    _CATALOGUE[rule_id] = rule
-    return rule
-
-
-def rule_modules() -> tuple[ModuleType, ...]:
-    """Every module that defines rules, listed one by one, so the catalogue is complete without
-    running anything. Imported here, not at the top: each of them imports `define` from this module."""
-    from wopgen import corpus_rules
-    from wopgen.checks import api, changelog, conformance, docs, examples, invariants, rfcs, schemas, semantics
-    from wopgen.compat import rules as compat_rules
-    from wopgen.conformance import findings, scenarios
-    from wopgen.generate import host, models
-
-    return (
-        corpus_rules,
-        schemas,
-        examples,
-        rfcs,
-        docs,
-        changelog,
-        invariants,
-        api,
-        semantics,
-        conformance,
-        compat_rules,
-        host,
-        models,
-        findings,
-        scenarios,
-    )
+# Every module that declares rules, one by one: the catalogue is complete without running anything.
+RULE_MODULES: tuple[ModuleType, ...] = (
+    corpus_rules,
+    schemas,
+    schema_defaults,
+    examples,
+    rfcs,
+    rfc_records,
+    docs,
+    prose_enums,
+    changelog,
+    invariants,
+    api,
+    standard_api,
+    semantics,
+    conformance,
+    compat_rules,
+    host,
+    models,
+    findings,
+    scenarios,
+)
 
 
 def catalogue() -> list[Rule]:
-    """Every rule, sorted by id, once every module that defines rules is imported, with its explanation."""
-    rule_modules()
+    """Every rule, sorted by id, with its explanation."""
     texts = _explanations()
-    return [_explained(rule, texts) for rule in sorted(_CATALOGUE.values(), key=lambda r: r.id)]
+    return [_explained(rule, texts) for rule in sorted(defined(), key=lambda r: r.id)]
 
 
 def rule(rule_id: str) -> Rule | None:

@@ -7,7 +7,7 @@ rule module; the corpus package only builds diagnostics from them.
 
 from __future__ import annotations
 
-from wopgen.catalogue import define
+from wopgen.diagnostics import define
 
 MAX_LISTED = 200_000  # the most files the one walk of the disk lists (corpus/files.py)
 

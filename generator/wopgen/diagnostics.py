@@ -43,6 +43,62 @@ class Diagnostic:
         }
 
 
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    severity: Severity
+    summary: str
+    example: str = ""
+    # What `wopgen explain` adds (filled by `catalogue()` from data/explain.yaml): why the rule
+    # matters, an input that fails it, one that passes it, and how to fix a finding.
+    why: str = ""
+    bad: str = ""
+    good: str = ""
+    fix: str = ""
+
+    def at(
+        self,
+        path: str,
+        line: int,
+        message: str,
+        hint: str = "",
+        *,
+        col: int = 1,
+        severity: Severity | None = None,
+    ) -> Diagnostic:
+        return Diagnostic(
+            rule=self.id,
+            severity=severity or self.severity,
+            path=path,
+            line=max(line, 1),
+            col=max(col, 1),
+            message=message,
+            hint=hint,
+        )
+
+
+_DEFINED: dict[str, Rule] = {}
+
+
+def define(rule_id: str, severity: str, summary: str, example: str = "") -> Rule:
+    """Declare a rule (at import time of the module whose findings it names); the same id may be
+    declared again only with the same meaning."""
+    if rule_id in _DEFINED:
+        existing = _DEFINED[rule_id]
+        if existing.summary != summary:
+            raise ValueError(f"rule {rule_id} defined twice with different meanings")
+        return existing
+    rule = Rule(rule_id, Severity(severity), summary, example)
+    _DEFINED[rule_id] = rule
+    return rule
+
+
+def defined() -> list[Rule]:
+    """Every rule declared so far, in declaration order. `wopgen.catalogue` imports every module that
+    declares rules, so ask it, not this, for the complete list."""
+    return list(_DEFINED.values())
+
+
 def plural(number: int, noun: str, nouns: str | None = None) -> str:
     """`1 error`, `2 errors`, `0 files`: the number and the noun in the form the number takes."""
     return f"{number} {noun if number == 1 else (nouns or noun + 's')}"

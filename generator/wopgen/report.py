@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from itertools import groupby
 from typing import Any
 
 import click
 
 from wopgen import __version__
-from wopgen.catalogue import catalogue
-from wopgen.diagnostics import Diagnostic, count, plural
+from wopgen.diagnostics import Diagnostic, Rule, count, plural
 
 JSON_SHAPE_VERSION = 1
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -95,9 +94,9 @@ def render_github(diagnostics: list[Diagnostic]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def render_sarif(diagnostics: list[Diagnostic]) -> str:
+def render_sarif(diagnostics: list[Diagnostic], rules: Sequence[Rule]) -> str:
+    """SARIF 2.1.0, with `rules` (the catalogue, from the caller) as the driver's rule list."""
     level = {"error": "error", "warning": "warning", "info": "note"}
-    rules = catalogue()
     index = {r.id: i for i, r in enumerate(rules)}
     results = []
     for d in diagnostics:
@@ -148,5 +147,4 @@ def render_sarif(diagnostics: list[Diagnostic]) -> str:
 RENDERERS: dict[str, Callable[[list[Diagnostic]], str]] = {
     "json": render_json,
     "github": render_github,
-    "sarif": render_sarif,
 }

@@ -75,6 +75,8 @@ def test_a_family_is_wanted_while_any_of_its_rules_is_selected():
     assert not wanted(("conformance-", "host-"), ("schema-",), ())
     assert wanted(("conformance-", "host-"), ("host-import-failed",), ())
     assert not wanted(("schema-",), (), ("schema",))
+    assert wanted(("rfc-",), ("rfc-comment",), ())  # a prefix inside the family reaches into it
+    assert not wanted(("rfc-",), ("rfcs-",), ()) and not wanted(("doc-",), ("do",), ())
 
 
 def test_every_rule_of_check_belongs_to_one_declared_family():

@@ -21,6 +21,7 @@ from support.api_corpus import api_files
 from support.corpus_factory import good_files, write
 from support.generated_models import REPO
 from support.helpers import hits
+from wopgen.catalogue import catalogue
 from wopgen.checks import api as api_check
 from wopgen.cli import cli
 from wopgen.conformance.model import Context, Failure
@@ -182,18 +183,18 @@ def test_models_skip_a_broken_entry(corpus_of):
 
 @pytest.mark.parametrize("edit", BREAKAGES)
 def test_the_site_event_catalogue_reads_a_broken_index(corpus_of, edit):
-    listed = events(SiteContext(corpus_of(edit)))
+    listed = events(SiteContext(corpus_of(edit), catalogue()))
     assert all(e.def_name in ("", "runStarted", "agentVerified") for e in listed)
 
 
 def test_the_site_lists_a_type_with_a_broken_entry_without_payload(corpus_of):
-    listed = {e.type: e.def_name for e in events(SiteContext(corpus_of(entry_is_a_number)))}
+    listed = {e.type: e.def_name for e in events(SiteContext(corpus_of(entry_is_a_number), catalogue()))}
     assert listed == {"run.started": "", "agent.verified": "agentVerified"}
 
 
 @pytest.mark.parametrize("edit", [index_is_a_list, entry_is_a_number])
 def test_the_site_renders_with_a_broken_index(corpus_of, edit):
-    pages = render(corpus_of(edit, api=True))
+    pages = render(corpus_of(edit, api=True), rules=catalogue())
     assert "`run.started`" in str(pages["docs/events.md"])
     assert "has no payload in _typeIndex" in str(pages["docs/api/events.md"])
 

@@ -22,7 +22,7 @@ from wopgen.checks import (
     semantics,
 )
 from wopgen.corpus import Corpus
-from wopgen.diagnostics import Diagnostic, selected
+from wopgen.diagnostics import Diagnostic
 
 
 class FindingsCache(Protocol):
@@ -54,14 +54,26 @@ CHECKS: tuple[tuple[Families, Check], ...] = (
 CACHED = frozenset({"api", "conformance"})
 
 
-def wanted(families: Families, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> bool:
-    """Whether a check that emits `families` can report anything the selection keeps."""
-    if not include and not exclude:
-        return True
-    from wopgen.catalogue import catalogue
+def _prefix(pattern: str) -> str:
+    """The id prefix a selection pattern stands for: `schema` and `schema-` both mean `schema-`."""
+    p = pattern.strip()
+    return p if p.endswith("-") else p + "-"
 
-    ids = [rule.id for rule in catalogue() if rule.id.startswith(families)]
-    return any(selected(rule, include, exclude) for rule in ids)
+
+def wanted(families: Families, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> bool:
+    """Whether a check that emits `families` (rule-id prefixes such as `schema-`) can report anything
+    the selection keeps. Decided from the patterns alone: a family is wanted when an included pattern
+    reaches into it (`schema`, `schema-defs-unused`) and no excluded pattern covers all of it."""
+
+    def reached(family: str) -> bool:
+        return not include or any(
+            family.startswith(_prefix(p)) or p.strip().startswith(family) for p in include if p.strip()
+        )
+
+    def covered(family: str) -> bool:
+        return any(family.startswith(_prefix(p)) for p in exclude if p.strip())
+
+    return any(reached(f) and not covered(f) for f in families)
 
 
 def run_all(

@@ -13,13 +13,12 @@ from typing import Any
 import referencing
 import referencing.exceptions
 
-from wopgen.catalogue import Rule, define
 from wopgen.checks import standard_api
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import ApiDescription, Channel, Operation, Where, read_api
 from wopgen.corpus.events import TYPE_ENUM, TYPE_INDEX, event_types, type_index
 from wopgen.corpus.graph import Located
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, Rule, define
 from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, asyncapi_document, openapi_document
 from wopgen.generate.bundle import BundleError
 

@@ -6,9 +6,8 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 
 _VERSION = re.compile(r"^\[(\d+)\.(\d+)\.(\d+)\]\s*[-–—]\s*(\S+)")
 

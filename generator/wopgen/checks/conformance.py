@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from types import ModuleType
 
-from wopgen.catalogue import define
 from wopgen.conformance.findings import diagnostics, unreachable
 from wopgen.conformance.inprocess import in_process, load_package
 from wopgen.conformance.runner import DiscoveryError, run
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import SHAPE
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.host import PACKAGE, HostGenerationError, describes_operations, generate
 
 HOST_BROKEN = define(

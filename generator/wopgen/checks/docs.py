@@ -7,13 +7,12 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.conventions import BANNER_PATTERN, numbered_rfc
 from wopgen.corpus.graph import value_at
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.rfc import STATUSES
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 
 _BANNER_CITES = re.compile(r"`([A-Za-z]+)`[^`\[]*?\[RFC[ \u00a0-]?(\d{4})\]")
 _EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)

@@ -10,12 +10,11 @@ from typing import Any
 import referencing.exceptions
 from jsonschema.exceptions import UnknownType, ValidationError, best_match
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus, Example
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import INDEX_POINTER, index_of
 from wopgen.corpus.regexes import BUDGET_SECONDS, PatternTimeout
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 from wopgen.semantics import problems as semantic_problems
 
 PATTERN_TOO_SLOW = define(

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import YamlList, YamlMap
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 
 TIERS = ("protocol", "reference-impl", "advisory")
 SEVERITIES = ("critical", "high", "medium", "low")

@@ -24,11 +24,10 @@ from __future__ import annotations
 import re
 from collections.abc import Generator, Iterator, Mapping
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.graph import Located, Position, RefGraph, Status
 from wopgen.corpus.markdown import MarkdownDoc
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 
 ENUM_VALUE = define(
     "doc-enum-value",

@@ -17,10 +17,9 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.rfc import Rfc
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 
 WINDOW = define(
     "rfc-comment-window",

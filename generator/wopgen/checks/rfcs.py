@@ -6,11 +6,10 @@ import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.conventions import looks_like_path, numbered_rfc
 from wopgen.corpus.rfc import COMPATIBILITY, FIELDS, STATUSES, Rfc
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 
 FILENAME = define("rfc-filename", "error", "An RFC file is not named NNNN-slug.md (four digits, lower-case slug).")
 HEADER_MISSING = define("rfc-header-missing", "error", "An RFC has no metadata header table.")

@@ -12,10 +12,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.graph import Position
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 
 DEFAULT_UNDECLARED = define(
     "schema-default-undeclared",

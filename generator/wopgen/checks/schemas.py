@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.events import (
@@ -19,7 +18,7 @@ from wopgen.corpus.events import (
     type_index,
 )
 from wopgen.corpus.graph import Status
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 CONTENT_FIELDS = frozenset(

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from wopgen import semantics
-from wopgen.catalogue import Rule, define
 from wopgen.corpus import Corpus
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, Rule, define
 
 RULES: dict[str, Rule] = {rule.id: define(rule.id, "error", rule.summary) for rule in semantics.RULES}
 HINTS: dict[str, str] = {rule.id: rule.hint for rule in semantics.RULES}

@@ -7,13 +7,11 @@ unique across both documents. Nothing is fetched: a `$ref` to the network is a f
 from __future__ import annotations
 
 import json
-import posixpath
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from typing import Any
-from urllib.parse import unquote, urldefrag
 
 import jsonschema_specifications  # type: ignore[import-untyped]
 import referencing
@@ -21,12 +19,11 @@ import referencing.exceptions
 from jsonschema import Draft7Validator
 from referencing.jsonschema import DRAFT7
 
-from wopgen.catalogue import define
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import StandardDocument
 from wopgen.corpus.documents import YamlList, YamlMap
-from wopgen.corpus.graph import value_at
-from wopgen.diagnostics import Diagnostic
+from wopgen.corpus.graph import ref_strings
+from wopgen.diagnostics import Diagnostic, define
 
 ASYNCAPI_SPECS_VERSION = "6.11.1"  # npm @asyncapi/specs, files schemas/3.0.0.json and 3.1.0.json; see data/asyncapi
 ASYNCAPI_VERSIONS = ("3.0.0", "3.1.0")
@@ -70,55 +67,11 @@ def _line(data: Any, parts: list[Any]) -> int:
     return line
 
 
-def _refs(data: Any) -> Iterator[tuple[list[Any], str]]:
-    """Every `$ref` string with the path of the object holding it; iterative, so depth cannot overflow."""
-    stack: list[tuple[list[Any], Any]] = [([], data)]
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                yield path, ref
-            stack.extend(([*path, k], v) for k, v in reversed(list(node.items())))
-        elif isinstance(node, list):
-            stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(node))))
-
-
-def _pointer_target(data: Any, fragment: str) -> bool:
-    """Whether the JSON pointer `fragment` (without '#') names a value in `data`."""
-    return value_at(data, unquote(fragment))[0]
-
-
-def _ref_problem(corpus: Corpus, document: StandardDocument, ref: str) -> str | None:
-    """Why `ref` leads nowhere, or None when it resolves."""
-    target, fragment = urldefrag(ref)
-    if not target:
-        return None if _pointer_target(document.doc.data, fragment) else f"no {fragment or '/'} in this document"
-    if "://" in target:
-        schema = corpus.schemas_by_uri.get(target)
-        if schema is None:
-            return f"{target} is not a schema of the corpus (nothing is fetched from the network)"
-        path = schema.path
-    else:
-        path = posixpath.normpath(posixpath.join(posixpath.dirname(document.path), target))
-        if not corpus.inside(path):
-            return f"{target} leaves the corpus"
-        if path not in corpus.schemas:
-            if corpus.exists(path):
-                return None  # another file of the corpus, such as a shared YAML fragment
-            return f"{path} does not exist"
-    if not corpus.resolvable(path):
-        return None  # the schema itself is broken; `schema-metaschema` says why
-    if fragment and not _pointer_target(corpus.schemas[path].data, fragment):
-        return f"no {fragment} in {path}"
-    return None
-
-
-def _without_external_refs(data: Any) -> Any:
+def _without_externalref_strings(data: Any) -> Any:
     """A plain copy in which every `$ref` to another file is an empty schema: the validator reads
     the document alone, and the refs are checked against the corpus separately."""
     plain = json.loads(json.dumps(data))
-    for path, ref in list(_refs(plain)):
+    for path, ref in list(ref_strings(plain)):
         if ref.startswith("#"):
             continue
         node = plain
@@ -132,8 +85,8 @@ def check(corpus: Corpus, documents: list[StandardDocument]) -> Iterator[Diagnos
     clean: list[StandardDocument] = []
     for document in documents:
         broken = False
-        for path, ref in _refs(document.doc.data):
-            problem = _ref_problem(corpus, document, ref)
+        for path, ref in ref_strings(document.doc.data):
+            problem = corpus.graph.document_ref_problem(document.path, document.doc.data, ref)
             if problem is not None:
                 broken = broken or ref.startswith("#")
                 yield REF_UNRESOLVED.at(
@@ -164,7 +117,7 @@ def _openapi(document: StandardDocument) -> Iterator[Diagnostic]:
         )
         return
     try:
-        errors = list(OpenAPIV31SpecValidator(_without_external_refs(document.doc.data)).iter_errors())
+        errors = list(OpenAPIV31SpecValidator(_without_externalref_strings(document.doc.data)).iter_errors())
     except (RecursionError, referencing.exceptions.Unresolvable, ValueError, TypeError, KeyError) as exc:
         yield OPENAPI_INVALID.at(document.path, 1, f"cannot be validated: {str(exc)[:200]}")
         return
@@ -188,7 +141,7 @@ def _asyncapi(document: StandardDocument) -> Iterator[Diagnostic]:
         )
         return
     validator = asyncapi_validator(document.version)
-    plain = _without_external_refs(document.doc.data)
+    plain = _without_externalref_strings(document.doc.data)
     try:
         errors = sorted(validator.iter_errors(plain), key=lambda e: list(map(str, e.absolute_path)))
     except (RecursionError, referencing.exceptions.Unresolvable) as exc:

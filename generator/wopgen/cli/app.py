@@ -14,7 +14,7 @@ from wopgen import __version__
 from wopgen.corpus import Corpus, load
 from wopgen.corpus.settings import Settings, SettingsError, find_settings, load_settings
 from wopgen.diagnostics import Diagnostic, plural
-from wopgen.report import RENDERERS, render_json, render_text
+from wopgen.report import RENDERERS, render_json, render_sarif, render_text
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -124,7 +124,16 @@ def emit(
         from dataclasses import replace
 
         ordered = [replace(d, path=prefix + d.path) for d in ordered]
-    click.echo(RENDERERS[fmt](ordered), nl=False, err=err)
+    click.echo(render_for_tools(fmt, ordered), nl=False, err=err)
+
+
+def render_for_tools(fmt: str, diagnostics: list[Diagnostic]) -> str:
+    """Findings as `json`, `github` workflow commands or `sarif` (whose rule list is the catalogue)."""
+    if fmt == "sarif":
+        from wopgen.catalogue import catalogue
+
+        return render_sarif(diagnostics, catalogue())
+    return RENDERERS[fmt](diagnostics)
 
 
 class GlobalOptionsGroup(click.Group):

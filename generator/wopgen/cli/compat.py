@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, cli, pass_context
+from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, cli, pass_context, render_for_tools
 from wopgen.compat.rules import ARTIFACT, DIRECTIONS
 from wopgen.corpus import Corpus
 from wopgen.corpus.settings import Settings, SettingsError
@@ -132,7 +132,6 @@ def compat(
     from wopgen.compat.accepted import AcceptedError, apply, read_accepted
     from wopgen.compat.report import RENDERERS
     from wopgen.compat.source import SourceError, is_schema_file
-    from wopgen.report import RENDERERS as DIAGNOSTIC_RENDERERS
 
     if not against.strip():
         raise click.UsageError("--against is empty: name a git ref, a corpus folder or a schema file")
@@ -156,8 +155,8 @@ def compat(
         raise click.UsageError(str(exc)) from None
     if entries is not None:
         changes = sorted(apply(changes, *entries), key=lambda c: c.sort_key())
-    if fmt in DIAGNOSTIC_RENDERERS and fmt != "json":
-        click.echo(DIAGNOSTIC_RENDERERS[fmt]([c.to_diagnostic() for c in changes]), nl=False)
+    if fmt in ("github", "sarif"):
+        click.echo(render_for_tools(fmt, [c.to_diagnostic() for c in changes]), nl=False)
     else:
         click.echo(RENDERERS[fmt](changes, against, head or "work tree"), nl=False)
     failing = Severity(fail_on)

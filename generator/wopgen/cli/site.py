@@ -46,6 +46,7 @@ def site_build(obj: Context, out: Path | None, force: bool) -> None:
       wopgen site build
       wopgen --root ../other-corpus site build --out /tmp/other-site
     """
+    from wopgen.catalogue import catalogue
     from wopgen.checks.gate import API_RULES
     from wopgen.cli import progress
     from wopgen.generate.site.build import SiteBuildError, WriteError, build
@@ -60,6 +61,7 @@ def site_build(obj: Context, out: Path | None, force: bool) -> None:
                 on_page=report if progress.wanted() else None,
                 force=force,
                 protected=protected_paths(corpus),
+                rules=catalogue(),
             )
     except SiteBuildError as exc:
         click.echo(f"wopgen site build: mkdocs refused the site:\n{exc}", err=True)
@@ -79,7 +81,9 @@ def site_serve(obj: Context, port: int) -> None:
     Example:
       wopgen site serve --port 8001      # then open http://127.0.0.1:8001/
     """
+    from wopgen.catalogue import catalogue
     from wopgen.checks.gate import API_RULES
+    from wopgen.cli import site_hook
     from wopgen.generate.site.build import serve
 
-    serve(gated_corpus(obj, "site serve", API_RULES), port)
+    serve(gated_corpus(obj, "site serve", API_RULES), port, rules=catalogue(), hook=Path(site_hook.__file__).resolve())

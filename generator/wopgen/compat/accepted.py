@@ -23,10 +23,9 @@ from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
-from wopgen.catalogue import Rule
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
-from wopgen.diagnostics import Severity
+from wopgen.diagnostics import Rule, Severity
 
 KEYS = frozenset({"rule", "location", "reason", "expires"})
 _HEADER = re.compile(r"^[ \t]*\[\[[ \t]*accepted[ \t]*\]\]", re.MULTILINE)

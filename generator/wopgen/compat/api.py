@@ -16,13 +16,13 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from wopgen.catalogue import Rule
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
 from wopgen.compat.normalize import fingerprint
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import Operation as ApiOperation
 from wopgen.corpus.api import read_api
+from wopgen.diagnostics import Rule
 
 ERROR_ENVELOPE = "error-envelope.schema.json"
 HTTP_STATUS = "x-wop-http-status"

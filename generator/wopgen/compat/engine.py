@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from wopgen.catalogue import Rule
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
 from wopgen.compat.normalize import (
@@ -34,7 +33,7 @@ from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
 from wopgen.corpus.keywords import INSTANCE_DATA, SCHEMA_SINGLES
-from wopgen.diagnostics import Severity
+from wopgen.diagnostics import Rule, Severity
 
 DISCOVERY = "capabilities"
 

@@ -9,8 +9,7 @@ the direction lists it in `_BY_DIRECTION`; the catalogue shows the strictest one
 
 from __future__ import annotations
 
-from wopgen.catalogue import Rule, define
-from wopgen.diagnostics import Severity
+from wopgen.diagnostics import Rule, Severity, define
 
 CLIENT, HOST, ARTIFACT = "client-sent", "host-emitted", "artifact"
 DIRECTIONS = (CLIENT, HOST, ARTIFACT)

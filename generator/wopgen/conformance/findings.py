@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from wopgen.catalogue import define
 from wopgen.conformance.runner import FAILED, Result
 from wopgen.corpus import Corpus
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 
 UNREACHABLE = define(
     "conformance-discovery",

@@ -16,6 +16,7 @@ fetched: a URI outside the corpus is an `EXTERNAL` site, not a network request.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -151,6 +152,30 @@ def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
             stack.append((f"{ptr}/{escape_token(key)}", node[key], _child_position(position, key), here))
 
 
+def inline_properties(node: Any, depth: int) -> Iterator[tuple[str, Any, bool]]:
+    """(dotted name, subschema, whether required) for each property written inline in `node`, without
+    following any `$ref`: members of a nested object as `a.b`, of an array of inline objects as
+    `a[].b`, down to `depth` levels (a property holding a `$ref` is listed but not entered)."""
+
+    def visit(at: Any, prefix: str, level: int) -> Iterator[tuple[str, Any, bool]]:
+        properties = at.get("properties") if isinstance(at, Mapping) else None
+        if not isinstance(properties, Mapping):
+            return
+        required = at.get("required")
+        needed = set(required) if isinstance(required, list) else set()
+        for name, child in properties.items():
+            full = f"{prefix}{name}"
+            yield full, child, name in needed
+            if level + 1 >= depth or not isinstance(child, Mapping) or "$ref" in child:
+                continue
+            yield from visit(child, f"{full}.", level + 1)
+            items = child.get("items")
+            if isinstance(items, Mapping) and "$ref" not in items:
+                yield from visit(items, f"{full}[].", level + 1)
+
+    return visit(node, "", 0)
+
+
 def _child_position(position: Position, key: str) -> Position:
     if position is Position.DATA:
         return Position.DATA
@@ -165,6 +190,21 @@ def _child_position(position: Position, key: str) -> Position:
     if key in SCHEMA_LISTS or key in SCHEMA_SINGLES:
         return Position.SCHEMA
     return Position.OTHER
+
+
+def ref_strings(data: Any) -> Iterator[tuple[list[Any], str]]:
+    """Every `$ref` string of a document that is not a schema of the corpus (an OpenAPI or AsyncAPI
+    document), with the path of the object holding it; iterative, so depth cannot overflow."""
+    stack: list[tuple[list[Any], Any]] = [([], data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                yield path, ref
+            stack.extend(([*path, k], v) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(node))))
 
 
 def map_subschemas(schema: Any, change: Callable[[Any], Any]) -> Any:
@@ -332,6 +372,32 @@ class RefGraph:
                 yield from visit(target, f"{prefix}{name}.", open_ | {here})
 
         return visit(where, "", frozenset())
+
+    def document_ref_problem(self, path: str, data: Any, ref: str) -> str | None:
+        """Why `ref`, written in the corpus document `path` that is not a schema (an OpenAPI or
+        AsyncAPI document, whose parsed content is `data`), leads nowhere; None when it resolves
+        inside that document, to a schema of the corpus (by `$id` or relative path) or to another
+        corpus file. Nothing is fetched."""
+        corpus = self.corpus
+        target, fragment = urldefrag(ref)
+        if not target:
+            return None if value_at(data, unquote(fragment))[0] else f"no {fragment or '/'} in this document"
+        if "://" in target:
+            schema = corpus.schemas_by_uri.get(target)
+            if schema is None:
+                return f"{target} is not a schema of the corpus (nothing is fetched from the network)"
+            found = schema.path
+        else:
+            found = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+            if not corpus.inside(found):
+                return f"{target} leaves the corpus"
+            if found not in corpus.schemas:
+                return None if corpus.exists(found) else f"{found} does not exist"  # e.g. a shared YAML fragment
+        if not corpus.resolvable(found):
+            return None  # the schema itself is broken; `schema-metaschema` says why
+        if fragment and not value_at(corpus.schemas[found].data, unquote(fragment))[0]:
+            return f"no {fragment} in {found}"
+        return None
 
     # --- derived views ---------------------------------------------------------------------
 

@@ -15,12 +15,11 @@ from importlib import resources
 from typing import Any
 
 from wopgen import __version__
-from wopgen.catalogue import define
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.api import read_api
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_INDEX, type_index
 from wopgen.corpus.vocabulary import LOOP_FIXTURE
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.api import openapi_document
 from wopgen.generate.host_profiles import PROFILES, capabilities
 from wopgen.templates import environment

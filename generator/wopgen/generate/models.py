@@ -26,12 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wopgen.catalogue import define
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, event_types, type_index
 from wopgen.corpus.graph import Located, RefSite, map_subschemas
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, define
 from wopgen.templates import environment
 
 GENERATOR_VERSION = "0.89.0"  # datamodel-code-generator; pinned in pyproject.toml

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.generate.site.build import build
 
@@ -58,7 +59,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     out = tmp_path_factory.mktemp("browser") / "site"
-    build(load(REPO), out)
+    build(load(REPO), out, rules=catalogue())
     handler = functools.partial(_QuietHandler, directory=str(out))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

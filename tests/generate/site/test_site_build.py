@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from wopgen.catalogue import catalogue
 from wopgen.cli import cli
+from wopgen.cli.site_hook import on_pre_build
 from wopgen.corpus import load
 from wopgen.generate.site import render
-from wopgen.generate.site.hook import on_pre_build
 from wopgen.generate.writer import write_tree
 
 
@@ -90,7 +91,7 @@ def test_serve_hook_renders_corpus_edits_into_the_staging_tree(
 ) -> None:
     root = make_corpus()
     staging = tmp_path / "staging"
-    write_tree(render(load(root)), staging)
+    write_tree(render(load(root), rules=catalogue()), staging)
     config = SimpleNamespace(config_file_path=str(staging / "mkdocs.yml"))
     monkeypatch.setenv("WOPGEN_SITE_ROOT", str(root))
     page = staging / "docs/spec/v1/overview.md"

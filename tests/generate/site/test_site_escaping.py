@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from support.corpus_factory import rfc_text
+from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.generate.site import render
 from wopgen.generate.site.build import watched
@@ -28,7 +29,9 @@ def hostile(files: dict[str, Any]) -> None:
 
 
 def staged(root: Path) -> str:
-    return "\n".join(str(v) for k, v in render(load(root)).items() if k.endswith(".md") or k.endswith(".yml"))
+    return "\n".join(
+        str(v) for k, v in render(load(root), rules=catalogue()).items() if k.endswith(".md") or k.endswith(".yml")
+    )
 
 
 def test_rfc_titles_cells_and_bodies_are_escaped(make_corpus: Callable[..., Path]) -> None:

@@ -23,12 +23,12 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def pages(root: Path) -> dict[str, str]:
-    return {k: v if isinstance(v, str) else v.decode() for k, v in render(load(root)).items()}
+    return {k: v if isinstance(v, str) else v.decode() for k, v in render(load(root), rules=catalogue()).items()}
 
 
 def test_render_is_byte_identical_run_to_run(make_corpus: Callable[..., Path]) -> None:
     root = make_corpus()
-    assert render(load(root)) == render(load(root))
+    assert render(load(root), rules=catalogue()) == render(load(root), rules=catalogue())
 
 
 def test_status_banner_becomes_an_admonition_and_links_follow_the_pages(make_corpus: Callable[..., Path]) -> None:
@@ -186,7 +186,7 @@ def test_api_pages_read_the_documents_without_parsing_yaml(monkeypatch: pytest.M
     corpus = load(REPO)  # the loader reads spec/api/*.yaml; the pages must not parse anything after it
     monkeypatch.setattr(yaml, "safe_load", refuse)
     monkeypatch.setattr(yaml, "load", refuse)
-    out = api_pages(SiteContext(corpus))
+    out = api_pages(SiteContext(corpus, catalogue()))
     assert "| `POST` | `/v1/runs` | [`createRun`](#op-createrun) |" in out["api/index.md"]
 
 

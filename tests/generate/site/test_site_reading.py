@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
+from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.corpus.settings import SettingsError
 from wopgen.generate.site import render
@@ -49,12 +50,12 @@ def test_identifiers_break_only_after_dots_and_slashes() -> None:
     assert "<code>agent.<wbr>invocation.<wbr>started</code>" in out
     assert "<code>schemas/<wbr>run-event.<wbr>schema.<wbr>json</code>" in out
     assert '<pre><code class="x">a.b</code></pre>' in out and "<code>plain</code>" in out
-    css = _text(render(load(REPO)), "docs/assets/wop.css")
+    css = _text(render(load(REPO), rules=catalogue()), "docs/assets/wop.css")
     assert re.search(r":not\(pre\) > code \{\s*word-break: normal;\s*overflow-wrap: normal;", css)
 
 
 def test_schema_pages_and_nav_use_schema_titles_with_one_entry_per_concept() -> None:
-    tree = render(load(REPO))
+    tree = render(load(REPO), rules=catalogue())
     assert _text(tree, "docs/schemas/run-event-payloads.md").startswith("# RunEventPayloads\n")
     nav = _nav(tree)
     for names in _siblings(nav):
@@ -69,7 +70,7 @@ def test_schema_pages_and_nav_use_schema_titles_with_one_entry_per_concept() -> 
 
 def test_every_api_operation_shows_answer_examples_from_the_corpus() -> None:
     corpus = load(REPO)
-    page = _text(render(corpus), "docs/api/index.md")
+    page = _text(render(corpus, rules=catalogue()), "docs/api/index.md")
     sections = page.split("\n### ")[1:]
     assert sections
     for section in sections:
@@ -82,7 +83,7 @@ def test_every_api_operation_shows_answer_examples_from_the_corpus() -> None:
 
 
 def test_the_interactive_api_page_is_offline() -> None:
-    tree = render(load(REPO))
+    tree = render(load(REPO), rules=catalogue())
     page = _text(tree, "docs/api/try.md")
     assert 'id="swagger-ui"' in page
     sources = re.findall(r'(?:src|href)="([^"]+)"', page)
@@ -106,7 +107,7 @@ def test_repository_edit_links_and_version_come_from_settings(make_corpus: Calla
             files, 'repo-url = "https://example.org/wop"\nedit-uri = "edit/main/spec/"\nversion = "1.2.0"\n'
         )
     )
-    tree = render(load(root))
+    tree = render(load(root), rules=catalogue())
     config = _text(tree, "mkdocs.yml")
     assert 'repo_url: "https://example.org/wop"' in config and 'edit_uri: "edit/main/spec/"' in config
     assert 'copyright: "OpenWOP v1 · version 1.2.0"' in config
@@ -125,7 +126,7 @@ def test_repository_edit_links_and_version_come_from_settings(make_corpus: Calla
     on_page_markdown("", page, settings, None)
     assert page.edit_url is None  # a page made from many files has no single file to edit
     # Without settings: no repository link, no edit link, the base site name.
-    plain = _text(render(load(make_corpus())), "mkdocs.yml")
+    plain = _text(render(load(make_corpus()), rules=catalogue()), "mkdocs.yml")
     assert "repo_url" not in plain and "copyright" not in plain
 
 

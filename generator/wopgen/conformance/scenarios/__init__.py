@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from wopgen.catalogue import Rule, define
 from wopgen.conformance.model import Scenario
 from wopgen.conformance.scenarios import core, eval_modes, evals, loop, stated, verification, verifier
+from wopgen.diagnostics import Rule, define
 
 SCENARIOS: tuple[Scenario, ...] = (
     core.SCENARIOS

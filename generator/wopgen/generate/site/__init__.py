@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
@@ -18,6 +19,7 @@ from wopgen import templates
 from wopgen.corpus import Corpus
 from wopgen.corpus.conventions import Conventions
 from wopgen.corpus.rfc import Rfc
+from wopgen.diagnostics import Rule
 from wopgen.generate.site import api as site_api
 from wopgen.generate.site import events as site_events
 from wopgen.generate.site import reference as site_reference
@@ -210,10 +212,13 @@ def sources(site: SiteContext) -> dict[str, str]:
     return dict(sorted(table.items()))
 
 
-def render(corpus: Corpus, base: Path = BASE_CONFIG, hooks: tuple[Path, ...] = ()) -> dict[str, str | bytes]:
+def render(
+    corpus: Corpus, base: Path = BASE_CONFIG, hooks: tuple[Path, ...] = (), *, rules: Sequence[Rule]
+) -> dict[str, str | bytes]:
     """The staging tree: `mkdocs.yml` plus every file under `docs/`. `hooks` are mkdocs hook files
-    (the live preview uses one to re-render the corpus on every rebuild)."""
-    site = SiteContext(corpus)
+    (the live preview uses one to re-render the corpus on every rebuild); `rules` is the rule
+    catalogue the reference page lists."""
+    site = SiteContext(corpus, rules)
     pages: Pages = {"index.md": home(site), "assets/wop.css": site.render("assets/wop.css.j2")}
     pages.update(spec_pages(site))
     pages.update(site_rfcs.pages(site))

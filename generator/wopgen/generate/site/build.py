@@ -19,14 +19,14 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from wopgen.corpus import Corpus
+from wopgen.diagnostics import Rule
 from wopgen.generate import site
 from wopgen.generate.writer import WriteError, prepare, scratch_beside, write_tree
 
-HOOK = Path(__file__).resolve().with_name("hook.py")
 PROGRESS_HOOK = Path(__file__).resolve().with_name("progress_hook.py")
 
 
@@ -59,8 +59,10 @@ def build(
     *,
     force: bool = False,
     protected: tuple[Path, ...] = (),
+    rules: Sequence[Rule],
 ) -> int:
-    """Build the site for `corpus` into `out`; returns the number of files written.
+    """Build the site for `corpus` into `out`, listing `rules` (the rule catalogue) on the reference
+    page; returns the number of files written.
 
     `on_page(done, total)`, when given, is called each time mkdocs has written a page (for a
     progress bar; `total` is the number of Markdown pages staged). The writer's refusals are
@@ -68,7 +70,7 @@ def build(
     if this one is killed.
     """
     out = prepare(out, force=force, protected=protected)
-    tree = site.render(corpus, hooks=(PROGRESS_HOOK,) if on_page is not None else ())
+    tree = site.render(corpus, hooks=(PROGRESS_HOOK,) if on_page is not None else (), rules=rules)
     total = sum(1 for path in tree if path.endswith(".md"))
     scratch = scratch_beside(out)
     try:
@@ -122,12 +124,13 @@ def _run_counting(
         return process.returncode, errors.read() + "".join(other)
 
 
-def serve(corpus: Corpus, port: int) -> None:
+def serve(corpus: Corpus, port: int, *, rules: Sequence[Rule], hook: Path) -> None:
     """Preview the site on 127.0.0.1:`port` with live reload, until interrupted.
 
     mkdocs runs in this process (so stopping it stops everything) and watches the staging tree and
-    the corpus folders; the hook `wopgen.generate.site.hook` renders the corpus again before every rebuild, so
-    an edit to a schema, an RFC or a prose page shows up in the browser without a restart.
+    the corpus folders; `hook` (the CLI's `wopgen.cli.site_hook`) renders the corpus again before
+    every rebuild, so an edit to a schema, an RFC or a prose page shows up in the browser without a
+    restart.
     """
     from mkdocs.commands.serve import serve as mkdocs_serve
 
@@ -135,7 +138,7 @@ def serve(corpus: Corpus, port: int) -> None:
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         staging = scratch / "staging"
-        write_tree(site.render(corpus, hooks=(HOOK,)), staging)
+        write_tree(site.render(corpus, hooks=(hook,), rules=rules), staging)
         os.environ.update(mkdocs_env(corpus))
         os.environ["WOPGEN_SITE_ROOT"] = str(corpus.root)
         if corpus.settings.source is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from jinja2 import Environment
 
 from wopgen.corpus import Corpus
+from wopgen.diagnostics import Rule
 from wopgen.generate.site.paths import SitePaths
 from wopgen.templates import environment
 
@@ -18,6 +20,7 @@ Pages = dict[str, str | bytes]
 @dataclass
 class SiteContext:
     corpus: Corpus
+    rules: Sequence[Rule]  # the rule catalogue the reference page lists (the caller's: see wopgen.catalogue)
 
     @cached_property
     def paths(self) -> SitePaths:

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
-from wopgen.catalogue import catalogue
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.paths import SECURITY, Target
@@ -19,7 +18,7 @@ CONFORMANCE = "conformance.md"
 
 def rules_page(site: SiteContext) -> str:
     groups: dict[str, list[dict[str, str]]] = {}
-    for rule in catalogue():
+    for rule in site.rules:
         prefix = rule.id.split("-", 1)[0]
         groups.setdefault(prefix, []).append(
             {

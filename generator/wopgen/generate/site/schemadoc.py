@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from wopgen.corpus.graph import inline_properties
+
 # (the object holding a `$ref`) -> (label, link), or None when the ref leads out of the corpus
 RefLinker = Callable[[Mapping[str, Any]], "tuple[str, str] | None"]
 
@@ -141,29 +143,12 @@ def description_of(node: Any) -> str:
     return text if isinstance(text, str) else ""
 
 
-def fields_of(node: Any, link: RefLinker, prefix: str = "", depth: int = 0) -> Iterator[Field]:
+def fields_of(node: Any, link: RefLinker) -> Iterator[Field]:
     """One row per property; inline objects (and arrays of them) are opened with dotted names."""
-    if not isinstance(node, Mapping):
-        return
-    properties = node.get("properties")
-    if not isinstance(properties, Mapping):
-        return
-    required = set(node.get("required", [])) if isinstance(node.get("required"), list) else set()
-    for name, child in properties.items():
-        full = f"{prefix}{name}"
+    for name, child, required in inline_properties(node, _MAX_DEPTH):
         yield Field(
-            cell(full),
-            cell(type_of(child, link)),
-            name in required,
-            cell(constraints_of(child)),
-            cell(description_of(child)),
+            cell(name), cell(type_of(child, link)), required, cell(constraints_of(child)), cell(description_of(child))
         )
-        if depth + 1 >= _MAX_DEPTH or not isinstance(child, Mapping) or "$ref" in child:
-            continue
-        yield from fields_of(child, link, f"{full}.", depth + 1)
-        items = child.get("items")
-        if isinstance(items, Mapping) and "$ref" not in items:
-            yield from fields_of(items, link, f"{full}[].", depth + 1)
 
 
 def annotations_of(node: Any) -> list[tuple[str, str]]:
