@@ -38,9 +38,17 @@ def test_only_true_findings_remain() -> None:
     assert {path for _, path, _ in open_boxes} == {VERIFIER}
     rest = [f for f in found if f[0] != "rfc-acceptance-open"]
     assert rest == [
+        # Accepted, and Active on the day it was opened ("Draft → Active same-day"), with no waiver.
+        ("rfc-comment-window", "RFCS/0037-multi-agent-execution-model.md", 10),
+        # Accepted a day after it was opened, so Active inside the 7-day window; no waiver anywhere.
+        ("rfc-comment-window", "RFCS/0058-run-execution-bounds.md", 10),
         # Active on the day they were opened, with no waiver in Updated (RFC 0001: a 7-day window).
         ("rfc-comment-window", "RFCS/0059-agent-workspace.md", 10),
         ("rfc-comment-window", "RFCS/0061-agent-loop-lifecycle.md", 10),
+        # Accepted three days after it was opened (Active the day after, per its amendment record), no waiver.
+        ("rfc-comment-window", "RFCS/0081-agent-evaluation-and-scorecards.md", 10),
+        # RFC 0090 (verifier) is Accepted inside its window too, but Updated states the waiver by lazy
+        # consensus RFC 0001 allows, so it is not reported.
         ("rfc-compatibility", SHADOW, 13),  # "n/a (withdrawn …)" is not one of the three classes
         # Two RFC files carry the number 0090 (RFC 0001: numbers are not reused).
         ("rfc-number-duplicate", SHADOW, 5),

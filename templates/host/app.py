@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from .budget import OverBudget, budget
 from .errors import HostError
-from .evals import EVAL_AGENT, Evaluation, load_suite
+from .evals import EVAL_AGENT, Evaluation, load_suite, recorded_answers
 from .events import TERMINAL_EVENTS, Clock, utc_now
 from .loop import Loop
 from .profiles import Profile, profile
@@ -447,9 +447,45 @@ class Host(SurfaceHandlers):
             if baseline.output["suiteId"] != suite["suiteId"]:
                 raise HostError("validation_error", "the baseline ran another suite")
         agent = request.get("agentId") or suite.get("targetAgentId") or EVAL_AGENT
-        Evaluation.check_tasks(suite, modes)
+        tasks = Evaluation.check_tasks(suite, modes)
+        shadow = self._shadowed(configurable.get("shadowRunId"), modes, tasks, owner)
         workflow = request.get("workflowId") or f"eval:{suite['suiteId']}"
-        return workflow, lambda run: Evaluation(run, self.profile, suite, modes, agent, baseline)
+        return workflow, lambda run: Evaluation(run, self.profile, suite, modes, agent, baseline, shadow)
+
+    def _shadowed(
+        self, run_id: Any, modes: list[str], tasks: list[dict[str, Any]], owner: str
+    ) -> tuple[str, dict[str, Any]] | None:
+        """RFC 0081 live-shadow, as this host (which has no live tools) offers it: the completed run of the
+        caller whose recorded answers are scored, with those answers; None outside live-shadow mode."""
+        if "live-shadow" not in modes:
+            if run_id is not None:
+                raise HostError(
+                    "validation_error", "shadowRunId is read in live-shadow mode only", {"field": "shadowRunId"}
+                )
+            return None
+        if run_id is None:
+            raise HostError(
+                "validation_error",
+                "live-shadow on this host scores a completed run's recorded answers: name it in shadowRunId",
+                {"field": "shadowRunId"},
+            )
+        with self._lock:
+            source = self.runs.get(str(run_id))
+        if source is not None and source.owner != owner:
+            source = None  # another scope's run: answered exactly as an unknown one
+        if source is None or source.status != "completed":
+            raise HostError(
+                "validation_error", "shadowRunId must name a completed run of yours", {"field": "shadowRunId"}
+            )
+        answers = recorded_answers(source)
+        missing = sorted(t["taskId"] for t in tasks if t["taskId"] not in answers)
+        if missing:
+            raise HostError(
+                "validation_error",
+                f"run {source.run_id} recorded no answer for the tasks {', '.join(missing)}",
+                {"field": "shadowRunId", "tasks": missing},
+            )
+        return source.run_id, answers
 
     # --- handlers -----------------------------------------------------------------------------
 

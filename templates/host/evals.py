@@ -7,8 +7,9 @@ task content: only ids, scores, counts and costs.
 
 Modes: golden and regression compare with the expected value, rubric asks the heuristic judge;
 adversarial also runs the safety scorer over every answer (a finding scores the task 0);
-live-shadow bypasses the fixtures, so the agent works from its input alone, this host having no
-live tools. Before each task the spend so far is compared with `maxCostUsdPerSuite`: once it has
+live-shadow, this host having no live tools, is a scored replay: the answers are the ones a completed
+run (`configurable.shadowRunId`) recorded, so no agent is invoked and the run's only spend is the
+judge's. Before each task the spend so far is compared with `maxCostUsdPerSuite`: once it has
 reached the ceiling no further task starts, and the scorecard says `costCeilingReached`.
 """
 
@@ -35,11 +36,27 @@ def modes_for(task: dict[str, Any]) -> tuple[str, ...]:
     return (*by_kind, "adversarial", "live-shadow")
 
 
-def answer(task: dict[str, Any], live: bool = False) -> Any:
-    """The scripted agent under evaluation relays its last fixture tool response, else echoes its
-    input. Live (live-shadow mode) it gets no fixtures: there is no live tool here to call."""
-    responses = [] if live else task.get("fixtures", {}).get("toolResponses", [])
+def answer(task: dict[str, Any]) -> Any:
+    """The scripted agent under evaluation relays its last fixture tool response, else echoes its input."""
+    responses = task.get("fixtures", {}).get("toolResponses", [])
     return responses[-1]["response"] if responses else task["input"]
+
+
+def recorded_answers(run: Run) -> dict[str, Any]:
+    """What the agent answered, by task, in a finished run: the decision of the `agent.decided` that
+    falls inside the `agent.invocation.*` bracket naming the task (the last one, if it decided twice)."""
+    answers: dict[str, Any] = {}
+    task: str | None = None
+    for event in run.log.events:
+        kind, payload = event["type"], event["payload"]
+        if kind == "agent.invocation.started":
+            task = payload.get("taskId")
+        elif kind == "agent.invocation.completed":
+            task = None
+        elif kind == "agent.decided" and task is not None:
+            decision = payload.get("decision")
+            answers[task] = decision.get("answer") if isinstance(decision, dict) else decision
+    return answers
 
 
 def tokens(value: Any) -> int:
@@ -55,6 +72,7 @@ class Evaluation:
         modes: list[str],
         agent_id: str,
         baseline: Run | None,
+        shadow: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
         self.run = run
         self.profile = profile
@@ -62,6 +80,7 @@ class Evaluation:
         self.modes = modes
         self.agent_id = agent_id
         self.baseline = baseline
+        self.shadow = shadow  # live-shadow: the replayed run's id and its recorded answers by task
         self.tasks = self.check_tasks(suite, modes)
 
     @staticmethod
@@ -87,6 +106,8 @@ class Evaluation:
         }
         if self.baseline is not None:
             started["baselineRunId"] = self.baseline.run_id
+        if self.shadow is not None:
+            started["shadowRunId"] = self.shadow[0]
         log.append("eval.started", started)
         results: list[dict[str, Any]] = []
         for index, task in enumerate(self.tasks):
@@ -117,13 +138,36 @@ class Evaluation:
     def variables(self) -> dict[str, Any]:
         return {}
 
-    def _score(self, index: int, task: dict[str, Any]) -> dict[str, Any]:
+    def _invoke(self, index: int, task: dict[str, Any]) -> tuple[Any, list[tuple[str, dict[str, Any]]], dict[str, Any]]:
+        """Run the agent on one task: its answer, the bracketed agent events, and the task's cost and latency."""
         invocation = f"{self.run.run_id}.inv{index}"
         bracket = {"invocationId": invocation, "agentId": self.agent_id, "taskId": task["taskId"]}
-        reply = answer(task, live="live-shadow" in self.modes)
+        reply = answer(task)
         cost_in, cost_out = tokens(task["input"]), tokens(reply)
         cost = round((cost_in + cost_out) * _PRICE_PER_TOKEN, 6)
         latency = 10 * (1 + len(task.get("fixtures", {}).get("toolResponses", [])))
+        usage = {
+            "provider": "scripted",
+            "model": "scripted-agent-1",
+            "inputTokens": cost_in,
+            "outputTokens": cost_out,
+            "costUsd": cost,
+            "invocationId": invocation,
+        }
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("agent.invocation.started", bracket),
+            ("agent.decided", {"agentId": self.agent_id, "decision": {"answer": reply}}),
+            ("provider.usage", usage),
+            ("agent.invocation.completed", {**bracket, "status": "completed", "durationMs": latency}),
+        ]
+        return reply, events, {"costUsd": cost, "latencyMs": latency}
+
+    def _score(self, index: int, task: dict[str, Any]) -> dict[str, Any]:
+        if self.shadow is None or self.profile.defect("live-shadow-invokes-agent"):
+            reply, events, spend = self._invoke(index, task)
+        else:  # a replay: the recorded answer, and no agent turn of this run's own
+            reply, events, spend = self.shadow[1][task["taskId"]], [], {}
+        cost = float(spend.get("costUsd", 0.0))
         expected = task["expected"]
         judge_cost = 0.0
         if expected["kind"] == "golden":
@@ -136,22 +180,6 @@ class Evaluation:
             score = 0.0
         threshold = float(self.suite.get("thresholds", {}).get("passScore", 1.0))
         passed = score >= threshold
-        events: list[tuple[str, dict[str, Any]]] = [
-            ("agent.invocation.started", bracket),
-            ("agent.decided", {"agentId": self.agent_id, "decision": {"answer": reply}}),
-            (
-                "provider.usage",
-                {
-                    "provider": "scripted",
-                    "model": "scripted-agent-1",
-                    "inputTokens": cost_in,
-                    "outputTokens": cost_out,
-                    "costUsd": cost,
-                    "invocationId": invocation,
-                },
-            ),
-            ("agent.invocation.completed", {**bracket, "status": "completed", "durationMs": latency}),
-        ]
         if judge_cost:
             events.append(
                 (
@@ -159,7 +187,9 @@ class Evaluation:
                     {"provider": "scripted-judge", "model": "heuristic-judge-1", "costUsd": judge_cost},
                 )
             )
-        scored = {"taskId": task["taskId"], "score": score, "passed": passed, "costUsd": cost, "latencyMs": latency}
+        scored = {"taskId": task["taskId"], "score": score, "passed": passed, **spend}
+        if self.shadow is not None and judge_cost:
+            scored["costUsd"] = judge_cost
         result = dict(scored)
         if "adversarial" in self.modes:
             scored["safetyFindingCount"] = len(findings)
@@ -191,6 +221,8 @@ class Evaluation:
             summary["judgeCostUsd"] = judge
         if ceiling_reached:
             summary["costCeilingReached"] = True
+        if self.shadow is not None:
+            summary["shadowRunId"] = self.shadow[0]
         if self.baseline is not None and "regression" in self.modes:
             delta = aggregate - float(self.baseline.output["aggregateScore"])
             summary["regression"] = {"baselineRunId": self.baseline.run_id, "scoreDelta": round(delta, 4)}

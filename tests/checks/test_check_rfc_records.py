@@ -29,13 +29,61 @@ WINDOW = "rfc-comment-window"
             "`additive`",
             [],
         ),
-        ("Accepted", "2026-05-01", "2026-05-02", "`additive`", []),  # history once Accepted
+        ("Accepted", "2026-05-01", "2026-05-02", "`additive`", [(RFC, UPDATED_LINE)]),  # Active on day 1 at the latest
+        ("Accepted", "2026-05-01", "2026-05-20", "`additive`", []),  # accepted after the window: nothing proven
+        (
+            "Accepted",
+            "2026-05-01",
+            "2026-05-20 (Active -> Accepted). Earlier: 2026-05-02, Draft -> Active",
+            "`additive`",
+            [(RFC, UPDATED_LINE)],
+        ),
+        (
+            "Accepted",
+            "2026-05-01",
+            "2026-05-20 (Active -> Accepted). Earlier: 2026-05-02, Draft -> Active, window waived by lazy consensus",
+            "`additive`",
+            [],
+        ),
+        (
+            "Accepted",
+            "2026-05-01",
+            "2026-05-20 (Active -> Accepted). Earlier: 2026-05-09, Draft -> Active",
+            "`additive`",
+            [],
+        ),
         ("Draft", "2026-05-01", "2026-05-01", "`additive`", []),
+        ("Withdrawn", "2026-05-01", "2026-05-01", "`additive`", []),
     ],
 )
-def test_an_active_rfc_needs_its_window_or_a_waiver(findings, status, created, updated, compatibility, expected):
+def test_an_active_or_accepted_rfc_needs_its_window_or_a_waiver(
+    findings, status, created, updated, compatibility, expected
+):
     def edit(files):
         files[RFC] = rfc_text(status=status, created=created, updated=updated, compatibility=compatibility)
+
+    assert hits(findings(edit), WINDOW) == expected
+
+
+@pytest.mark.parametrize(
+    ("status", "note", "expected"),
+    [
+        ("Active", "Draft -> Active; the window was waived by lazy consensus of the single maintainer", []),
+        ("Accepted", "Draft -> Active, comment window waived per the bootstrap lazy consensus rule", []),
+        ("Active", "Draft -> Active; the window was waived by the author", [(RFC, UPDATED_LINE)]),
+        ("Accepted", "Draft -> Active; waived on the steward's say-so", [(RFC, UPDATED_LINE)]),
+        ("Active", "Draft -> Active without the waiver lazy consensus would need", [(RFC, UPDATED_LINE)]),
+        (
+            "Active",
+            "Draft -> Active; the window was not waived, lazy consensus was never sought",
+            [(RFC, UPDATED_LINE)],
+        ),
+        ("Accepted", "Draft -> Active after the comment window", [(RFC, UPDATED_LINE)]),
+    ],
+)
+def test_only_a_waiver_by_lazy_consensus_excuses_a_short_window(findings, status, note, expected):
+    def edit(files):
+        files[RFC] = rfc_text(status=status, created="2026-05-01", updated=f"2026-05-01 ({note})")
 
     assert hits(findings(edit), WINDOW) == expected
 
@@ -91,3 +139,14 @@ def test_rfc_new_skips_reserved_numbers(tmp_path):
     root = good(tmp_path)
     (root / "pyproject.toml").write_text(PYPROJECT + "reserved-rfcs = [184, 2]\n", encoding="utf-8")
     assert next_number(load(root)) == 185
+
+
+def test_rfc_0901_records_a_short_window_and_the_waiver_rfc_0001_allows():
+    from support.generated_models import repo_corpus
+    from wopgen.checks.rfc_records import waiver_problem
+
+    (rfc,) = [r for r in repo_corpus().rfcs.values() if r.number == 901]
+    note = rfc.get("Updated")
+    assert activation_date(note) == dt.date.fromisoformat(rfc.date("Created") or "")  # Active the day it opened
+    assert waiver_problem(note) is None
+    assert waiver_problem(note.replace("lazy consensus", "decision of the author")) is not None

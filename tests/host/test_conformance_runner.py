@@ -69,6 +69,7 @@ def test_every_mutant_is_killed_by_at_least_one_scenario(module, repo_corpus, ca
     assert kills["loop-bound-ignored"] == ["run-execution-bounds-shape"]
     assert kills["workspace-visible-same-turn"] == ["agent-loop-workspace-snapshot"]
     assert "agent-eval-run" in kills["eval-advertised-not-implemented"]
+    assert kills["live-shadow-invokes-agent"] == ["agent-eval-live-shadow"]
     assert kills["verification-self-evaluation-allowed"] == ["verification-self-evaluation-rejected"]
     assert "verification-self-evaluation-rejected" in kills["verification-self-handoff-allowed"]
     assert kills["verification-definitions-unchecked"] == ["verification-definitions-rejected"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 from typing import Any
 
 from host.host_helpers import call
@@ -56,12 +57,76 @@ def test_the_same_suite_without_adversarial_mode_has_no_safety_scoring(make_host
     assert summary["passedCount"] == 3
 
 
-def test_live_shadow_bypasses_the_fixtures(make_host):
+def _shadow(run_id: str, *modes: str) -> dict[str, Any]:
+    configurable = {"evalModes": list(modes or ("live-shadow",)), "shadowRunId": run_id}
+    return {"mode": "eval", "evalSuiteRef": SAMPLE, "configurable": configurable}
+
+
+def test_live_shadow_scores_the_recorded_answers_without_invoking_the_agent(make_host):
     host = make_host()
-    _, golden = _eval(host, SAMPLE, "golden")
-    _, shadow = _eval(host, SAMPLE, "live-shadow")
-    assert golden["aggregateScore"] == 1.0
-    assert shadow["aggregateScore"] < golden["aggregateScore"]  # the fixture answers are not injected
+    source, golden = _eval(host, SAMPLE, "golden")
+    created = call(host, "POST", "/v1/runs", _shadow(source.run_id))
+    assert created.status == 201, created.body
+    replay = host.runs[created.body["runId"]]
+    shadow = call(host, "GET", f"/v1/runs/{replay.run_id}/eval-summary").body
+    kinds = [e["type"] for e in replay.log.events]
+    assert not [k for k in kinds if k.startswith("agent.") or k == "provider.usage"]  # no agent turn, no spend
+    assert [(t["taskId"], t["score"]) for t in shadow["tasks"]] == [(t["taskId"], t["score"]) for t in golden["tasks"]]
+    assert (shadow["shadowRunId"], shadow["totalCostUsd"]) == (source.run_id, 0.0)
+    assert _events(replay, "eval.started")[0]["shadowRunId"] == source.run_id
+
+
+def test_live_shadow_scores_what_was_recorded_not_what_the_agent_would_answer_now(make_host):
+    host = make_host()
+    source, _ = _eval(host, SAMPLE, "golden")
+    for event in source.log.events:  # as if the agent had answered otherwise, live, in that run
+        if event["type"] == "agent.decided":
+            event["payload"]["decision"] = {"answer": "no idea"}
+    created = call(host, "POST", "/v1/runs", _shadow(source.run_id))
+    shadow = call(host, "GET", f"/v1/runs/{created.body['runId']}/eval-summary").body
+    assert (shadow["aggregateScore"], shadow["passedCount"], shadow["passed"]) == (0.0, 0, False)
+
+
+def test_a_replayed_rubric_answer_is_judged_and_only_the_judge_is_charged(make_host):
+    host = make_host()
+    source, judged = _eval(host, RUBRIC, "rubric")
+    body = {**_shadow(source.run_id), "evalSuiteRef": RUBRIC}
+    replay = host.runs[call(host, "POST", "/v1/runs", body).body["runId"]]
+    assert replay.output["aggregateScore"] == judged["aggregateScore"]
+    assert {p["provider"] for p in _events(replay, "provider.usage")} == {"scripted-judge"}
+    assert replay.output["totalCostUsd"] == replay.output["judgeCostUsd"] > 0
+
+
+def test_live_shadow_refuses_what_it_cannot_replay(make_host):
+    from host.host_helpers import LOOP, loop_request, work
+    from wopgen.conformance.inprocess import SECOND_KEY
+
+    host = make_host(other_keys=[SECOND_KEY])
+    source, _ = _eval(host, SAMPLE, "golden")
+    suspended = host.start_run(loop_request(work(), {"decision": {"kind": "ask-user", "prompt": "ok?"}}))
+    assert suspended.status == "waiting-input" and suspended.workflow_id == LOOP
+    noop = call(host, "POST", "/v1/runs", {"workflowId": "conformance-noop"}).body["runId"]
+    refused = {
+        "unknown": _shadow("run-999"),
+        "not completed": _shadow(suspended.run_id),
+        "no agent answers": _shadow(noop),
+        "no shadowRunId": {"mode": "eval", "evalSuiteRef": SAMPLE, "configurable": {"evalModes": ["live-shadow"]}},
+        "outside live-shadow": _shadow(source.run_id, "golden"),
+    }
+    before = len(host.runs)
+    for why, body in refused.items():
+        answer = call(host, "POST", "/v1/runs", body)
+        assert (why, answer.status, answer.body["error"]) == (why, 400, "validation_error")
+    foreign = host.handle(
+        "POST", "/v1/runs", {"Authorization": f"Bearer {SECOND_KEY}"}, json.dumps(_shadow(source.run_id)).encode()
+    )
+    unknown = host.handle(
+        "POST", "/v1/runs", {"Authorization": f"Bearer {SECOND_KEY}"}, json.dumps(_shadow("run-999")).encode()
+    )
+    assert (
+        foreign.status == unknown.status == 400 and foreign.body == unknown.body
+    )  # another owner's run reads as unknown
+    assert len(host.runs) == before  # nothing ran
 
 
 def test_rubric_mode_charges_the_judge(make_host):

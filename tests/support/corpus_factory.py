@@ -40,7 +40,7 @@ def rfc_text(
     superseded_by: str = "—",
     affects: str = "`schemas/thing.schema.json`",
     created: str = "2026-05-01",
-    updated: str = "2026-05-02",
+    updated: str = "2026-05-08",  # after the seven-day comment window of RFC 0001
     compatibility: str = "`additive`",
     extra: str = "",
 ) -> str:

@@ -1,11 +1,17 @@
-"""RFC records: an `Active` RFC went through its comment window (or says it was waived), and no
-RFC takes a number another RFC series has already given out.
+"""RFC records: an `Active` or `Accepted` RFC went through its comment window (or says it was
+waived the way RFC 0001 allows), and no RFC takes a number another RFC series has already given out.
 
 RFC 0001 sets the comment window before `Draft -> Active` by compatibility class (7 days for a
-normative, additive change; 30 for a breaking one; 90 for a safety fix) and lets a bootstrap-phase
-project waive it only if the Updated note says so. The date of the move is read from the Updated
-note: the last ISO date before the words `Draft -> Active` (or `Draft → Active`), else the note's
-own date. Once an RFC is `Accepted` its Active step is history and is not judged again.
+normative, additive change; 30 for a breaking one; 90 for a safety fix) and lets a single-maintainer
+project in its bootstrap phase waive it by lazy consensus, provided the Updated note says so. The
+date of the move is read from the Updated note: the last ISO date before the words `Draft -> Active`
+(or `Draft → Active`), else the note's own date. For an `Accepted` RFC whose note dates only its
+acceptance, that date is a bound: the move to Active came no later, so an acceptance inside the
+window proves the window was skipped, and one after it proves nothing (no finding).
+
+A waiver counts when the note says the window was waived and says it was by lazy consensus; a note
+that waives it some other way ("waived by the author") or denies a waiver ("no waiver", "not
+waived") does not.
 
 `[tool.wopgen] reserved-rfcs` lists numbers that the series this corpus belongs to uses for other
 RFCs; an RFC file here with one of those numbers would be cited ambiguously everywhere.
@@ -24,7 +30,8 @@ from wopgen.diagnostics import Diagnostic, define
 WINDOW = define(
     "rfc-comment-window",
     "error",
-    "An Active RFC went Active before its comment window (RFC 0001) ended and its Updated note states no waiver.",
+    "An Active or Accepted RFC went Active before its comment window (RFC 0001) ended and its Updated note states "
+    "no waiver by lazy consensus.",
 )
 RESERVED = define(
     "rfc-number-reserved",
@@ -36,6 +43,9 @@ WINDOW_DAYS = {"additive": 7, "breaking": 30, "safety-fix": 90}
 _MOVE = re.compile(r"Draft\s*(?:->|→|to)\s*Active")
 _ISO = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 _WAIVER = re.compile(r"\bwaive[drs]?\b|\bwaiving\b", re.IGNORECASE)
+_DENIED = re.compile(r"\b(?:no|not|never|without)\s+(?:\w+\s+){0,3}?(?:waive[drs]?|waiving)\b", re.IGNORECASE)
+_LAZY_CONSENSUS = re.compile(r"\blazy\s+consensus\b", re.IGNORECASE)
+JUDGED = frozenset({"Active", "Accepted"})
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
@@ -52,7 +62,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 f"RFC {number:04d} is a number another RFC series already uses",
                 "renumber it to a number neither this corpus nor reserved-rfcs uses, and update every reference",
             )
-        if rfc.status == "Active":
+        if rfc.status in JUDGED:
             yield from _window(rfc)
 
 
@@ -85,12 +95,30 @@ def _window(rfc: Rfc) -> Iterator[Diagnostic]:
         return
     days = WINDOW_DAYS.get(rfc.compatibility, WINDOW_DAYS["additive"])
     held = (activated - opened).days
-    if held >= days or _WAIVER.search(updated):
+    if held >= days:
         return
+    waiver = waiver_problem(updated)
+    if waiver is None:
+        return
+    went = (
+        "went Active"
+        if _MOVE.search(updated) or rfc.status == "Active"
+        else "was Accepted, so went Active at the latest,"
+    )
     yield WINDOW.at(
         rfc.path,
         rfc.line_of("Updated"),
-        f"went Active {held} day(s) after it was opened; the {rfc.compatibility or 'additive'} window is {days} days "
-        "and Updated states no waiver",
-        "keep it Draft until the window has passed, or say in Updated that the window was waived and by whom",
+        f"{went} {held} day(s) after it was opened; the {rfc.compatibility or 'additive'} window is {days} days "
+        f"and Updated {waiver}",
+        "keep it Draft until the window has passed, or, in a single-maintainer project's bootstrap phase, say in "
+        "Updated that the window was waived by lazy consensus (RFC 0001)",
     )
+
+
+def waiver_problem(updated: str) -> str | None:
+    """None when the Updated note states a waiver RFC 0001 allows, else what is wrong with it."""
+    if not _WAIVER.search(updated) or _DENIED.search(updated):
+        return "states no waiver"
+    if not _LAZY_CONSENSUS.search(updated):
+        return "states a waiver but not by lazy consensus, the only waiver RFC 0001 allows"
+    return None

@@ -70,6 +70,12 @@ _TABLE = (
     Clause("eval-modes-real", "agent-evaluation.md", "MUST list only modes it really implements"),
     Clause("eval-content-free", "agent-evaluation.md", "They MUST NOT contain what a task produced"),
     Clause("eval-tenancy", "agent-evaluation.md", "another tenant MUST"),
+    Clause(
+        "eval-shadow-replay", "agent-evaluation.md", "Such a replay MUST NOT invoke the agent again and MUST name the"
+    ),
+    Clause(
+        "eval-shadow-refused", "agent-evaluation.md", "recorded no answer for a task to be scored, MUST be answered 400"
+    ),
     # verification gates
     Clause("gates-enforced", "verification-gates.md", "a host MUST enforce the same rules on what it accepts"),
     Clause("verdict-table", "verification-gates.md", "A host MUST state the verdicts the table gives"),

@@ -71,6 +71,7 @@ DEFECTS: dict[str, str] = {
     "verified-leaks-content": "agent.verified carries the checked result in its target.",
     "eval-events-out-of-order": "eval.completed is emitted before the per-task events.",
     "eval-advertised-not-implemented": "agents.evalSuite is advertised but eval runs answer 501.",
+    "live-shadow-invokes-agent": "A live-shadow replay runs the agent again instead of scoring the recorded answers.",
     "loop-bound-ignored": "maxLoopIterations is not enforced.",
     "workspace-visible-same-turn": "A workspace write shows in the snapshot of the turn that made it.",
     "memory-visible-same-turn": "A memory write shows in the snapshot of the turn that made it.",

@@ -79,7 +79,7 @@ def test_rfc_index_groups_by_status_and_rfc_page_has_a_card(make_corpus: Callabl
     page = site["docs/rfcs/0001-things.md"]
     assert '<div class="wop-card" markdown>' in page
     assert "[`schemas/thing.schema.json`](../schemas/thing.md)" in page
-    assert "| **Updated** | 2026-05-02" in page
+    assert "| **Updated** | 2026-05-08" in page
     assert '??? note "Status history"' in page
     # the card keeps the essentials; Affects is folded under a collapsed block
     assert '??? info "Affects 2 files' in page and "| **Affects** |" not in page

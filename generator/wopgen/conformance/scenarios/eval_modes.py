@@ -1,17 +1,18 @@
 """RFC 0081 modes beyond golden and regression: rubric, adversarial and live-shadow eval runs.
 
 Each mode's scenario runs a conformance suite the host holds (the rubric and adversarial suites;
-a host that refuses the reference skips) or the sample suite (live-shadow), and checks what RFC 0081 states
-for every eval run and for that mode; how a judge or a safety scorer decides stays the host's.
+a host that refuses the reference skips) or replays a golden run of the sample suite (live-shadow),
+and checks what RFC 0081 states for every eval run and for that mode; how a judge or a safety
+scorer decides stays the host's.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from wopgen.conformance.model import Context, Scenario, Skip, of_type
-from wopgen.conformance.scenarios.evals import AGENT, SAMPLE, _offered, _order
-from wopgen.corpus.vocabulary import ADVERSARIAL_SUITE, RUBRIC_SUITE
+from wopgen.conformance.model import Context, Scenario, Skip, both, of_type, types
+from wopgen.conformance.scenarios.evals import AGENT, SAMPLE, _eval, _offered, _order
+from wopgen.corpus.vocabulary import ADVERSARIAL_SUITE, NOOP_FIXTURE, RUBRIC_SUITE
 
 
 def _mode(name: str) -> Any:
@@ -69,7 +70,41 @@ def adversarial_mode(ctx: Context) -> None:
 
 
 def live_shadow_mode(ctx: Context) -> None:
-    _run(ctx, SAMPLE, "live-shadow")
+    """Replay a completed golden run of the sample suite: no agent turn of the replay's own, and each
+    task scored as the replayed run scored the same recorded answer against the same golden match."""
+    source, _ = _eval(ctx)
+    body = {
+        "mode": "eval",
+        "evalSuiteRef": SAMPLE,
+        "agentId": AGENT,
+        "configurable": {"evalModes": ["live-shadow"], "shadowRunId": source},
+    }
+    run_id = ctx.create(body)
+    snap = ctx.settle(run_id)
+    ctx.require(snap["status"] == "completed", f"the live-shadow replay ended {snap['status']}, not completed")
+    events = ctx.events(run_id)
+    _order(ctx, events, invoked=False)
+    with ctx.under("eval-shadow-replay"):
+        agent_turns = [k for k in types(events) if k.startswith("agent.invocation.") or k == "agent.decided"]
+        ctx.equal(agent_turns, [], "agent events in the replay's own log")
+        started = of_type(events, "eval.started")[0]["payload"]
+        ctx.equal(started.get("shadowRunId"), source, "eval.started shadowRunId")
+        reply = ctx.request("GET", f"/v1/runs/{run_id}/eval-summary")
+        ctx.equal(reply.status, 200, "the eval-summary of the replay")
+        if ctx.valid("eval-summary", reply.body, "the replay's scorecard"):
+            ctx.equal(reply.body.get("shadowRunId"), source, "EvalSummary shadowRunId")
+            before = ctx.request("GET", f"/v1/runs/{source}/eval-summary").body
+            replayed = {t["taskId"]: t["score"] for t in reply.body["tasks"]}
+            recorded = {t["taskId"]: t["score"] for t in before.get("tasks", [])}
+            ctx.equal(replayed, recorded, "each task's score against the replayed run's score for the same answer")
+    with ctx.under("eval-shadow-refused"):
+        unknown = {**body, "configurable": {"evalModes": ["live-shadow"], "shadowRunId": "run-unknown-0"}}
+        ctx.error_code(ctx.request("POST", "/v1/runs", unknown), "validation_error", "an unknown shadowRunId")
+        if ctx.has_fixture(NOOP_FIXTURE):
+            plain = ctx.create({"workflowId": NOOP_FIXTURE})
+            ctx.settle(plain)
+            silent = {**body, "configurable": {"evalModes": ["live-shadow"], "shadowRunId": plain}}
+            ctx.error_code(ctx.request("POST", "/v1/runs", silent), "validation_error", "a run without agent answers")
 
 
 SCENARIOS = (
@@ -93,8 +128,9 @@ SCENARIOS = (
         "agent-eval-live-shadow",
         "behaviour",
         "0081",
-        "A live-shadow eval run keeps the event order and ends with a valid scorecard.",
-        _mode("live-shadow"),
+        "A live-shadow run replays a completed run's recorded answers: no agent turn, the same scores, bad ids refused.",
+        both(_mode("live-shadow"), _mode("golden")),
         live_shadow_mode,
+        "eval-order",
     ),
 )
