@@ -67,6 +67,7 @@ MAX_RUNS = 1000  # runs the store keeps by default
 MAX_RUN_BYTES = 32 * 1024 * 1024  # what they may weigh together by default (see Run.weight)
 MAX_STREAMS = 64  # event streams open at once by default
 REQUEST_CPU_SECONDS = 5.0  # CPU time one request may use by default
+RETRY_AFTER_SECONDS = 1  # what a 503 asks a client to wait before trying again
 ANONYMOUS = "scope-anonymous"  # the owner of every run on a host that checks no keys
 
 
@@ -133,9 +134,12 @@ class Response:
     body: Any = None  # JSON-serialisable, or None
     headers: dict[str, str] = field(default_factory=dict)
     stream: Iterator[bytes] | None = None  # server-sent events
+    raw: bytes | None = None  # the body already encoded, for answers that never change
 
     def encoded(self) -> bytes:
         """The body as JSON; a ValueError rather than a non-JSON token such as NaN."""
+        if self.raw is not None:
+            return self.raw
         return b"" if self.body is None else json.dumps(self.body, sort_keys=True, allow_nan=False).encode("utf-8")
 
 
@@ -172,8 +176,8 @@ class Host(SurfaceHandlers):
 
     `api_key` and each of `other_keys` is a bearer key of its own owner scope: every run belongs to the
     scope of the key that started it (runs the host starts itself: the scope of `api_key`), and a key
-    of another scope reading it gets 403 `forbidden`; a run named inside a request (`baselineRunId`)
-    is looked up in the caller's scope only, so a foreign run reads as an unknown one.
+    of another scope reading it gets the 404 an unknown id gets, and a run named inside a request
+    (`baselineRunId`) is looked up in the caller's scope only: a foreign run reads as an unknown one.
     """
 
     def __init__(
@@ -223,8 +227,12 @@ class Host(SurfaceHandlers):
                 return self._handle(method.upper(), target, {k.lower(): v for k, v in headers.items()}, body)
         except HostError as exc:
             # RFC 6750: a 401 names the scheme the client must use.
-            challenge = {"WWW-Authenticate": 'Bearer realm="openwop"'} if exc.status == 401 else {}
-            return Response(exc.status, exc.envelope(), challenge)
+            extra = {}
+            if exc.status == 401:
+                extra["WWW-Authenticate"] = 'Bearer realm="openwop"'
+            elif exc.status == 503:  # capacity_exhausted: a slot frees when a stream or a run ends
+                extra["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            return Response(exc.status, exc.envelope(), extra)
         except Exception as exc:  # a host bug (an InvalidEvent, say): reported by the host, never sent to the client
             self.on_error(exc)
             return Response(500, HostError("internal_error", "the host failed to answer this request").envelope())
@@ -278,10 +286,9 @@ class Host(SurfaceHandlers):
         """The run `run_id`, as a caller of scope `owner` may see it (None: the host itself)."""
         with self._lock:
             found = self.runs.get(run_id)
-        if found is None:
+        if found is None or (owner is not None and found.owner != owner):
+            # Another scope's run is answered exactly as an unknown id, so no answer tells which ids exist.
             raise HostError("not_found", f"no run {run_id}")
-        if owner is not None and found.owner != owner:
-            raise HostError("forbidden", f"run {run_id} belongs to another owner scope")
         return found
 
     def new_run(self, workflow_id: str, request: dict[str, Any], owner: str | None = None) -> Run:
@@ -313,8 +320,8 @@ class Host(SurfaceHandlers):
             self._total -= self._weights.pop(run_id)
         if incoming is not None and (count + room > self.max_runs or total > self.max_run_bytes):
             raise HostError(
-                "rate_limited",
-                "the run store is full of unfinished runs; let some finish before starting more",
+                "capacity_exhausted",
+                "the run store is full of unfinished runs; retry once some have finished",
                 {"maxRuns": self.max_runs, "maxRunBytes": self.max_run_bytes},
             )
 
@@ -490,7 +497,12 @@ class Host(SurfaceHandlers):
     # --- handlers -----------------------------------------------------------------------------
 
     def discovery(self, **_: Any) -> Response:
-        return Response(200, self.capabilities, {"Cache-Control": "public, max-age=300"})
+        return Response(200, self.capabilities, {"Cache-Control": "public, max-age=300"}, raw=self._discovery_bytes)
+
+    @cached_property
+    def _discovery_bytes(self) -> bytes:
+        """The discovery document encoded once: it never changes while the host runs."""
+        return Response(200, self.capabilities).encoded()
 
     @cached_property
     def capabilities(self) -> dict[str, Any]:
@@ -531,8 +543,8 @@ class Host(SurfaceHandlers):
         with self._lock:
             if self._streams >= self.max_streams:
                 raise HostError(
-                    "rate_limited",
-                    f"{self.max_streams} event streams are open, this host's limit; poll, or retry shortly",
+                    "capacity_exhausted",
+                    f"{self.max_streams} event streams are open, this host's limit; poll the events, or retry later",
                     {"maxEventStreams": self.max_streams},
                 )
             self._streams += 1

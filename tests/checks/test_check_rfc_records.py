@@ -71,7 +71,9 @@ def test_an_active_or_accepted_rfc_needs_its_window_or_a_waiver(
         ("Active", "Draft -> Active; the window was waived by lazy consensus of the single maintainer", []),
         ("Accepted", "Draft -> Active, comment window waived per the bootstrap lazy consensus rule", []),
         ("Active", "Draft -> Active; the window was waived by the author", [(RFC, UPDATED_LINE)]),
-        ("Accepted", "Draft -> Active; waived on the steward's say-so", [(RFC, UPDATED_LINE)]),
+        ("Active", "Draft -> Active in the filing PR. Comment window waived (additive, 7-day) by the steward", []),
+        ("Accepted", "Draft -> Active; waived on the steward's say-so", []),
+        ("Accepted", "Draft -> Active; waived by the implementer", [(RFC, UPDATED_LINE)]),
         ("Active", "Draft -> Active without the waiver lazy consensus would need", [(RFC, UPDATED_LINE)]),
         (
             "Active",
@@ -81,7 +83,7 @@ def test_an_active_or_accepted_rfc_needs_its_window_or_a_waiver(
         ("Accepted", "Draft -> Active after the comment window", [(RFC, UPDATED_LINE)]),
     ],
 )
-def test_only_a_waiver_by_lazy_consensus_excuses_a_short_window(findings, status, note, expected):
+def test_only_a_waiver_by_lazy_consensus_or_the_stewards_excuses_a_short_window(findings, status, note, expected):
     def edit(files):
         files[RFC] = rfc_text(status=status, created="2026-05-01", updated=f"2026-05-01 ({note})")
 

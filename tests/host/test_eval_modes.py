@@ -176,4 +176,4 @@ def test_another_owner_cannot_read_an_eval_scorecard(module):
     path = f"/v1/runs/{run.run_id}/eval-summary"
     assert host.handle("GET", path, AUTH, b"").status == 200
     other = host.handle("GET", path, {"Authorization": f"Bearer {SECOND_KEY}"}, b"")
-    assert (other.status, other.body["error"]) == (403, "forbidden")
+    assert (other.status, other.body["error"]) == (404, "not_found")  # as an unknown run (RFC 0902)

@@ -125,7 +125,37 @@ def test_seam_runs_belong_to_the_key_that_started_them(make_host, path, body):
     run_id = call(host, "POST", path, body).body["runId"]
     assert call(host, "GET", f"/v1/runs/{run_id}").status == 200
     foreign = as_other(host, "GET", f"/v1/runs/{run_id}")
-    assert (foreign.status, foreign.body["error"]) == (403, "forbidden")
+    assert (foreign.status, foreign.body["error"]) == (404, "not_found")
+
+
+RUN_OPERATIONS = [  # each operation under /v1/runs/{runId}, with what the run's owner gets from it
+    ("GET", "/v1/runs/{}", 200),
+    ("GET", "/v1/runs/{}/events", 200),
+    ("GET", "/v1/runs/{}/events/poll?lastSequence=-1", 200),
+    ("GET", "/v1/runs/{}/eval-summary", 200),
+    ("GET", "/v1/runs/{}/verifications/vr-1", 404),  # the owner's run has no such result
+    ("POST", "/v1/runs/{}/resume", 409),
+    ("POST", "/v1/runs/{}:resume", 409),
+    ("POST", "/v1/runs/{}/cancel", 409),
+]
+
+
+@pytest.mark.parametrize(("method", "template", "owner_status"), RUN_OPERATIONS, ids=[t for _, t, _ in RUN_OPERATIONS])
+def test_a_foreign_run_answers_exactly_as_an_unknown_one(make_host, method, template, owner_status):
+    """RFC 0902: no answer tells another scope whether a run id exists (same status, headers and bytes)."""
+    host = make_host(other_keys=[SECOND_KEY])
+    mine = call(host, "POST", "/v1/runs", {"mode": "eval", "evalSuiteRef": SUITE}).body["runId"]
+    unknown_id = "run-" + "9" * len(mine.removeprefix("run-"))  # as long as a real id, so the bodies compare
+    body = {} if method == "POST" else None
+    foreign = as_other(host, method, template.format(mine), body)
+    unknown = as_other(host, method, template.format(unknown_id), body)
+    assert foreign.status == unknown.status == 404
+    assert foreign.headers == unknown.headers
+    assert foreign.encoded().replace(mine.encode(), unknown_id.encode()) == unknown.encoded()
+    owner = call(host, method, template.format(mine), body)
+    assert owner.status == owner_status  # the run is there, for its owner
+    if owner.stream is not None:
+        owner.stream.close()
 
 
 def test_a_mutant_binds_loopback_only_and_warns(module, capsys):
@@ -177,7 +207,8 @@ def test_unfinished_runs_are_never_evicted_and_new_ones_wait_for_room(make_host)
     first = call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]
     call(host, "POST", "/v1/runs", {"workflowId": "w"})
     full = call(host, "POST", "/v1/runs", {"workflowId": "w"})
-    assert (full.status, full.body["error"]) == (429, "rate_limited")
+    assert (full.status, full.body["error"]) == (503, "capacity_exhausted")
+    assert full.headers["Retry-After"] == "1" and full.body["details"] == {"maxRuns": 2, "maxRunBytes": 32 * 2**20}
     host.drain()
     assert call(host, "POST", "/v1/runs", {"workflowId": "w"}).status == 201
     assert first not in host.runs
@@ -189,7 +220,8 @@ def test_event_streams_are_capped_with_a_clear_answer(make_host):
     first = call(host, "GET", f"/v1/runs/{run_id}/events")
     assert first.status == 200 and first.stream is not None
     second = call(host, "GET", f"/v1/runs/{run_id}/events")
-    assert (second.status, second.body["error"]) == (429, "rate_limited")
+    assert (second.status, second.body["error"]) == (503, "capacity_exhausted")
+    assert second.headers["Retry-After"] == "1"
     assert second.body["details"] == {"maxEventStreams": 1}
     host.drain()
     assert b"run.completed" in b"".join(first.stream)  # the stream ends with the run and frees its slot
@@ -292,6 +324,57 @@ def test_ambiguous_framing_is_refused_and_the_connection_closed(address, headers
 def test_a_malformed_chunk_is_refused(address):
     [(status, sent, body)] = _exchange(address, _post("Transfer-Encoding: chunked\r\n", b"zz\r\n{}\r\n0\r\n\r\n"))
     assert (status, body["error"], sent.get("connection")) == (400, "validation_error", "close")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\nX-Folded: a\r\n b\r\n\r\n",
+        b"GET /.well-known/openwop HTTP/1.1\r\nHost : x\r\n\r\n",
+        b"GET /.well-known/openwop HTTP/1.1\r\nHost x\r\n\r\n",
+        b"GET  /.well-known/openwop HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /.well-known/openwop HTTP/1.7\r\nHost: x\r\n\r\n",
+        b"GET /.well-known/openwop HTTP/1.1\r\n" + b"X-Many: 1\r\n" * 101 + b"\r\n",
+    ],
+    ids=["folded-line", "space-before-colon", "no-colon", "two-spaces", "http-1.7", "101-fields"],
+)
+def test_malformed_header_sections_are_refused(address, head):
+    """RFC 9112: a folded field line or whitespace between a field name and its colon is a 400, not a guess."""
+    [(status, sent, body)] = _exchange(address, head)
+    assert (status, body["error"], sent.get("connection")) == (400, "validation_error", "close")
+
+
+def test_header_names_are_read_without_regard_to_case(address):
+    head = f"POST /v1/runs HTTP/1.1\r\nHOST: x\r\nauthorization: Bearer {KEY}\r\ncontent-LENGTH: 18\r\n\r\n"
+    [(status, _, run)] = _exchange(address, head.encode() + b'{"workflowId":"w"}')
+    assert status == 201 and run["runId"]
+
+
+def test_connection_threads_are_reused(address, monkeypatch):
+    """A thread costs about as much to start as a request costs to answer: sequential connections share one."""
+    started: list[threading.Thread] = []
+    real_start = threading.Thread.start
+
+    def counting(thread: threading.Thread) -> None:
+        started.append(thread)
+        real_start(thread)
+
+    head = b"GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    _exchange(address, head)  # the first connection may need a thread
+    time.sleep(0.05)  # let its thread finish with the connection and wait for the next one
+    monkeypatch.setattr(threading.Thread, "start", counting)
+    for _ in range(10):
+        [(status, _, _)] = _exchange(address, head)
+        assert status == 200
+        time.sleep(0.05)  # (a busy machine may still start a second thread now and then)
+    assert len(started) <= 3, started  # one thread per connection would have started 10
+
+
+def test_discovery_is_encoded_once(make_host):
+    host = make_host()
+    first, second = (call(host, "GET", "/.well-known/openwop") for _ in range(2))
+    assert first.encoded() is second.encoded()  # the same bytes object: nothing re-serialised per request
+    assert json.loads(first.encoded()) == first.body
 
 
 def test_keep_alive_answers_do_not_stall(address):

@@ -73,8 +73,8 @@ def test_the_findings_read_needs_the_runs_owner(make_host):
     assert host.handle("GET", path, {}, b"").status == 401
     assert host.handle("GET", path, {"Authorization": "Bearer wrong"}, b"").status == 401
     other = host.handle("GET", path, {"Authorization": f"Bearer {OTHER}"}, b"")
-    assert (other.status, other.body["error"]) == (403, "forbidden")
-    assert host.handle("GET", f"/v1/runs/{answer['runId']}", {"Authorization": f"Bearer {OTHER}"}, b"").status == 403
+    assert (other.status, other.body["error"]) == (404, "not_found")  # as an unknown run (RFC 0902)
+    assert host.handle("GET", f"/v1/runs/{answer['runId']}", {"Authorization": f"Bearer {OTHER}"}, b"").status == 404
     assert call(host, "GET", path).status == 200
     assert call(host, "GET", f"/v1/runs/{answer['runId']}/verifications/vr-none").status == 404
     assert call(host, "GET", "/v1/runs/nope/verifications/vr-1").status == 404
@@ -82,7 +82,7 @@ def test_the_findings_read_needs_the_runs_owner(make_host):
         "POST", SEAM, {"Authorization": f"Bearer {OTHER}"}, json.dumps(request(gate(), judged())).encode()
     )
     mine = own.body["attempts"][0]["resultId"]
-    assert host.handle("GET", f"/v1/runs/{own.body['runId']}/verifications/{mine}", AUTH, b"").status == 403
+    assert host.handle("GET", f"/v1/runs/{own.body['runId']}/verifications/{mine}", AUTH, b"").status == 404
 
 
 def test_the_findings_read_answers_409_while_the_attempt_is_graded(make_host, module, monkeypatch):

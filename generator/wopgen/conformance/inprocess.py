@@ -80,7 +80,7 @@ def load_package(files: Mapping[str, str | bytes], package: str) -> ModuleType:
     return importlib.import_module(alias)
 
 
-SECOND_KEY = "conformance-second-key"  # a key of another owner scope, for the 403 checks
+SECOND_KEY = "conformance-second-key"  # a key of another owner scope, for the owner-scope checks
 
 
 def in_process(module: ModuleType, profile: str = "full", api_key: str = "conformance-key") -> InProcess:

@@ -58,7 +58,7 @@ class DeadlineExceeded(Exception):
 
 class Transport(Protocol):
     description: str
-    second_key: str | None  # a bearer key of another owner scope, for the 403 checks; None when unknown
+    second_key: str | None  # a bearer key of another owner scope, for the owner-scope checks; None when unknown
     refused_redirects: list[str]
 
     def request(

@@ -75,6 +75,10 @@ def _lifecycle(ctx: Context) -> None:
     run_id = ctx.create({"workflowId": NOOP_FIXTURE, "inputs": {"greeting": "hello"}, "tags": ["conformance"]})
     snap = ctx.settle(run_id)
     ctx.equal(snap.get("runId"), run_id, "snapshot runId", "snapshot-shape")
+    if ctx.transport.second_key:  # 403 and 404 both keep the MUST; 404 is only recommended (RFC 0902)
+        for path in (f"/v1/runs/{run_id}", f"/v1/runs/{run_id}/events/poll?lastSequence=-1"):
+            other = ctx.request("GET", path, key=ctx.transport.second_key)
+            ctx.failed_status(other, 403, 404, f"GET {path} with a key of another owner scope", "owner-scope")
     events = ctx.events(run_id)
     _gated_events(ctx, events)
     with ctx.under("log-bounds"):
