@@ -1,7 +1,8 @@
-"""The one timing helper of the benchmarks: best wall time of a few repeats."""
+"""The timing helpers of the benchmarks: best wall (and child CPU) time of a few repeats."""
 
 from __future__ import annotations
 
+import resource
 import time
 from collections.abc import Callable
 from typing import Any
@@ -15,3 +16,33 @@ def best_of(repeat: int, fn: Callable[..., Any], *args: Any) -> float:
         fn(*args)
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def child_cpu() -> float:
+    """CPU seconds (user + system) used so far by the child processes this process waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def best_of_children(repeat: int, fn: Callable[..., Any], *args: Any) -> tuple[float, float]:
+    """The shortest wall time and the least CPU time (of the child processes `fn` runs and waits
+    for) of `repeat` calls. On a loaded machine the CPU time is the steadier figure."""
+    walls, cpus = [], []
+    for _ in range(max(repeat, 1)):
+        cpu, start = child_cpu(), time.perf_counter()
+        fn(*args)
+        walls.append(time.perf_counter() - start)
+        cpus.append(child_cpu() - cpu)
+    return min(walls), min(cpus)
+
+
+def best_of_each(repeat: int, fns: dict[str, Callable[[], Any]]) -> dict[str, float]:
+    """The shortest of `repeat` wall-clock timings of each of `fns`, run in turn round after round, so that
+    a baseline and what is compared with it see the same load on a shared machine."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(max(repeat, 1)):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: min(found) for name, found in times.items()}

@@ -296,7 +296,9 @@ class Host(SurfaceHandlers):
         weight = len(json.dumps(request))
         with self._lock:
             self._evict(weight)
-            run = Run(f"run-{next(self._ids)}", workflow_id, request, self.clock, owner or self.scopes[self.api_key])
+            run = Run(
+                f"run-{next(self._ids)}", workflow_id, request, self.clock, owner or self.scopes[self.api_key], weight
+            )
             self.runs[run.run_id] = run
             self._weights[run.run_id] = weight
             self._total += weight

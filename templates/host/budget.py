@@ -14,7 +14,21 @@ from contextvars import ContextVar
 
 from .errors import HostError
 
-_LIMIT: ContextVar[tuple[float, float] | None] = ContextVar("request_budget", default=None)
+
+class _Budget:
+    """One request's budget: the thread CPU time it ends at, and the wall time before which it cannot
+    have ended (a thread never uses more CPU time than the wall time that passes), so `spend()` reads
+    the thread's CPU clock, a system call, only once that wall time has come."""
+
+    __slots__ = ("check_at", "deadline", "seconds")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.thread_time() + seconds
+        self.check_at = time.perf_counter() + seconds
+
+
+_LIMIT: ContextVar[_Budget | None] = ContextVar("request_budget", default=None)
 
 
 class OverBudget(HostError):
@@ -31,7 +45,7 @@ class OverBudget(HostError):
 @contextmanager
 def budget(seconds: float | None) -> Iterator[None]:
     """Within the block, `spend()` raises OverBudget after `seconds` of this thread's CPU time (None: no limit)."""
-    token = _LIMIT.set(None if seconds is None else (time.thread_time() + seconds, seconds))
+    token = _LIMIT.set(None if seconds is None else _Budget(seconds))
     try:
         yield
     finally:
@@ -41,5 +55,9 @@ def budget(seconds: float | None) -> Iterator[None]:
 def spend() -> None:
     """Stop the current request when it has used up its budget."""
     limit = _LIMIT.get()
-    if limit is not None and time.thread_time() > limit[0]:
-        raise OverBudget(limit[1])
+    if limit is None or time.perf_counter() < limit.check_at:
+        return  # less wall time has passed than CPU time was left: the budget cannot be used up yet
+    used = time.thread_time()
+    if used > limit.deadline:
+        raise OverBudget(limit.seconds)
+    limit.check_at = time.perf_counter() + (limit.deadline - used)

@@ -242,8 +242,8 @@ class GateRun:
             "generatorId": plan.generator,
             "target": target,
         }
-        log.append("verification.started", started)
-        began = log.events[-1]["timestamp"]
+        latest = log.append("verification.started", started)
+        began = latest["timestamp"]
         judgements, findings, contexts, charges = [], [], [], []
         floor = None if self.profile.defect("verification-refer-never-emitted") else plan.min_confidence
         for index, verifier in enumerate(plan.verifiers):
@@ -300,7 +300,8 @@ class GateRun:
                 "criteria": [c["dimension"] for c in criteria],
                 "confidence": judgement["confidence"],
             }
-            judgement["verifiedEventId"] = log.append("agent.verified", verified)["eventId"]
+            latest = log.append("agent.verified", verified)
+            judgement["verifiedEventId"] = latest["eventId"]
         self.spent += spent
         result: dict[str, Any] = {
             "resultId": result_id,
@@ -318,7 +319,7 @@ class GateRun:
             "disposition": chosen,
             "costUsd": spent,
             "startedAt": began,
-            "completedAt": log.events[-1]["timestamp"],
+            "completedAt": latest["timestamp"],
         }
         for key, value in (
             ("rubricId", plan.rubric_id),

@@ -32,6 +32,7 @@ class Run:
         request: dict[str, Any],
         clock: Clock = utc_now,
         owner: str | None = None,
+        request_bytes: int | None = None,
     ) -> None:
         self.run_id = run_id
         self.owner = owner  # the scope of the key that started the run (None only on a replayed copy)
@@ -48,6 +49,10 @@ class Run:
         self.engine: Engine | None = None
         self.factory: Callable[[Run], Engine] | None = None  # makes this run's engine again, for replay
         self.verifications: dict[str, dict[str, Any] | None] = {}  # resultId -> result; None while grading
+        # What weight() has measured already: the request, and the events up to a count (events never change).
+        self.request_bytes = len(json.dumps(request)) if request_bytes is None else request_bytes
+        self._event_bytes = 0
+        self._weighed = 0
 
     @property
     def terminal(self) -> bool:
@@ -97,9 +102,17 @@ class Run:
         self.factory = None
 
     def weight(self) -> int:
-        """Roughly what the run holds, in bytes of JSON: its request, events, output and verification results."""
-        parts = [self.request, self.output, self.error, *self.log.events, *self.verifications.values()]
-        return sum(len(json.dumps(part, default=str)) for part in parts)
+        """Roughly what the run holds, in bytes of JSON: its request, events, output and verification results.
+
+        Each event is serialised once, by the first measure after it was appended; the parts that may
+        still change (output, error, results) are serialised together on each measure.
+        """
+        fresh = self.log.after(self._weighed - 1)
+        if fresh:
+            self._event_bytes += len(json.dumps(fresh, default=str))
+            self._weighed += len(fresh)
+        changing = [self.output, self.error, *self.verifications.values()]
+        return self.request_bytes + self._event_bytes + len(json.dumps(changing, default=str))
 
     def snapshot(self) -> dict[str, Any]:
         body: dict[str, Any] = {"runId": self.run_id, "workflowId": self.workflow_id, "status": self.status}

@@ -56,19 +56,40 @@ def _compiled_registry() -> Any:
     return jsonschema_rs.Registry(list(corpus()["schemas"].items()), retriever=_refuse)
 
 
-@cache
-def _compiled(reference: str) -> Any:
-    """The compiled validator of `reference`, or None where there is none (then jsonschema decides)."""
+def _compile(schema: dict[str, Any], *targets: str) -> Any:
+    """The compiled validator of `schema`, which validates against `targets`, or None where there is
+    none (then jsonschema decides)."""
     try:
         return jsonschema_rs.validator_for(
-            {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": reference},
+            {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema},
             registry=_compiled_registry(),
             retriever=_refuse,
             validate_formats=True,
-            formats=_ANNOTATIONS,
+            formats=_annotations(targets) or None,
         )
     except Exception:  # any refusal means: ask jsonschema
         return None
+
+
+@cache
+def _compiled(reference: str) -> Any:
+    """The compiled validator of `reference`, or None where there is none."""
+    return _compile({"$ref": reference}, reference)
+
+
+def _annotations(targets: tuple[str, ...]) -> dict[str, Any]:
+    """The annotation-only formats a validation against `targets` may meet (all of them when the
+    generator could not tell): each one given to the compiled validator costs every validation a
+    call back into Python, so those no target can meet are left out."""
+    known: dict[str, list[str]] = corpus().get("formats", {})
+    met: set[str] = set()
+    for target in targets:
+        # A subschema meets no format its whole file cannot: the file's answer holds for its pointers.
+        formats = known.get(target, known.get(target.partition("#")[0]))
+        if formats is None:
+            return _ANNOTATIONS
+        met.update(formats)
+    return {name: check for name, check in _ANNOTATIONS.items() if name in met}
 
 
 # Formats jsonschema only annotates here (no checker installed) are annotations for the compiled
@@ -128,21 +149,30 @@ def payload_errors(event_type: str, payload: Any) -> list[str]:
 
 
 @cache
-def _payload_judge(event_type: str) -> Any:
+def event_judge(event_type: str) -> Any:
+    """The compiled `is_valid` of a whole `event_type` event, or None where there is none: the envelope
+    and, under `payload`, the payload schema of the type, so one pass over the event answers both.
+
+    This is the fast half of the event log's validation: when it says no (or cannot say), the log asks
+    `event_errors`, whose answer decides and words the refusal.
+    """
     pointer = _payload_pointer(event_type)
-    return None if pointer is None else _judge("run-event-payloads", pointer)
+    if pointer is None:
+        return None
+    both = {
+        "allOf": [
+            {"$ref": schema_uri("run-event")},
+            {"properties": {"payload": {"$ref": schema_uri("run-event-payloads", pointer)}}},
+        ]
+    }
+    compiled = _compile(both, schema_uri("run-event"), schema_uri("run-event-payloads", pointer))
+    return None if compiled is None else compiled.is_valid
 
 
 def event_errors(event_type: str, payload: Any, event: dict[str, Any]) -> list[str]:
-    """Messages for every way an event breaks its payload schema or the envelope: the hot path of
-    every append, one compiled check each when the event is valid."""
+    """Messages for every way an event breaks its payload schema or the envelope (none: it is valid)."""
     spend()
-    payload_judge, envelope_judge = _payload_judge(event_type), _judge("run-event", "")
-    if (
-        payload_judge is not None
-        and envelope_judge is not None
-        and _judged_valid(payload_judge, payload)
-        and _judged_valid(envelope_judge, event)
-    ):
+    judge = event_judge(event_type)
+    if judge is not None and _judged_valid(judge, event):
         return []
     return payload_errors(event_type, payload) + errors("run-event", event)

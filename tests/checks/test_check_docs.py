@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import time
+
+import pytest
+
 from support.helpers import hits
 
 DOC = "spec/v1/overview.md"
@@ -76,3 +80,66 @@ def test_a_json_pointer_into_a_schema_must_name_a_member(findings):
         )
 
     assert hits(findings(edit), "doc-anchor-broken") == [(DOC, 7), (DOC, 9)]
+
+
+def test_undefined_reference_link_is_a_broken_link(findings):
+    def edit(files):
+        files[DOC] = HEADER + (
+            "See [the RFC][rfc] and [events][Events].\n"
+            "Then [x][missing], and [gone][] too.\n"
+            "\n"
+            "[rfc]: ../rfcs/0001-things.md\n"
+            "[events]: #events\n"
+        )
+
+    found = [d for d in findings(edit) if d.rule == "doc-link-broken"]
+    assert [(d.line, d.col) for d in found] == [(8, 6), (8, 24)]
+    assert "[missing]" in found[0].message
+
+
+def test_reference_link_definition_is_checked(findings):
+    def edit(files):
+        files[DOC] = HEADER + "See [the RFC][rfc].\n\n[rfc]: ../rfcs/0404-nothing.md\n"
+
+    assert hits(findings(edit), "doc-link-broken") == [(DOC, 7)]
+
+
+def test_setext_headings_have_anchors(findings):
+    def edit(files):
+        files[DOC] = (
+            HEADER + "Setext Title\n============\n\nSub *part*\n---\n\n[a](#setext-title) [b](#sub-part) [c](#nope)\n"
+        )
+
+    assert hits(findings(edit), "doc-anchor-broken") == [(DOC, 13)]
+
+
+def test_repeated_headings_take_the_sites_anchors(findings):
+    def edit(files):
+        files[DOC] = HEADER + "## Events\n\n[a](#events_1) [b](#events-1)\n"
+
+    found = [d for d in findings(edit) if d.rule == "doc-anchor-broken"]
+    assert [(d.line, d.col) for d in found] == [(9, 16)]
+
+
+def test_links_in_indented_code_and_long_fences_are_not_links(findings):
+    def edit(files):
+        files[DOC] = HEADER + (
+            "Indented code:\n\n    [a](missing.md)\n\n"
+            "````markdown\n```\n[b](missing.md)\n```\n[c](missing.md)\n````\n\n"
+            "~~~\n[d](missing.md)\n~~~\n\n"
+            "[e](missing.md)\n"
+        )
+
+    assert hits(findings(edit), "doc-link-broken") == [(DOC, 22)]
+
+
+@pytest.mark.parametrize("size", [24_000, 40_000])
+@pytest.mark.parametrize("unit", ["[a](", "["])
+def test_a_long_line_checks_quickly(findings, size, unit):
+    def edit(files):
+        files[DOC] = HEADER + unit * (size // len(unit)) + "\n"
+
+    started = time.perf_counter()
+    found = findings(edit)
+    assert time.perf_counter() - started < 5
+    assert [d for d in found if d.path == DOC] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime
 import json
 
 import pytest
@@ -25,6 +26,43 @@ def test_every_event_is_validated_before_it_is_appended(make_host, module):
         run.log.append("agent.loop.iterated", {})
     assert len(run.log.events) == before
     assert [e["sequence"] for e in run.log.events] == list(range(before))
+
+
+def test_the_envelope_is_validated_with_the_payload(module):
+    valid = {"workflowId": "w"}
+    good = module.events.EventLog("run-1", clock=lambda: "2026-01-01T00:00:00.000Z")
+    assert good.append("run.started", valid)["sequence"] == 0
+    nameless = module.events.EventLog("", clock=lambda: "2026-01-01T00:00:00.000Z")  # runId breaks minLength
+    with pytest.raises(module.InvalidEvent, match="runId"):
+        nameless.append("run.started", valid)
+    untimed = module.events.EventLog("run-1", clock=lambda: "yesterday")  # timestamp breaks date-time
+    with pytest.raises(module.InvalidEvent, match="timestamp"):
+        untimed.append("run.started", valid)
+    assert nameless.events == [] and untimed.events == []
+    with pytest.raises(module.InvalidEvent, match="workflowId"):
+        good.append("run.started", {"workflowId": ""})  # the payload of the same event type breaks its schema
+    assert len(good.events) == 1
+
+
+def test_the_clock_writes_an_rfc3339_utc_time_with_milliseconds(module):
+    stamp = module.events.utc_now()
+    parsed = datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.UTC)
+    assert len(stamp) == len("2026-01-01T00:00:00.000Z")
+    assert abs((datetime.datetime.now(datetime.UTC) - parsed).total_seconds()) < 5
+
+
+def test_compiled_validators_annotate_only_the_formats_their_targets_meet(module):
+    schemas = module.schemas
+    payload = schemas.schema_uri("run-event-payloads", schemas._payload_pointer("run.started"))
+    met = schemas._annotations((schemas.schema_uri("run-event"), payload))
+    assert met.keys() == schemas._ANNOTATIONS.keys() & {"date-time"}  # the envelope's timestamp only
+    request = schemas.schema_uri("run-create-request")
+    assert schemas._annotations((request,)).keys() == schemas._ANNOTATIONS.keys() & {"uri"}
+    unknown = schemas._annotations(("https://example.invalid/elsewhere.schema.json",))
+    assert unknown == schemas._ANNOTATIONS  # a target the generator did not describe gets every annotation
+    # Whatever the compiled validator is told, the verdict on a format jsonschema does not check is the same.
+    odd = {"workflowId": "w", "callbackUrl": "not a uri at all"}
+    assert (schemas.errors("run-create-request", odd) == []) == ("uri" in schemas._ANNOTATIONS)
 
 
 def test_terminate_completes_and_ask_user_suspends_until_resumed(make_host):

@@ -96,6 +96,43 @@ def test_a_request_over_its_cpu_budget_gets_a_clear_error_and_its_run_fails(make
     assert call(make_host(), "POST", SEAM, request(gate(), judged(PASSING, output=output))).status == 200
 
 
+class _Clocks:
+    """A wall clock and a thread CPU clock the test moves by hand, counting reads of the CPU clock."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu, self.cpu_reads = 0.0, 0.0, 0
+
+    def perf_counter(self) -> float:
+        return self.wall
+
+    def thread_time(self) -> float:
+        self.cpu_reads += 1
+        return self.cpu
+
+
+def test_the_budget_reads_the_cpu_clock_only_once_it_could_be_used_up(module, monkeypatch):
+    budget = module.budget
+    clocks = _Clocks()
+    monkeypatch.setattr(budget, "time", clocks)
+    with budget.budget(1.0):
+        reads = clocks.cpu_reads
+        clocks.wall, clocks.cpu = 0.9, 0.9
+        for _ in range(50):
+            budget.spend()  # less than a second has passed: less than a second of CPU can have been used
+        assert clocks.cpu_reads == reads
+        clocks.wall, clocks.cpu = 1.5, 0.4  # a second has passed, but the thread waited most of it
+        budget.spend()
+        assert clocks.cpu_reads == reads + 1
+        clocks.wall = 2.0  # the 0.6 s of CPU left cannot be used before 2.1
+        budget.spend()
+        assert clocks.cpu_reads == reads + 1
+        clocks.wall, clocks.cpu = 2.2, 1.01
+        with pytest.raises(budget.OverBudget):
+            budget.spend()
+    budget.spend()  # no budget outside the block
+    assert clocks.cpu_reads == reads + 2
+
+
 # --- owner scopes -----------------------------------------------------------------------------
 
 

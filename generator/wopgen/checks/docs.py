@@ -23,7 +23,11 @@ BANNER_STATUS = define(
     "error",
     "A status banner disagrees with the status of an RFC it cites.",
 )
-LINK = define("doc-link-broken", "error", "A relative link points at a file that does not exist or leaves the corpus.")
+LINK = define(
+    "doc-link-broken",
+    "error",
+    "A relative link points at a file that does not exist or leaves the corpus, or a reference link names an undefined label.",
+)
 ANCHOR = define(
     "doc-anchor-broken",
     "error",
@@ -114,6 +118,14 @@ def _declared_external(corpus: Corpus, resolved: str) -> bool:
 
 
 def _links(corpus: Corpus, page: MarkdownDoc, by_path: dict[str, MarkdownDoc]) -> Iterator[Diagnostic]:
+    for reference in page.undefined_references:
+        yield LINK.at(
+            page.path,
+            reference.line,
+            f"reference link [{reference.text}][{reference.label}]: the page defines no [{reference.label}]",
+            f"add a definition line '[{reference.label}]: path.md' to the page, or write an inline link",
+            col=reference.col,
+        )
     folder = posixpath.dirname(page.path)
     for link in page.links:
         target = link.target.strip()
@@ -159,5 +171,5 @@ def _anchor_problem(
         return None
     return (
         f"no heading with anchor #{anchor} in {resolved}",
-        "anchors are GitHub-style heading slugs (lower case, punctuation dropped, spaces to -)",
+        "anchors are the site's heading anchors: lower case, punctuation dropped, spaces to -, a repeat gets _1, _2",
     )

@@ -1,21 +1,37 @@
-"""A small Markdown reader: headings and their anchors, links, task items, RFC mentions.
+"""The corpus's Markdown, read with a CommonMark parser (markdown-it-py, tables enabled).
 
-It reads what the checks and generators need and nothing more; fenced code is skipped.
+What the checks and generators need: headings with the anchors the site gives them, links and
+images with their line and column, task items, RFC mentions, the lines that are code, and
+reference-style links whose label has no definition. Code (fenced or indented) holds no links,
+headings or mentions. Anchors are made the way the site's table of contents makes them
+(`toc` with `pymdownx.slugs.slugify(case="lower")`, `_1`, `_2`... for repeats, `{#id}` kept).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
-_CODE_SPAN = re.compile(r"`+[^`]*`+")
-_TASK = re.compile(r"^\s*[-*+]\s+\[([ xX])\]\s+(.*)$")
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline, image, link
+from markdown_it.token import Token
+
+_TASK = re.compile(r"\[([ xX])\][ \t]+([^\n]*)")
 # OpenWOP RFCs are cited with four digits and a leading zero (RFC 0061); IETF ones (RFC 2119) are not.
 _RFC = re.compile(r"\bRFC[ \u00a0-]?(0\d{3})\b")
+_NEWLINE = re.compile(r"\r\n?|\n")
+# `[text][label]` or `[text][]` left as text: the label has no definition (a defined one is a link).
+_UNDEFINED = re.compile(r"\[([^\[\]\n]+)\]\[([^\[\]\n]*)\]")
+# attr_list on a heading: `## Title {#id}` or `## Title {: #id .class }`.
+_ATTRS = re.compile(r"[ ]+\{:?([^}\n]*)\}[ ]*$")
+_COUNTED = re.compile(r"^(.*)_([0-9]+)$")
+_TAG = re.compile(r"</?[^>]*>")
+_NOT_IN_SLUG = re.compile(r"[^\w\- ]")
+_LINK_TYPES = ("link_open", "image")
+_TEXT_TYPES = ("text", "text_special", "code_inline", "html_inline")
 
 
 @dataclass(frozen=True)
@@ -30,6 +46,16 @@ class Heading:
 class Link:
     text: str
     target: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class UndefinedReference:
+    """`[text][label]` whose label no definition in the page names: rendered as text, not a link."""
+
+    text: str
+    label: str
     line: int
     col: int
 
@@ -54,12 +80,14 @@ class MarkdownDoc:
     text: str
     headings: list[Heading] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
+    undefined_references: list[UndefinedReference] = field(default_factory=list)
     tasks: list[TaskItem] = field(default_factory=list)
     rfc_mentions: list[RfcMention] = field(default_factory=list)
+    code_lines: set[int] = field(default_factory=set)
 
     @property
     def lines(self) -> list[str]:
-        return self.text.splitlines()
+        return source_lines(self.text)
 
     @property
     def anchors(self) -> set[str]:
@@ -71,8 +99,7 @@ class MarkdownDoc:
 
     def section_lines(self, heading: Heading) -> tuple[int, int]:
         """1-based inclusive line range of a heading's body, up to the next heading of its level."""
-        lines = self.lines
-        end = len(lines)
+        end = len(self.lines)
         for h in self.headings:
             if h.line > heading.line and h.level <= heading.level:
                 end = h.line - 1
@@ -93,48 +120,216 @@ class MarkdownDoc:
         return None
 
 
-def inline_text(markdown: str) -> str:
-    """Heading text as a reader sees it: link text kept, code ticks and emphasis marks dropped."""
-    text = _LINK.sub(lambda m: m.group(1), markdown)
-    text = text.replace("`", "")
-    text = re.sub(r"(\*\*|__|\*)", "", text)
-    return text.strip()
+def source_lines(text: str) -> list[str]:
+    """The lines as the parser numbers them: split at LF, CRLF and CR only."""
+    lines = _NEWLINE.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+class _Parser(MarkdownIt):
+    """CommonMark with tables; destinations kept as written (no percent-encoding), none refused."""
+
+    def validateLink(self, url: str) -> bool:
+        return True
+
+    def normalizeLink(self, url: str) -> str:
+        return url
+
+
+def _located(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
+    """`rule` (link or image) recording where in the inline source the link starts and what it spans."""
+
+    def located(state: StateInline, silent: bool) -> bool:
+        # No `]` after this point: neither a link nor an image can start here. Answering at once
+        # keeps a long run of `[` without a `]` from costing a label scan at every bracket.
+        known = state.env.get("last-close")
+        if known is None or known[0] is not state.src:
+            known = state.env["last-close"] = (state.src, state.src.rfind("]"))
+        if state.pos > known[1]:
+            return False
+        start = state.pos
+        before = len(state.tokens)
+        matched = rule(state, silent)
+        if matched and not silent:
+            for token in state.tokens[before:]:
+                if token.type in _LINK_TYPES:
+                    token.meta["start"] = start
+                    token.meta["source"] = state.src[start : state.pos]
+                    break
+        return matched
+
+    return located
+
+
+def _parser() -> MarkdownIt:
+    parser = _Parser("commonmark").enable("table")
+    parser.inline.ruler.at("link", _located(link))
+    parser.inline.ruler.at("image", _located(image))
+    # Keep escapes and entities as tokens of their own, so text tokens are verbatim source.
+    parser.disable("text_join", True)
+    return parser
+
+
+_PARSER = _parser()
+
+
+def _unique(anchor: str, used: set[str]) -> str:
+    """The table of contents' rule for a repeated or empty anchor: `x`, `x_1`, `x_2`..."""
+    if anchor in used or not anchor:
+        counted = _COUNTED.match(anchor)
+        base, count = (counted.group(1), int(counted.group(2))) if counted else (anchor, 0)
+        count += 1
+        while f"{base}_{count}" in used:
+            count += 1
+        anchor = f"{base}_{count}"
+    used.add(anchor)
+    return anchor
 
 
 def slugify(text: str) -> str:
-    """GitHub-style anchor: lower case, punctuation dropped, spaces to hyphens."""
-    out = []
-    for ch in inline_text(text).lower():
-        if ch in (" ", "-"):
-            out.append("-")
-        elif ch == "_" or unicodedata.category(ch)[0] in ("L", "N"):
-            out.append(ch)
-    return "".join(out)
+    """The site's anchor for a heading whose plain text is `text` (before repeats are numbered).
+
+    The rule of `pymdownx.slugs.slugify(case="lower")`, which the site's `toc` is configured with:
+    whitespace runs made one space, NFC, anything tag-like removed, trimmed, lower case, every
+    character but word characters, `-` and space dropped, spaces to `-`."""
+    text = _TAG.sub("", unicodedata.normalize("NFC", " ".join(text.split()))).strip().lower()
+    return _NOT_IN_SLUG.sub("", text).replace(" ", "-")
+
+
+def _attr_id(text: str) -> tuple[str, str | None]:
+    """`text` without a trailing attribute list, and the `#id` that list sets (if any)."""
+    match = _ATTRS.search(text)
+    if match is None:
+        return text, None
+    anchor = next((part[1:] for part in match.group(1).split() if part.startswith("#") and len(part) > 1), None)
+    return text[: match.start()], anchor
+
+
+def _heading_text(children: Sequence[Token]) -> tuple[str, str]:
+    """(the heading as the checks read it, its plain text as the site shows it).
+
+    The first keeps reference-style links as written (`## [Unreleased]` stays `[Unreleased]` when
+    the changelog defines that label) and drops inline-link targets, emphasis and code ticks."""
+    shown: list[str] = []
+    plain: list[str] = []
+    verbatim = False
+    for child in children:
+        kind = child.type
+        if kind in _TEXT_TYPES:
+            plain.append(child.content)
+            if not verbatim:
+                shown.append(child.content)
+        elif kind in ("softbreak", "hardbreak"):
+            plain.append(" ")
+            if not verbatim:
+                shown.append(" ")
+        elif kind == "link_open":
+            source = str(child.meta.get("source", ""))
+            if source.endswith("]"):  # [text][label], [text][] or [label]
+                shown.append(source)
+                verbatim = True
+        elif kind == "link_close":
+            verbatim = False
+        elif kind == "image" and child.children:
+            inner_shown, _ = _heading_text(child.children)
+            shown.append(inner_shown)
+    return " ".join("".join(shown).split()), "".join(plain)
+
+
+class _Locator:
+    """Turns an offset in an inline token's source into a (line, column) of the file."""
+
+    def __init__(self, token: Token, first_line: int, lines: list[str]) -> None:
+        self.content = token.content
+        self.first_line = first_line
+        self.lines = lines
+        self.breaks = [m.start() for m in re.finditer("\n", self.content)]
+        self.offsets: dict[int, int] = {}
+
+    def at(self, start: int) -> tuple[int, int]:
+        row = bisect_left(self.breaks, start)
+        row_start = self.breaks[row - 1] + 1 if row else 0
+        index = self.first_line + row
+        if row not in self.offsets:
+            end = self.breaks[row] if row < len(self.breaks) else len(self.content)
+            piece = self.content[row_start:end]
+            raw = self.lines[index] if index < len(self.lines) else ""
+            found = raw.find(piece) if piece else -1
+            self.offsets[row] = max(found, 0)
+        return index + 1, self.offsets[row] + start - row_start + 1
+
+
+def _inline(doc: MarkdownDoc, token: Token, first_line: int, lines: list[str]) -> None:
+    children = token.children or []
+    if "[" not in token.content:
+        return
+    locator = _Locator(token, first_line, lines)
+    for index, child in enumerate(children):
+        if child.type in _LINK_TYPES and "start" in child.meta:
+            line, col = locator.at(int(child.meta["start"]))
+            if child.type == "image":
+                target, text = str(child.attrGet("src") or ""), child.content
+            else:
+                target, text = str(child.attrGet("href") or ""), _link_text(children, index)
+            doc.links.append(Link(text, target, line, col))
+        elif child.type == "text" and "][" in child.content:
+            _undefined(doc, child.content, token.content, locator)
+
+
+def _link_text(children: Sequence[Token], opening: int) -> str:
+    parts: list[str] = []
+    for child in children[opening + 1 :]:
+        if child.type == "link_close":
+            break
+        if child.type in _TEXT_TYPES:
+            parts.append(child.content)
+    return "".join(parts)
+
+
+def _undefined(doc: MarkdownDoc, text: str, source: str, locator: _Locator) -> None:
+    cursor = 0
+    for match in _UNDEFINED.finditer(text):
+        found = source.find(match.group(0), cursor)
+        if found < 0:
+            continue
+        cursor = found + len(match.group(0))
+        line, col = locator.at(found)
+        label = match.group(2) or match.group(1)
+        doc.undefined_references.append(UndefinedReference(match.group(1), label, line, col))
 
 
 def parse_markdown(path: str, text: str) -> MarkdownDoc:
     doc = MarkdownDoc(path=path, text=text)
-    in_fence = False
-    seen: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if _FENCE.match(raw):
-            in_fence = not in_fence
+    lines = source_lines(text)
+    tokens = _PARSER.parse(text, {})
+    raw_headings: list[tuple[int, str, str, str | None, int]] = []
+    block_line = 0
+    for index, token in enumerate(tokens):
+        if token.map is not None:
+            block_line = token.map[0]
+        if token.type in ("fence", "code_block") and token.map is not None:
+            doc.code_lines.update(range(token.map[0] + 1, token.map[1] + 1))
+        elif token.type == "inline":
+            _inline(doc, token, block_line, lines)
+            if index >= 2 and tokens[index - 2].type == "list_item_open":  # an item's first paragraph
+                task = _TASK.match(token.content)
+                if task:
+                    doc.tasks.append(TaskItem(task.group(1) != " ", task.group(2).strip(), block_line + 1))
+            previous = tokens[index - 1] if index else None
+            if previous is not None and previous.type == "heading_open":
+                shown, plain = _heading_text(token.children or [])
+                shown, _ = _attr_id(shown)
+                plain, anchor = _attr_id(plain)
+                raw_headings.append((int(previous.tag[1]), shown, plain, anchor, block_line + 1))
+    used = {anchor for *_, anchor, _ in raw_headings if anchor}
+    for level, shown, plain, anchor, line in raw_headings:
+        slug = anchor if anchor else _unique(slugify(plain), used)
+        doc.headings.append(Heading(level, shown, slug, line))
+    for number, raw in enumerate(lines, start=1):
+        if number in doc.code_lines or "RFC" not in raw:
             continue
-        if in_fence:
-            continue
-        heading = _HEADING.match(raw)
-        if heading:
-            base = slugify(heading.group(2))
-            n = seen.get(base, 0)
-            seen[base] = n + 1
-            slug = base if n == 0 else f"{base}-{n}"
-            doc.headings.append(Heading(len(heading.group(1)), inline_text(heading.group(2)), slug, number))
-        task = _TASK.match(raw)
-        if task:
-            doc.tasks.append(TaskItem(task.group(1) != " ", task.group(2).strip(), number))
-        visible = _CODE_SPAN.sub(lambda m: " " * len(m.group()), raw)
-        for link in _LINK.finditer(visible):
-            doc.links.append(Link(link.group(1), link.group(2), number, link.start() + 1))
         for mention in _RFC.finditer(raw):
             doc.rfc_mentions.append(RfcMention(int(mention.group(1)), number, mention.start() + 1))
     return doc

@@ -18,6 +18,7 @@ from wopgen import __version__
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.api import read_api
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_INDEX, type_index
+from wopgen.corpus.graph import Located, Position
 from wopgen.corpus.vocabulary import LOOP_FIXTURE
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.api import openapi_document
@@ -139,6 +140,48 @@ def _missing_schemas(corpus: Corpus) -> list[Diagnostic]:
     return found
 
 
+def _reachable_formats(corpus: Corpus, start: Located) -> list[str] | None:
+    """Every `format` a validation against the schema at `start` may meet: those named below it and
+    below every node its `$ref`s reach, followed through the graph. None when that cannot be known
+    (a `$ref` the graph cannot follow, or a `$dynamicRef`)."""
+    found: set[str] = set()
+    seen: set[Located] = set()
+    todo = [start]
+    while todo:
+        where = todo.pop()
+        if where in seen:
+            continue
+        seen.add(where)
+        inside = where.pointer + "/"
+        for item in corpus.graph.objects(where.path):
+            if item.position is not Position.SCHEMA:
+                continue
+            if item.pointer != where.pointer and not item.pointer.startswith(inside):
+                continue
+            if "$dynamicRef" in item.node:
+                return None
+            if isinstance(item.node.get("format"), str):
+                found.add(item.node["format"])
+        for site in corpus.graph.sites_below(where):
+            if site.target is None:
+                return None
+            todo.append(site.target)
+    return sorted(found)
+
+
+def _formats(corpus: Corpus) -> dict[str, list[str]]:
+    """Validation target -> the formats it may meet, for each schema and each event payload of the
+    type index (`<uri>#<pointer>`). The host treats as annotations, in its compiled validators, only the
+    formats a target may meet: every one it is told about costs each validation a call back into Python."""
+    targets = {corpus.uri_of(path): Located(path, "") for path in sorted(corpus.schemas)}
+    index = type_index(corpus)
+    if index is not None:
+        for payload in index.payloads.values():
+            targets[corpus.uri_of(index.doc.path) + "#" + payload.pointer] = Located(index.doc.path, payload.pointer)
+    found = {uri: _reachable_formats(corpus, where) for uri, where in targets.items()}
+    return {uri: formats for uri, formats in found.items() if formats is not None}
+
+
 def semantics_files(package: str = PACKAGE) -> dict[str, str]:
     """`wopgen.semantics` copied verbatim into the host package, so the host decides with the same functions."""
     folder = resources.files("wopgen.semantics")
@@ -249,6 +292,7 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
             "idBase": corpus.settings.id_base,
             "schemas": {corpus.uri_of(path): doc.data for path, doc in sorted(corpus.schemas.items())},
             "payloadDefs": _payload_defs(corpus),
+            "formats": _formats(corpus),
             "profiles": profiles,
             "suites": suites,
             "fixtures": fixtures,

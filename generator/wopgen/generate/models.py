@@ -182,13 +182,14 @@ def explicit_openness(schema: Any) -> Any:
     return out
 
 
-def _run_generator(files: dict[str, Any]) -> dict[tuple[str, ...], str]:
+def generator_config() -> Any:
+    """The datamodel-code-generator configuration `wopgen models` runs with (a `GenerateConfig`)."""
     # Imported here: the library is large and only this command needs it.
-    from datamodel_code_generator import GenerateConfig, generate
+    from datamodel_code_generator import GenerateConfig
     from datamodel_code_generator.enums import DataModelType, DefaultValueType, InputFileType, StrictTypes
     from datamodel_code_generator.format import Formatter, PythonVersion
 
-    config = GenerateConfig(
+    return GenerateConfig(
         input_file_type=InputFileType.JsonSchema,
         output_model_type=DataModelType.PydanticV2BaseModel,
         target_python_version=PythonVersion.PY_311,
@@ -210,11 +211,22 @@ def _run_generator(files: dict[str, Any]) -> dict[tuple[str, ...], str]:
         formatters=[Formatter.BUILTIN],
         allow_remote_refs=False,
     )
+
+
+def write_generator_input(files: dict[str, Any], folder: Path) -> None:
+    """The schema files as datamodel-code-generator reads them: each object schema's openness stated."""
+    for name, data in sorted(files.items()):
+        (folder / name).write_text(json.dumps(explicit_openness(data), indent=2), encoding="utf-8")
+
+
+def _run_generator(files: dict[str, Any]) -> dict[tuple[str, ...], str]:
+    from datamodel_code_generator import generate
+
+    config = generator_config()
     with tempfile.TemporaryDirectory(prefix="wopgen-models-") as tmp:
         folder = Path(tmp) / "schemas"
         folder.mkdir()
-        for name, data in sorted(files.items()):
-            (folder / name).write_text(json.dumps(explicit_openness(data), indent=2), encoding="utf-8")
+        write_generator_input(files, folder)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
@@ -275,16 +287,9 @@ def _root_classes(
     return roots
 
 
-def generate_models(
-    corpus: Corpus, package: str | None = None, warnings: list[Diagnostic] | None = None
-) -> dict[str, str]:
-    """The models package as {relative path: text}; byte-identical for the same corpus. What cannot be
-    typed or exported is appended to `warnings` (rule `models-untyped`) when a list is given."""
-    package = package or corpus.settings.models_package
-    if not _PACKAGE_NAME.match(package):
-        raise ModelsSettingsError(
-            f"[tool.wopgen] models-package {package!r} is not a Python package name (letters, digits, _)"
-        )
+def generator_input(corpus: Corpus) -> tuple[dict[str, Any], list[EventVariant]]:
+    """The schemas fed to datamodel-code-generator by file name (the corpus's, plus the derived event
+    variants when the corpus has an event index), and those variants."""
     files: dict[str, Any] = {
         Path(doc.path).name: doc.data for doc in corpus.schemas.values() if isinstance(doc.data, dict)
     }
@@ -295,6 +300,20 @@ def generate_models(
     if derived is not None:
         schema, variants = derived
         files[VARIANTS_SCHEMA + SCHEMA_SUFFIX] = schema
+    return files, variants
+
+
+def generate_models(
+    corpus: Corpus, package: str | None = None, warnings: list[Diagnostic] | None = None
+) -> dict[str, str]:
+    """The models package as {relative path: text}; byte-identical for the same corpus. What cannot be
+    typed or exported is appended to `warnings` (rule `models-untyped`) when a list is given."""
+    package = package or corpus.settings.models_package
+    if not _PACKAGE_NAME.match(package):
+        raise ModelsSettingsError(
+            f"[tool.wopgen] models-package {package!r} is not a Python package name (letters, digits, _)"
+        )
+    files, variants = generator_input(corpus)
     modules = _run_generator(files)
     out: dict[str, str] = {}
     for key, text in sorted(modules.items()):

@@ -229,12 +229,12 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
     try:
         for entry in sorted(out.iterdir()) if out.is_dir() else []:
             _carry_over(entry, staging / entry.name, out, ours)
-        for relative, content in sorted(files.items()):
+        for relative in sorted(files):  # one file's content at a time: `files` may read them lazily
             target = staging / _safe(relative)
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.is_symlink() or target.exists():
                 _remove(target)
-            target.write_bytes(_as_bytes(content))
+            target.write_bytes(_as_bytes(files[relative]))
         (staging / MANIFEST).write_text(manifest_text(files), encoding="utf-8")
         _swap(staging, out)
     except OSError as exc:

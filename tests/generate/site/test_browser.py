@@ -2,9 +2,10 @@
 
 Builds the site from the repository's own corpus, serves it on 127.0.0.1 with a stdlib HTTP
 server, and checks what a reader sees: the home page, an RFC page with its folded card, a schema page, the
-event catalogue, the API reference with its examples and the offline Swagger UI page, a cross-page
-anchor, and the built-in search. Screenshots at a desktop and a phone width go to build/screenshots/. When Chromium or its driver
-is missing the test skips, except on CI (CI set), where it fails and says how to install them.
+schema index reaching every schema page, the event catalogue, the API reference with its examples and the
+offline Swagger UI page, a cross-page anchor, and the built-in search. Screenshots at a desktop and a phone
+width go to build/screenshots/. When Chromium or its driver is missing the test skips, except on CI (CI
+set), where it fails and says how to install them.
 """
 
 from __future__ import annotations
@@ -161,6 +162,28 @@ def test_schema_page_shows_fields_refs_and_examples(browser: Any, site_url: str)
     hrefs = [a.get_attribute("href") or "" for a in browser.find_elements(By.CSS_SELECTOR, "article a")]
     assert any(h.startswith(site_url + "schemas/run-snapshot/#def-") for h in hrefs), "no cross-page $ref link"
     _shoot(browser, "schema-run-event-payloads")
+
+
+def _active_tab(driver: Any) -> str:
+    return _text(driver, ".md-tabs__item--active")
+
+
+def test_schema_index_reaches_every_schema_page(browser: Any, site_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    corpus = load(REPO)
+    browser.get(site_url + "schemas/")
+    _wait(browser, "article h1")
+    assert _active_tab(browser) == "Schemas"
+    links = {a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "article table td:first-child a")}
+    assert links == {site_url + f"schemas/{corpus.schema_name(p)}/" for p in corpus.schemas}
+    sidebar = _text(browser, ".md-nav--primary")
+    assert "Event catalogue" in sidebar and "RunEventPayloads" not in sidebar  # the nav lists no schema page
+    _shoot(browser, "schemas-index")
+    browser.find_element(By.CSS_SELECTOR, "article td a[href='run-event-payloads/']").click()
+    assert _wait(browser, "article h1").text == "RunEventPayloads"
+    assert _active_tab(browser) == "Schemas"  # the reader still sees which section they are in
+    _shoot(browser, "schema-out-of-nav")
 
 
 def test_cross_page_anchor_lands_on_its_heading(browser: Any, site_url: str) -> None:

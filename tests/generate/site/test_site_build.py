@@ -72,6 +72,17 @@ def test_broken_anchor_fails_strict_build_and_leaves_output_alone(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus", "site"]  # no staging left beside it
 
 
+def test_a_killed_builds_mkdocs_folder_is_removed_by_the_next(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
+    dead = 2**22 + 7  # above the default pid_max: no such process
+    left = tmp_path / f".site.mkdocs.wopgen-staging.{dead}.abcd1234"
+    (left / "site").mkdir(parents=True)
+    (left / "site/index.html").write_text("half a site")
+    result = run("--root", str(make_corpus()), "site", "build", "--out", str(tmp_path / "site"))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus", "site"]
+    assert "half a site" not in (tmp_path / "site/index.html").read_text(encoding="utf-8")
+
+
 def test_unwritable_output_is_a_usage_error(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

@@ -224,5 +224,5 @@ def test_nav_and_build_date(make_corpus: Callable[..., Path]) -> None:
     root = make_corpus()
     config = pages(root)["mkdocs.yml"]
     assert "INHERIT:" in config and "site/mkdocs.yml" in config
-    assert "- 'RFC 0001: Things': rfcs/0001-things.md" in config
+    assert "  - RFCs:\n    - rfcs/index.md\n" in config and "rfcs/0001-things.md" not in config
     assert build_date(load(root)) == "2026-06-01"  # the newest date the corpus states

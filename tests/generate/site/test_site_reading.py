@@ -54,18 +54,16 @@ def test_identifiers_break_only_after_dots_and_slashes() -> None:
     assert re.search(r":not\(pre\) > code \{\s*word-break: normal;\s*overflow-wrap: normal;", css)
 
 
-def test_schema_pages_and_nav_use_schema_titles_with_one_entry_per_concept() -> None:
+def test_schema_pages_use_schema_titles_and_the_nav_has_one_entry_per_concept() -> None:
     tree = render(load(REPO), rules=catalogue())
     assert _text(tree, "docs/schemas/run-event-payloads.md").startswith("# RunEventPayloads\n")
+    assert "[run-event-payloads](run-event-payloads.md) | `RunEventPayloads`" in _text(tree, "docs/schemas/index.md")
     nav = _nav(tree)
     for names in _siblings(nav):
         lowered = [n.lower() for n in names]
         assert len(lowered) == len(set(lowered)), names
     schemas = next(item["Schemas"] for item in nav if "Schemas" in item)
-    names = [next(iter(e)) for e in schemas if isinstance(e, dict)]
-    assert "RunEventPayloads" in names and "run-event-payloads" not in names
-    capabilities = next(e["Capabilities"] for e in schemas if isinstance(e, dict) and "Capabilities" in e)
-    assert capabilities == [{"Reference": "capabilities.md"}, {"Schema": "schemas/capabilities.md"}]
+    assert schemas == ["schemas/index.md", {"Event catalogue": "events.md"}, {"Capabilities": "capabilities.md"}]
 
 
 def test_every_api_operation_shows_answer_examples_from_the_corpus() -> None:

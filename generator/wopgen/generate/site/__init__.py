@@ -27,7 +27,7 @@ from wopgen.generate.site import rfcs as site_rfcs
 from wopgen.generate.site import schemas as site_schemas
 from wopgen.generate.site import tryit
 from wopgen.generate.site.context import Pages, SiteContext
-from wopgen.generate.site.paths import CHANGELOG, SECURITY, Target
+from wopgen.generate.site.paths import CHANGELOG, RFCS, SCHEMAS, SECURITY, Target
 
 # The base configuration ships with the toolchain (site/mkdocs.yml, see wopgen.templates).
 BASE_CONFIG = templates.site_config()
@@ -117,14 +117,23 @@ def home(site: SiteContext) -> str:
 
 
 def nav(site: SiteContext) -> list[object]:
+    """The navigation every page embeds. Its size does not grow with the corpus's schemas or RFCs:
+    each of those sections lists its index page, and the pages it links to stay out of the nav
+    (`not_in_nav`), found from the index and by search."""
     spec: list[object] = []
     for path in _spec_order(site):
         spec.append({_title(site, path): site.paths.doc_page(path)})
     return [
         {"Home": "index.md"},
         {"Specification": spec},
-        {"RFCs": site_rfcs.nav(site)},
-        {"Schemas": schema_nav(site)},
+        {"RFCs": [site_rfcs.INDEX]},
+        {
+            "Schemas": [
+                site_schemas.INDEX,
+                {"Event catalogue": site_events.EVENTS},
+                {"Capabilities": site_events.CAPABILITIES},
+            ]
+        },
         {"API": [*site_api.nav(site), {"Try it": tryit.PAGE}]},
         {
             "Reference": [
@@ -137,20 +146,8 @@ def nav(site: SiteContext) -> list[object]:
     ]
 
 
-def schema_nav(site: SiteContext) -> list[object]:
-    """One entry per concept: a reference page and the schema of the same name (Capabilities)
-    share one section instead of sitting side by side as "Capabilities" and "capabilities"."""
-    index, *schemas = site_schemas.nav(site)
-    references = {"Event catalogue": site_events.EVENTS, "Capabilities": site_events.CAPABILITIES}
-    out: list[object] = [index]
-    for name, page in references.items():
-        twin = next((e for e in schemas if isinstance(e, dict) and next(iter(e)).lower() == name.lower()), None)
-        if twin is None:
-            out.append({name: page})
-        else:
-            schemas.remove(twin)
-            out.append({name: [{"Reference": page}, {"Schema": next(iter(twin.values()))}]})
-    return out + schemas
+# Pages that are not in the nav: every page of a folder whose index page is (gitignore patterns).
+NOT_IN_NAV = tuple(pattern for folder in (RFCS, SCHEMAS) for pattern in (f"/{folder}/**/*.md", f"!/{folder}/index.md"))
 
 
 def build_date(corpus: Corpus) -> str:
@@ -195,6 +192,7 @@ def config(site: SiteContext, base: Path, hooks: tuple[Path, ...] = ()) -> str:
         docs=DOCS,
         title=json.dumps(site.corpus.settings.conventions.site_title),
         nav=yaml.safe_dump(nav(site), sort_keys=False, allow_unicode=True, width=1000),
+        not_in_nav=NOT_IN_NAV,
         version_label=version_label,
         repo_url=json.dumps(repo_url) if repo_url else "",
         edit_uri=json.dumps(settings.edit_uri or "blob/HEAD/"),

@@ -69,10 +69,7 @@ class _Components:
             if match is None or match.group(2) or match.group(1) not in self.by_title:
                 continue
             name = self.site.corpus.schema_name(self.by_title[match.group(1)])
-            found = sorted(
-                (e for e in self.site.corpus.examples if e.schema_name == name and e.kind == "valid"),
-                key=lambda e: e.path,
-            )
+            found = self.site.examples(name, "valid")
             if found:
                 return json.dumps(found[0].doc.data, indent=2, ensure_ascii=False)
         return ""

@@ -19,13 +19,14 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Rule
 from wopgen.generate import site
-from wopgen.generate.writer import WriteError, prepare, scratch_beside, write_tree
+from wopgen.generate.writer import WriteError, clean_leftovers, prepare, scratch_beside, write_tree
 
 PROGRESS_HOOK = Path(__file__).resolve().with_name("progress_hook.py")
 
@@ -48,8 +49,28 @@ def _problems(output: str) -> str:
     return "\n".join(keep or output.strip().splitlines()[-20:])
 
 
-def _read_tree(folder: Path) -> dict[str, str | bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+class _Folder(Mapping[str, bytes]):
+    """The files of a folder as a tree for the writer, read from disk only when asked for, so the
+    built site is never held in memory as a whole."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.paths = [p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*")) if p.is_file()]
+
+    def __getitem__(self, relative: str) -> bytes:
+        if relative not in self._known:
+            raise KeyError(relative)
+        return (self.folder / relative).read_bytes()
+
+    @cached_property
+    def _known(self) -> set[str]:
+        return set(self.paths)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
 
 
 def build(
@@ -72,7 +93,7 @@ def build(
     out = prepare(out, force=force, protected=protected)
     tree = site.render(corpus, hooks=(PROGRESS_HOOK,) if on_page is not None else (), rules=rules)
     total = sum(1 for path in tree if path.endswith(".md"))
-    scratch = scratch_beside(out)
+    scratch = _work_beside(out)
     try:
         staging = scratch / "staging"
         write_tree(tree, staging)
@@ -95,11 +116,20 @@ def build(
             code, said = _run_counting(command, mkdocs_env(corpus), scratch / "mkdocs.log", on_page, total)
         if code != 0:
             raise SiteBuildError(_problems(said))
-        files = _read_tree(built)
+        files = _Folder(built)
         write_tree(files, out, force=force, protected=protected)
         return len(files)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _work_beside(out: Path) -> Path:
+    """mkdocs' working folder, beside `out` (on the same disk) under a name of its own: writing `out`
+    clears away what killed runs left beside `out`, and must not take this folder while the built
+    site is copied out of it. The next build removes it if this one is killed."""
+    own = out.with_name(out.name + ".mkdocs")
+    clean_leftovers(own)
+    return scratch_beside(own)
 
 
 def _run_counting(

@@ -9,7 +9,7 @@ from typing import Any
 
 from jinja2 import Environment
 
-from wopgen.corpus import Corpus
+from wopgen.corpus import Corpus, Example
 from wopgen.diagnostics import Rule
 from wopgen.generate.site.paths import SitePaths
 from wopgen.templates import environment
@@ -29,6 +29,18 @@ class SiteContext:
     @cached_property
     def env(self) -> Environment:
         return environment("site")
+
+    @cached_property
+    def _examples(self) -> dict[tuple[str, str], list[Example]]:
+        table: dict[tuple[str, str], list[Example]] = {}
+        for example in sorted(self.corpus.examples, key=lambda e: e.path):
+            table.setdefault((example.schema_name, example.kind), []).append(example)
+        return table
+
+    def examples(self, schema_name: str, kind: str) -> list[Example]:
+        """The schema's examples of one kind ("valid", "invalid"), by path (one pass over the corpus
+        for the whole site, not one per page)."""
+        return self._examples.get((schema_name, kind), [])
 
     def render(self, template: str, **values: Any) -> str:
         text = self.env.get_template(template).render(**values)

@@ -5,11 +5,16 @@
   those points; the stylesheet forbids breaks anywhere else. Code blocks are left alone.
 - A page's edit link points at the corpus file it was rendered from (`sources.json`, written next
   to the staging mkdocs.yml), not at the generated Markdown, which is in no repository.
+- A page left out of the navigation (a schema page, an RFC page: the nav lists only their index,
+  so no page embeds a link to every schema) belongs to the section of the nearest index page in
+  the nav above it, so its tab and section stay highlighted while it is read. It is not added to
+  the section's entries.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from pathlib import Path
 from typing import Any
@@ -33,12 +38,44 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     return wrap_identifiers(html)
 
 
+_read: dict[Path, tuple[tuple[int, int], dict[str, str]]] = {}
+
+
+def _sources(table: Path) -> dict[str, str]:
+    """The page -> corpus file table, read once per version of the file (not once per page, which
+    would make a build's time grow with the square of its page count)."""
+    try:
+        stat = table.stat()
+    except OSError:
+        return {}
+    version = (stat.st_mtime_ns, stat.st_size)
+    known = _read.get(table)
+    if known is None or known[0] != version:
+        known = (version, dict(json.loads(table.read_text(encoding="utf-8"))))
+        _read[table] = known
+    return known[1]
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     repo, edit = config.get("repo_url"), config.get("edit_uri")
     if not repo or not edit:
         return markdown
-    table = Path(config.config_file_path).with_name(SOURCES)
-    sources = json.loads(table.read_text(encoding="utf-8")) if table.is_file() else {}
-    source = sources.get(page.file.src_uri)
+    source = _sources(Path(config.config_file_path).with_name(SOURCES)).get(page.file.src_uri)
     page.edit_url = repo.rstrip("/") + "/" + edit.strip("/") + "/" + source if source else None
     return markdown
+
+
+def on_nav(nav: Any, config: Any, files: Any) -> Any:
+    listed = {page.file.src_uri: page for page in nav.pages}
+    for file in files.documentation_pages():
+        page = file.page
+        if page is None or file.src_uri in listed:
+            continue
+        folder = posixpath.dirname(file.src_uri)
+        while folder:
+            index = listed.get(f"{folder}/index.md")
+            if index is not None:
+                page.parent = index.parent
+                break
+            folder = posixpath.dirname(folder)
+    return nav

@@ -41,15 +41,6 @@ def _ordered(site: SiteContext) -> list[Rfc]:
     return [site.corpus.rfcs[p] for p in sorted(site.corpus.rfcs)]
 
 
-def nav(site: SiteContext) -> list[object]:
-    entries: list[object] = [INDEX]
-    for rfc in _ordered(site):
-        entries.append(
-            {f"{label(rfc)}: {escape(rfc.title)}" if rfc.title else label(rfc): site.paths.rfc_page(rfc.path)}
-        )
-    return entries
-
-
 def index(site: SiteContext) -> str:
     groups: dict[str, list[RfcRow]] = {}
     for rfc in _ordered(site):

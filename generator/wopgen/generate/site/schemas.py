@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from wopgen.corpus import Example
 from wopgen.generate.site import schemadoc
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.paths import SCHEMAS, Target, def_anchor, example_anchor
@@ -45,35 +44,40 @@ def title(site: SiteContext, path: str) -> str:
     return value if isinstance(value, str) and value.strip() else site.corpus.schema_name(path)
 
 
-def nav(site: SiteContext) -> list[object]:
-    """The index, then one entry per schema, named by its title and ordered by it."""
-    entries = sorted(site.corpus.schemas, key=lambda p: (title(site, p).lower(), p))
-    return [INDEX] + [{title(site, p): site.paths.schema_page(p)} for p in entries]
+def _direction(site: SiteContext, path: str) -> str:
+    value = _data(site, path).get(site.corpus.settings.conventions.direction_key)
+    return value if isinstance(value, str) and value.strip() else ""
 
 
 def index(site: SiteContext) -> str:
-    rows = []
+    """Every schema, grouped by who produces its instances (the directions in the order the
+    conventions list them, then any other value, then the schemas that declare none). This page is
+    how a reader reaches a schema page: schema pages are not in the navigation."""
+    known = site.corpus.settings.conventions.directions
+    groups: dict[str, list[dict[str, str]]] = {}
     for path in sorted(site.corpus.schemas):
         data = _data(site, path)
-        rows.append(
+        groups.setdefault(_direction(site, path), []).append(
             {
                 "name": site.corpus.schema_name(path),
                 "href": site.paths.href(INDEX, Target(site.paths.schema_page(path))),
                 "title": str(data.get("title", "")),
-                "direction": str(data.get("x-wop-direction", "—")),
                 "summary": schemadoc.cell(first_sentence(str(data.get("description", "")))),
                 "raw": site.paths.href(INDEX, Target(site.paths.raw_schema(path))),
             }
         )
-    return site.render("schema-index.md.j2", rows=rows)
+    order = sorted(groups, key=lambda d: (d == "", d not in known, known.index(d) if d in known else 0, d))
+    return site.render(
+        "schema-index.md.j2",
+        total=len(site.corpus.schemas),
+        key=site.corpus.settings.conventions.direction_key,
+        groups=[(direction, groups[direction]) for direction in order],
+    )
 
 
 def _examples(site: SiteContext, name: str, kind: str) -> list[ExampleView]:
-    chosen: list[Example] = sorted(
-        (e for e in site.corpus.examples if e.schema_name == name and e.kind == kind), key=lambda e: e.path
-    )
     views = []
-    for example in chosen:
+    for example in site.examples(name, kind):
         stem = PurePosixPath(example.path).stem
         text = json.dumps(example.doc.data, indent=2, ensure_ascii=False)
         views.append(ExampleView(stem, example_anchor(kind, stem), " ".join(example.why.split()), text))
