@@ -71,6 +71,17 @@ def test_unknown_rfc_citation(findings):
     assert hits(findings(edit), "doc-rfc-unknown") == [(DOC, 7)]
 
 
+def test_a_json_pointer_into_a_schema_must_name_a_member(findings):
+    def edit(files):
+        files[DOC] = HEADER + (
+            "[a](../../schemas/thing.schema.json#/properties/nope)\n"
+            "[b](../../schemas/decision.schema.json#/enum/0)\n"
+            "[c](../../schemas/decision.schema.json#/enum/7)\n"
+        )
+
+    assert hits(findings(edit), "doc-anchor-broken") == [(DOC, 7), (DOC, 9)]
+
+
 def test_undefined_reference_link_is_a_broken_link(findings):
     def edit(files):
         files[DOC] = HEADER + (

@@ -250,3 +250,23 @@ def test_cli_timeout_options_bound_a_run(stub, repo_corpus):
     assert time.monotonic() - start < 8
     assert result.exit_code == 1, result.output
     assert json.loads(result.output)["summary"]["passed"] == 0
+
+
+def test_a_gated_scenario_whose_seam_is_not_wired_soft_skips(stub, repo_corpus):
+    def discovery(handler: BaseHTTPRequestHandler) -> None:
+        model = {"supported": True, "version": 5}
+        send_json(
+            handler,
+            200,
+            {
+                **DISCOVERY,
+                "limits": LIMITS,
+                "multiAgent": {"executionModel": model},
+                "host": {"workspace": {"supported": True}},
+            },
+        )
+
+    host = stub({"GET /.well-known/openwop": discovery})  # the agent-loop seam answers 404
+    (result,) = run([BY_NAME["agent-loop-workspace-snapshot"]], Http(host.url, KEY, timeout=2), repo_corpus)
+    assert result.status == "skipped"
+    assert "/v1/host/sample/agentloop/run is not wired (HTTP 404)" in result.message

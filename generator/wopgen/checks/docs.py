@@ -9,6 +9,7 @@ from urllib.parse import unquote
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.conventions import BANNER_PATTERN, numbered_rfc
+from wopgen.corpus.graph import value_at
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.rfc import STATUSES
 from wopgen.diagnostics import Diagnostic, define
@@ -27,7 +28,11 @@ LINK = define(
     "error",
     "A relative link points at a file that does not exist or leaves the corpus, or a reference link names an undefined label.",
 )
-ANCHOR = define("doc-anchor-broken", "error", "A link's #anchor matches no heading in the target page.")
+ANCHOR = define(
+    "doc-anchor-broken",
+    "error",
+    "A link's #anchor matches no heading in the target page, or its #/pointer no member of the target schema.",
+)
 RFC_UNKNOWN = define(
     "doc-rfc-unknown",
     "error",
@@ -145,13 +150,26 @@ def _links(corpus: Corpus, page: MarkdownDoc, by_path: dict[str, MarkdownDoc]) -
                 continue
         else:
             resolved = page.path
-        if anchor:
-            target_doc = by_path.get(resolved)
-            if target_doc is not None and unquote(anchor) not in target_doc.anchors:
-                yield ANCHOR.at(
-                    page.path,
-                    link.line,
-                    f"link {target!r}: no heading with anchor #{anchor} in {resolved}",
-                    "anchors are the site's heading anchors: lower case, punctuation dropped, spaces to -, a repeat gets _1, _2",
-                    col=link.col,
-                )
+        problem = _anchor_problem(corpus, by_path, resolved, unquote(anchor)) if anchor else None
+        if problem is not None:
+            yield ANCHOR.at(page.path, link.line, f"link {target!r}: {problem[0]}", problem[1], col=link.col)
+
+
+def _anchor_problem(
+    corpus: Corpus, by_path: dict[str, MarkdownDoc], resolved: str, anchor: str
+) -> tuple[str, str] | None:
+    """(what is wrong, hint) when `anchor` names nothing in the page or schema at `resolved`."""
+    if anchor.startswith("/") and resolved in corpus.schemas:
+        if value_at(corpus.schemas[resolved].data, anchor)[0]:
+            return None
+        return (
+            f"the JSON pointer #{anchor} names nothing in {resolved}",
+            "point at an existing member, for example #/$defs/name/properties/member",
+        )
+    target_doc = by_path.get(resolved)
+    if target_doc is None or anchor in target_doc.anchors:
+        return None
+    return (
+        f"no heading with anchor #{anchor} in {resolved}",
+        "anchors are the site's heading anchors: lower case, punctuation dropped, spaces to -, a repeat gets _1, _2",
+    )

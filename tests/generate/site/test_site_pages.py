@@ -53,6 +53,18 @@ def test_status_banner_becomes_an_admonition_and_links_follow_the_pages(make_cor
     assert "[events](#events)" in overview  # in-page anchors are kept as written
 
 
+def test_a_json_pointer_into_a_schema_lands_on_its_definition_or_the_page(make_corpus: Callable[..., Path]) -> None:
+    def edit(files: dict[str, Any]) -> None:
+        files["spec/v1/overview.md"] += (
+            "\n[name](../../schemas/thing.schema.json#/$defs/name/minLength), "
+            "[required](../../schemas/thing.schema.json#/required).\n"
+        )
+
+    overview = pages(make_corpus(edit))["docs/spec/v1/overview.md"]
+    assert "[name](../../schemas/thing.md#def-name)" in overview
+    assert "[required](../../schemas/thing.md)" in overview
+
+
 def test_rfc_index_groups_by_status_and_rfc_page_has_a_card(make_corpus: Callable[..., Path]) -> None:
     def edit(files: dict[str, Any]) -> None:
         files["spec/rfcs/0002-more.md"] = (

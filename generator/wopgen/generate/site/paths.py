@@ -167,6 +167,10 @@ class SitePaths:
         target = self.target(repo_path)
         if target is None:
             return text  # a file the site does not publish: keep the words, drop the link
+        if anchor.startswith("/") and repo_path in self.corpus.schemas:
+            # A JSON pointer into a schema: its page has a section per `$defs` entry, nothing finer.
+            parts = anchor.split("/")
+            anchor = def_anchor(parts[2]) if len(parts) > 2 and parts[1] == "$defs" else ""
         return f"{bang}[{text}]({self.href(page, target, anchor)}{title})"
 
 
