@@ -27,7 +27,7 @@ from typing import Any
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.graph import Located, Position, RefGraph, Status
-from wopgen.corpus.markdown import MarkdownDoc
+from wopgen.corpus.markdown import Link, MarkdownDoc
 from wopgen.diagnostics import Diagnostic, define
 
 ENUM_VALUE = define(
@@ -42,8 +42,6 @@ _NAME = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
 _LEAD = re.compile(r"\s*(?::|\bis one of\b|\bis\b|\bone of\b)\s*")
 _ITEM = re.compile(r"`([^`]+)`(\s*\([^()]*\))?")
 _JOIN = re.compile(r"\s*(?:,\s*(?:or\s+|and\s+)?|\bor\b\s*|\band\b\s*|\|\s*)")
-# Bracket and parenthesis runs are excluded so that a long line of `[` or `](` is read in linear time.
-_COUNTER_EXAMPLE = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*/invalid/[^()\s]*)\)")
 _MAX_DEPTH = 16
 _DELIMITER = re.compile(r":?-+:?")  # a cell of a table's delimiter row
 
@@ -115,19 +113,26 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
 
 def _page(page: MarkdownDoc, enums: Mapping[str, frozenset[str]]) -> Iterator[Diagnostic]:
     columns: dict[int, str] = {}  # the enumerated columns of the table being read
+    counter_examples: dict[int, list[Link]] = {}
+    for link in page.links:
+        if "/invalid/" in link.target:
+            counter_examples.setdefault(link.line, []).append(link)
     for number, line in enumerate(page.lines, 1):
         if number in page.code_lines:
             continue
-        for name, value, col in _assignments(_without_counter_examples(line), enums):
+        for name, value, col in _assignments(_blanked(line, counter_examples.get(number, [])), enums):
             if value not in enums[name]:
                 yield _finding(page.path, number, col, name, value, enums[name])
         columns = yield from _table_row(page.path, number, line, columns, enums)
 
 
-def _without_counter_examples(line: str) -> str:
-    """The line with the text of every link to a rejected example blanked (same columns): a
-    counter-example names a wrong value on purpose."""
-    return _COUNTER_EXAMPLE.sub(lambda m: " " * len(m.group(0)), line)
+def _blanked(line: str, counter_examples: list[Link]) -> str:
+    """The line with every link to a rejected example blanked (same columns): a counter-example
+    names a wrong value on purpose."""
+    for link in counter_examples:
+        start = link.col - 1
+        line = line[:start] + " " * min(link.length, len(line) - start) + line[start + link.length :]
+    return line
 
 
 def _assignments(line: str, enums: Mapping[str, frozenset[str]]) -> Iterator[tuple[str, str, int]]:

@@ -67,7 +67,7 @@ def _line(data: Any, parts: list[Any]) -> int:
     return line
 
 
-def _without_externalref_strings(data: Any) -> Any:
+def _without_external_refs(data: Any) -> Any:
     """A plain copy in which every `$ref` to another file is an empty schema: the validator reads
     the document alone, and the refs are checked against the corpus separately."""
     plain = json.loads(json.dumps(data))
@@ -117,7 +117,7 @@ def _openapi(document: StandardDocument) -> Iterator[Diagnostic]:
         )
         return
     try:
-        errors = list(OpenAPIV31SpecValidator(_without_externalref_strings(document.doc.data)).iter_errors())
+        errors = list(OpenAPIV31SpecValidator(_without_external_refs(document.doc.data)).iter_errors())
     except (RecursionError, referencing.exceptions.Unresolvable, ValueError, TypeError, KeyError) as exc:
         yield OPENAPI_INVALID.at(document.path, 1, f"cannot be validated: {str(exc)[:200]}")
         return
@@ -141,7 +141,7 @@ def _asyncapi(document: StandardDocument) -> Iterator[Diagnostic]:
         )
         return
     validator = asyncapi_validator(document.version)
-    plain = _without_externalref_strings(document.doc.data)
+    plain = _without_external_refs(document.doc.data)
     try:
         errors = sorted(validator.iter_errors(plain), key=lambda e: list(map(str, e.absolute_path)))
     except (RecursionError, referencing.exceptions.Unresolvable) as exc:

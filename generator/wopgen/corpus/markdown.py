@@ -48,6 +48,7 @@ class Link:
     target: str
     line: int
     col: int
+    length: int = 0  # characters of source the link spans from `col` (`[text](target)` whole)
 
 
 @dataclass(frozen=True)
@@ -273,7 +274,7 @@ def _inline(doc: MarkdownDoc, token: Token, first_line: int, lines: list[str]) -
                 target, text = str(child.attrGet("src") or ""), child.content
             else:
                 target, text = str(child.attrGet("href") or ""), _link_text(children, index)
-            doc.links.append(Link(text, target, line, col))
+            doc.links.append(Link(text, target, line, col, len(str(child.meta.get("source", "")))))
         elif child.type == "text" and "][" in child.content:
             _undefined(doc, child.content, token.content, locator)
 
