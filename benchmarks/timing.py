@@ -13,12 +13,7 @@ from typing import Any
 
 def best_of(repeat: int, fn: Callable[..., Any], *args: Any) -> float:
     """The shortest of `repeat` wall-clock timings of `fn(*args)`, in seconds (the least disturbed run)."""
-    times = []
-    for _ in range(max(repeat, 1)):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return min(times)
+    return best_of_each(repeat, {"only": lambda: fn(*args)})["only"]
 
 
 def child_cpu() -> float:
