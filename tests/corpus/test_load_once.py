@@ -37,6 +37,8 @@ def test_check_on_the_repository_reads_everything_once(monkeypatch: pytest.Monke
     count("wopgen.corpus.api", "_read_api")
     count("wopgen.corpus.events", "_index_of", key=lambda corpus, doc: doc.path)
     count("wopgen.checks.schemas", "_check")
+    count("wopgen.generate.api", "_openapi_document")  # the API check and the generated host both need it
+    count("wopgen.generate.api", "_asyncapi_document")
     for method in ("glob", "rglob"):  # any other walk of the disk
         monkeypatch.setattr(Path, method, _refused(method))
 
@@ -50,6 +52,7 @@ def test_check_on_the_repository_reads_everything_once(monkeypatch: pytest.Monke
     assert calls[("_parse", str(REPO.resolve() / "pyproject.toml"))] == 1
     assert calls[("_read_api", "")] == 1
     assert calls[("_check", "")] == 1
+    assert calls[("_openapi_document", "")] == 1 and calls[("_asyncapi_document", "")] == 1
     index = {key: n for (name, key), n in calls.items() if name == "_index_of"}
     assert index["schemas/run-event-payloads.schema.json"] == 1
     assert set(index.values()) == {1}

@@ -9,6 +9,7 @@ looks like `#/components/schemas/Capabilities/$defs/limits`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -99,7 +100,30 @@ def _sorted_schemas(components: dict[str, Any], keep: list[str]) -> dict[str, An
 # --- OpenAPI -----------------------------------------------------------------------------------
 
 
+def _once(corpus: Corpus, api: ApiDescription, kind: str, render: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """A document rendered once per corpus and API description, however many commands' steps ask
+    (the API check, the host generator, the site); a BundleError is kept and raised again."""
+
+    def build() -> tuple[ApiDescription, dict[str, Any] | BundleError]:
+        try:
+            return api, render()
+        except BundleError as exc:
+            return api, exc
+
+    owner, found = corpus.view(("rendered-api-document", kind, str(id(api))), build)
+    if owner is not api:  # another description that happened to get the same id: not ours to reuse
+        found = build()[1]
+    if isinstance(found, BundleError):
+        raise found
+    return found
+
+
 def openapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
+    """The OpenAPI 3.1 document rendered from `api` (the caller must not change it: it is shared)."""
+    return _once(corpus, api, "openapi", lambda: _openapi_document(corpus, api))
+
+
+def _openapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
     names = component_names(corpus)
     components = bundle_components(corpus, OPENAPI_PREFIX)
 
@@ -200,6 +224,11 @@ def _operation(operation: Operation, ref: Any, used: list[str]) -> dict[str, Any
 
 
 def asyncapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
+    """The AsyncAPI 3.0 document rendered from `api` (the caller must not change it: it is shared)."""
+    return _once(corpus, api, "asyncapi", lambda: _asyncapi_document(corpus, api))
+
+
+def _asyncapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
     names = component_names(corpus)
     components = bundle_components(corpus, OPENAPI_PREFIX)
     channels: dict[str, Any] = {}
