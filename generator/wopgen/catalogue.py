@@ -71,11 +71,6 @@ def catalogue() -> list[Rule]:
     return [_explained(rule, texts) for rule in sorted(defined(), key=lambda r: r.id)]
 
 
-def rule(rule_id: str) -> Rule | None:
-    """One rule of the catalogue, explained, or None."""
-    return next((r for r in catalogue() if r.id == rule_id), None)
-
-
 @cache
 def _explanations() -> dict[str, dict[str, Any]]:
     import yaml

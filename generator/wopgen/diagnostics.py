@@ -111,15 +111,15 @@ def count(diagnostics: list[Diagnostic]) -> dict[str, int]:
     return totals
 
 
+def prefix(pattern: str) -> str:
+    """The id prefix a selection pattern stands for: `schema` and `schema-` both mean `schema-`."""
+    p = pattern.strip()
+    return p if p.endswith("-") else p + "-"
+
+
 def matches(rule: str, patterns: tuple[str, ...]) -> bool:
     """A pattern is a full rule id or a prefix ending in `-` (`schema-`) or bare (`schema`)."""
-    for pattern in patterns:
-        p = pattern.strip()
-        if not p:
-            continue
-        if rule == p or rule.startswith(p if p.endswith("-") else p + "-"):
-            return True
-    return False
+    return any(p.strip() and (rule == p.strip() or rule.startswith(prefix(p))) for p in patterns)
 
 
 def selected(rule: str, include: tuple[str, ...], exclude: tuple[str, ...]) -> bool:

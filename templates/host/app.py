@@ -58,7 +58,6 @@ HANDLERS: dict[str, str] = {
     "POST /v1/host/sample/agents/eval-run": "seam_eval",
     "POST /v1/host/sample/verification/run": "seam_verification",
 }
-SAMPLE_SUITE = "core.openwop.evals.sample"
 LEGACY_LOOP_FIXTURE = "conformance.scripted-loop"  # the scripted loop's id before the catalogue; still accepted
 SSE_WAIT_SECONDS = 15.0
 MAX_POLL_SECONDS = 30.0

@@ -23,7 +23,7 @@ from wopgen.checks import (
 )
 from wopgen.corpus import Corpus
 from wopgen.corpus.model import gc_paused
-from wopgen.diagnostics import Diagnostic
+from wopgen.diagnostics import Diagnostic, prefix
 
 
 class FindingsCache(Protocol):
@@ -55,12 +55,6 @@ CHECKS: tuple[tuple[Families, Check], ...] = (
 CACHED = frozenset({"api", "conformance"})
 
 
-def _prefix(pattern: str) -> str:
-    """The id prefix a selection pattern stands for: `schema` and `schema-` both mean `schema-`."""
-    p = pattern.strip()
-    return p if p.endswith("-") else p + "-"
-
-
 def wanted(families: Families, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> bool:
     """Whether a check that emits `families` (rule-id prefixes such as `schema-`) can report anything
     the selection keeps. Decided from the patterns alone: a family is wanted when an included pattern
@@ -68,11 +62,11 @@ def wanted(families: Families, include: tuple[str, ...] = (), exclude: tuple[str
 
     def reached(family: str) -> bool:
         return not include or any(
-            family.startswith(_prefix(p)) or p.strip().startswith(family) for p in include if p.strip()
+            family.startswith(prefix(p)) or p.strip().startswith(family) for p in include if p.strip()
         )
 
     def covered(family: str) -> bool:
-        return any(family.startswith(_prefix(p)) for p in exclude if p.strip())
+        return any(family.startswith(prefix(p)) for p in exclude if p.strip())
 
     return any(reached(f) and not covered(f) for f in families)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 # The fixture workflows of the conformance catalogue a host lists in its discovery `fixtures`
 # (ids as the published catalogue spells them).
 LOOP_FIXTURE = "conformance-scripted-loop"
-LEGACY_LOOP_FIXTURE = "conformance.scripted-loop"  # the id this slice used before its catalogue; hosts may alias it
 NOOP_FIXTURE = "conformance-noop"
 CANCEL_FIXTURE = "conformance-cancellable"
 

@@ -74,8 +74,7 @@ def module_name(schema_name: str) -> str:
 
 
 def _class_name(event_type: str) -> str:
-    words = re.split(r"[^A-Za-z0-9]+", event_type)
-    return "".join(w[:1].upper() + w[1:] for w in words if w) + "Event"
+    return pascal_case(event_type) + "Event"
 
 
 def pascal_case(key: str) -> str:
