@@ -281,12 +281,17 @@ class Host(SurfaceHandlers):
 
     # --- runs ---------------------------------------------------------------------------------
 
-    def run(self, run_id: str, owner: str | None = None) -> Run:
-        """The run `run_id`, as a caller of scope `owner` may see it (None: the host itself)."""
+    def visible(self, run_id: str, owner: str | None = None) -> Run | None:
+        """The run `run_id` if a caller of scope `owner` may see it (None: the host itself), else None:
+        another scope's run is treated exactly as an unknown id, so no answer tells which ids exist."""
         with self._lock:
             found = self.runs.get(run_id)
-        if found is None or (owner is not None and found.owner != owner):
-            # Another scope's run is answered exactly as an unknown id, so no answer tells which ids exist.
+        return None if found is None or (owner is not None and found.owner != owner) else found
+
+    def run(self, run_id: str, owner: str | None = None) -> Run:
+        """The run `run_id`, as a caller of scope `owner` may see it; `not_found` otherwise."""
+        found = self.visible(run_id, owner)
+        if found is None:
             raise HostError("not_found", f"no run {run_id}")
         return found
 
@@ -446,10 +451,7 @@ class Host(SurfaceHandlers):
             raise HostError("validation_error", f"the suite has more than {self.profile.max_tasks} tasks")
         baseline = None
         if "baselineRunId" in configurable:
-            with self._lock:
-                baseline = self.runs.get(str(configurable["baselineRunId"]))
-            if baseline is not None and baseline.owner != owner:
-                baseline = None  # another scope's run: answered exactly as an unknown one
+            baseline = self.visible(str(configurable["baselineRunId"]), owner)
             if baseline is None or baseline.mode != "eval" or baseline.status != "completed":
                 raise HostError("validation_error", "baselineRunId must name a finished eval run on this host")
             if baseline.output["suiteId"] != suite["suiteId"]:
@@ -477,10 +479,7 @@ class Host(SurfaceHandlers):
                 "live-shadow on this host scores a completed run's recorded answers: name it in shadowRunId",
                 {"field": "shadowRunId"},
             )
-        with self._lock:
-            source = self.runs.get(str(run_id))
-        if source is not None and source.owner != owner:
-            source = None  # another scope's run: answered exactly as an unknown one
+        source = self.visible(str(run_id), owner)
         if source is None or source.status != "completed":
             raise HostError(
                 "validation_error", "shadowRunId must name a completed run of yours", {"field": "shadowRunId"}
