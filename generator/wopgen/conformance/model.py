@@ -298,7 +298,10 @@ class Context:
         return dict(reply.body)
 
     def create(self, body: dict[str, Any]) -> str:
-        reply = self.request("POST", "/v1/runs", body)
+        return self.created(self.request("POST", "/v1/runs", body))
+
+    def created(self, reply: Reply) -> str:
+        """The run id of a `POST /v1/runs` answer, once the answer holds the create promises."""
         with self.under("create-answer"):
             self.require(200 <= reply.status < 300, f"POST /v1/runs answered {reply.status}")
             self.valid("run-create-response", reply.body, "the create answer")

@@ -30,10 +30,7 @@ def _run(ctx: Context, suite: str, mode: str) -> tuple[dict[str, Any], list[dict
         probe = ctx.request("POST", "/v1/runs", body)
         if probe.status in (400, 404, 422):
             raise Skip(f"the host does not hold the conformance suite {suite} (it answered {probe.status})")
-        if not 200 <= probe.status < 300 or not isinstance(probe.body, dict) or "runId" not in probe.body:
-            run_id = ctx.create(body)  # reports the failing create answer
-        else:
-            run_id = str(probe.body["runId"])
+        run_id = ctx.created(probe)
     else:
         run_id = ctx.create(body)
     snap = ctx.settle(run_id)
