@@ -33,3 +33,10 @@ def test_each_key_and_the_table_header_have_their_line(tmp_path: Path) -> None:
 def test_keys_of_a_sub_table_are_not_taken_for_the_table_s_own(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(PYPROJECT.replace("[tool.wopgen.extra]\n", "[tool.other]\n"))
     assert load_settings(tmp_path).line("api") == 5
+
+
+def test_names_answers_for_the_keys_as_written(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT.replace('\n[tool.wopgen.extra]\napi = "nope"\n', ""))
+    settings = load_settings(tmp_path)
+    assert settings.names("id-base") and settings.names("schemas") and settings.names("baseline")
+    assert not settings.names("api") and not settings.names("id_base")

@@ -45,7 +45,7 @@ class Settings:
     # The pyproject.toml line of each key as written there (`id-base`, not `id_base`), and of the
     # table header under "[tool.wopgen]"; diagnostics about a setting point at it.
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)
-    configured: frozenset[str] = field(default_factory=frozenset)  # the fields [tool.wopgen] sets itself
+    configured: frozenset[str] = field(default_factory=frozenset)  # the keys [tool.wopgen] sets itself
 
     def path(self, relative: str) -> Path:
         return self.root / relative
@@ -170,7 +170,7 @@ def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> S
         conventions = parse_conventions(table)
     except ConventionError as exc:
         raise SettingsError(f"{pyproject}: [tool.wopgen] {exc}") from None
-    configured = frozenset(values) | (CONVENTION_KEYS & set(table))
+    configured = frozenset(table)
     return Settings(
         root=root.resolve(),
         lines=key_lines(text),
