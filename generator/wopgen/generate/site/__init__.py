@@ -64,11 +64,12 @@ def spec_pages(site: SiteContext) -> Pages:
     for path in sorted(site.corpus.docs):
         doc = site.corpus.docs[path]
         page = site.paths.doc_page(path)
-        text = doc.text
+        # Links first, on the text the reader parsed: the banner's admonition body is indented.
+        text = site.paths.rewrite(doc.text, path, page)
         banner = doc.first_blockquote()
         if banner is not None:
             text = _banner(text, banner[0])
-        out[page] = site.render("prose.md.j2", body=site.paths.rewrite(text, path, page))
+        out[page] = site.render("prose.md.j2", body=text)
     return out
 
 

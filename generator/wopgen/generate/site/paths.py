@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.corpus.markdown import Link, MarkdownDoc, parse_markdown
 from wopgen.generate.site.html import escape_raw_html
 
 SPEC = "spec/v1"
@@ -26,8 +27,6 @@ SCHEMAS = "schemas"
 CHANGELOG = "changelog.md"
 SECURITY = "security.md"
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?((?:\s+\"[^\"]*\")?)\s*\)")
 _EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
@@ -129,34 +128,31 @@ class SitePaths:
     def rewrite(self, markdown: str, source: str, page: str) -> str:
         """Rewrite the links of `markdown`, written at repository path `source`, for the site page `page`.
 
-        Raw HTML in it is shown as text unless `[tool.wopgen.site] raw-html = true`."""
-        if not self.corpus.settings.site.raw_html:
-            markdown = escape_raw_html(markdown)
-        out: list[str] = []
-        in_fence = False
-        for line in markdown.splitlines(keepends=True):
-            if _FENCE.match(line):
-                in_fence = not in_fence
-                out.append(line)
-                continue
-            out.append(line if in_fence else self._rewrite_line(line, source, page))
-        return "".join(out)
+        The links are the ones the corpus Markdown reader finds (so a link in code is left alone, as
+        `check` leaves it); each one on a single line is rewritten in place. Raw HTML is then shown
+        as text unless `[tool.wopgen.site] raw-html = true`."""
+        lines = markdown.splitlines(keepends=True)
+        by_line: dict[int, list[Link]] = {}
+        for link in self._read(source, markdown).links:
+            by_line.setdefault(link.line - 1, []).append(link)
+        for index, found in by_line.items():
+            if index < len(lines):
+                lines[index] = self._rewrite_line(lines[index], found, source, page)
+        out = "".join(lines)
+        return out if self.corpus.settings.site.raw_html else escape_raw_html(out)
 
-    def _rewrite_line(self, line: str, source: str, page: str) -> str:
-        # Links are found with code spans blanked out (a link inside code is not a link), then
-        # rewritten from the original text, whose link labels may hold code spans themselves.
-        masked = _CODE_SPAN.sub(lambda m: "\0" * len(m.group(0)), line)
-        pieces: list[str] = []
-        last = 0
-        for found in _LINK.finditer(masked):
-            original = _LINK.fullmatch(line, found.start(), found.end())
-            if original is None:
-                continue
-            pieces.append(line[last : found.start()])
-            pieces.append(self._one(original, source, page))
-            last = found.end()
-        pieces.append(line[last:])
-        return "".join(pieces)
+    def _read(self, source: str, markdown: str) -> MarkdownDoc:
+        """`markdown` as the corpus reader reads it: the page the loader parsed when it is that text."""
+        known = self.corpus.docs.get(source) if source in self.corpus.docs else None
+        return known if known is not None and known.text == markdown else parse_markdown(source, markdown)
+
+    def _rewrite_line(self, line: str, links: list[Link], source: str, page: str) -> str:
+        for link in sorted(links, key=lambda found: found.col, reverse=True):  # right to left: columns hold
+            start, end = link.col - 1, link.col - 1 + link.length
+            match = _LINK.fullmatch(line, start, end) if link.length else None
+            if match is not None:
+                line = line[:start] + self._one(match, source, page) + line[end:]
+        return line
 
     def _one(self, match: re.Match[str], source: str, page: str) -> str:
         bang, text, url, title = match.groups()
