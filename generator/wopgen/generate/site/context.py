@@ -11,10 +11,24 @@ from jinja2 import Environment
 
 from wopgen.corpus import Corpus, Example
 from wopgen.diagnostics import Rule
+from wopgen.generate.site.html import escape_raw_html
 from wopgen.generate.site.paths import SitePaths
 from wopgen.templates import environment
 
 Pages = dict[str, str | bytes]
+# Templates that write HTML themselves (cards, badges, the Swagger UI page) or a placeholder in angle
+# brackets, and the prose page, whose body `SitePaths.rewrite` has already made safe.
+_OWN_HTML = frozenset(
+    {
+        "api-try.md.j2",
+        "conformance.md.j2",
+        "home.md.j2",
+        "rfc.md.j2",
+        "rfc-index.md.j2",
+        "prose.md.j2",
+        "assets/wop.css.j2",
+    }
+)
 
 
 @dataclass
@@ -43,8 +57,14 @@ class SiteContext:
         return self._examples.get((schema_name, kind), [])
 
     def render(self, template: str, **values: Any) -> str:
-        text = self.env.get_template(template).render(**values)
-        return text.rstrip("\n") + "\n"
+        """The page `template` renders. Corpus text it holds (schema and operation descriptions,
+        summaries) may carry raw HTML: it is shown as text unless `[tool.wopgen.site] raw-html = true`,
+        as in prose pages, except in the templates that write HTML of their own (their corpus text
+        is escaped where it is inserted)."""
+        text = self.env.get_template(template).render(**values).rstrip("\n") + "\n"
+        if template in _OWN_HTML or self.corpus.settings.site.raw_html or "<" not in text:
+            return text
+        return escape_raw_html(text)
 
     def rfc_link(self, page: str, number: int) -> str:
         """`[RFC 0090](...)` when the RFC is in the corpus, plain `RFC 0090` otherwise."""
