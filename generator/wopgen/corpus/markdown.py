@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline, image, link
 from markdown_it.token import Token
 
@@ -164,8 +165,24 @@ def _located(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline
     return located
 
 
+def _inline_where_read(state: StateCore) -> None:
+    """The core `inline` rule, run only on the inline content this reader looks into.
+
+    Only headings (for their text and anchor) and text holding a `[` (which every link, image and
+    undefined reference has) are read below token by token; everything else is read from the
+    block token's own content. Skipping the rest halves the cost of parsing a page."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "inline":
+            continue
+        token.children = []
+        if "[" in token.content or (index and tokens[index - 1].type == "heading_open"):
+            state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
 def _parser() -> MarkdownIt:
     parser = _Parser("commonmark").enable("table")
+    parser.core.ruler.at("inline", _inline_where_read)
     parser.inline.ruler.at("link", _located(link))
     parser.inline.ruler.at("image", _located(image))
     # Keep escapes and entities as tokens of their own, so text tokens are verbatim source.
