@@ -2,7 +2,9 @@
 
 datamodel-code-generator does the work, fed every schema of the corpus at once so cross-file
 `$ref`s resolve. The library reads a folder, so the schemas are written to a private temporary
-folder for the call (nothing else touches the disk) and the result is returned as text.
+folder for the call (nothing else touches the disk) and the result is returned as text. The
+library's modules are formatted by ruff, once for the whole package and with fixed settings (no
+configuration file is read), so the text does not depend on the folder `wopgen` runs in.
 
 Besides one module per schema, the package gets:
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import tempfile
 import warnings
 from dataclasses import dataclass
@@ -34,6 +37,9 @@ from wopgen.diagnostics import Diagnostic, define
 from wopgen.templates import environment
 
 GENERATOR_VERSION = "0.89.0"  # datamodel-code-generator; pinned in pyproject.toml
+# How ruff lays out the modules: fixed here, never read from a configuration file.
+LINE_LENGTH = 120
+TARGET_VERSION = "py311"
 VARIANTS_SCHEMA = "run-events"  # derived in memory; not a corpus file
 UNKNOWN_EVENT = "UnknownRunEvent"
 _PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -186,7 +192,7 @@ def generator_config() -> Any:
     # Imported here: the library is large and only this command needs it.
     from datamodel_code_generator import GenerateConfig
     from datamodel_code_generator.enums import DataModelType, DefaultValueType, InputFileType, StrictTypes
-    from datamodel_code_generator.format import Formatter, PythonVersion
+    from datamodel_code_generator.format import PythonVersion
 
     return GenerateConfig(
         input_file_type=InputFileType.JsonSchema,
@@ -207,7 +213,10 @@ def generator_config() -> Any:
         strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
         disable_timestamp=True,
         use_double_quotes=True,
-        formatters=[Formatter.BUILTIN],
+        # No formatter inside the library: its built-in one costs more than the rest of the run on a
+        # large module and reads the line length from the current folder's pyproject.toml; the
+        # package is formatted by `format_modules` instead.
+        formatters=[],
         allow_remote_refs=False,
     )
 
@@ -232,9 +241,41 @@ def _run_generator(files: dict[str, Any]) -> dict[tuple[str, ...], str]:
                 result = generate(folder, config=config)
             except Exception as exc:  # the library raises many kinds; all mean "cannot generate"
                 raise ModelsError(f"datamodel-code-generator {GENERATOR_VERSION} refused the schemas: {exc}") from None
-    if not isinstance(result, dict):
-        raise ModelsError("datamodel-code-generator returned a single module; expected one per schema")
-    return {tuple(key): text for key, text in result.items()}
+        if not isinstance(result, dict):
+            raise ModelsError("datamodel-code-generator returned a single module; expected one per schema")
+        return format_modules({tuple(key): text for key, text in result.items()}, Path(tmp) / "out")
+
+
+def _ruff() -> str:
+    from ruff import find_ruff_bin  # type: ignore[import-untyped]  # the package ships no annotations
+
+    try:
+        return str(find_ruff_bin())
+    except FileNotFoundError:
+        raise ModelsError("the ruff executable is missing; reinstall wopgen (it depends on ruff)") from None
+
+
+def format_modules(modules: dict[tuple[str, ...], str], folder: Path) -> dict[tuple[str, ...], str]:
+    """The modules with their imports sorted and formatted by ruff, in two calls for the whole set.
+
+    `folder` holds the files while ruff runs. Ruff runs there with `--isolated`, so no
+    pyproject.toml, ruff.toml or user configuration changes the result, and with no excluded or
+    git-ignored paths, so a package named `dist` or `venv` is formatted too.
+    """
+    paths = {key: folder.joinpath(*key) for key in modules}
+    for key, path in paths.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(modules[key], encoding="utf-8")
+    settings = [
+        *("--isolated", "--no-cache", "--quiet", "--config=exclude=[]", "--config=respect-gitignore=false"),
+        *(f"--line-length={LINE_LENGTH}", f"--target-version={TARGET_VERSION}"),
+    ]
+    ruff = _ruff()
+    for command in (["check", "--select=I", "--fix", "--exit-zero"], ["format"]):
+        done = subprocess.run([ruff, *command, *settings, "."], cwd=folder, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise ModelsError(f"ruff could not format the generated modules: {(done.stderr or done.stdout).strip()}")
+    return {key: path.read_text(encoding="utf-8") for key, path in paths.items()}
 
 
 # Lines of datamodel-code-generator's output that mypy --strict rejects, with the narrowest ignore
