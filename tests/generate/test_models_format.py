@@ -1,0 +1,70 @@
+"""`wopgen models` lays its modules out with ruff, with fixed settings: the text depends on the
+corpus only, never on the folder wopgen runs in or a configuration file found there."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wopgen.corpus import load
+from wopgen.generate import models
+from wopgen.generate.models import LINE_LENGTH, ModelsError, format_modules, generate_models
+
+# A project whose formatter settings would wrap almost every line if they were read.
+NARROW = "[tool.ruff]\nline-length = 40\n\n[tool.black]\nline-length = 40\n\n[tool.isort]\nline_length = 40\n"
+
+
+def test_output_does_not_depend_on_the_current_folder(
+    make_corpus: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = load(make_corpus())
+    narrow, plain = tmp_path / "narrow", tmp_path / "plain"
+    narrow.mkdir()
+    plain.mkdir()
+    (narrow / "pyproject.toml").write_text(NARROW, encoding="utf-8")
+    monkeypatch.chdir(narrow)
+    in_narrow = generate_models(corpus)
+    monkeypatch.chdir(plain)
+    assert generate_models(corpus) == in_narrow
+    assert any(len(line) > 40 for text in in_narrow.values() for line in text.splitlines())
+
+
+def test_generated_modules_are_ruff_clean(make_corpus: Any, tmp_path: Path) -> None:
+    files = generate_models(load(make_corpus()))
+    modules = [path for path in files if path.endswith("_schema.py")]
+    assert modules
+    for path in modules:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(files[path], encoding="utf-8")
+    settings = ["--isolated", "--no-cache", f"--line-length={LINE_LENGTH}", "--target-version=py311", *modules]
+    ruff = models._ruff()
+    for command in (["format", "--check"], ["check", "--select=I"]):
+        result = subprocess.run([ruff, *command, *settings], cwd=tmp_path, capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_format_modules_sorts_imports_and_formats_every_folder(tmp_path: Path) -> None:
+    # `dist` and `venv` are in ruff's default exclusions; the package's own folders never are.
+    source = "from typing import Any\nimport json\nx  =  {'a':json, 'b':Any}\n"
+    out = format_modules({("dist", "a.py"): source, ("venv", "b.py"): source, ("c.py",): source}, tmp_path / "out")
+    expected = 'import json\nfrom typing import Any\n\nx = {"a": json, "b": Any}\n'
+    assert out == {("dist", "a.py"): expected, ("venv", "b.py"): expected, ("c.py",): expected}
+
+
+def test_format_modules_refuses_code_ruff_cannot_parse(tmp_path: Path) -> None:
+    with pytest.raises(ModelsError, match="ruff could not format"):
+        format_modules({("a.py",): "def broken(:\n"}, tmp_path / "out")
+
+
+def test_missing_ruff_is_a_clear_error(make_corpus: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ruff
+
+    def missing() -> str:
+        raise FileNotFoundError("no ruff")
+
+    monkeypatch.setattr(ruff, "find_ruff_bin", missing)
+    with pytest.raises(ModelsError, match="ruff executable is missing"):
+        generate_models(load(make_corpus()))
