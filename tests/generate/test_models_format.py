@@ -60,7 +60,7 @@ def test_format_modules_refuses_code_ruff_cannot_parse(tmp_path: Path) -> None:
 
 
 def test_missing_ruff_is_a_clear_error(make_corpus: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    import ruff
+    import ruff  # type: ignore[import-untyped]  # the package ships no annotations
 
     def missing() -> str:
         raise FileNotFoundError("no ruff")

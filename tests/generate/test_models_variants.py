@@ -102,8 +102,8 @@ def test_no_template_or_a_missing_variant_is_refused() -> None:
     assert complete_variants(VARIANT + TEMPLATE, ["AEvent", "BEvent"]) is None
 
 
-def test_completed_variants_equal_the_library_generating_them_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    _out, completed = generated()
+def _count_library_runs(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """A list that gets an item per run of the library from now on."""
     runs: list[bool] = []
     generate = models._run_generator
 
@@ -112,6 +112,12 @@ def test_completed_variants_equal_the_library_generating_them_whole(monkeypatch:
         return generate(files, folder)
 
     monkeypatch.setattr(models, "_run_generator", counted)
+    return runs
+
+
+def test_completed_variants_equal_the_library_generating_them_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    _out, completed = generated()
+    runs = _count_library_runs(monkeypatch)
     monkeypatch.setattr(models, "complete_variants", lambda text, names: None)  # as if it did not fit
     whole = generate_models(repo_corpus())
     assert len(runs) == 2  # the light run, then the whole one
@@ -122,14 +128,7 @@ def test_completed_variants_equal_the_library_generating_them_whole(monkeypatch:
 def test_the_library_runs_once_when_the_variants_fit(monkeypatch: pytest.MonkeyPatch, make_corpus: Any) -> None:
     from wopgen.corpus import load
 
-    runs: list[bool] = []
-    generate = models._run_generator
-
-    def counted(files: dict[str, Any], folder: Any) -> Any:
-        runs.append(True)
-        return generate(files, folder)
-
-    monkeypatch.setattr(models, "_run_generator", counted)
+    runs = _count_library_runs(monkeypatch)
     files = generate_models(load(make_corpus()))
     assert runs == [True]
     events = files["wop_models/run_events_schema.py"]
