@@ -73,13 +73,12 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
 
     api = read_api(corpus)
     yield from api.diagnostics
-    if api.standard and not blocking(corpus):
+    # The rest reads schemas through the registry and renders the documents, which means nothing
+    # (and can recurse forever) until the schema findings that block generation are fixed.
+    blocked = (api.standard or api.present) and blocking(corpus)
+    if api.standard and not blocked:
         yield from standard_api.check(corpus, api.standard)
-    if not api.present:
-        return
-    if blocking(corpus):
-        # The rest reads schemas through the registry and renders the documents, which means
-        # nothing (and can recurse forever) until the schema findings that block generation are fixed.
+    if not api.present or blocked:
         return
     yield from _references(corpus, api)
     yield from _identities(api)

@@ -20,7 +20,7 @@ from referencing.jsonschema import DRAFT7
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import StandardDocument
-from wopgen.corpus.documents import YamlList, YamlMap
+from wopgen.corpus.documents import line_at as _line
 from wopgen.corpus.graph import ref_strings
 from wopgen.diagnostics import Diagnostic, define
 
@@ -48,22 +48,6 @@ REF_UNRESOLVED = define(
     "a schema pointer that does not resolve, or a network address (never fetched).",
 )
 OPERATION_ID = define("api-operation-id-duplicate", "error", "Two operations (HTTP or channel) share an operationId.")
-
-
-def _line(data: Any, parts: list[Any]) -> int:
-    """The line of the value at `parts` in a YAML tree (the nearest enclosing one known)."""
-    line = getattr(data, "line", 1)
-    node = data
-    for part in parts:
-        if isinstance(node, YamlMap) and str(part) in node:
-            line = node.line_of(str(part))
-            node = node[str(part)]
-        elif isinstance(node, YamlList) and isinstance(part, int) and part < len(node):
-            line = node.line_of(part)
-            node = node[part]
-        else:
-            break
-    return line
 
 
 def _without_external_refs(data: Any) -> Any:
