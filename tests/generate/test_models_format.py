@@ -4,6 +4,7 @@ corpus only, never on the folder wopgen runs in or a configuration file found th
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,10 @@ def test_missing_ruff_is_a_clear_error(make_corpus: Any, monkeypatch: pytest.Mon
     def missing() -> str:
         raise FileNotFoundError("no ruff")
 
+    corpus = load(make_corpus())
     monkeypatch.setattr(ruff, "find_ruff_bin", missing)
     with pytest.raises(ModelsError, match="ruff executable is missing"):
-        generate_models(load(make_corpus()))
+        generate_models(corpus)
+    monkeypatch.setitem(sys.modules, "ruff", None)  # not installed at all: the import fails
+    with pytest.raises(ModelsError, match="ruff executable is missing"):
+        generate_models(corpus)

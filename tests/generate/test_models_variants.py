@@ -133,3 +133,14 @@ def test_the_library_runs_once_when_the_variants_fit(monkeypatch: pytest.MonkeyP
     assert runs == [True]
     events = files["wop_models/run_events_schema.py"]
     assert "class UnknownRunEvent(" in events and 'type: Literal["agent.verified"]' in events
+
+
+def test_a_malformed_envelope_required_is_refused_by_the_library_not_a_crash(make_corpus: Any) -> None:
+    from wopgen.corpus import load
+    from wopgen.generate.models import ModelsError
+
+    def bad_required(files: dict[str, Any]) -> None:
+        files["schemas/run-event.schema.json"]["required"] = 5
+
+    with pytest.raises(ModelsError, match="refused the schemas"):
+        generate_models(load(make_corpus(bad_required)))
