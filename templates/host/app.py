@@ -100,7 +100,7 @@ def parse_json(raw: bytes) -> Any:
     """
     text = raw.decode("utf-8")
     try:
-        if sum(map(text.count, "0123456789")) < LONG_DIGITS:  # ten scans in C, cheaper than a regex
+        if len(raw) - len(raw.translate(None, b"0123456789")) < LONG_DIGITS:  # one pass in C counts the digits
             value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
         else:
             value = json.loads(
