@@ -40,7 +40,7 @@ class OverBudget(HostError):
         )
 
 
-class budget:  # noqa: N801 - used as a function: `with budget(seconds):`
+class budget:  # used as a function: `with budget(seconds):`
     """Within the block, `spend()` raises OverBudget after `seconds` of this thread's CPU time (None: no limit).
 
     A class rather than a generator-based context manager: it is entered once per request.

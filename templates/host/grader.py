@@ -71,7 +71,7 @@ def _wanted(text: str) -> tuple[str, ...]:
     return tuple(keywords(text))
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)  # the outputs of the attempts under way: each is as large as a request may be
 def _read(text: str) -> tuple[frozenset[str], tuple[tuple[int, str], ...], int]:
     """What grading reads in an output, once per output: every verifier of an attempt grades the same one.
 

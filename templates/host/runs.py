@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from .errors import HostError
 from .events import Clock, EventLog, utc_now
 
+
 def size(value: Any) -> int:
     """Roughly how many bytes `value` holds: the length of its compact binary form (`marshal`, which
     writes an object shared within `value` once, as memory holds it), or of its JSON for a value
