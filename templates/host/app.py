@@ -92,6 +92,12 @@ def _bounded_int(text: str) -> int:
     return value
 
 
+# The two strict readers, made once (json.loads with options makes a decoder per call): one checks every
+# integer, for the bodies holding enough digits to write one beyond a double.
+_STRICT = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+_STRICT_INTEGERS = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_bounded_int)
+
+
 def parse_json(raw: bytes) -> Any:
     """A request body as strict JSON (RFC 8259): a ValueError for anything else, or nesting past MAX_JSON_DEPTH.
 
@@ -100,10 +106,8 @@ def parse_json(raw: bytes) -> Any:
     """
     text = raw.decode("utf-8")
     try:
-        if len(raw) - len(raw.translate(None, b"0123456789")) < LONG_DIGITS:  # one pass in C counts the digits
-            value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
-        else:
-            value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_bounded_int)
+        short = len(raw) - len(raw.translate(None, b"0123456789")) < LONG_DIGITS  # one pass in C counts the digits
+        value = (_STRICT if short else _STRICT_INTEGERS).decode(text)
     except (RecursionError, OverflowError) as exc:
         raise ValueError(f"the body is nested too deep or holds a number too large: {exc}") from None
     if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
