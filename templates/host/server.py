@@ -123,8 +123,11 @@ class WopServer:
         self._selector.register(self.socket, selectors.EVENT_READ, None)
         self._selector.register(self._wake_in, selectors.EVENT_READ, self._wake_in)
         self._ready: queue.SimpleQueue[_Connection | None] = queue.SimpleQueue()  # FIFO, for the workers
-        self._returns: queue.SimpleQueue[_Connection] = queue.SimpleQueue()  # from the workers, for the poller
-        self._waiting: dict[_Connection, None] = {}  # registered with the poller (owned by its thread)
+        # A selector whose interest list the kernel keeps (epoll, kqueue) takes a connection back from the
+        # worker that answered it, while the poller waits; another (select, poll) only in the poller's thread.
+        self._direct = not isinstance(self._selector, (selectors.SelectSelector, selectors.PollSelector))
+        self._returns: queue.SimpleQueue[_Connection] = queue.SimpleQueue()  # for the poller to register
+        self._waiting: dict[_Connection, None] = {}  # the connections registered with the poller
         self._open: set[_Connection] = set()
         self._lock = threading.Lock()  # guards the counts below and the thread sets
         self._alive = self._idle = self._blocked = 0  # workers: started, waiting for a request, waiting on a client
@@ -153,9 +156,9 @@ class WopServer:
                     if key.data is None:
                         self._accept()
                     elif key.data is self._wake_in:
-                        self._wake_pending = False
                         with contextlib.suppress(BlockingIOError, InterruptedError):
                             self._wake_in.recv(4096)
+                        self._wake_pending = False  # after the read: a wake sent from now on is seen
                     else:
                         self._dispatch(key.data)
                 self._take_returns()
@@ -185,27 +188,33 @@ class WopServer:
 
     def _dispatch(self, connection: _Connection) -> None:
         self._selector.unregister(connection.sock)
-        del self._waiting[connection]
+        self._waiting.pop(connection, None)
         self._ready.put(connection)
+
+    def _park(self, connection: _Connection) -> None:
+        """Register `connection` with the poller, to wait for its next bytes."""
+        self._waiting[connection] = None
+        try:
+            self._selector.register(connection.sock, selectors.EVENT_READ, connection)
+        except (OSError, ValueError, KeyError):  # the server closed meanwhile
+            self._waiting.pop(connection, None)
+            self._close(connection)
 
     def _take_returns(self) -> None:
         while True:
             try:
-                connection = self._returns.get_nowait()
+                self._park(self._returns.get_nowait())
             except queue.Empty:
                 return
-            try:
-                self._selector.register(connection.sock, selectors.EVENT_READ, connection)
-            except (OSError, ValueError):  # closed meanwhile (server_close)
-                self._close(connection)
-                continue
-            self._waiting[connection] = None
 
     def _sweep(self, now: float) -> None:
         """Close the connections that sent nothing for STALL_SECONDS."""
-        for connection in [c for c in self._waiting if now - c.since > STALL_SECONDS]:
-            self._selector.unregister(connection.sock)
-            del self._waiting[connection]
+        for connection in [c for c in list(self._waiting) if now - c.since > STALL_SECONDS]:
+            try:
+                self._selector.unregister(connection.sock)
+            except KeyError:  # not registered yet: the next sweep
+                continue
+            self._waiting.pop(connection, None)
             if connection.head is not None or connection.reader.pending():
                 self._log(f"{connection.address[0]} request timed out")
             self._close(connection)
@@ -280,10 +289,12 @@ class WopServer:
         if outcome == _AGAIN and not self._closed:
             self._ready.put(connection)
         elif outcome in (_WAIT, _AGAIN):
-            self._returns.put(connection)
             if self._closed:
-                self._close_returns()
+                self._close(connection)
+            elif self._direct:
+                self._park(connection)  # no need to wake the poller: the kernel adds it to the wait
             else:
+                self._returns.put(connection)
                 self._wake()
         elif outcome == _CLOSE:
             self._close(connection)
@@ -426,13 +437,6 @@ class WopServer:
         with contextlib.suppress(OSError):
             connection.sock.close()
 
-    def _close_returns(self) -> None:
-        while True:
-            try:
-                self._close(self._returns.get_nowait())
-            except queue.Empty:
-                return
-
     def shutdown(self) -> None:
         """Stop `serve_forever` and wait until it has returned (call it from another thread)."""
         self._stopping = True
@@ -453,22 +457,14 @@ class WopServer:
         for connection in list(self._open):  # wakes a thread waiting on its client, if one is
             with contextlib.suppress(OSError):
                 connection.sock.shutdown(socket.SHUT_RDWR)
-        for connection in list(self._waiting):
-            self._close(connection)
-        self._waiting.clear()
-        self._close_returns()
         for _ in workers:
             self._ready.put(None)
         deadline = time.monotonic() + JOIN_SECONDS
         for thread in workers + streams:
             thread.join(max(0.0, deadline - time.monotonic()))
-        while True:  # connections accepted and queued, never answered
-            try:
-                queued = self._ready.get_nowait()
-            except queue.Empty:
-                break
-            if queued is not None:
-                self._close(queued)
+        for connection in list(self._open):  # waiting in the poller or the queue, or let go by a thread
+            self._close(connection)
+        self._waiting.clear()
         self._selector.close()
         self._wake_in.close()
         self._wake_out.close()
