@@ -2,7 +2,7 @@
 
 The server answers one request of a connection at a time and hands the connection back to its poller
 in between, so whatever a client sent past the current request (pipelined requests) must stay with
-the connection: it stays in this reader's buffer, and `pending()` says whether there is any. `fill()`
+the connection: it stays in this reader's buffer, and `pending()` says whether there is any. `fill(want)`
 takes what the kernel already holds without waiting; `readline(limit)` and `read(n)` wait for more
 when they must, each wait bounded by `stall_seconds` without a byte arriving (a `TimeoutError`).
 """
@@ -38,10 +38,12 @@ class Reader:
         """How many bytes were received and not read yet."""
         return len(self._buffer) - self._start
 
-    def fill(self) -> int:
-        """Take the bytes the kernel already holds for this socket, without waiting; how many came."""
+    def fill(self, want: int) -> int:
+        """Take what the kernel already holds for this socket, without waiting, until `want` bytes are
+        pending (so a client sending fast cannot make the buffer grow past what is asked for); how many came.
+        """
         got = 0
-        while not self.eof:
+        while not self.eof and self.pending() < want:
             try:
                 data = self._sock.recv(RECV_SIZE)
             except (BlockingIOError, InterruptedError):
@@ -123,9 +125,7 @@ class Reader:
 
     def _wait(self) -> None:
         """Block until more bytes arrive: at most `stall_seconds` (TimeoutError), or EOF."""
-        if self.fill():
-            return
-        if self.eof:
+        if self.fill(self.pending() + 1) or self.eof:
             return
         if self._on_wait is not None:
             self._on_wait(True)

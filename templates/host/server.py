@@ -1,7 +1,8 @@
 """HTTP/1.1 transport: one poller for every open connection, a small pool of threads to answer requests.
 
-Everything protocol-level is in `Host.handle`, and reading a request off the wire is in `request`; this
-module moves connections between three places and writes the answers:
+Everything protocol-level is in `Host.handle`, and reading a request off the wire is in `request` (over
+a `reader.Reader` per connection); this module moves connections between three places and writes the
+answers:
 
 - the poller (`serve_forever`'s thread, over the `selectors` module) holds the listening socket and
   every connection waiting for its next request, however many: an idle keep-alive client, or a slow
@@ -10,20 +11,24 @@ module moves connections between three places and writes the answers:
 - once a connection's request has arrived it is queued, and the next free worker thread (oldest queue
   entry first) answers that ONE request, then hands the connection back to the poller, or straight
   back to the queue when the client has already sent more (pipelining: what was read past one
-  request stays in the connection's `Reader`). A few workers (WORKERS) answer everything, so the host
-  does not spend its time on dozens of threads waking to fight over the interpreter lock.
+  request stays in the connection's `Reader`). With epoll or kqueue the worker registers it with the
+  poller itself, the kernel adding it to the wait under way; otherwise the poller's thread does, woken
+  through a socket pair. A few workers (WORKERS) answer everything, so the host does not spend its
+  time on dozens of threads waking to fight over the interpreter lock.
 - an event stream (SSE) is long-lived: it is written by a thread of its own, so no worker waits on it.
 
-A worker can still wait on a client, reading a chunked body, throwing away an oversized one, or
-writing to a client that does not read; a request can take long, such as a long poll. When requests
-are queued and no worker is free, and either every worker is waiting on a client or none has taken a
-request for GROW_AFTER seconds, the pool grows (up to MAX_WORKERS); such extra workers end after
-EXTRA_IDLE_SECONDS without work. Bodies over the advertised `limits.maxRequestBodyBytes` are
-refused without being kept; errors of the HTTP layer itself are answered with an error envelope.
+A worker can still wait on a client (reading a chunked body, throwing away an oversized one, writing to
+a client that does not read, each wait at most STALL_SECONDS without progress), and a request can take
+long, such as a long poll. When requests are queued and no worker is free, and either every worker is
+waiting on a client or none has taken a request for GROW_AFTER seconds, the pool grows (up to
+MAX_WORKERS); such extra workers end after EXTRA_IDLE_SECONDS without work. Bodies over the advertised
+`limits.maxRequestBodyBytes` are refused without being kept; errors of the HTTP layer itself are
+answered with an error envelope.
 
 Each response goes out in one write on a socket with TCP_NODELAY, so keep-alive clients never wait on
 Nagle's algorithm; the listen backlog is sized for the connections the host expects at once.
-`shutdown()` stops the poller; `server_close()` closes every connection and ends every thread.
+`shutdown()` stops the poller; `server_close()` closes every connection and waits up to JOIN_SECONDS
+for every thread to end (a stream waiting on a quiet run ends at its next keep-alive comment).
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from typing import Any
 
 from .app import Host, Response
 from .errors import HostError
-from .reader import Reader
+from .reader import RECV_SIZE, Reader
 from .request import (
     FIELD_COUNT_LIMIT,
     LINE_LIMIT,
@@ -65,7 +70,7 @@ WORKERS = 4  # threads answering requests, however many connections are open
 MAX_WORKERS = 1024  # the pool's size at most, extra workers included
 GROW_AFTER = 0.25  # seconds every worker may stay on its request, with others queued, before the pool grows
 EXTRA_IDLE_SECONDS = 5.0  # how long an extra worker waits for a request before it ends
-JOIN_SECONDS = 5.0  # how long `server_close` waits for each of its threads to end
+JOIN_SECONDS = 5.0  # how long `server_close` waits for its threads to end, in all
 METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 _SERVER = f"{BaseHTTPRequestHandler.server_version} {BaseHTTPRequestHandler.sys_version}"
 _REASONS = {status.value: status.phrase for status in HTTPStatus}
@@ -196,7 +201,7 @@ class WopServer:
         self._waiting[connection] = None
         try:
             self._selector.register(connection.sock, selectors.EVENT_READ, connection)
-        except (OSError, ValueError, KeyError):  # the server closed meanwhile
+        except Exception:  # the server closed meanwhile
             self._waiting.pop(connection, None)
             self._close(connection)
 
@@ -302,12 +307,13 @@ class WopServer:
     def _serve_one(self, connection: _Connection) -> str:
         """Answer the connection's next request if it has arrived; what to do with the connection next."""
         reader = connection.reader
-        if reader.fill():
-            connection.since = time.monotonic()
         head = connection.head
+        # A waiting head takes one more chunk of whatever has come; a waiting body, up to its length.
+        if reader.fill(reader.pending() + RECV_SIZE if head is None else connection.length):
+            connection.since = time.monotonic()
         limit = self.host.profile.max_body_bytes
         if head is None:
-            if not reader.head_ready(LINE_LIMIT, FIELD_COUNT_LIMIT + 2):
+            if not reader.head_ready(LINE_LIMIT, FIELD_COUNT_LIMIT + 1):
                 return _CLOSE if reader.eof else _WAIT
             try:
                 head = read_head(reader)
@@ -328,10 +334,11 @@ class WopServer:
                 elif length > limit:
                     reader.discard(min(length, DRAIN_LIMIT))  # so the client reads the answer, not a reset
                     raise Refused(f"the body must be 0 to {limit} bytes")
-                elif reader.pending() < length and not reader.eof:
-                    connection.head, connection.length = head, length
-                    return _WAIT
                 else:
+                    reader.fill(length)
+                    if reader.pending() < length and not reader.eof:  # the poller waits for the rest
+                        connection.head, connection.length = head, length
+                        return _WAIT
                     body = reader.read(length)
             except Refused as exc:
                 self._refuse(connection, str(exc), head)
@@ -408,7 +415,15 @@ class WopServer:
         )
         with self._lock:
             self._streams.add(thread)
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError:  # no thread to be had: the stream's slot is freed, the connection closed
+            with self._lock:
+                self._streams.discard(thread)
+            close = getattr(response.stream, "close", None)
+            if close is not None:
+                close()
+            raise
 
     def _write_stream(self, connection: _Connection, start: bytes, response: Response) -> None:
         stream = response.stream
