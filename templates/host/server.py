@@ -75,6 +75,10 @@ METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 _SERVER = f"{BaseHTTPRequestHandler.server_version} {BaseHTTPRequestHandler.sys_version}"
 _REASONS = {status.value: status.phrase for status in HTTPStatus}
 _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+# Selectors whose interest list the kernel keeps, so a thread may add to it while another waits on it.
+_KERNEL_SELECTORS = tuple(
+    getattr(selectors, name) for name in ("EpollSelector", "KqueueSelector") if hasattr(selectors, name)
+)
 
 # What a worker does with a connection once it has answered (or not) one request.
 _WAIT = "wait"  # back to the poller, until more bytes arrive
@@ -130,7 +134,7 @@ class WopServer:
         self._ready: queue.SimpleQueue[_Connection | None] = queue.SimpleQueue()  # FIFO, for the workers
         # A selector whose interest list the kernel keeps (epoll, kqueue) takes a connection back from the
         # worker that answered it, while the poller waits; another (select, poll) only in the poller's thread.
-        self._direct = not isinstance(self._selector, (selectors.SelectSelector, selectors.PollSelector))
+        self._direct = isinstance(self._selector, _KERNEL_SELECTORS)
         self._returns: queue.SimpleQueue[_Connection] = queue.SimpleQueue()  # for the poller to register
         self._waiting: dict[_Connection, None] = {}  # the connections registered with the poller
         self._open: set[_Connection] = set()

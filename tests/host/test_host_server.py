@@ -130,6 +130,24 @@ def test_bytes_read_past_a_request_wait_with_the_connection_in_the_poller(make_h
     assert client.response()[0] == 200  # still in step
 
 
+def test_without_a_kernel_kept_selector_connections_come_back_through_the_poller(module, make_host, serve, clients):
+    """With select() or poll() only the poller's thread registers a connection; it is woken to do so."""
+    module.server._KERNEL_SELECTORS, kept = (), module.server._KERNEL_SELECTORS
+    try:
+        server, address = serve(make_host())
+    finally:
+        module.server._KERNEL_SELECTORS = kept
+    assert not server._direct
+    client = clients(address, timeout=PROMPT)
+    for _ in range(20):
+        client.send(DISCOVERY)
+        assert client.response()[0] == 200
+    client.send(DISCOVERY + _create()[:20])
+    assert client.response()[0] == 200
+    client.send(_create()[20:])
+    assert client.response()[0] == 201
+
+
 def test_a_request_that_expects_100_continue_gets_it_before_the_body(make_host, serve, clients):
     _, address = serve(make_host())
     client = clients(address)
