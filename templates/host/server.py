@@ -70,6 +70,7 @@ WORKERS = 4  # threads answering requests, however many connections are open
 MAX_WORKERS = 1024  # the pool's size at most, extra workers included
 GROW_AFTER = 0.25  # seconds every worker may stay on its request, with others queued, before the pool grows
 EXTRA_IDLE_SECONDS = 5.0  # how long an extra worker waits for a request before it ends
+ACCEPT_PAUSE_SECONDS = 0.5  # how long accepting rests once the system refuses a connection (no descriptors)
 JOIN_SECONDS = 5.0  # how long `server_close` waits for its threads to end, in all
 METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 _SERVER = f"{BaseHTTPRequestHandler.server_version} {BaseHTTPRequestHandler.sys_version}"
@@ -147,8 +148,8 @@ class WopServer:
         self._closed = False
         self._loop_done = threading.Event()
         self._loop_done.set()
-        for _ in range(WORKERS):
-            self._spawn(extra=False)
+        self._accept_paused = 0.0  # when accepting, refused by the system, may be tried again (0: not paused)
+        self._pool_started = False
 
     # --- the poller ---------------------------------------------------------------------------------
 
@@ -157,10 +158,14 @@ class WopServer:
         if self._closed:
             return
         self._loop_done.clear()
+        if not self._pool_started:  # the pool starts with the first call, so an unused server has no threads
+            self._pool_started = True
+            for _ in range(WORKERS):
+                self._spawn(extra=False)
         try:
             swept = time.monotonic()
             while not self._stopping:
-                timeout = 0.05 if self._ready.qsize() else poll_interval
+                timeout = 0.05 if self._ready.qsize() or self._accept_paused else poll_interval
                 for key, _ in self._selector.select(timeout):
                     if key.data is None:
                         self._accept()
@@ -172,6 +177,9 @@ class WopServer:
                         self._dispatch(key.data)
                 self._take_returns()
                 now = time.monotonic()
+                if self._accept_paused and now >= self._accept_paused:
+                    self._accept_paused = 0.0
+                    self._selector.register(self.socket, selectors.EVENT_READ, None)
                 self._grow(now)
                 if now - swept >= 1.0:
                     self._sweep(now)
@@ -187,7 +195,9 @@ class WopServer:
             except (BlockingIOError, InterruptedError):
                 return
             except OSError as exc:  # out of file descriptors, say: the backlog keeps the client waiting
-                self._log(f"cannot accept a connection: {exc}")
+                self._log(f"cannot accept a connection: {exc}; trying again in {ACCEPT_PAUSE_SECONDS} s")
+                self._selector.unregister(self.socket)  # rather than a busy loop on a listener always ready
+                self._accept_paused = time.monotonic() + ACCEPT_PAUSE_SECONDS
                 return
             sock.setblocking(False)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -453,6 +463,8 @@ class WopServer:
 
     def _close(self, connection: _Connection) -> None:
         self._open.discard(connection)
+        with contextlib.suppress(OSError):
+            connection.sock.shutdown(socket.SHUT_WR)  # the answer is sent before the end of the stream
         with contextlib.suppress(OSError):
             connection.sock.close()
 

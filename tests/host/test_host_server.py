@@ -211,6 +211,42 @@ def test_a_stalled_request_is_dropped(module, make_host, serve, clients, monkeyp
     assert stalled.closed() and idle.closed()
 
 
+class _Refusing:
+    """A listening socket whose accepts fail, for `seconds`, as they do when the process has no descriptors left."""
+
+    def __init__(self, real: socket.socket, seconds: float) -> None:
+        self.real, self.until, self.calls = real, time.monotonic() + seconds, 0
+
+    def fileno(self) -> int:
+        return self.real.fileno()
+
+    def close(self) -> None:
+        self.real.close()
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        self.calls += 1
+        if time.monotonic() < self.until:
+            raise OSError(24, "Too many open files")
+        return self.real.accept()
+
+
+def test_a_refused_accept_rests_the_listener_instead_of_spinning(make_host, serve, clients):
+    server, address = serve(make_host())
+    listener = _Refusing(server.socket, seconds=0.6)
+    server.socket = listener
+    client = clients(address, timeout=PROMPT)
+    client.send(DISCOVERY)
+    assert client.response()[0] == 200  # accepted once the refusals are over
+    assert listener.calls <= 5  # a listener always ready would have been tried thousands of times
+
+
+def test_an_unused_server_starts_no_thread(module, make_host):
+    before = set(threading.enumerate())
+    server = module.make_server(make_host(), "127.0.0.1", 0, quiet=True)
+    assert set(threading.enumerate()) == before
+    server.server_close()
+
+
 def test_event_streams_hold_no_worker(module, make_host, serve, clients):
     host = make_host(deferred=True)  # the run stays running, so its streams stay open
     run_id = call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]
