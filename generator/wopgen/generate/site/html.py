@@ -27,6 +27,8 @@ def _neutralise(fragment: str) -> str:
 
 def escape_raw_html(markdown: str) -> str:
     """`markdown` with every raw HTML block and inline tag shown as text instead of run."""
+    if "<" not in markdown:  # no tag to neutralise: spare the parse
+        return markdown
     lines = markdown.splitlines(keepends=True)
     for token in _PARSER.parse(markdown):
         if token.map is None:
