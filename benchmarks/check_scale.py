@@ -4,7 +4,10 @@ Two baselines are measured in the same run on the same files:
 - `jsonschema-rs`, the strongest available: parse every schema and example, validate every schema
   against the 2020-12 metaschema and every example against its schema with the compiled engine.
   Targets: `check --select schema-,example-` (the same work plus locations and rules) <= 2x it, the
-  full `check` <= 3x it, growth from the smallest to the largest size about linear.
+  full `check` <= 3x it, growth from the smallest to the largest size about linear. The full check
+  is timed twice: parsing every page, as `check --no-cache` or a first run does, and with the pages
+  parsed by the run before (unchanged pages are not parsed again, as `wopgen check` does with its
+  cache folder).
 - `jsonschema`: `json.load` of every file plus `Draft202012Validator.check_schema` of every schema,
   the least a pure-Python checker does (for comparison with earlier figures).
 
@@ -34,6 +37,7 @@ from timing import median_of
 
 from wopgen.checks import run_all
 from wopgen.corpus import load
+from wopgen.corpus.markdown_memo import MarkdownMemo
 
 
 def baseline(root: Path) -> None:
@@ -71,6 +75,18 @@ def check(root: Path, include: tuple[str, ...] = ()) -> int:
 SELECTED = ("schema-", "example-")
 
 
+def parsed_pages(root: Path) -> dict[str, object]:
+    """What a first `wopgen check` keeps of the pages it parsed."""
+    memo = MarkdownMemo()
+    corpus = load(root, memo=memo)
+    list(run_all(corpus))
+    return memo.kept(corpus.sources) or {}
+
+
+def check_reusing(root: Path, pages: dict[str, object]) -> int:
+    return len(list(run_all(load(root, memo=MarkdownMemo(pages)))))
+
+
 def check_selected(root: Path) -> int:
     return check(root, SELECTED)
 
@@ -103,16 +119,19 @@ def main() -> None:
                 else median_of(args.repeat, baseline, root),
                 "selected": median_of(args.repeat, check_selected, root),
                 "full": median_of(args.repeat, check, root),
+                "reused": median_of(args.repeat, check_reusing, root, parsed_pages(root)),
             }
             results[size] = timed
-            rs, py, selected, full = timed["rs"], timed["py"], timed["selected"], timed["full"]
+            rs, py, selected, full, reused = (timed[k] for k in ("rs", "py", "selected", "full", "reused"))
             print(
                 f"{size:>6} schemas (median of {args.repeat}, wall s / cpu s)  jsonschema-rs {rs[0]:.3f}/{rs[1]:.3f}  "
                 f"jsonschema {py[0]:.3f}/{py[1]:.3f}  "
                 f"check --select schema-,example- {selected[0]:.3f}/{selected[1]:.3f} "
                 f"(x{selected[0] / rs[0]:.2f}/x{selected[1] / rs[1]:.2f} rs, target <= 2)  "
                 f"check {full[0]:.3f}/{full[1]:.3f} (x{full[0] / rs[0]:.2f}/x{full[1] / rs[1]:.2f} rs, target <= 3; "
-                f"x{full[0] / py[0]:.2f} jsonschema)  findings {findings}"
+                f"x{full[0] / py[0]:.2f} jsonschema)  "
+                f"check, pages parsed before {reused[0]:.3f}/{reused[1]:.3f} "
+                f"(x{reused[0] / rs[0]:.2f}/x{reused[1] / rs[1]:.2f} rs, target <= 3)  findings {findings}"
                 + (f"  peak RSS of check {peak_rss_mb(root):.0f} MB" if args.rss else "")
             )
     sizes = sorted(results)
@@ -122,6 +141,7 @@ def main() -> None:
         print(
             f"growth {sizes[0]} -> {sizes[-1]} schemas, wall/cpu (linear would be x{sizes[-1] / sizes[0]:.0f}): "
             f"check x{growth['full'][0]:.1f}/x{growth['full'][1]:.1f}, "
+            f"check, pages parsed before x{growth['reused'][0]:.1f}/x{growth['reused'][1]:.1f}, "
             f"check --select x{growth['selected'][0]:.1f}/x{growth['selected'][1]:.1f}, "
             f"jsonschema-rs x{growth['rs'][0]:.1f}/x{growth['rs'][1]:.1f}"
         )

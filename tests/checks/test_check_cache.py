@@ -127,4 +127,27 @@ def test_check_no_cache_flag(make_corpus: Callable[..., Path]) -> None:
     assert not (root / "build/.cache").exists()
     cached = runner.invoke(cli, ["--root", str(root), "check", "--select", "api-"])
     assert cached.exit_code == 0, cached.output
-    assert [p.name.split("-")[0] for p in (root / "build/.cache/check").iterdir()] == ["api"]
+    assert sorted(p.name.split("-")[0] for p in (root / "build/.cache/check").iterdir()) == ["api", "markdown"]
+
+
+def _check_json(root: Path) -> list[dict[str, object]]:
+    result = CliRunner().invoke(cli, ["--root", str(root), "check", "--select", "doc-,rfc-", "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    return list(json.loads(result.output)["diagnostics"])
+
+
+def test_parsed_pages_are_reused_and_never_stale(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    page = sorted(root.glob("spec/**/*.md"))[0]
+    page.write_text(page.read_text(encoding="utf-8") + "\nSee [gone](missing-page.md).\n", encoding="utf-8")
+    first = _check_json(root)
+    assert [d["rule"] for d in first] == ["doc-link-broken"]
+    memo = next((root / "build/.cache/check").glob("markdown-*.json"))
+    written = memo.stat().st_mtime_ns
+    assert _check_json(root) == first and memo.stat().st_mtime_ns == written  # reused, not rewritten
+    page.write_text(page.read_text(encoding="utf-8").replace("missing-page.md", "#"), encoding="utf-8")
+    assert _check_json(root) == []
+    memo.write_text('{"format": 1, "toolchain": "x", "pages": 5}')
+    assert _check_json(root) == []
+    memo.write_text("not json")
+    assert _check_json(root) == []

@@ -4,14 +4,9 @@ JSON Schema (vendored from `@asyncapi/specs`, see `ASYNCAPI_SPECS_VERSION`)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
-
-import referencing
-import referencing.exceptions
 
 from wopgen.checks import standard_api
 from wopgen.corpus import Corpus
@@ -78,13 +73,12 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
 
     api = read_api(corpus)
     yield from api.diagnostics
-    if api.standard and not blocking(corpus):
+    # The rest reads schemas through the registry and renders the documents, which means nothing
+    # (and can recurse forever) until the schema findings that block generation are fixed.
+    blocked = (api.standard or api.present) and blocking(corpus)
+    if api.standard and not blocked:
         yield from standard_api.check(corpus, api.standard)
-    if not api.present:
-        return
-    if blocking(corpus):
-        # The rest reads schemas through the registry and renders the documents, which means
-        # nothing (and can recurse forever) until the schema findings that block generation are fixed.
+    if not api.present or blocked:
         return
     yield from _references(corpus, api)
     yield from _identities(api)
@@ -129,18 +123,9 @@ def _references(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
 
 
 def _identities(api: ApiDescription) -> Iterator[Diagnostic]:
-    ids = Counter([op.operation_id for op in api.operations] + [c.operation_id for c in api.channels])
-    seen: set[str] = set()
-    for op in api.operations:
-        if ids[op.operation_id] > 1 and op.operation_id in seen:
-            yield _at(OPERATION_ID_DUPLICATE, op.where, f"operationId {op.operation_id!r} is used more than once")
-        seen.add(op.operation_id)
+    named = [(o.operation_id, o.where) for o in api.operations] + [(c.operation_id, c.where) for c in api.channels]
+    yield from standard_api.operation_ids_repeated([(name, where.path, where.line) for name, where in named])
     for channel in api.channels:
-        if ids[channel.operation_id] > 1 and channel.operation_id in seen:
-            yield _at(
-                OPERATION_ID_DUPLICATE, channel.where, f"operationId {channel.operation_id!r} is used more than once"
-            )
-        seen.add(channel.operation_id)
         yield from _channel_parameters(channel)
     routes: set[tuple[str, str]] = set()
     declared_tags = {t.name for t in api.tags}
@@ -285,43 +270,29 @@ def _unbundled(rule: Rule, document: str, exc: BundleError) -> Iterator[Diagnost
         )
 
 
-def _openapi_problems(path: str, document: dict[str, Any]) -> Iterator[Diagnostic]:
-    from openapi_spec_validator import validate
-    from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
-
-    try:
-        validate(json.loads(json.dumps(document)))
-    except OpenAPIValidationError as exc:
-        where = "/".join(str(p) for p in getattr(exc, "absolute_path", ())) or "document"
-        yield OPENAPI_INVALID.at(path, 1, f"openapi.yaml at {where}: {exc.message}", "run `wopgen api` and inspect it")
-    except (RecursionError, referencing.exceptions.Unresolvable) as exc:
-        what = "a $ref cycle" if isinstance(exc, RecursionError) else f"$ref {exc.ref!r} leads nowhere"
-        yield OPENAPI_INVALID.at(
-            path,
-            1,
-            f"openapi.yaml cannot be validated: {what}"[:300],
-            "run `wopgen api` and inspect the $refs under components/schemas",
-        )
-
-
 def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
     """Render both documents and validate them with the standard validators."""
-    if api.operations and api.operations_path:
+    for rule, name, source, render, wanted in (
+        (OPENAPI_INVALID, "openapi.yaml", api.operations_path, openapi_document, api.operations),
+        (ASYNCAPI_INVALID, "asyncapi.yaml", api.channels_path, asyncapi_document, api.channels),
+    ):
+        if not wanted or not source:
+            continue
         try:
-            document = openapi_document(corpus, api)
+            document = render(corpus, api)
         except BundleError as exc:
-            yield from _unbundled(OPENAPI_INVALID, "openapi.yaml", exc)
-        else:
-            yield from _openapi_problems(api.operations_path, document)
-    if api.channels and api.channels_path:
+            yield from _unbundled(rule, name, exc)
+            continue
         try:
-            document = asyncapi_document(corpus, api)
-        except BundleError as exc:
-            yield from _unbundled(ASYNCAPI_INVALID, "asyncapi.yaml", exc)
-            return
-        validator = standard_api.asyncapi_validator("3.0.0")
-        for error in sorted(validator.iter_errors(json.loads(json.dumps(document))), key=lambda e: list(e.path)):
-            where = "/".join(str(p) for p in error.absolute_path) or "document"
-            yield ASYNCAPI_INVALID.at(
-                api.channels_path, 1, f"asyncapi.yaml at {where}: {error.message}", "run `wopgen api` and inspect it"
+            errors = standard_api.standard_errors(name.split(".")[0], "3.0.0", document)
+        except standard_api.Unvalidated as exc:
+            yield rule.at(
+                source,
+                1,
+                f"{name} cannot be validated: {exc}"[:300],
+                f"run `wopgen api` and inspect the $refs of {name}",
             )
+            continue
+        for where, message in errors[:50]:
+            at = "/".join(map(str, where)) or "document"
+            yield rule.at(source, 1, f"{name} at {at}: {message}"[:400], "run `wopgen api` and inspect it")

@@ -7,7 +7,6 @@ unique across both documents. Nothing is fetched: a `$ref` to the network is a f
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -21,7 +20,7 @@ from referencing.jsonschema import DRAFT7
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import StandardDocument
-from wopgen.corpus.documents import YamlList, YamlMap
+from wopgen.corpus.documents import line_at as _line
 from wopgen.corpus.graph import ref_strings
 from wopgen.diagnostics import Diagnostic, define
 
@@ -49,22 +48,6 @@ REF_UNRESOLVED = define(
     "a schema pointer that does not resolve, or a network address (never fetched).",
 )
 OPERATION_ID = define("api-operation-id-duplicate", "error", "Two operations (HTTP or channel) share an operationId.")
-
-
-def _line(data: Any, parts: list[Any]) -> int:
-    """The line of the value at `parts` in a YAML tree (the nearest enclosing one known)."""
-    line = getattr(data, "line", 1)
-    node = data
-    for part in parts:
-        if isinstance(node, YamlMap) and str(part) in node:
-            line = node.line_of(str(part))
-            node = node[str(part)]
-        elif isinstance(node, YamlList) and isinstance(part, int) and part < len(node):
-            line = node.line_of(part)
-            node = node[part]
-        else:
-            break
-    return line
 
 
 def _without_external_refs(data: Any) -> Any:
@@ -98,62 +81,71 @@ def check(corpus: Corpus, documents: list[StandardDocument]) -> Iterator[Diagnos
         if not broken:
             clean.append(document)
     for document in clean:
-        if document.kind == "openapi":
-            yield from _openapi(document)
-        else:
-            yield from _asyncapi(document)
+        yield from _standard(document)
     yield from _operation_ids(documents)
 
 
-def _openapi(document: StandardDocument) -> Iterator[Diagnostic]:
+class Unvalidated(Exception):
+    """A document its standard validator cannot read through (a `$ref` cycle, or one leading nowhere)."""
+
+
+def standard_errors(kind: str, version: str, data: Any) -> list[tuple[list[Any], str]]:
+    """What the standard validator of `kind` (`openapi` 3.1, or `asyncapi` of `version`) rejects in
+    `data`, as (path in the document, message), in path order; `Unvalidated` when it cannot tell."""
     from openapi_spec_validator import OpenAPIV31SpecValidator
 
-    if not document.version.startswith("3.1"):
-        yield OPENAPI_INVALID.at(
+    plain = json.loads(json.dumps(data))
+    try:
+        if kind == "openapi":
+            errors = list(OpenAPIV31SpecValidator(plain).iter_errors())
+        else:
+            errors = list(asyncapi_validator(version).iter_errors(plain))
+    except RecursionError:
+        raise Unvalidated("a $ref cycle") from None
+    except referencing.exceptions.Unresolvable as exc:
+        raise Unvalidated(f"$ref {exc.ref!r} leads nowhere") from None
+    except (ValueError, TypeError, KeyError) as exc:
+        raise Unvalidated(str(exc)) from None
+    found = [
+        (list(getattr(e, "absolute_path", []) or []), str(getattr(e, "message", e)).splitlines()[0]) for e in errors
+    ]
+    return sorted(found, key=lambda item: list(map(str, item[0])))
+
+
+def _standard(document: StandardDocument) -> Iterator[Diagnostic]:
+    """A document of the API folder against its standard validator, each finding at its own line."""
+    openapi = document.kind == "openapi"
+    rule = OPENAPI_INVALID if openapi else ASYNCAPI_INVALID
+    if openapi and not document.version.startswith("3.1"):
+        message = f"openapi {document.version!r}: wopgen reads OpenAPI 3.1 documents"
+        yield rule.at(
             document.path,
             _line(document.doc.data, ["openapi"]),
-            f"openapi {document.version!r}: wopgen reads OpenAPI 3.1 documents",
+            message,
             "write the document as OpenAPI 3.1 (openapi: 3.1.0)",
         )
         return
-    try:
-        errors = list(OpenAPIV31SpecValidator(_without_external_refs(document.doc.data)).iter_errors())
-    except (RecursionError, referencing.exceptions.Unresolvable, ValueError, TypeError, KeyError) as exc:
-        yield OPENAPI_INVALID.at(document.path, 1, f"cannot be validated: {str(exc)[:200]}")
-        return
-    for error in errors[:50]:
-        where = list(getattr(error, "absolute_path", []) or [])
-        yield OPENAPI_INVALID.at(
-            document.path,
-            _line(document.doc.data, where),
-            f"at /{'/'.join(map(str, where))}: {getattr(error, 'message', str(error)).splitlines()[0][:240]}",
-            "openapi-spec-validator rejects it",
-        )
-
-
-def _asyncapi(document: StandardDocument) -> Iterator[Diagnostic]:
-    if document.version not in ASYNCAPI_VERSIONS:
-        yield ASYNCAPI_INVALID.at(
+    if not openapi and document.version not in ASYNCAPI_VERSIONS:
+        message = f"asyncapi {document.version!r}: wopgen validates AsyncAPI {' and '.join(ASYNCAPI_VERSIONS)}"
+        yield rule.at(
             document.path,
             _line(document.doc.data, ["asyncapi"]),
-            f"asyncapi {document.version!r}: wopgen validates AsyncAPI {' and '.join(ASYNCAPI_VERSIONS)}",
+            message,
             "write the document as one of those versions",
         )
         return
-    validator = asyncapi_validator(document.version)
-    plain = _without_external_refs(document.doc.data)
     try:
-        errors = sorted(validator.iter_errors(plain), key=lambda e: list(map(str, e.absolute_path)))
-    except (RecursionError, referencing.exceptions.Unresolvable) as exc:
-        yield ASYNCAPI_INVALID.at(document.path, 1, f"cannot be validated: {str(exc)[:200]}")
+        errors = standard_errors(document.kind, document.version, _without_external_refs(document.doc.data))
+    except Unvalidated as exc:
+        yield rule.at(document.path, 1, f"cannot be validated: {str(exc)[:200]}")
         return
-    for error in errors[:50]:
-        where = list(error.absolute_path)
-        yield ASYNCAPI_INVALID.at(
+    validator = "openapi-spec-validator" if openapi else f"the official AsyncAPI {document.version} JSON Schema"
+    for where, message in errors[:50]:
+        yield rule.at(
             document.path,
             _line(document.doc.data, where),
-            f"at /{'/'.join(map(str, where))}: {error.message[:240]}",
-            f"the official AsyncAPI {document.version} JSON Schema rejects it",
+            f"at /{'/'.join(map(str, where))}: {message[:240]}",
+            f"{validator} rejects it",
         )
 
 
@@ -174,15 +166,20 @@ def _operation_ids(documents: list[StandardDocument]) -> Iterator[Diagnostic]:
             operations = data.get("operations") if isinstance(data, dict) else None
             for key in operations or {} if isinstance(operations, dict) else ():
                 seen.append((str(key), document.path, _line(data, ["operations", key])))
-    counts = Counter(name for name, _, _ in seen)
+    yield from operation_ids_repeated(seen)
+
+
+def operation_ids_repeated(seen: list[tuple[str, str, int]]) -> Iterator[Diagnostic]:
+    """Each use of an operationId after its first, among (operationId, path, line) in reading order."""
     first: dict[str, tuple[str, int]] = {}
     for name, path, line in seen:
-        if counts[name] > 1 and name in first:
+        if name in first:
             other = first[name]
             yield OPERATION_ID.at(
                 path, line, f"operationId {name!r} is also used at {other[0]}:{other[1]}", "give each one its own id"
             )
-        first.setdefault(name, (path, line))
+        else:
+            first[name] = (path, line)
 
 
 @cache

@@ -12,6 +12,7 @@ import click
 
 from wopgen import __version__
 from wopgen.corpus import Corpus, load
+from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.corpus.settings import Settings, SettingsError, find_settings, load_settings
 from wopgen.diagnostics import Diagnostic, plural
 from wopgen.report import RENDERERS, render_json, render_sarif, render_text
@@ -44,10 +45,10 @@ class Context:
     def root(self) -> Path:
         return self.settings().root
 
-    def corpus(self) -> Corpus:
+    def corpus(self, memo: MarkdownMemo | None = None) -> Corpus:
         settings = self.settings()
         try:
-            return load(settings.root, settings)
+            return load(settings.root, settings, memo=memo)
         except SettingsError as exc:
             raise click.UsageError(str(exc)) from None
 

@@ -55,8 +55,8 @@ CACHE_FOLDER = "build/.cache/check"
 @click.option(
     "--no-cache",
     is_flag=True,
-    help="Render the API documents and run the conformance suite even when build/.cache/check holds their "
-    "findings for this very corpus and toolchain (the cache is safe to delete).",
+    help="Render the API documents, run the conformance suite and parse every Markdown page even when "
+    "build/.cache/check holds their results for this very corpus and toolchain (the cache is safe to delete).",
 )
 @pass_context
 def check(
@@ -78,15 +78,19 @@ def check(
       wopgen check --against main           # and prove every change since main is additive
     """
     from wopgen.checks import run_all, wanted
-    from wopgen.cli.check_cache import CheckCache, corpus_key
+    from wopgen.cli.check_cache import CheckCache, corpus_key, keep_memo, read_memo
 
     include, exclude = _split(include), _split(exclude)
     _known_rules(include, "--select")
     _known_rules(exclude, "--ignore")
-    corpus = obj.corpus()
+    folder = obj.root() / CACHE_FOLDER
+    memo = None if no_cache else read_memo(folder)
+    corpus = obj.corpus(memo)
     include, exclude = _configured_selection(corpus, include, exclude)
-    cache = None if no_cache else CheckCache(corpus.root / CACHE_FOLDER, partial(corpus_key, corpus))
+    cache = None if no_cache else CheckCache(folder, partial(corpus_key, corpus))
     found = list(run_all(corpus, include=include, exclude=exclude, cache=cache))
+    if memo is not None:
+        keep_memo(folder, memo, corpus)
     if against is not None or wanted(("compat-",), include, exclude):  # an explicit --against is always read
         found.extend(_compat_findings(corpus, against))
     diagnostics = select(configure(found, corpus.settings.rules), include, exclude)

@@ -5,8 +5,13 @@ documents, and running the conformance suite against a freshly generated host. T
 a pure function of the corpus and of the toolchain itself, so they are stored under a key that
 hashes both: the settings, the names of the listed files and the bytes of every file the loader
 read, and every file of the installed `wopgen` packages (code and templates). A change to any
-of them is a new key and a fresh run. The folder (`build/.cache/check` under the corpus root by default) holds nothing else and is
-safe to delete; `wopgen check --no-cache` neither reads nor writes it.
+of them is a new key and a fresh run.
+
+Beside them, one file keeps what the Markdown reader found in each page (`MarkdownMemo`), by the
+page's path and the digest of its bytes, for this toolchain only: the next check parses the pages
+that changed and recalls the others. The folder (`build/.cache/check` under the corpus root by
+default) holds nothing else and is safe to delete; `wopgen check --no-cache` neither reads nor
+writes it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from pathlib import Path
 
 from wopgen import __version__
 from wopgen.corpus import Corpus
+from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.diagnostics import Diagnostic, Severity
 
 FORMAT = 1  # bump when the stored shape changes
@@ -127,3 +133,38 @@ class CheckCache:
             staging.replace(target)
         except OSError:
             return
+
+
+def _memo_file(folder: Path) -> Path:
+    return folder / f"markdown-{toolchain_fingerprint()[:32]}.json"
+
+
+def read_memo(folder: Path) -> MarkdownMemo:
+    """The Markdown pages the last check parsed with this toolchain (none when absent or damaged)."""
+    try:
+        data = json.loads(_memo_file(folder).read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT or data.get("toolchain") != toolchain_fingerprint():
+            return MarkdownMemo()
+        return MarkdownMemo(data.get("pages"))
+    except (OSError, ValueError, AttributeError):
+        return MarkdownMemo()
+
+
+def keep_memo(folder: Path, memo: MarkdownMemo, corpus: Corpus) -> None:
+    """Store the parsed pages for the next check, if they changed; like findings, a folder that
+    cannot be written leaves the next check to parse again, never fails this one."""
+    pages = memo.kept(corpus.sources)
+    if pages is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for entry in os.listdir(folder):  # one memo: the one of an older toolchain goes
+            if entry.startswith("markdown-") and entry.endswith(".json"):
+                (folder / entry).unlink(missing_ok=True)
+        target = _memo_file(folder)
+        staging = target.with_suffix(f".tmp{os.getpid()}")
+        payload = {"format": FORMAT, "toolchain": toolchain_fingerprint(), "pages": pages}
+        staging.write_text(json.dumps(payload, separators=(",", ":")), encoding="utf-8")
+        staging.replace(target)
+    except OSError:
+        return

@@ -229,6 +229,23 @@ class YamlList(list[Any]):
         return lines[index] if index < len(lines) else self.line
 
 
+def line_at(data: Any, parts: list[Any]) -> int:
+    """The line of the value at `parts` (keys and indexes) in a YAML tree, or of the nearest
+    enclosing value whose line is known."""
+    line = getattr(data, "line", 1)
+    node = data
+    for part in parts:
+        if isinstance(node, YamlMap) and str(part) in node:
+            line = node.line_of(str(part))
+            node = node[str(part)]
+        elif isinstance(node, YamlList) and isinstance(part, int) and part < len(node):
+            line = node.line_of(part)
+            node = node[part]
+        else:
+            break
+    return line
+
+
 # libyaml's parser where it is installed (several times faster); the constructors below are the
 # same either way, so the data and its lines do not depend on which parser read the text.
 _SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

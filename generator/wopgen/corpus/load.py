@@ -18,6 +18,7 @@ from typing import Any
 from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
 from wopgen.corpus.files import listing
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
+from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, ParsedOnUse, gc_paused
 from wopgen.corpus.rfc import Rfc, parse_rfc
 from wopgen.corpus.settings import PYPROJECT, Settings, load_settings
@@ -44,8 +45,15 @@ class _Reader:
     file it read (`Corpus.sources`). Files are named by their path relative to the root (as the one
     walk lists them) or by a `Path`."""
 
-    def __init__(self, settings: Settings, diagnostics: list[Diagnostic], listed: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        diagnostics: list[Diagnostic],
+        listed: frozenset[str] = frozenset(),
+        memo: MarkdownMemo | None = None,
+    ) -> None:
         self.root = settings.root
+        self.memo = memo
         self.diagnostics = diagnostics
         self.listed = listed  # files the one walk found inside the root: no need to resolve them again
         self.sources: dict[str, str] = {}
@@ -136,7 +144,12 @@ class _Reader:
 
     def read_markdown(self, path: Path | str) -> MarkdownDoc | None:
         text = self.read_text(path)
-        return None if text is None else parse_markdown(self.relative(path), text)
+        return None if text is None else self._parse_markdown(self.relative(path), text)
+
+    def _parse_markdown(self, rel: str, text: str) -> MarkdownDoc:
+        if self.memo is None:
+            return parse_markdown(rel, text)
+        return self.memo.parse(rel, text, self.sources[rel])
 
     def read_markdown_later(self, path: Path | str) -> Callable[[], MarkdownDoc] | None:
         """Read the file now (a failure is a load finding); parse it when it is first asked for."""
@@ -144,24 +157,25 @@ class _Reader:
         if text is None:
             return None
         rel = self.relative(path)
-        return lambda: parse_markdown(rel, text)
+        return lambda: self._parse_markdown(rel, text)
 
 
 _EXAMPLE_KINDS = ("valid", "invalid")
 _WHY_SUFFIX = ".why"
 
 
-def load(root: Path, settings: Settings | None = None) -> Corpus:
-    """Read the corpus at `root` (settings from its pyproject.toml unless given)."""
+def load(root: Path, settings: Settings | None = None, *, memo: MarkdownMemo | None = None) -> Corpus:
+    """Read the corpus at `root` (settings from its pyproject.toml unless given). Markdown pages are
+    parsed through `memo` when one is given, so pages it has seen unchanged are not parsed again."""
     with gc_paused():
-        return _load(root, settings)
+        return _load(root, settings, memo)
 
 
-def _load(root: Path, settings: Settings | None) -> Corpus:
+def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> Corpus:
     settings = settings or load_settings(root)
     diagnostics: list[Diagnostic] = []
     listed = listing(settings.root)
-    reader = _Reader(settings, diagnostics, listed.files)
+    reader = _Reader(settings, diagnostics, listed.files, memo)
 
     def _files(relative: str, pattern: str) -> list[str]:
         """The listed files of a part matching `pattern` (relative to the root, in path order): the

@@ -32,6 +32,9 @@ _COUNTED = re.compile(r"^(.*)_([0-9]+)$")
 _TAG = re.compile(r"</?[^>]*>")
 _NOT_IN_SLUG = re.compile(r"[^\w\- ]")
 _LINK_TYPES = ("link_open", "image")
+# A character where a CommonMark inline rule can start (line break, escape, code, emphasis, link,
+# image, autolink or HTML, entity): text without any of them is a single text token.
+_INLINE_MARKUP = re.compile(r"[\n\\`*_\[\]!<&]")
 _TEXT_TYPES = ("text", "text_special", "code_inline", "html_inline")
 
 
@@ -170,14 +173,22 @@ def _inline_where_read(state: StateCore) -> None:
 
     Only headings (for their text and anchor) and text holding a `[` (which every link, image and
     undefined reference has) are read below token by token; everything else is read from the
-    block token's own content. Skipping the rest halves the cost of parsing a page."""
+    block token's own content. Skipping the rest halves the cost of parsing a page. A heading of
+    plain text gets the one text token the inline parser would have made of it."""
     tokens = state.tokens
     for index, token in enumerate(tokens):
         if token.type != "inline":
             continue
         token.children = []
-        if "[" in token.content or (index and tokens[index - 1].type == "heading_open"):
+        if "[" in token.content:
             state.md.inline.parse(token.content, state.md, state.env, token.children)
+        elif index and tokens[index - 1].type == "heading_open":
+            if _INLINE_MARKUP.search(token.content):
+                state.md.inline.parse(token.content, state.md, state.env, token.children)
+            else:  # what the inline parser makes of plain text: one text token
+                text = Token("text", "", 0)
+                text.content = token.content
+                token.children.append(text)
 
 
 def _parser() -> MarkdownIt:
