@@ -1,20 +1,26 @@
 """Benchmark: `wopgen site build` on the repository corpus and on synthetic corpora (100 and 1,000
 schemas by default; the synthetic corpora have as many RFCs as schemas).
 
-Two baselines, measured in the same run, build the same number of plain pages (a heading and a
-paragraph each, in four sections) with the same base configuration (`site/mkdocs.yml`: theme,
+Three baselines, measured in the same run. Two build the same number of plain pages (a heading and
+a paragraph each, in four sections) with the same base configuration (`site/mkdocs.yml`: theme,
 features, extensions, search), so they price mkdocs-material itself for a site that size:
 - `bare`: `mkdocs build --strict` with the nav mkdocs generates, every page in it;
 - `flat`: the same pages with only each section's first page in the nav (`not_in_nav` for the
   rest), the shape of the navigation `wopgen site build` writes.
+The third prices the pages themselves (their content, highlighting, search index, our hooks):
+- `staged`: `mkdocs build --strict` of the very project `wopgen site build` stages (its mkdocs.yml,
+  hooks and docs folder, rendered once beforehand), so `wopgen site build` minus `staged` is
+  wopgen's own work: starting Python, loading, rendering, writing the staging tree, and putting
+  the built site in place.
 
 Reported per corpus: pages; wall and CPU seconds for each baseline and for `wopgen site build`
 (load, render, mkdocs, atomic write, in a child process from the start of Python, as the
-baselines); the wall time spent rendering the pages from the corpus; the ratios (CPU time, of the
-processes and their children, is the steadier figure when other work shares the machine); the
-output size (all files, in MB); the average and the largest schema page
-(`schemas/<name>/index.html`, in KB) and the schema index page; the peak resident memory of the
-wopgen process and of its mkdocs process (each its own peak; they run at the same time).
+baselines); the ratios (CPU time, of the processes and their children, is the steadier figure when
+other work shares the machine); wopgen's own CPU seconds (`wopgen site build` minus `staged`) and
+the CPU seconds of its parts measured in this process: loading the corpus, rendering the pages,
+writing the staging tree; the output size (all files, in MB); the average and the largest schema
+page (`schemas/<name>/index.html`, in KB) and the schema index page; the peak resident memory of
+the wopgen process and of its mkdocs process (each its own peak; they run at the same time).
 
     python benchmarks/site_scale.py [--sizes 100,1000] [--repeat 1]
 """
@@ -28,16 +34,18 @@ import resource
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import best_of, best_of_children
+from timing import best_of_children
 
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.generate.site import BASE_CONFIG, render
 from wopgen.generate.site.build import build
+from wopgen.generate.writer import write_tree
 
 REPO = Path(__file__).resolve().parents[1]
 PLAIN_CONFIG = "INHERIT: {base}\ndocs_dir: docs\n"
@@ -89,6 +97,23 @@ def build_one(root: Path, out: Path) -> None:
     print(json.dumps({"wopgen": own, "mkdocs": mkdocs}))
 
 
+def staged_site(root: Path, project: Path, repeat: int) -> dict[str, float]:
+    """Stage the project `wopgen site build` hands to mkdocs into `project`; the CPU seconds
+    (least of `repeat`) of loading the corpus, rendering the pages and writing the tree."""
+    times: dict[str, list[float]] = {"load": [], "render": [], "write": []}
+    for _ in range(max(repeat, 1)):
+        start = time.process_time()
+        corpus = load(root)
+        loaded = time.process_time()
+        tree = render(corpus, rules=catalogue())
+        rendered = time.process_time()
+        write_tree(tree, project, force=True)
+        times["load"].append(loaded - start)
+        times["render"].append(rendered - loaded)
+        times["write"].append(time.process_time() - rendered)
+    return {part: min(found) for part, found in times.items()}
+
+
 def sizes(out: Path) -> dict[str, float]:
     """Output size in MB, and the average and largest schema page and the schema index in KB."""
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
@@ -103,20 +128,27 @@ def sizes(out: Path) -> dict[str, float]:
 
 
 def measure(label: str, root: Path, tmp: Path, repeat: int) -> None:
-    corpus = load(root)
-    pages = sum(1 for path in render(corpus, rules=catalogue()) if path.endswith(".md"))
-    rendering = best_of(repeat, lambda: render(load(root), rules=catalogue()))
+    staged_project = tmp / f"staged-{label}"
+    parts = staged_site(root, staged_project, repeat)
+    pages = sum(1 for p in (staged_project / "docs").rglob("*.md"))
     bare = best_of_children(repeat, mkdocs_build, plain_site(tmp / f"bare-{label}", pages, False), tmp / f"b-{label}")
     flat = best_of_children(repeat, mkdocs_build, plain_site(tmp / f"flat-{label}", pages, True), tmp / f"f-{label}")
+    staged = best_of_children(repeat, mkdocs_build, staged_project, tmp / f"s-{label}")
     out, memory = tmp / f"site-{label}", dict[str, float]()
     ours = best_of_children(repeat, site_build, root, out, memory)
     size = sizes(out)
     print(
         f"{label:>12}: {pages:5d} pages; seconds wall / CPU: bare mkdocs {bare[0]:6.1f} / {bare[1]:6.1f}, "
-        f"flat-nav mkdocs {flat[0]:6.1f} / {flat[1]:6.1f}, wopgen site build {ours[0]:6.1f} / {ours[1]:6.1f} "
-        f"(render {rendering:4.1f} wall)\n"
-        f"{'':>12}  CPU ratio {ours[1] / bare[1]:4.2f} vs bare, {ours[1] / flat[1]:4.2f} vs flat-nav "
-        f"(wall {ours[0] / bare[0]:4.2f}, {ours[0] / flat[0]:4.2f}); output {size['output_mb']:6.1f} MB "
+        f"flat-nav mkdocs {flat[0]:6.1f} / {flat[1]:6.1f}, staged mkdocs {staged[0]:6.1f} / {staged[1]:6.1f}, "
+        f"wopgen site build {ours[0]:6.1f} / {ours[1]:6.1f}\n"
+        f"{'':>12}  CPU ratio {ours[1] / bare[1]:4.2f} vs bare, {ours[1] / flat[1]:4.2f} vs flat-nav, "
+        f"{ours[1] / staged[1]:4.2f} vs staged; staged {staged[1] / flat[1]:4.2f} vs flat-nav "
+        f"(wall {ours[0] / bare[0]:4.2f}, {ours[0] / flat[0]:4.2f}, {ours[0] / staged[0]:4.2f}; "
+        f"{staged[0] / flat[0]:4.2f})\n"
+        f"{'':>12}  wopgen's own CPU {ours[1] - staged[1]:5.1f} s (load {parts['load']:4.1f}, "
+        f"render {parts['render']:4.1f}, write staging {parts['write']:4.1f}; the rest is starting "
+        f"Python and putting the built site in place)\n"
+        f"{'':>12}  output {size['output_mb']:6.1f} MB "
         f"in {size['files']:.0f} files; schema page avg {size['schema_page_avg_kb']:5.1f} KB, "
         f"max {size['schema_page_max_kb']:5.1f} KB; schema index {size['schema_index_kb']:6.1f} KB; "
         f"peak RSS wopgen {memory['wopgen']:4.0f} MB, mkdocs {memory['mkdocs']:4.0f} MB",

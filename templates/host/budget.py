@@ -8,8 +8,6 @@ has used up the budget, instead of letting one request stall the host.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 from .errors import HostError
@@ -42,14 +40,22 @@ class OverBudget(HostError):
         )
 
 
-@contextmanager
-def budget(seconds: float | None) -> Iterator[None]:
-    """Within the block, `spend()` raises OverBudget after `seconds` of this thread's CPU time (None: no limit)."""
-    token = _LIMIT.set(None if seconds is None else _Budget(seconds))
-    try:
-        yield
-    finally:
-        _LIMIT.reset(token)
+class budget:  # used as a function: `with budget(seconds):`
+    """Within the block, `spend()` raises OverBudget after `seconds` of this thread's CPU time (None: no limit).
+
+    A class rather than a generator-based context manager: it is entered once per request.
+    """
+
+    __slots__ = ("_seconds", "_token")
+
+    def __init__(self, seconds: float | None) -> None:
+        self._seconds = seconds
+
+    def __enter__(self) -> None:
+        self._token = _LIMIT.set(None if self._seconds is None else _Budget(self._seconds))
+
+    def __exit__(self, *_: object) -> None:
+        _LIMIT.reset(self._token)
 
 
 def spend() -> None:

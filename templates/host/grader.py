@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .budget import spend
@@ -35,7 +37,7 @@ _MARKERS = re.compile(r"\b(TODO|FIXME)\b")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # read-only by convention: a frozen dataclass costs three times more to make
 class Scripted:
     """What a conformance script pins for one verifier of one attempt (all optional)."""
 
@@ -63,11 +65,27 @@ def cost(output: Any, dimensions: int) -> float:
     return round(tokens(output) * max(1, dimensions) * PRICE_PER_TOKEN_DIMENSION, 6)
 
 
-def heuristic_score(criterion: dict[str, Any], output: Any, words: set[str] | None = None) -> float:
+@lru_cache(maxsize=256)
+def _wanted(text: str) -> tuple[str, ...]:
+    """The keywords of a criterion, found once per text: every verifier of every attempt asks again."""
+    return tuple(keywords(text))
+
+
+@lru_cache(maxsize=4)  # the outputs of the attempts under way: each is as large as a request may be
+def _read(text: str) -> tuple[frozenset[str], tuple[tuple[int, str], ...], int]:
+    """What grading reads in an output, once per output: every verifier of an attempt grades the same one.
+
+    Its words; its first MARKED_LINES + 1 lines holding a marker, numbered; how many lines hold one.
+    """
+    marked = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if _MARKERS.search(line)]
+    return frozenset(_WORD.findall(text.casefold())), tuple(marked[: MARKED_LINES + 1]), len(marked)
+
+
+def heuristic_score(criterion: dict[str, Any], output: Any, words: AbstractSet[str] | None = None) -> float:
     """The share of the criterion's keywords found in the output (or its `words`), on the criterion's scale."""
-    wanted = keywords(str(criterion.get("description") or criterion["dimension"].replace("_", " ")))
+    wanted = _wanted(str(criterion.get("description") or criterion["dimension"].replace("_", " ")))
     if words is None:
-        words = set(_WORD.findall(as_text(output).casefold()))
+        words = _read(as_text(output))[0]
     share = 1.0 if not wanted else sum(w in words for w in wanted) / len(wanted)
     low, high = float(criterion["scale"]["min"]), float(criterion["scale"]["max"])
     value = low + share * (high - low)
@@ -91,8 +109,7 @@ def grade(
     def add(finding: dict[str, Any]) -> None:
         findings.append({"findingId": f"{finding_prefix}-f{len(findings) + 1}", "verifierId": verifier, **finding})
 
-    text = as_text(output)
-    words = set(_WORD.findall(text.casefold()))
+    words, lines, marked_count = _read(as_text(output)) if criteria else (frozenset(), (), 0)
     for criterion in criteria:
         spend()
         dimension = criterion["dimension"]
@@ -119,10 +136,7 @@ def grade(
                 }
             )
     graded = [c["dimension"] for c in criteria]
-    marked = "completeness" if "completeness" in graded else graded[0]
-    lines = (
-        [(n, line) for n, line in enumerate(text.splitlines(), start=1) if _MARKERS.search(line)] if criteria else []
-    )
+    marked = "completeness" if "completeness" in graded else graded[0] if graded else ""
     for number, line in lines[:MARKED_LINES]:
         add(
             {
@@ -133,13 +147,13 @@ def grade(
                 "recommendation": "finish or remove the marked work",
             }
         )
-    if len(lines) > MARKED_LINES:
+    if marked_count > MARKED_LINES:
         number, line = lines[MARKED_LINES]
         add(
             {
                 "dimension": marked,
                 "classification": "warning",
-                "description": f"{len(lines) - MARKED_LINES} more lines still mark unfinished work",
+                "description": f"{marked_count - MARKED_LINES} more lines still mark unfinished work",
                 "evidence": [{"evidenceType": "line_reference", "ref": target, "line": number, "detail": line}],
                 "recommendation": "finish or remove the marked work",
             }

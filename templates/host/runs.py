@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from .errors import HostError
 from .events import Clock, EventLog, utc_now
+
+
+def size(value: Any) -> int:
+    """Roughly how many bytes `value` holds: the length of its compact binary form (`marshal`, which
+    writes an object shared within `value` once, as memory holds it), or of its JSON for a value
+    marshal cannot write. Several times cheaper than encoding JSON, and as good a measure."""
+    try:
+        return len(marshal.dumps(value))
+    except ValueError:
+        return len(json.dumps(value, default=str))
+
 
 TERMINAL_STATUSES = frozenset({"completed", "failed", "cancelled"})
 SUSPENDED = "waiting-input"
@@ -49,8 +61,9 @@ class Run:
         self.engine: Engine | None = None
         self.factory: Callable[[Run], Engine] | None = None  # makes this run's engine again, for replay
         self.verifications: dict[str, dict[str, Any] | None] = {}  # resultId -> result; None while grading
+        self.vouched: set[str] = set()  # results checked once before first being served (gates.vouch)
         # What weight() has measured already: the request, and the events up to a count (events never change).
-        self.request_bytes = len(json.dumps(request)) if request_bytes is None else request_bytes
+        self.request_bytes = size(request) if request_bytes is None else request_bytes
         self._event_bytes = 0
         self._weighed = 0
 
@@ -102,17 +115,16 @@ class Run:
         self.factory = None
 
     def weight(self) -> int:
-        """Roughly what the run holds, in bytes of JSON: its request, events, output and verification results.
+        """Roughly what the run holds, in bytes (see `size`): its request, events, output and verification results.
 
-        Each event is serialised once, by the first measure after it was appended; the parts that may
-        still change (output, error, results) are serialised together on each measure.
+        Each event is measured once, by the first measure after it was appended; the parts that may
+        still change (output, error, results) are measured together on each measure.
         """
         fresh = self.log.after(self._weighed - 1)
         if fresh:
-            self._event_bytes += len(json.dumps(fresh, default=str))
+            self._event_bytes += size(fresh)
             self._weighed += len(fresh)
-        changing = [self.output, self.error, *self.verifications.values()]
-        return self.request_bytes + self._event_bytes + len(json.dumps(changing, default=str))
+        return self.request_bytes + self._event_bytes + size([self.output, self.error, *self.verifications.values()])
 
     def snapshot(self) -> dict[str, Any]:
         body: dict[str, Any] = {"runId": self.run_id, "workflowId": self.workflow_id, "status": self.status}

@@ -1,69 +1,91 @@
-"""HTTP transport over the standard library's ThreadingHTTPServer: one thread per connection.
+"""HTTP/1.1 transport: one poller for every open connection, a small pool of threads to answer requests.
 
-Everything protocol-level is in `Host.handle`; this module only moves bytes, strictly. Bodies over
-the advertised `limits.maxRequestBodyBytes` are refused without being kept; a body is framed by
-exactly one `Content-Length` of digits only, or by `Transfer-Encoding: chunked` (decoded here,
-within the same bound); anything else that would leave the framing ambiguous (both headers, two
-lengths, another transfer coding) is refused and the connection closed. Errors of the HTTP layer
-itself (a malformed request line, an unsupported method) are answered with an error envelope too.
+Everything protocol-level is in `Host.handle`, and reading a request off the wire is in `request` (over
+a `reader.Reader` per connection); this module moves connections between three places and writes the
+answers:
 
-Each response goes out in one write on a socket with TCP_NODELAY, so keep-alive clients never wait
-on Nagle's algorithm; the listen backlog is sized for the connections the host expects at once.
-The request line and header fields are read here too (RFC 9112), without the e-mail parser the
-standard handler uses, which cost about half of each request's CPU time; what is malformed (a
-folded line, a field name with spaces, a version other than HTTP/1.0 or 1.1) is refused with 400.
+- the poller (`serve_forever`'s thread, over the `selectors` module) holds the listening socket and
+  every connection waiting for its next request, however many: an idle keep-alive client, or a slow
+  one whose request head or `Content-Length` body is still arriving, costs no thread. A connection
+  that sent nothing for STALL_SECONDS is closed.
+- once a connection's request has arrived it is queued, and the next free worker thread (oldest queue
+  entry first) answers that ONE request, then hands the connection back to the poller, or straight
+  back to the queue when the client has already sent more (pipelining: what was read past one
+  request stays in the connection's `Reader`). With epoll or kqueue the worker registers it with the
+  poller itself, the kernel adding it to the wait under way; otherwise the poller's thread does, woken
+  through a socket pair. A few workers (WORKERS) answer everything, so the host does not spend its
+  time on dozens of threads waking to fight over the interpreter lock.
+- an event stream (SSE) is long-lived: it is written by a thread of its own, so no worker waits on it.
+
+A worker can still wait on a client (reading a chunked body, throwing away an oversized one, writing to
+a client that does not read, each wait at most STALL_SECONDS without progress), and a request can take
+long, such as a long poll. When requests are queued and no worker is free, and either every worker is
+waiting on a client or none has taken a request for GROW_AFTER seconds, the pool grows (up to
+MAX_WORKERS); such extra workers end after EXTRA_IDLE_SECONDS without work. Bodies over the advertised
+`limits.maxRequestBodyBytes` are refused without being kept; errors of the HTTP layer itself are
+answered with an error envelope.
+
+Each response goes out in one write on a socket with TCP_NODELAY, so keep-alive clients never wait on
+Nagle's algorithm; the listen backlog is sized for the connections the host expects at once.
+`shutdown()` stops the poller; `server_close()` closes every connection and waits up to JOIN_SECONDS
+for every thread to end (a stream waiting on a quiet run ends at its next keep-alive comment).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import queue
-import re
+import selectors
+import socket
 import sys
 import threading
 import time
 from email.utils import formatdate
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from .app import Host, Response
 from .errors import HostError
+from .reader import RECV_SIZE, Reader
+from .request import (
+    FIELD_COUNT_LIMIT,
+    LINE_LIMIT,
+    Head,
+    Refused,
+    body_length,
+    read_chunked,
+    read_head,
+)
 
 # An oversized body up to this size is read and thrown away before the 400 goes out; past it the
 # connection is simply closed.
 DRAIN_LIMIT = 16 * 1024 * 1024
 # Connections the kernel queues before the server accepts them (the operating system may cap it).
 LISTEN_BACKLOG = 1024
-IDLE_THREAD_SECONDS = 30.0  # how long a connection thread waits for another connection before it ends
-_DIGITS = re.compile(r"[0-9]{1,18}")
-_CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,8})(;[^\r\n]*)?\r?\n")
-_LINE_LIMIT = 8192
-_HEADER_LINE_LIMIT = 65536  # one header field line, in bytes
-_HEADER_COUNT_LIMIT = 100  # header fields in one request
-_FIELD_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-_VERSION = re.compile(r"HTTP/(\d)\.(\d)")
+STALL_SECONDS = 30.0  # a client that sends nothing for this long, within a request or between two, is dropped
+WORKERS = 4  # threads answering requests, however many connections are open
+MAX_WORKERS = 1024  # the pool's size at most, extra workers included
+GROW_AFTER = 0.25  # seconds every worker may stay on its request, with others queued, before the pool grows
+EXTRA_IDLE_SECONDS = 5.0  # how long an extra worker waits for a request before it ends
+ACCEPT_PAUSE_SECONDS = 0.5  # how long accepting rests once the system refuses a connection (no descriptors)
+JOIN_SECONDS = 5.0  # how long `server_close` waits for its threads to end, in all
+METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
+_SERVER = f"{BaseHTTPRequestHandler.server_version} {BaseHTTPRequestHandler.sys_version}"
+_REASONS = {status.value: status.phrase for status in HTTPStatus}
+_CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+# Selectors whose interest list the kernel keeps, so a thread may add to it while another waits on it.
+_KERNEL_SELECTORS = tuple(
+    getattr(selectors, name) for name in ("EpollSelector", "KqueueSelector") if hasattr(selectors, name)
+)
 
-
-class Headers:
-    """A request's header fields in arrival order; names compare without regard to case."""
-
-    def __init__(self, fields: list[tuple[str, str]]) -> None:
-        self._fields = fields
-
-    def get(self, name: str, default: str | None = None) -> str | None:
-        """The first value of `name`, or `default`."""
-        found = self.get_all(name)
-        return found[0] if found else default
-
-    def get_all(self, name: str) -> list[str] | None:
-        """Every value of `name` in arrival order, or None when there is none."""
-        lowered = name.lower()
-        found = [value for key, value in self._fields if key.lower() == lowered]
-        return found or None
-
-    def items(self) -> list[tuple[str, str]]:
-        return list(self._fields)
+# What a worker does with a connection once it has answered (or not) one request.
+_WAIT = "wait"  # back to the poller, until more bytes arrive
+_AGAIN = "again"  # the next request has already arrived: back to the queue
+_CLOSE = "close"
+_STREAMED = "streamed"  # a stream thread owns it now
 
 
 _date: tuple[int, str] = (0, "")  # (second, Date header value)
@@ -78,228 +100,409 @@ def _http_date() -> str:
     return _date[1]
 
 
-class _Refused(Exception):
-    """A request whose framing cannot be trusted: answered with a 400 and the connection closed."""
+class _Connection:
+    """One client connection, and the request head whose body it is still waiting for."""
+
+    __slots__ = ("address", "head", "length", "reader", "since", "sock")
+
+    def __init__(self, sock: socket.socket, address: Any, reader: Reader) -> None:
+        self.sock = sock
+        self.address = address
+        self.reader = reader
+        self.since = time.monotonic()  # when a byte last arrived, or the last answer went out
+        self.head: Head | None = None  # a head read, whose body has not all arrived
+        self.length = 0  # that body's size
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: WopServer
-    raw_requestline: bytes  # set by the base class before parse_request
-    protocol_version = "HTTP/1.1"
-    timeout = 30  # seconds a connection may stall (a body that never arrives) before it is dropped
-    disable_nagle_algorithm = True
+class WopServer:
+    """The listening socket, the poller of open connections, and the worker threads that answer them."""
 
-    def parse_request(self) -> bool:
-        """Read the request line and header fields (after `raw_requestline`); False once an error is sent.
+    request_queue_size = LISTEN_BACKLOG
 
-        Sets what the base class would: `command`, `path`, `request_version`, `headers` and
-        `close_connection` (HTTP/1.1 keeps the connection unless `Connection: close`; 1.0 closes it
-        unless `Connection: keep-alive`).
-        """
-        self.command = ""
-        self.request_version = "HTTP/0.9"
-        self.close_connection = True
-        self.requestline = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
-        words = self.requestline.split(" ")
-        version = _VERSION.fullmatch(words[-1]) if len(words) == 3 else None
-        if not self.requestline:
-            return False
-        if len(words) != 3 or not words[0] or not words[1] or version is None:
-            self.send_error(400, f"a request line is METHOD TARGET HTTP/1.1, not {self.requestline[:100]!r}")
-            return False
-        if (version[1], version[2]) not in (("1", "0"), ("1", "1")):
-            self.send_error(400, f"this host speaks HTTP/1.0 and HTTP/1.1, not {words[2][:20]}")
-            return False
-        self.command, self.path, self.request_version = words
-        if self.path.startswith("//"):
-            self.path = "/" + self.path.lstrip("/")
-        fields: list[tuple[str, str]] = []
-        while True:
-            line = self.rfile.readline(_HEADER_LINE_LIMIT + 1)
-            if not line:
-                return False  # the client went away in the middle of its headers
-            if len(line) > _HEADER_LINE_LIMIT:
-                self.send_error(431, "a header field line is too long")
-                return False
-            if line in (b"\r\n", b"\n"):
-                break
-            if len(fields) >= _HEADER_COUNT_LIMIT:
-                self.send_error(431, f"more than {_HEADER_COUNT_LIMIT} header fields")
-                return False
-            name, colon, value = str(line, "iso-8859-1").partition(":")
-            if not colon or not _FIELD_NAME.fullmatch(name):
-                self.send_error(400, "a header field is malformed (folded, no colon, or a name with spaces)")
-                return False
-            fields.append((name, value.strip(" \t\r\n")))
-        self.headers = Headers(fields)  # type: ignore[assignment]
-        connection = (self.headers.get("Connection") or "").lower()
-        if connection == "close":
-            self.close_connection = True
-        elif self.request_version == "HTTP/1.1" or connection == "keep-alive":
-            self.close_connection = False
-        expects = (self.headers.get("Expect") or "").lower() == "100-continue"
-        return not (expects and self.request_version == "HTTP/1.1" and not self.handle_expect_100())
+    def __init__(self, host: Host, address: tuple[str, int], quiet: bool = False) -> None:
+        self.host = host
+        self.quiet = quiet
+        self.socket = socket.create_server(address, backlog=LISTEN_BACKLOG)
+        self.socket.setblocking(False)
+        self.server_address: tuple[str, int] = self.socket.getsockname()[:2]
+        self._wake_in, self._wake_out = socket.socketpair()
+        self._wake_in.setblocking(False)
+        self._wake_out.setblocking(False)
+        self._wake_pending = False
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self.socket, selectors.EVENT_READ, None)
+        self._selector.register(self._wake_in, selectors.EVENT_READ, self._wake_in)
+        self._ready: queue.SimpleQueue[_Connection | None] = queue.SimpleQueue()  # FIFO, for the workers
+        # A selector whose interest list the kernel keeps (epoll, kqueue) takes a connection back from the
+        # worker that answered it, while the poller waits; another (select, poll) only in the poller's thread.
+        self._direct = isinstance(self._selector, _KERNEL_SELECTORS)
+        self._returns: queue.SimpleQueue[_Connection] = queue.SimpleQueue()  # for the poller to register
+        self._waiting: dict[_Connection, None] = {}  # the connections registered with the poller
+        self._open: set[_Connection] = set()
+        self._lock = threading.Lock()  # guards the counts below and the thread sets
+        self._alive = self._idle = self._blocked = 0  # workers: started, waiting for a request, waiting on a client
+        self._last_take = time.monotonic()  # when a worker last took a request
+        self._workers: set[threading.Thread] = set()
+        self._streams: set[threading.Thread] = set()
+        self._stopping = False
+        self._closed = False
+        self._loop_done = threading.Event()
+        self._loop_done.set()
+        self._accept_paused = 0.0  # when accepting, refused by the system, may be tried again (0: not paused)
+        self._pool_started = False
 
-    def _serve(self) -> None:
-        host = self.server.host
+    # --- the poller ---------------------------------------------------------------------------------
+
+    def serve_forever(self, poll_interval: float = 0.5) -> None:
+        """Accept and answer connections until `shutdown()` (from another thread) or an interrupt."""
+        if self._closed:
+            return
+        self._loop_done.clear()
+        if not self._pool_started:  # the pool starts with the first call, so an unused server has no threads
+            self._pool_started = True
+            for _ in range(WORKERS):
+                self._spawn(extra=False)
         try:
-            body = self._read_body(host.profile.max_body_bytes)
-        except _Refused as exc:
-            self.close_connection = True
-            self._send(Response(400, HostError("validation_error", str(exc)).envelope()))
-            return
-        self._send(host.handle(self.command, self.path, dict(self.headers.items()), body))
+            swept = time.monotonic()
+            while not self._stopping:
+                timeout = 0.05 if self._ready.qsize() or self._accept_paused else poll_interval
+                for key, _ in self._selector.select(timeout):
+                    if key.data is None:
+                        self._accept()
+                    elif key.data is self._wake_in:
+                        with contextlib.suppress(BlockingIOError, InterruptedError):
+                            self._wake_in.recv(4096)
+                        self._wake_pending = False  # after the read: a wake sent from now on is seen
+                    else:
+                        self._dispatch(key.data)
+                self._take_returns()
+                now = time.monotonic()
+                if self._accept_paused and now >= self._accept_paused:
+                    self._accept_paused = 0.0
+                    self._selector.register(self.socket, selectors.EVENT_READ, None)
+                self._grow(now)
+                if now - swept >= 1.0:
+                    self._sweep(now)
+                    swept = now
+        finally:
+            self._stopping = False
+            self._loop_done.set()
 
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
-
-    def _read_body(self, limit: int) -> bytes:
-        lengths = self.headers.get_all("Content-Length") or []
-        codings = [c.strip().lower() for v in self.headers.get_all("Transfer-Encoding") or [] for c in v.split(",")]
-        if codings:
-            if lengths:
-                raise _Refused("send either Content-Length or Transfer-Encoding, not both")
-            if codings != ["chunked"]:
-                raise _Refused("the only transfer coding this host reads is chunked")
-            return self._read_chunked(limit)
-        if len(lengths) > 1:
-            raise _Refused("send one Content-Length header, not several")
-        if not lengths:
-            return b""
-        if not _DIGITS.fullmatch(lengths[0].strip()):
-            raise _Refused("Content-Length must be a decimal number of bytes")
-        length = int(lengths[0])
-        if length > limit:
-            self._discard(min(length, DRAIN_LIMIT))  # so the client reads the answer, not a reset
-            raise _Refused(f"the body must be 0 to {limit} bytes")
-        return self.rfile.read(length) if length else b""
-
-    def _read_chunked(self, limit: int) -> bytes:
-        """The body of a chunked request (RFC 9112 section 7.1), refused once it passes `limit` bytes."""
-        parts: list[bytes] = []
-        size = 0
-        while True:
-            match = _CHUNK_SIZE.fullmatch(self.rfile.readline(_LINE_LIMIT))
-            if match is None:
-                raise _Refused("a chunk size line is malformed")
-            length = int(match.group(1), 16)
-            if length == 0:
-                break
-            size += length
-            if size > limit:
-                raise _Refused(f"the body must be 0 to {limit} bytes")
-            data = self.rfile.read(length)
-            if len(data) != length or self.rfile.readline(_LINE_LIMIT) not in (b"\r\n", b"\n"):
-                raise _Refused("a chunk is shorter than its size or not followed by CRLF")
-            parts.append(data)
-        for _ in range(64):  # trailer fields, up to the empty line
-            line = self.rfile.readline(_LINE_LIMIT)
-            if line in (b"\r\n", b"\n"):
-                return b"".join(parts)
-            if not line.endswith(b"\n"):
-                break
-        raise _Refused("the chunked body does not end with an empty line")
-
-    def _discard(self, length: int) -> None:
-        while length > 0:
-            chunk = self.rfile.read(min(length, 65536))
-            if not chunk:
-                return
-            length -= len(chunk)
-
-    def _head(self, status: int, headers: dict[str, str]) -> bytes:
-        """The status line and headers of a response, as bytes (written together with the body)."""
-        lines = [f"{self.protocol_version} {status} {self.responses.get(status, ('',))[0]}"]
-        lines.append(f"Server: {self.version_string()}")
-        lines.append(f"Date: {_http_date()}")
-        lines.extend(f"{name}: {value}" for name, value in headers.items())
-        self.log_request(status)
-        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "strict")
-
-    def _send(self, response: Response) -> None:
-        if response.stream is not None:
-            self.close_connection = True
+    def _accept(self) -> None:
+        for _ in range(64):
             try:
-                self.wfile.write(self._head(response.status, {**response.headers, "Connection": "close"}))
-                for chunk in response.stream:
-                    self.wfile.write(chunk)
-            except (BrokenPipeError, ConnectionResetError, TimeoutError):
+                sock, address = self.socket.accept()
+            except (BlockingIOError, InterruptedError):
                 return
-            finally:
-                close = getattr(response.stream, "close", None)
-                if close is not None:
-                    close()
+            except OSError as exc:  # out of file descriptors, say: the backlog keeps the client waiting
+                self._log(f"cannot accept a connection: {exc}; trying again in {ACCEPT_PAUSE_SECONDS} s")
+                self._selector.unregister(self.socket)  # rather than a busy loop on a listener always ready
+                self._accept_paused = time.monotonic() + ACCEPT_PAUSE_SECONDS
+                return
+            sock.setblocking(False)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            connection = _Connection(sock, address, Reader(sock, STALL_SECONDS, self._waiting_on_client))
+            self._open.add(connection)
+            self._ready.put(connection)  # its request has often arrived with it; if not, it comes back
+
+    def _dispatch(self, connection: _Connection) -> None:
+        self._selector.unregister(connection.sock)
+        self._waiting.pop(connection, None)
+        self._ready.put(connection)
+
+    def _park(self, connection: _Connection) -> None:
+        """Register `connection` with the poller, to wait for its next bytes."""
+        self._waiting[connection] = None
+        try:
+            self._selector.register(connection.sock, selectors.EVENT_READ, connection)
+        except Exception:  # the server closed meanwhile
+            self._waiting.pop(connection, None)
+            self._close(connection)
+
+    def _take_returns(self) -> None:
+        while True:
+            try:
+                self._park(self._returns.get_nowait())
+            except queue.Empty:
+                return
+
+    def _sweep(self, now: float) -> None:
+        """Close the connections that sent nothing for STALL_SECONDS."""
+        for connection in [c for c in list(self._waiting) if now - c.since > STALL_SECONDS]:
+            try:
+                self._selector.unregister(connection.sock)
+            except KeyError:  # not registered yet: the next sweep
+                continue
+            self._waiting.pop(connection, None)
+            if connection.head is not None or connection.reader.pending():
+                self._log(f"{connection.address[0]} request timed out")
+            self._close(connection)
+
+    def _grow(self, now: float) -> None:
+        """One more worker when requests wait and every worker is held by a client or a long request."""
+        queued = self._ready.qsize()
+        if not queued or self._idle or self._alive >= MAX_WORKERS:
             return
+        if self._blocked >= self._alive:
+            for _ in range(min(queued, MAX_WORKERS - self._alive)):
+                self._spawn(extra=True)
+        elif now - self._last_take > GROW_AFTER:
+            self._spawn(extra=True)
+
+    def _wake(self) -> None:
+        if not self._wake_pending:
+            self._wake_pending = True
+            with contextlib.suppress(OSError):
+                self._wake_out.send(b"\0")
+
+    # --- the workers --------------------------------------------------------------------------------
+
+    def _spawn(self, extra: bool) -> None:
+        thread = threading.Thread(target=self._work, args=(extra,), name="wop-worker", daemon=True)
+        with self._lock:
+            self._alive += 1
+            self._workers.add(thread)
+        try:
+            thread.start()
+        except RuntimeError:  # no more threads to be had: the pool stays as it is
+            with self._lock:
+                self._alive -= 1
+                self._workers.discard(thread)
+
+    def _work(self, extra: bool) -> None:
+        try:
+            while True:
+                with self._lock:
+                    self._idle += 1
+                try:
+                    connection = self._ready.get(timeout=EXTRA_IDLE_SECONDS) if extra else self._ready.get()
+                except queue.Empty:
+                    return
+                finally:
+                    with self._lock:
+                        self._idle -= 1
+                if connection is None:
+                    return
+                self._last_take = time.monotonic()
+                self._answer(connection)
+        finally:
+            with self._lock:
+                self._alive -= 1
+                self._workers.discard(threading.current_thread())
+
+    def _waiting_on_client(self, waiting: bool) -> None:
+        with self._lock:
+            self._blocked += 1 if waiting else -1
+        if waiting and self._ready.qsize():
+            self._wake()  # the poller decides whether the pool must grow
+
+    def _answer(self, connection: _Connection) -> None:
+        try:
+            outcome = self._serve_one(connection)
+        except TimeoutError:
+            self._log(f"{connection.address[0]} request timed out")
+            outcome = _CLOSE
+        except Exception as exc:  # the connection broke mid-request: one line on stderr, no traceback
+            self._log(f"{connection.address[0]}: connection error: {exc!r}")
+            outcome = _CLOSE
+        if outcome == _AGAIN and not self._closed:
+            self._ready.put(connection)
+        elif outcome in (_WAIT, _AGAIN):
+            if self._closed:
+                self._close(connection)
+            elif self._direct:
+                self._park(connection)  # no need to wake the poller: the kernel adds it to the wait
+            else:
+                self._returns.put(connection)
+                self._wake()
+        elif outcome == _CLOSE:
+            self._close(connection)
+
+    def _serve_one(self, connection: _Connection) -> str:
+        """Answer the connection's next request if it has arrived; what to do with the connection next."""
+        reader = connection.reader
+        head = connection.head
+        # A waiting head takes one more chunk of whatever has come; a waiting body, up to its length.
+        if reader.fill(reader.pending() + RECV_SIZE if head is None else connection.length):
+            connection.since = time.monotonic()
+        limit = self.host.profile.max_body_bytes
+        if head is None:
+            if not reader.head_ready(LINE_LIMIT, FIELD_COUNT_LIMIT + 1):
+                return _CLOSE if reader.eof else _WAIT
+            try:
+                head = read_head(reader)
+            except Refused as exc:
+                self._refuse(connection, str(exc))
+                return _CLOSE
+            if head is None:
+                return _CLOSE
+            if head.method not in METHODS:  # there is no such operation; the body is not read
+                self._refuse(connection, f"no operation {head.method} {head.target}", head, "not_found")
+                return _CLOSE
+            if head.expects_continue:
+                self._write(connection, _CONTINUE)
+            try:
+                length = body_length(head.headers)
+                if length is None:
+                    body = read_chunked(reader, limit)
+                elif length > limit:
+                    reader.discard(min(length, DRAIN_LIMIT))  # so the client reads the answer, not a reset
+                    raise Refused(f"the body must be 0 to {limit} bytes")
+                else:
+                    reader.fill(length)
+                    if reader.pending() < length and not reader.eof:  # the poller waits for the rest
+                        connection.head, connection.length = head, length
+                        return _WAIT
+                    body = reader.read(length)
+            except Refused as exc:
+                self._refuse(connection, str(exc), head)
+                return _CLOSE
+        else:
+            if reader.pending() < connection.length and not reader.eof:
+                return _WAIT
+            connection.head = None
+            body = reader.read(connection.length)
+        response = self.host.handle(head.method, head.target, dict(head.headers.items()), body)
+        if response.stream is not None:
+            self._stream(connection, head, response)
+            return _STREAMED
+        keep_alive = head.keep_alive
+        self._write(connection, self._encode(connection, response, head, keep_alive))
+        connection.since = time.monotonic()
+        if not keep_alive:
+            return _CLOSE
+        if reader.pending():
+            return _AGAIN
+        return _CLOSE if reader.eof else _WAIT
+
+    def _encode(self, connection: _Connection, response: Response, head: Head, keep_alive: bool) -> bytes:
         try:
             data = response.encoded()
         except ValueError:  # a value JSON cannot carry: a host bug, never sent as a non-JSON token
             error = HostError("internal_error", "the host failed to encode its answer")
             response, data = Response(error.status, error.envelope()), json.dumps(error.envelope()).encode()
         headers = {**response.headers, "Content-Type": "application/json", "Content-Length": str(len(data))}
-        if self.close_connection:
+        if not keep_alive:
             headers["Connection"] = "close"
-        self.wfile.write(self._head(response.status, headers) + data)
+        return self._head(connection, response.status, headers, head.line) + data
 
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        """The HTTP layer's own errors, as envelopes (never the default HTML page)."""
-        if code == 501:  # a method the server has no handler for: there is no such operation
-            error = HostError("not_found", f"no operation {self.command} {self.path}")
-        else:
-            error = HostError("validation_error" if code < 500 else "internal_error", message or "bad request")
-        self.close_connection = True
+    def _refuse(self, connection: _Connection, message: str, head: Head | None = None, code: str = "") -> None:
+        """The HTTP layer's own errors, as envelopes (never an HTML page); the connection closes after."""
+        error = HostError(code or "validation_error", message)
         data = json.dumps(error.envelope()).encode("utf-8")
         headers = {"Content-Type": "application/json", "Content-Length": str(len(data)), "Connection": "close"}
-        self.wfile.write(self._head(error.status, headers) + (b"" if self.command == "HEAD" else data))
+        line = head.line if head is not None else ""
+        sent = self._head(connection, error.status, headers, line)
+        self._write(connection, sent + (b"" if head is not None and head.method == "HEAD" else data))
 
-    def log_message(self, format: str, *args: Any) -> None:
-        if not self.server.quiet:
-            sys.stderr.write(f"{self.address_string()} {format % args}\n")
-
-
-class WopServer(ThreadingHTTPServer):
-    """One thread per open connection, as the standard server has it, but threads are kept and reused.
-
-    Starting a thread cost about as much CPU time as answering a request; a connection is handed to an
-    idle thread when there is one, and a thread idle for IDLE_THREAD_SECONDS ends.
-    """
-
-    daemon_threads = True
-    request_queue_size = LISTEN_BACKLOG
-
-    def __init__(self, host: Host, address: tuple[str, int], quiet: bool = False) -> None:
-        self.host = host
-        self.quiet = quiet
-        self._handoff: queue.SimpleQueue[tuple[Any, Any]] = queue.SimpleQueue()
-        self._idle = 0  # threads waiting on _handoff, counted under _pool
-        self._pool = threading.Lock()
-        super().__init__(address, _Handler)
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        with self._pool:
-            if self._idle:
-                self._idle -= 1
-                self._handoff.put((request, client_address))
-                return
-        threading.Thread(target=self._work, args=((request, client_address),), daemon=True).start()
-
-    def _work(self, job: tuple[Any, Any]) -> None:
-        while True:
-            self.process_request_thread(*job)  # answers the connection until it closes, then shuts it down
-            with self._pool:
-                self._idle += 1
-            try:
-                job = self._handoff.get(timeout=IDLE_THREAD_SECONDS)
-            except queue.Empty:
-                with self._pool:
-                    try:  # a connection handed over just as the wait ended is still this thread's
-                        job = self._handoff.get_nowait()
-                    except queue.Empty:
-                        self._idle -= 1
-                        return
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A connection broke mid-request: one line on stderr, no traceback."""
+    def _head(self, connection: _Connection, status: int, headers: dict[str, str], line: str) -> bytes:
+        """The status line and headers of a response, as bytes (written together with the body), logged."""
+        lines = [f"HTTP/1.1 {status} {_REASONS.get(status, '')}", f"Server: {_SERVER}", f"Date: {_http_date()}"]
+        lines.extend(f"{name}: {value}" for name, value in headers.items())
         if not self.quiet:
-            sys.stderr.write(f"{client_address[0]}: connection error: {sys.exc_info()[1]}\n")
+            self._log(f'{connection.address[0]} "{line}" {status} -')
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "strict")
+
+    def _write(self, connection: _Connection, data: bytes) -> None:
+        """All of `data`; waiting (counted as waiting on the client) only when the socket's buffer is full."""
+        try:
+            sent = connection.sock.send(data)
+        except BlockingIOError:
+            sent = 0
+        if sent == len(data):
+            return
+        self._waiting_on_client(True)
+        try:
+            connection.sock.settimeout(STALL_SECONDS)
+            connection.sock.sendall(memoryview(data)[sent:])
+        finally:
+            connection.sock.setblocking(False)
+            self._waiting_on_client(False)
+
+    # --- event streams ------------------------------------------------------------------------------
+
+    def _stream(self, connection: _Connection, head: Head, response: Response) -> None:
+        headers = {**response.headers, "Connection": "close"}
+        start = self._head(connection, response.status, headers, head.line)
+        thread = threading.Thread(
+            target=self._write_stream, args=(connection, start, response), name="wop-stream", daemon=True
+        )
+        with self._lock:
+            self._streams.add(thread)
+        try:
+            thread.start()
+        except RuntimeError:  # no thread to be had: the stream's slot is freed, the connection closed
+            with self._lock:
+                self._streams.discard(thread)
+            close = getattr(response.stream, "close", None)
+            if close is not None:
+                close()
+            raise
+
+    def _write_stream(self, connection: _Connection, start: bytes, response: Response) -> None:
+        stream = response.stream
+        assert stream is not None
+        try:
+            connection.sock.settimeout(STALL_SECONDS)
+            connection.sock.sendall(start)
+            for chunk in stream:
+                connection.sock.sendall(chunk)
+        except OSError:  # the client went away, or the server is closing
+            pass
+        except Exception as exc:
+            self._log(f"{connection.address[0]}: event stream error: {exc!r}")
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+            self._close(connection)
+            with self._lock:
+                self._streams.discard(threading.current_thread())
+
+    # --- ending -------------------------------------------------------------------------------------
+
+    def _close(self, connection: _Connection) -> None:
+        self._open.discard(connection)
+        with contextlib.suppress(OSError):
+            connection.sock.shutdown(socket.SHUT_WR)  # the answer is sent before the end of the stream
+        with contextlib.suppress(OSError):
+            connection.sock.close()
+
+    def shutdown(self) -> None:
+        """Stop `serve_forever` and wait until it has returned (call it from another thread)."""
+        self._stopping = True
+        self._wake()
+        self._loop_done.wait()
+
+    def server_close(self) -> None:
+        """Stop listening, close every connection and end every thread of this server."""
+        if self._closed:
+            return
+        self._closed = True
+        if not self._loop_done.is_set():
+            self.shutdown()
+        with contextlib.suppress(OSError):
+            self.socket.close()
+        with self._lock:
+            workers, streams = list(self._workers), list(self._streams)
+        for connection in list(self._open):  # wakes a thread waiting on its client, if one is
+            with contextlib.suppress(OSError):
+                connection.sock.shutdown(socket.SHUT_RDWR)
+        for _ in workers:
+            self._ready.put(None)
+        deadline = time.monotonic() + JOIN_SECONDS
+        for thread in workers + streams:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        for connection in list(self._open):  # waiting in the poller or the queue, or let go by a thread
+            self._close(connection)
+        self._waiting.clear()
+        self._selector.close()
+        self._wake_in.close()
+        self._wake_out.close()
+
+    def _log(self, line: str) -> None:
+        if not self.quiet:
+            sys.stderr.write(line + "\n")
 
 
 def _loopback(bind: str) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import socket
-import socketserver
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,7 +19,8 @@ from click.testing import CliRunner
 
 from host.host_helpers import AUTH, KEY, REPO, call, loop_request, stop, work
 from wopgen.cli import cli
-from wopgen.conformance.inprocess import SECOND_KEY
+from wopgen.conformance import inprocess
+from wopgen.conformance.inprocess import SECOND_KEY, load_package
 from wopgen.conformance.scenarios.verification import PASSING, finding, gate, judged, request
 
 SEAM = "/v1/host/sample/verification/run"
@@ -211,7 +211,12 @@ def test_the_cli_refuses_to_serve_a_mutant_beyond_loopback(monkeypatch):
     def interrupted(self: Any, *args: Any) -> None:
         raise KeyboardInterrupt  # a host that did start is stopped at once, so the test cannot hang
 
-    monkeypatch.setattr(socketserver.BaseServer, "serve_forever", interrupted)
+    def loaded(files: Any, package: str) -> Any:
+        module = load_package(files, package)
+        monkeypatch.setattr(module.server.WopServer, "serve_forever", interrupted)
+        return module
+
+    monkeypatch.setattr(inprocess, "load_package", loaded)
     args = ["--root", str(REPO), "host", "serve", "--profile", "mutant-auth-not-enforced", "--host", "127.0.0.2"]
     result = CliRunner().invoke(cli, [*args, "--port", "0", "--api-key", "k"])
     assert result.exit_code == 2 and "bind 127.0.0.1 only" in result.output
@@ -388,7 +393,7 @@ def test_header_names_are_read_without_regard_to_case(address):
 
 
 def test_connection_threads_are_reused(address, monkeypatch):
-    """A thread costs about as much to start as a request costs to answer: sequential connections share one."""
+    """A thread costs about as much to start as a request costs to answer: no connection starts one."""
     started: list[threading.Thread] = []
     real_start = threading.Thread.start
 

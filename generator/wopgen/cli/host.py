@@ -130,7 +130,7 @@ def _suites(folder: Path | None) -> dict[str, str]:
     "--max-runs", type=click.IntRange(1), help="Runs kept before the oldest finished ones are evicted [default: 1000]."
 )
 @click.option(
-    "--max-run-bytes", type=click.IntRange(1), help="Bytes (as JSON) the kept runs may weigh [default: 32 MiB]."
+    "--max-run-bytes", type=click.IntRange(1), help="Bytes (serialised) the kept runs may weigh [default: 32 MiB]."
 )
 @click.option("--max-streams", type=click.IntRange(1), help="Event streams open at once [default: 64].")
 @click.option(

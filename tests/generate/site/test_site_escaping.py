@@ -6,12 +6,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from support.corpus_factory import rfc_text
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.generate.site import render
 from wopgen.generate.site.build import watched
-from wopgen.generate.site.html import escape_raw_html
+from wopgen.generate.site.html import _escape_parsed, escape_raw_html
 
 RFC = "spec/rfcs/0001-things.md"
 SCRIPT = "<script>alert(1)</script>"
@@ -75,3 +78,10 @@ def test_an_impossible_rfc_date_does_not_break_the_site_date(make_corpus: Callab
         files[RFC] = rfc_text(updated="2026-13-45")
 
     assert build_date(load(make_corpus(odd))) == "2026-06-01"  # the changelog's date, not 2026-13-45
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="<>/!?-=aZ`\n *[]()&;:", max_size=40))
+def test_text_skipped_by_the_tag_check_holds_no_raw_html(text: str) -> None:
+    # The cheap check (no `<` before a letter, `/`, `!` or `?`) gives what the full parse gives.
+    assert escape_raw_html(text) == _escape_parsed(text)

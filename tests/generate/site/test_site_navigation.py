@@ -101,6 +101,7 @@ def test_a_built_schema_page_is_the_same_with_four_times_the_schemas(tmp_path: P
         assert (built["small"] / page).read_bytes() == (built["large"] / page).read_bytes(), page
     thing = (built["large"] / "schemas/thing/index.html").read_text(encoding="utf-8")
     assert "extra-00" not in thing  # no link to another schema's page rides along in the nav
+    assert "<code>thing.<wbr>schema.<wbr>json</code>" in thing  # identifiers wrap at dots in a real build
     active = re.search(r'md-tabs__item--active">\s*<a[^>]*>\s*([^<\s]+)', thing)
     assert active is not None and active.group(1) == "Schemas"  # the reader still sees where they are
     rfc = (built["large"] / "rfcs/0001-things/index.html").read_text(encoding="utf-8")
@@ -109,4 +110,6 @@ def test_a_built_schema_page_is_the_same_with_four_times_the_schemas(tmp_path: P
     search = json.loads((built["large"] / "search/search_index.json").read_text(encoding="utf-8"))
     found = {d["location"].split("#")[0] for d in search["docs"] if "agent.verified" in d["text"]}
     assert "schemas/run-event-payloads/" in found  # pages out of the nav are still searched
+    head = next(d["text"] for d in search["docs"] if d["location"] == "schemas/thing/")
+    assert "<code>thing.schema.json</code>" in head  # indexed as written, before the line breaks went in
     assert {d["location"] for d in search["docs"]} >= {f"schemas/extra-{n:02d}/" for n in range(12)}

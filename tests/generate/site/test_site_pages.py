@@ -16,6 +16,7 @@ from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import load
 from wopgen.generate.api import api_documents, dump
 from wopgen.generate.site import build_date, render
+from wopgen.generate.site import paths as site_paths
 from wopgen.generate.site.api import pages as api_pages
 from wopgen.generate.site.context import SiteContext
 
@@ -84,6 +85,35 @@ def test_rfc_index_groups_by_status_and_rfc_page_has_a_card(make_corpus: Callabl
     # the card keeps the essentials; Affects is folded under a collapsed block
     assert '??? info "Affects 2 files' in page and "| **Affects** |" not in page
     assert "| **RFC** |" not in page  # the header table is replaced by the card
+
+
+def test_rfc_pages_rewrite_the_links_the_loader_found_without_parsing_again(
+    make_corpus: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def edit(files: dict[str, Any]) -> None:
+        files["spec/rfcs/0001-things.md"] += "\nSee [the shape](../../schemas/thing.schema.json) and `[code](x.md)`.\n"
+
+    corpus = load(make_corpus(edit))
+    assert corpus.rfcs["spec/rfcs/0001-things.md"].doc.links  # the loader has read the page
+
+    def refuse(path: str, text: str) -> Any:
+        raise AssertionError(f"{path} was parsed a second time")
+
+    monkeypatch.setattr(site_paths, "parse_markdown", refuse)
+    page = render(corpus, rules=catalogue())["docs/rfcs/0001-things.md"]
+    assert isinstance(page, str)
+    assert "See [the shape](../schemas/thing.md) and `[code](x.md)`." in page
+    assert "| **RFC** |" not in page and page.count("RFC 0001: Things") == 1  # title and table still cut
+
+
+def test_links_are_rewritten_on_the_lines_the_reader_numbers(make_corpus: Callable[..., Path]) -> None:
+    # A line separator (U+2028) or a form feed ends no line for the reader: the link after one is
+    # still found on its line and rewritten there.
+    def edit(files: dict[str, Any]) -> None:
+        files["spec/v1/overview.md"] += "\nOne\u2028two\x0cthree.\n\n[thing](../../schemas/thing.schema.json)\n"
+
+    overview = pages(make_corpus(edit))["docs/spec/v1/overview.md"]
+    assert "\n[thing](../../schemas/thing.md)\n" in overview
 
 
 def test_schema_page_has_field_tables_refs_examples_and_the_raw_schema(make_corpus: Callable[..., Path]) -> None:

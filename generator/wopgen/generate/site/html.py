@@ -10,10 +10,14 @@ their text). Titles and metadata cells are plain text and always escaped with `c
 from __future__ import annotations
 
 import html
+import re
 
 from markdown_it import MarkdownIt
 
 _PARSER = MarkdownIt("commonmark")
+# Every raw HTML block or inline tag CommonMark knows opens with one of these (a tag, a closing tag,
+# a comment, a declaration, a processing instruction); text without one holds no raw HTML.
+_TAG_START = re.compile(r"<[A-Za-z/!?]")
 
 
 def cell(text: str) -> str:
@@ -27,6 +31,12 @@ def _neutralise(fragment: str) -> str:
 
 def escape_raw_html(markdown: str) -> str:
     """`markdown` with every raw HTML block and inline tag shown as text instead of run."""
+    if _TAG_START.search(markdown) is None:  # no tag to neutralise: spare the parse
+        return markdown
+    return _escape_parsed(markdown)
+
+
+def _escape_parsed(markdown: str) -> str:
     lines = markdown.splitlines(keepends=True)
     for token in _PARSER.parse(markdown):
         if token.map is None:

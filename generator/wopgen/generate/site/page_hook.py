@@ -2,7 +2,8 @@
 
 - Inline code gets a line-break opportunity (`<wbr>`) after each dot and slash, so a long
   identifier such as `agent.invocation.started` or `schemas/run-event.schema.json` wraps only at
-  those points; the stylesheet forbids breaks anywhere else. Code blocks are left alone.
+  those points; the stylesheet forbids breaks anywhere else. Code blocks are left alone. This is
+  done once the search plugin has indexed the page, so its parser does not meet the extra tags.
 - A page's edit link points at the corpus file it was rendered from (`sources.json`, written next
   to the staging mkdocs.yml), not at the generated Markdown, which is in no repository.
 - A page left out of the navigation (a schema page, an RFC page: the nav lists only their index,
@@ -19,6 +20,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from mkdocs.plugins import event_priority
+
 _PRE = re.compile(r"(<pre\b.*?</pre>)", re.S)
 _CODE = re.compile(r"<code>([^<]+)</code>")
 _BREAK_AFTER = re.compile(r"([./])(?=[^./])")
@@ -34,8 +37,10 @@ def wrap_identifiers(html: str) -> str:
     return "".join(parts)
 
 
-def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
-    return wrap_identifiers(html)
+@event_priority(-100)  # after the search plugin has indexed the page: `<wbr>` adds no words to it
+def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
+    page.content = wrap_identifiers(page.content)
+    return context
 
 
 _read: dict[Path, tuple[tuple[int, int], dict[str, str]]] = {}

@@ -29,6 +29,8 @@ SECURITY = "security.md"
 
 _LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?((?:\s+\"[^\"]*\")?)\s*\)")
 _EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+# Where a line ends as the corpus reader numbers lines (LF, CRLF, CR), each end kept with its line.
+_LINE_ENDS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 
 
 def example_anchor(kind: str, stem: str) -> str:
@@ -131,20 +133,34 @@ class SitePaths:
         The links are the ones the corpus Markdown reader finds (so a link in code is left alone, as
         `check` leaves it); each one on a single line is rewritten in place. Raw HTML is then shown
         as text unless `[tool.wopgen.site] raw-html = true`."""
-        lines = markdown.splitlines(keepends=True)
+        return self.shown(self.rewrite_links(markdown, source, page))
+
+    def rewrite_links(self, markdown: str, source: str, page: str) -> str:
+        """`rewrite` without the raw-HTML rule, line for line: the text keeps its lines, so a caller
+        may cut lines out of it by the numbers the corpus reader gave them."""
+        lines = _LINE_ENDS.split(markdown)
         by_line: dict[int, list[Link]] = {}
         for link in self._read(source, markdown).links:
             by_line.setdefault(link.line - 1, []).append(link)
         for index, found in by_line.items():
             if index < len(lines):
                 lines[index] = self._rewrite_line(lines[index], found, source, page)
-        out = "".join(lines)
-        return out if self.corpus.settings.site.raw_html else escape_raw_html(out)
+        return "".join(lines)
+
+    def shown(self, markdown: str) -> str:
+        """Corpus Markdown as the site publishes it: its raw HTML shown as text unless
+        `[tool.wopgen.site] raw-html = true`."""
+        return markdown if self.corpus.settings.site.raw_html else escape_raw_html(markdown)
 
     def _read(self, source: str, markdown: str) -> MarkdownDoc:
-        """`markdown` as the corpus reader reads it: the page the loader parsed when it is that text."""
-        known = self.corpus.docs.get(source) if source in self.corpus.docs else None
-        return known if known is not None and known.text == markdown else parse_markdown(source, markdown)
+        """`markdown` as the corpus reader reads it: the page the loader parsed (a prose page, an
+        RFC, the changelog) when it is that text, so no page is parsed twice."""
+        corpus = self.corpus
+        rfc = corpus.rfcs.get(source) if source in corpus.rfcs else None
+        for known in (corpus.docs.get(source), rfc.doc if rfc is not None else None, corpus.changelog):
+            if known is not None and known.path == source and known.text == markdown:
+                return known
+        return parse_markdown(source, markdown)
 
     def _rewrite_line(self, line: str, links: list[Link], source: str, page: str) -> str:
         for link in sorted(links, key=lambda found: found.col, reverse=True):  # right to left: columns hold

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wopgen.corpus.markdown import source_lines
 from wopgen.corpus.rfc import Rfc
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.html import cell as escape
@@ -77,7 +78,9 @@ def _related(site: SiteContext, page: str, rfc: Rfc, name: str) -> str:
 
 def page(site: SiteContext, rfc: Rfc) -> str:
     path = site.paths.rfc_page(rfc.path)
-    lines = rfc.doc.lines
+    # Links are rewritten on the whole file, where the loader found them (no second parse), and
+    # keep its lines; the title and the metadata table (shown as the card) are then cut out.
+    lines = source_lines(site.paths.rewrite_links(rfc.doc.text, rfc.path, path))
     title_line = rfc.doc.title.line if rfc.doc.title else 0
     table_start = rfc.table_line
     table_end = table_start
@@ -88,7 +91,7 @@ def page(site: SiteContext, rfc: Rfc) -> str:
         for number, line in enumerate(lines, start=1)
         if number != title_line and not (table_start and table_start <= number <= table_end)
     ]
-    body = site.paths.rewrite("\n".join(body_lines).strip("\n") + "\n", rfc.path, path)
+    body = site.paths.shown("\n".join(body_lines).strip("\n") + "\n")
     updated = _DATE.match(rfc.get("Updated"))
     return site.render(
         "rfc.md.j2",
