@@ -20,7 +20,8 @@ other work shares the machine); wopgen's own CPU seconds (`wopgen site build` mi
 the CPU seconds of its parts measured in this process: loading the corpus, rendering the pages,
 writing the staging tree; the output size (all files, in MB); the average and the largest schema
 page (`schemas/<name>/index.html`, in KB) and the schema index page; the peak resident memory of
-the wopgen process and of its mkdocs process (each its own peak; they run at the same time).
+the wopgen process and of its mkdocs process (each its own peak; they run at the same time; the
+mkdocs figure is an upper bound, counting the pages it inherited when it was forked).
 
     python benchmarks/site_scale.py [--sizes 100,1000] [--repeat 1]
 """
@@ -89,10 +90,22 @@ def site_build(root: Path, out: Path, memory: dict[str, float]) -> None:
         memory[key] = max(memory.get(key, 0.0), value)
 
 
+def _own_peak_mb() -> float:
+    """This process's peak resident memory since it started (its own maxrss would also count the
+    pages of the process it was forked from); NaN without /proc."""
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return float("nan")
+
+
 def build_one(root: Path, out: Path) -> None:
     """The child of `site_build`: build, then say how much memory it and mkdocs held."""
     build(load(root), out, force=True, rules=catalogue())
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    own = _own_peak_mb()
+    # An upper bound: the kernel's maxrss of a child also counts the pages it inherited from this
+    # process when it was forked.
     mkdocs = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(json.dumps({"wopgen": own, "mkdocs": mkdocs}))
 
