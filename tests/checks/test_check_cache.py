@@ -105,8 +105,9 @@ def test_a_damaged_entry_is_computed_again(make_corpus: Callable[..., Path]) -> 
     root = make_corpus()
     calls: list[int] = []
     findings(root, calls)
-    for entry in (root / "build/.cache/check").glob("*.json"):
-        entry.write_text(json.dumps({"format": 1, "findings": [{"rule": 5}]}))
+    for entry in (root / "build/.cache/check").glob("api-*.json"):  # right key and format, damaged body
+        stored = json.loads(entry.read_text())
+        entry.write_text(json.dumps({**stored, "findings": [{"rule": 5}]}))
     assert findings(root, calls)[0].message == "slow work done"
     assert len(calls) == 2
 
@@ -147,7 +148,7 @@ def test_parsed_pages_are_reused_and_never_stale(make_corpus: Callable[..., Path
     assert _check_json(root) == first and memo.stat().st_mtime_ns == written  # reused, not rewritten
     page.write_text(page.read_text(encoding="utf-8").replace("missing-page.md", "#"), encoding="utf-8")
     assert _check_json(root) == []
-    memo.write_text('{"format": 1, "toolchain": "x", "pages": 5}')
+    memo.write_text('{"format": 1, "key": "x", "pages": 5}')
     assert _check_json(root) == []
     memo.write_text("not json")
     assert _check_json(root) == []

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from wopgen import __version__
 from wopgen.corpus import Corpus
@@ -88,83 +89,78 @@ class CheckCache:
     def key(self) -> str:
         return self._key if isinstance(self._key, str) else self._key()
 
-    def _file(self, name: str) -> Path:
-        return self.folder / f"{name}-{self.key[:32]}.json"
-
     def findings(self, name: str, compute: Callable[[], Iterable[Diagnostic]]) -> list[Diagnostic]:
-        stored = self._read(self._file(name))
+        stored = self._read(name)
         if stored is not None:
             return stored
         found = list(compute())
-        self._write(name, found)
+        _store(self.folder, name, self.key, {"findings": [d.to_dict() for d in found]})
         return found
 
-    def _read(self, path: Path) -> list[Diagnostic] | None:
+    def _read(self, name: str) -> list[Diagnostic] | None:
+        data = _recall(self.folder, name, self.key)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("format") != FORMAT or data.get("key") != self.key:
-                return None
-            return [
-                Diagnostic(
-                    rule=str(d["rule"]),
-                    severity=Severity(d["severity"]),
-                    path=str(d["path"]),
-                    line=int(d["line"]),
-                    col=int(d["col"]),
-                    message=str(d["message"]),
-                    hint=str(d["hint"]),
-                )
-                for d in data["findings"]
-            ]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return None  # absent, stale or damaged: compute again
-
-    def _write(self, name: str, found: list[Diagnostic]) -> None:
-        """Store the findings; a folder that cannot be written leaves the check uncached, never failed."""
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            for entry in os.listdir(self.folder):  # one entry per check: the cache does not grow
-                if entry.startswith(f"{name}-") and entry.endswith(".json"):
-                    (self.folder / entry).unlink(missing_ok=True)
-            target = self._file(name)
-            staging = target.with_suffix(f".tmp{os.getpid()}")
-            payload = {"format": FORMAT, "key": self.key, "findings": [d.to_dict() for d in found]}
-            staging.write_text(json.dumps(payload, sort_keys=True), encoding="utf-8")
-            staging.replace(target)
-        except OSError:
-            return
+            return (
+                None
+                if data is None
+                else [
+                    Diagnostic(
+                        rule=str(d["rule"]),
+                        severity=Severity(d["severity"]),
+                        path=str(d["path"]),
+                        line=int(d["line"]),
+                        col=int(d["col"]),
+                        message=str(d["message"]),
+                        hint=str(d["hint"]),
+                    )
+                    for d in data["findings"]
+                ]
+            )
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None  # damaged: compute again
 
 
-def _memo_file(folder: Path) -> Path:
-    return folder / f"markdown-{toolchain_fingerprint()[:32]}.json"
+def _entry(folder: Path, name: str, key: str) -> Path:
+    return folder / f"{name}-{key[:32]}.json"
+
+
+def _recall(folder: Path, name: str, key: str) -> dict[str, Any] | None:
+    """The entry `name` stored under `key`; None when absent, stale or not ours."""
+    try:
+        data = json.loads(_entry(folder, name, key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
+        return None
+    return data
+
+
+def _store(folder: Path, name: str, key: str, body: dict[str, Any]) -> None:
+    """Store `body` as the one entry `name` (older keys of it go: the cache does not grow), written
+    whole or not at all; a folder that cannot be written leaves the next run to compute again, never
+    fails this one."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for entry in os.listdir(folder):
+            if entry.startswith(f"{name}-") and entry.endswith(".json"):
+                (folder / entry).unlink(missing_ok=True)
+        target = _entry(folder, name, key)
+        staging = target.with_suffix(f".tmp{os.getpid()}")
+        payload = {"format": FORMAT, "key": key, **body}
+        staging.write_text(json.dumps(payload, sort_keys=True, separators=(",", ":")), encoding="utf-8")
+        staging.replace(target)
+    except OSError:
+        return
 
 
 def read_memo(folder: Path) -> MarkdownMemo:
     """The Markdown pages the last check parsed with this toolchain (none when absent or damaged)."""
-    try:
-        data = json.loads(_memo_file(folder).read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT or data.get("toolchain") != toolchain_fingerprint():
-            return MarkdownMemo()
-        return MarkdownMemo(data.get("pages"))
-    except (OSError, ValueError, AttributeError):
-        return MarkdownMemo()
+    data = _recall(folder, "markdown", toolchain_fingerprint())
+    return MarkdownMemo(data.get("pages") if data is not None else None)
 
 
 def keep_memo(folder: Path, memo: MarkdownMemo, corpus: Corpus) -> None:
-    """Store the parsed pages for the next check, if they changed; like findings, a folder that
-    cannot be written leaves the next check to parse again, never fails this one."""
+    """Store the parsed pages for the next check, if they changed."""
     pages = memo.kept(corpus.sources)
-    if pages is None:
-        return
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for entry in os.listdir(folder):  # one memo: the one of an older toolchain goes
-            if entry.startswith("markdown-") and entry.endswith(".json"):
-                (folder / entry).unlink(missing_ok=True)
-        target = _memo_file(folder)
-        staging = target.with_suffix(f".tmp{os.getpid()}")
-        payload = {"format": FORMAT, "toolchain": toolchain_fingerprint(), "pages": pages}
-        staging.write_text(json.dumps(payload, separators=(",", ":")), encoding="utf-8")
-        staging.replace(target)
-    except OSError:
-        return
+    if pages is not None:
+        _store(folder, "markdown", toolchain_fingerprint(), {"pages": pages})
