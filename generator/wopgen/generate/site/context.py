@@ -26,7 +26,6 @@ _OWN_HTML = frozenset(
         "rfc.md.j2",
         "rfc-index.md.j2",
         "prose.md.j2",
-        "assets/wop.css.j2",
     }
 )
 
@@ -60,9 +59,11 @@ class SiteContext:
         """The page `template` renders. Corpus text it holds (schema and operation descriptions,
         summaries) may carry raw HTML: it is shown as text unless `[tool.wopgen.site] raw-html = true`,
         as in prose pages, except in the templates that write HTML of their own (their corpus text
-        is escaped where it is inserted)."""
+        is escaped where it is inserted). Only Markdown pages are read this way: the configuration and
+        the stylesheet are not Markdown."""
         text = self.env.get_template(template).render(**values).rstrip("\n") + "\n"
-        if template in _OWN_HTML or self.corpus.settings.site.raw_html or "<" not in text:
+        markdown = template.endswith(".md.j2")
+        if not markdown or template in _OWN_HTML or self.corpus.settings.site.raw_html or "<" not in text:
             return text
         return escape_raw_html(text)
 
