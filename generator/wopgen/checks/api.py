@@ -4,6 +4,7 @@ JSON Schema (vendored from `@asyncapi/specs`, see `ASYNCAPI_SPECS_VERSION`)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from wopgen.corpus.api import ApiDescription, Channel, Operation, Where, read_ap
 from wopgen.corpus.events import TYPE_ENUM, TYPE_INDEX, event_types, type_index
 from wopgen.corpus.graph import Located
 from wopgen.diagnostics import Diagnostic, Rule, define
-from wopgen.generate.api import ERROR_SCHEMA, HTTP_STATUS_KEY, asyncapi_document, openapi_document
+from wopgen.generate.api import ASYNCAPI_VERSION, ERROR_SCHEMA, HTTP_STATUS_KEY, asyncapi_document, openapi_document
 from wopgen.generate.bundle import BundleError
 
 ASYNCAPI_SPECS_VERSION = standard_api.ASYNCAPI_SPECS_VERSION
@@ -24,7 +25,6 @@ _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 SCHEMA_UNRESOLVED = define(
     "api-schema-unresolved", "error", "An operation or channel names a schema that is not in the corpus."
 )
-OPERATION_ID_DUPLICATE = standard_api.OPERATION_ID
 ROUTE_DUPLICATE = define("api-route-duplicate", "error", "Two operations share a method and path.")
 PATH_PARAMETERS = define(
     "api-path-parameters",
@@ -284,7 +284,9 @@ def _rendered(corpus: Corpus, api: ApiDescription) -> Iterator[Diagnostic]:
             yield from _unbundled(rule, name, exc)
             continue
         try:
-            errors = standard_api.standard_errors(name.split(".")[0], "3.0.0", document)
+            errors = standard_api.standard_errors(
+                name.split(".")[0], ASYNCAPI_VERSION, json.loads(json.dumps(document))
+            )
         except standard_api.Unvalidated as exc:
             yield rule.at(
                 source,

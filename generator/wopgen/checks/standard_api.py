@@ -91,15 +91,15 @@ class Unvalidated(Exception):
 
 def standard_errors(kind: str, version: str, data: Any) -> list[tuple[list[Any], str]]:
     """What the standard validator of `kind` (`openapi` 3.1, or `asyncapi` of `version`) rejects in
-    `data`, as (path in the document, message), in path order; `Unvalidated` when it cannot tell."""
+    `data` (plain JSON data: no YAML line wrappers), as (path in the document, message), in path
+    order; `Unvalidated` when it cannot tell."""
     from openapi_spec_validator import OpenAPIV31SpecValidator
 
-    plain = json.loads(json.dumps(data))
     try:
         if kind == "openapi":
-            errors = list(OpenAPIV31SpecValidator(plain).iter_errors())
+            errors = list(OpenAPIV31SpecValidator(data).iter_errors())
         else:
-            errors = list(asyncapi_validator(version).iter_errors(plain))
+            errors = list(asyncapi_validator(version).iter_errors(data))
     except RecursionError:
         raise Unvalidated("a $ref cycle") from None
     except referencing.exceptions.Unresolvable as exc:

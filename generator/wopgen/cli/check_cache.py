@@ -60,15 +60,11 @@ def _walk(root: Path) -> Iterable[Path]:
 
 def corpus_key(corpus: Corpus) -> str:
     """A hash of all the checks see of the corpus, and of the toolchain: the settings file, the name
-    of every file and folder the loader listed, and the bytes of every file it read (hashed as they
-    were read, so nothing is read twice and the key is of the very bytes the checks were given)."""
+    of every file and folder the loader listed, and the bytes of every file it read (each hashed as it
+    was read, the settings file included, so nothing is read twice and the key is of the very bytes
+    the checks were given)."""
     digest = hashlib.sha256(toolchain_fingerprint().encode())
-    source = corpus.settings.source
-    try:
-        settings = source.read_bytes() if source is not None else b""
-    except OSError:
-        settings = b"\0unreadable"
-    digest.update(b"settings\0" + settings + b"\0")
+    digest.update(b"settings\0" + corpus.settings.source_digest.encode() + b"\0")
     for kind, names in ((b"file", corpus.files), (b"folder", corpus.folders)):
         for relative in sorted(names):
             digest.update(kind + b"\0" + relative.encode() + b"\0")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gc
 import posixpath
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -74,8 +74,8 @@ class ParsedOnUse(MutableMapping[str, V]):
     it is kept). Checks that read no page or RFC do not pay for parsing them; iteration order is
     the order of loading."""
 
-    def __init__(self, items: Mapping[str, V] | None = None) -> None:
-        self._items: dict[str, V | _Pending[V]] = dict(items or {})
+    def __init__(self) -> None:
+        self._items: dict[str, V | _Pending[V]] = {}
 
     def later(self, key: str, make: Callable[[], V]) -> None:
         """Add the document `make()` returns, parsed when first asked for."""

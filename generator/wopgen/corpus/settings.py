@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
 from collections.abc import Mapping
@@ -40,6 +41,7 @@ class Settings:
     models_package: str = "wop_models"
     conventions: Conventions = field(default_factory=Conventions)  # the house rules (corpus/conventions.py)
     source: Path | None = None  # the file the table was read from (pyproject.toml, or --config FILE)
+    source_digest: str = field(default="", compare=False)  # a hash of that file's text, as it was read
     rules: RuleSettings = field(default_factory=lambda: RuleSettings())  # [tool.wopgen.rules]
     site: SiteSettings = field(default_factory=lambda: SiteSettings())  # [tool.wopgen.site]
     # The pyproject.toml line of each key as written there (`id-base`, not `id_base`), and of the
@@ -177,6 +179,7 @@ def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> S
         configured=configured,
         conventions=conventions,
         source=pyproject.resolve(),
+        source_digest=hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest(),
         **values,
     )
 

@@ -15,6 +15,7 @@ refuses every other URI.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cached_property
 from typing import Any
 
 import jsonschema_rs
@@ -102,8 +103,6 @@ class CompiledSchemas:
         self._uris = frozenset(uri for uri, _schema in self._resources)
         self._registry: Any = None
         self._validators: dict[str, Any] = {}
-        self._shared: Any = None
-        self._shared_tried = False
 
     def _build_registry(self) -> Any:
         if self._registry is None:
@@ -124,12 +123,10 @@ class CompiledSchemas:
         except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError, ValueError, RecursionError):
             return None
 
-    def _shared_validator(self) -> Any:
+    @cached_property
+    def _shared(self) -> Any:
         """The one validator of every whole schema (see the class); None when it cannot be compiled."""
-        if not self._shared_tried:
-            self._shared_tried = True
-            self._shared = self._compile({"properties": {uri: {"$ref": uri} for uri in sorted(self._uris)}})
-        return self._shared
+        return self._compile({"properties": {uri: {"$ref": uri} for uri in sorted(self._uris)}})
 
     def validator(self, target: str) -> Any:
         """The compiled validator for the URI `target` (a schema, or `uri#/pointer` inside one); None
@@ -140,7 +137,7 @@ class CompiledSchemas:
 
     def is_valid(self, target: str, instance: Any) -> bool | None:
         """Whether `instance` validates against `target` (None: the compiled engine cannot tell)."""
-        shared = self._shared_validator() if target in self._uris else None
+        shared = self._shared if target in self._uris else None
         validator, wrapped = (shared, {target: instance}) if shared is not None else (self.validator(target), instance)
         if validator is None:
             return None

@@ -110,9 +110,8 @@ def _once(corpus: Corpus, api: ApiDescription, kind: str, render: Callable[[], d
         except BundleError as exc:
             return api, exc
 
-    owner, found = corpus.view(("rendered-api-document", kind, str(id(api))), build)
-    if owner is not api:  # another description that happened to get the same id: not ours to reuse
-        found = build()[1]
+    # The entry holds `api` itself, so no other description can take its id while the entry lives.
+    _owner, found = corpus.view(("rendered-api-document", kind, str(id(api))), build)
     if isinstance(found, BundleError):
         raise found
     return found
