@@ -85,3 +85,13 @@ def test_an_impossible_rfc_date_does_not_break_the_site_date(make_corpus: Callab
 def test_text_skipped_by_the_tag_check_holds_no_raw_html(text: str) -> None:
     # The cheap check (no `<` before a letter, `/`, `!` or `?`) gives what the full parse gives.
     assert escape_raw_html(text) == _escape_parsed(text)
+
+
+def test_the_configuration_is_not_read_as_markdown(make_corpus: Callable[..., Path]) -> None:
+    def titled(files: dict[str, Any]) -> None:
+        files["pyproject.toml"] = files["pyproject.toml"].replace(
+            "[tool.wopgen]\n", '[tool.wopgen]\nsite-title = "Spec <v1> & co"\n', 1
+        )
+
+    config = str(render(load(make_corpus(titled)), rules=catalogue())["mkdocs.yml"])
+    assert 'site_name: "Spec <v1> & co"' in config
