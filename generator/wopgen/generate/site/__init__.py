@@ -65,7 +65,7 @@ def spec_pages(site: SiteContext) -> Pages:
         doc = site.corpus.docs[path]
         page = site.paths.doc_page(path)
         # Links first, on the text the reader parsed: the banner's admonition body is indented.
-        text = site.paths.rewrite(doc.text, path, page)
+        text = site.paths.rewrite(doc, page)
         banner = doc.first_blockquote()
         if banner is not None:
             text = _banner(text, banner[0])
@@ -77,7 +77,7 @@ def changelog_page(site: SiteContext) -> Pages:
     log = site.corpus.changelog
     if log is None:
         return {CHANGELOG: site.render("prose.md.j2", body="# Changelog\n\nThe corpus has no changelog.")}
-    return {CHANGELOG: site.render("prose.md.j2", body=site.paths.rewrite(log.text, log.path, CHANGELOG))}
+    return {CHANGELOG: site.render("prose.md.j2", body=site.paths.rewrite(log, CHANGELOG))}
 
 
 def _spec_order(site: SiteContext) -> list[str]:

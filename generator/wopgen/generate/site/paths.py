@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
-from wopgen.corpus.markdown import Link, MarkdownDoc, parse_markdown
+from wopgen.corpus.markdown import Link, MarkdownDoc
 from wopgen.generate.site.html import escape_raw_html
 
 SPEC = "spec/v1"
@@ -29,8 +29,6 @@ SECURITY = "security.md"
 
 _LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?((?:\s+\"[^\"]*\")?)\s*\)")
 _EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-# Where a line ends as the corpus reader numbers lines (LF, CRLF, CR), each end kept with its line.
-_LINE_ENDS = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 
 
 def example_anchor(kind: str, stem: str) -> str:
@@ -127,40 +125,30 @@ class SitePaths:
         label = title if isinstance(title, str) and not parts else self.corpus.schema_name(doc.path)
         return label, self.href(page, target)
 
-    def rewrite(self, markdown: str, source: str, page: str) -> str:
-        """Rewrite the links of `markdown`, written at repository path `source`, for the site page `page`.
+    def rewrite(self, doc: MarkdownDoc, page: str) -> str:
+        """Rewrite the links of `doc` (a page the corpus loader read) for the site page `page`.
 
-        The links are the ones the corpus Markdown reader finds (so a link in code is left alone, as
+        The links are the ones the corpus Markdown reader found (so a link in code is left alone, as
         `check` leaves it); each one on a single line is rewritten in place. Raw HTML is then shown
         as text unless `[tool.wopgen.site] raw-html = true`."""
-        return self.shown(self.rewrite_links(markdown, source, page))
+        return self.shown("\n".join(self.rewrite_links(doc, page)) + "\n")
 
-    def rewrite_links(self, markdown: str, source: str, page: str) -> str:
-        """`rewrite` without the raw-HTML rule, line for line: the text keeps its lines, so a caller
-        may cut lines out of it by the numbers the corpus reader gave them."""
-        lines = _LINE_ENDS.split(markdown)
+    def rewrite_links(self, doc: MarkdownDoc, page: str) -> list[str]:
+        """`rewrite` without the raw-HTML rule, as the lines the corpus reader numbered: a caller
+        may cut lines out by those numbers."""
+        lines = list(doc.lines)
         by_line: dict[int, list[Link]] = {}
-        for link in self._read(source, markdown).links:
+        for link in doc.links:
             by_line.setdefault(link.line - 1, []).append(link)
         for index, found in by_line.items():
             if index < len(lines):
-                lines[index] = self._rewrite_line(lines[index], found, source, page)
-        return "".join(lines)
+                lines[index] = self._rewrite_line(lines[index], found, doc.path, page)
+        return lines
 
     def shown(self, markdown: str) -> str:
         """Corpus Markdown as the site publishes it: its raw HTML shown as text unless
         `[tool.wopgen.site] raw-html = true`."""
         return markdown if self.corpus.settings.site.raw_html else escape_raw_html(markdown)
-
-    def _read(self, source: str, markdown: str) -> MarkdownDoc:
-        """`markdown` as the corpus reader reads it: the page the loader parsed (a prose page, an
-        RFC, the changelog) when it is that text, so no page is parsed twice."""
-        corpus = self.corpus
-        rfc = corpus.rfcs.get(source) if source in corpus.rfcs else None
-        for known in (corpus.docs.get(source), rfc.doc if rfc is not None else None, corpus.changelog):
-            if known is not None and known.path == source and known.text == markdown:
-                return known
-        return parse_markdown(source, markdown)
 
     def _rewrite_line(self, line: str, links: list[Link], source: str, page: str) -> str:
         for link in sorted(links, key=lambda found: found.col, reverse=True):  # right to left: columns hold

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wopgen.corpus.markdown import source_lines
 from wopgen.corpus.rfc import Rfc
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.html import cell as escape
@@ -80,7 +79,7 @@ def page(site: SiteContext, rfc: Rfc) -> str:
     path = site.paths.rfc_page(rfc.path)
     # Links are rewritten on the whole file, where the loader found them (no second parse), and
     # keep its lines; the title and the metadata table (shown as the card) are then cut out.
-    lines = source_lines(site.paths.rewrite_links(rfc.doc.text, rfc.path, path))
+    lines = site.paths.rewrite_links(rfc.doc, path)
     title_line = rfc.doc.title.line if rfc.doc.title else 0
     table_start = rfc.table_line
     table_end = table_start
