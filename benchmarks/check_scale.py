@@ -90,26 +90,23 @@ def check_selected(root: Path) -> int:
     return check(root, SELECTED)
 
 
-# Run in a process of its own, reporting its own peak at exit: the kernel's maxrss of a child also
-# counts the pages of the parent it was forked from (this benchmark, holding corpora of its own).
+# Run in a process of its own, reporting its own peak at exit (see timing.own_peak_mb).
 _CHILD = """
 import atexit, sys
-def report():
-    with open("/proc/self/status") as status:
-        sys.stderr.write("".join(line for line in status if line.startswith("VmHWM:")))
-atexit.register(report)
+sys.path.insert(0, sys.argv[2])
+from timing import own_peak_mb
+atexit.register(lambda: sys.stderr.write(f"peak-mb {own_peak_mb()}\\n"))
 from wopgen.cli import cli
 cli(["--root", sys.argv[1], "check", "--no-cache", "--format", "json"])
 """
 
 
 def peak_rss_mb(root: Path) -> float:
-    """Peak resident memory of `wopgen check --no-cache` on `root` (Linux: NaN where there is no /proc)."""
-    done = subprocess.run([sys.executable, "-c", _CHILD, str(root)], capture_output=True, text=True, check=False)
-    for line in done.stderr.splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024  # kilobytes
-    return float("nan")
+    """Peak resident memory of `wopgen check --no-cache` on `root` (NaN where there is no /proc)."""
+    command = [sys.executable, "-c", _CHILD, str(root), str(Path(__file__).parent)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    found = [line.split()[1] for line in done.stderr.splitlines() if line.startswith("peak-mb ")]
+    return float(found[-1]) if found else float("nan")
 
 
 def main() -> None:

@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import best_of_children
+from timing import best_of_children, own_peak_mb
 
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
@@ -90,20 +90,10 @@ def site_build(root: Path, out: Path, memory: dict[str, float]) -> None:
         memory[key] = max(memory.get(key, 0.0), value)
 
 
-def _own_peak_mb() -> float:
-    """This process's peak resident memory since it started (its own maxrss would also count the
-    pages of the process it was forked from); NaN without /proc."""
-    try:
-        with open("/proc/self/status") as status:
-            return next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmHWM:"))
-    except (OSError, StopIteration):
-        return float("nan")
-
-
 def build_one(root: Path, out: Path) -> None:
     """The child of `site_build`: build, then say how much memory it and mkdocs held."""
     build(load(root), out, force=True, rules=catalogue())
-    own = _own_peak_mb()
+    own = own_peak_mb()
     # An upper bound: the kernel's maxrss of a child also counts the pages it inherited from this
     # process when it was forked.
     mkdocs = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

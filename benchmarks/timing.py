@@ -16,6 +16,16 @@ def best_of(repeat: int, fn: Callable[..., Any], *args: Any) -> float:
     return best_of_each(repeat, {"only": lambda: fn(*args)})["only"]
 
 
+def own_peak_mb() -> float:
+    """This process's peak resident memory since it started, in MB; NaN without /proc. (Its maxrss
+    would also count the pages of the process it was forked from.)"""
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return float("nan")
+
+
 def child_cpu() -> float:
     """CPU seconds (user + system) used so far by the child processes this process waited for."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
