@@ -48,9 +48,9 @@ def _as_bytes(content: str | bytes) -> bytes:
     return content if isinstance(content, bytes) else content.encode("utf-8")
 
 
-def manifest_text(files: Tree) -> str:
-    lines = [f"{hashlib.sha256(_as_bytes(files[p])).hexdigest()}  {p}\n" for p in sorted(files)]
-    return _MANIFEST_HEADER + "".join(lines)
+def manifest_text(digests: dict[str, str]) -> str:
+    """The manifest of the files whose sha256 hex digests `digests` holds, by relative path."""
+    return _MANIFEST_HEADER + "".join(f"{digests[p]}  {p}\n" for p in sorted(digests))
 
 
 def read_manifest(folder: Path) -> set[str] | None:
@@ -229,13 +229,16 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
     try:
         for entry in sorted(out.iterdir()) if out.is_dir() else []:
             _carry_over(entry, staging / entry.name, out, ours)
-        for relative in sorted(files):  # one file's content at a time: `files` may read them lazily
+        digests: dict[str, str] = {}
+        for relative in sorted(files):  # one file's content at a time, read once: `files` may be lazy
             target = staging / _safe(relative)
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.is_symlink() or target.exists():
                 _remove(target)
-            target.write_bytes(_as_bytes(files[relative]))
-        (staging / MANIFEST).write_text(manifest_text(files), encoding="utf-8")
+            content = _as_bytes(files[relative])
+            target.write_bytes(content)
+            digests[relative] = hashlib.sha256(content).hexdigest()
+        (staging / MANIFEST).write_text(manifest_text(digests), encoding="utf-8")
         _swap(staging, out)
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
