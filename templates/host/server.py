@@ -350,16 +350,18 @@ class WopServer:
                     raise Refused(f"the body must be 0 to {limit} bytes")
                 else:
                     reader.fill(length)
-                    if reader.pending() < length and not reader.eof:  # the poller waits for the rest
-                        connection.head, connection.length = head, length
+                    if reader.pending() < length:
+                        if reader.eof:  # the client stopped sending: a short body is never dispatched
+                            return _CLOSE
+                        connection.head, connection.length = head, length  # the poller waits for the rest
                         return _WAIT
                     body = reader.read(length)
             except Refused as exc:
                 self._refuse(connection, str(exc), head)
                 return _CLOSE
         else:
-            if reader.pending() < connection.length and not reader.eof:
-                return _WAIT
+            if reader.pending() < connection.length:
+                return _CLOSE if reader.eof else _WAIT  # a short body is never dispatched
             connection.head = None
             body = reader.read(connection.length)
         response = self.host.handle(head.method, head.target, dict(head.headers.items()), body)

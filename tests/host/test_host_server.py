@@ -298,3 +298,26 @@ def test_closing_the_server_ends_its_threads_and_connections(module, make_host, 
     assert all(client.closed() for client in (idle, partial, chunked))
     with pytest.raises(OSError):
         socket.create_connection(address, timeout=1).close()
+
+
+@pytest.mark.parametrize("pause", [False, True], ids=["cut-in-one-read", "cut-after-a-wait"])
+def test_a_body_cut_short_by_a_half_close_is_never_dispatched(make_host, serve, clients, pause):
+    """Content-Length promises more than arrives before the client's FIN: no run is made, no 2xx is sent."""
+    host = make_host()
+    _, address = serve(host)
+    client = clients(address, timeout=PROMPT)
+    body = b'{"workflowId": "w"}' + b" " * 50  # the 19 bytes sent are a whole request body by themselves
+    request = _create(body)
+    sent = request[: len(request) - len(body) + 19]  # the head and those 19 bytes
+    if pause:
+        client.send(sent[:-5])
+        time.sleep(0.3)  # the connection waits with the poller for the rest of the body
+        client.send(sent[-5:])
+    else:
+        client.send(sent)
+    client.sock.shutdown(socket.SHUT_WR)
+    answer = b""
+    while chunk := client.sock.recv(65536):
+        answer += chunk
+    assert not answer.startswith(b"HTTP/1.1 2")
+    assert not host.runs
