@@ -100,6 +100,14 @@ def _http_date() -> str:
     return _date[1]
 
 
+def _send_all(sock: socket.socket, data: bytes | memoryview) -> None:
+    """All of `data`, on a socket with a timeout: the timeout bounds each wait for the client to take more
+    (one `send`), not the whole write as it does for `sendall`, so a large answer to a slow reader is fine."""
+    view = memoryview(data)
+    while view:
+        view = view[sock.send(view) :]
+
+
 class _Connection:
     """One client connection, and the request head whose body it is still waiting for."""
 
@@ -416,7 +424,7 @@ class WopServer:
         self._waiting_on_client(True)
         try:
             connection.sock.settimeout(STALL_SECONDS)
-            connection.sock.sendall(memoryview(data)[sent:])
+            _send_all(connection.sock, memoryview(data)[sent:])
         finally:
             connection.sock.setblocking(False)
             self._waiting_on_client(False)
@@ -446,9 +454,9 @@ class WopServer:
         assert stream is not None
         try:
             connection.sock.settimeout(STALL_SECONDS)
-            connection.sock.sendall(start)
+            _send_all(connection.sock, start)
             for chunk in stream:
-                connection.sock.sendall(chunk)
+                _send_all(connection.sock, chunk)
         except OSError:  # the client went away, or the server is closing
             pass
         except Exception as exc:

@@ -321,3 +321,40 @@ def test_a_body_cut_short_by_a_half_close_is_never_dispatched(make_host, serve, 
         answer += chunk
     assert not answer.startswith(b"HTTP/1.1 2")
     assert not host.runs
+
+
+def test_a_large_answer_to_a_slow_but_steady_reader_is_written_whole(module, make_host, monkeypatch):
+    """The stall limit bounds each wait for the client to take more, not the whole write."""
+    monkeypatch.setattr(module.server, "STALL_SECONDS", 0.5)
+    server = module.make_server(make_host(), "127.0.0.1", 0, quiet=True)
+    ours, theirs = socket.socketpair()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
+    ours.setblocking(False)
+    connection = module.server._Connection(ours, ("127.0.0.1", 0), module.reader.Reader(ours, 0.5))
+    data = bytes(range(256)) * 2048  # 512 KiB: read 8 KiB at a time, 0.02 s apart, it takes more than a second
+    received = bytearray()
+
+    def read_slowly() -> None:
+        while len(received) < len(data):
+            try:
+                chunk = theirs.recv(8192)
+            except OSError:  # closed under it when the write failed
+                return
+            if not chunk:
+                return
+            received.extend(chunk)
+            time.sleep(0.02)
+
+    reader = threading.Thread(target=read_slowly)
+    reader.start()
+    try:
+        started = time.monotonic()
+        server._write(connection, data)
+        assert time.monotonic() - started > 0.5  # longer than the stall limit in all
+        reader.join(PROMPT)
+        assert bytes(received) == data
+    finally:
+        ours.close()
+        theirs.close()
+        reader.join(PROMPT)
+        server.server_close()
