@@ -477,7 +477,7 @@ class Host(SurfaceHandlers):
         tasks = Evaluation.check_tasks(suite, modes)
         shadow = self._shadowed(configurable.get("shadowRunId"), modes, tasks, owner)
         workflow = request.get("workflowId") or f"eval:{suite['suiteId']}"
-        return workflow, lambda run: Evaluation(run, self.profile, suite, modes, agent, baseline, shadow)
+        return workflow, lambda run: Evaluation(run, self.profile, suite, modes, tasks, agent, baseline, shadow)
 
     def _shadowed(
         self, run_id: Any, modes: list[str], tasks: list[dict[str, Any]], owner: str

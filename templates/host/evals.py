@@ -70,6 +70,7 @@ class Evaluation:
         profile: Profile,
         suite: dict[str, Any],
         modes: list[str],
+        tasks: list[dict[str, Any]],
         agent_id: str,
         baseline: Run | None,
         shadow: tuple[str, dict[str, Any]] | None = None,
@@ -81,7 +82,7 @@ class Evaluation:
         self.agent_id = agent_id
         self.baseline = baseline
         self.shadow = shadow  # live-shadow: the replayed run's id and its recorded answers by task
-        self.tasks = self.check_tasks(suite, modes)
+        self.tasks = tasks  # check_tasks(suite, modes), checked before the run was made
 
     @staticmethod
     def check_tasks(suite: dict[str, Any], modes: list[str]) -> list[dict[str, Any]]:

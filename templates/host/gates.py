@@ -265,7 +265,7 @@ class GateRun:
         }
         latest = log.append("verification.started", started)
         began = latest["timestamp"]
-        judgements, findings, contexts, charges = [], [], [], []
+        judgements, findings, contexts = [], [], []
         floor = None if self.profile.defect("verification-refer-never-emitted") else plan.min_confidence
         charge = cost(output, len(criteria))  # every verifier grades the same output on the same criteria
         for index, verifier in enumerate(plan.verifiers):
@@ -293,14 +293,13 @@ class GateRun:
                 judgement["weight"] = scripted.weight
             judgements.append(judgement)
             findings.extend(own)
-            charges.append(charge)
             contexts.append(self._context(result_id, verifier))
         quorum = plan.quorum
         if quorum is not None and self.profile.defect("verification-quorum-ignores-min-agree"):
             quorum = {k: v for k, v in quorum.items() if k != "minAgree"}
         verdict = quorum_verdict(judgements, quorum)
         following = self._next_dimensions(criteria, judgements, findings)
-        spent = round(sum(charges), 6)
+        spent = round(charge * len(judgements), 6)
         behaviour = self._behaviour(attempt, verdict, following, spent)
         chosen = disposition(verdict, attempt, behaviour)
         if self.profile.defect("verification-reverify-beyond-max") and chosen != "reattempt" and verdict == "fail":
@@ -308,9 +307,9 @@ class GateRun:
         if self.profile.defect("verification-on-fail-ignored") and verdict == "fail" and chosen != "reattempt":
             chosen = "reject" if behaviour["blocking"] else chosen
         last = chosen != "reattempt"
-        for index, judgement in enumerate(judgements):
+        for judgement in judgements:
             invocation = f"{result_id}/{judgement['verifierId']}"
-            usage = {"provider": "scripted-verifier", "model": "heuristic-grader-1", "costUsd": charges[index]}
+            usage = {"provider": "scripted-verifier", "model": "heuristic-grader-1", "costUsd": charge}
             log.append("provider.usage", {**usage, "invocationId": invocation})
             mapped = "pass" if judgement["verdict"] in ACCEPTING else "fail"
             if judgement["verdict"] == "fail" and behaviour["blocking"] and not last:

@@ -117,7 +117,8 @@ def _judge(name: str, pointer: str) -> Any:
     return None if compiled is None else compiled.is_valid
 
 
-def _judged_valid(judge: Any, instance: Any) -> bool:
+def judged_valid(judge: Any, instance: Any) -> bool:
+    """Whether a compiled judge accepts `instance`; False when it cannot judge it (jsonschema then does)."""
     try:
         return bool(judge(instance))
     except Exception:  # an instance it cannot judge goes to jsonschema
@@ -128,7 +129,7 @@ def errors(name: str, instance: Any, pointer: str = "") -> list[str]:
     """Messages for every way `instance` breaks schema `name` (or its subschema at `pointer`)."""
     spend()
     judge = _judge(name, pointer)
-    if judge is not None and _judged_valid(judge, instance):
+    if judge is not None and judged_valid(judge, instance):
         return []
     found = sorted(_for(schema_uri(name, pointer)).iter_errors(instance), key=lambda e: list(e.absolute_path))
     return [f"{'/'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}" for e in found]
@@ -170,9 +171,6 @@ def event_judge(event_type: str) -> Any:
 
 
 def event_errors(event_type: str, payload: Any, event: dict[str, Any]) -> list[str]:
-    """Messages for every way an event breaks its payload schema or the envelope (none: it is valid)."""
-    spend()
-    judge = event_judge(event_type)
-    if judge is not None and _judged_valid(judge, event):
-        return []
+    """Messages for every way an event breaks its payload schema or the envelope (none: it is valid), from
+    jsonschema: asked once `event_judge` has said no or could not say."""
     return payload_errors(event_type, payload) + errors("run-event", event)

@@ -100,6 +100,14 @@ def _http_date() -> str:
     return _date[1]
 
 
+def _send_all(sock: socket.socket, data: bytes | memoryview) -> None:
+    """All of `data`, on a socket with a timeout: the timeout bounds each wait for the client to take more
+    (one `send`), not the whole write as it does for `sendall`, so a large answer to a slow reader is fine."""
+    view = memoryview(data)
+    while view:
+        view = view[sock.send(view) :]
+
+
 class _Connection:
     """One client connection, and the request head whose body it is still waiting for."""
 
@@ -350,16 +358,18 @@ class WopServer:
                     raise Refused(f"the body must be 0 to {limit} bytes")
                 else:
                     reader.fill(length)
-                    if reader.pending() < length and not reader.eof:  # the poller waits for the rest
-                        connection.head, connection.length = head, length
+                    if reader.pending() < length:
+                        if reader.eof:  # the client stopped sending: a short body is never dispatched
+                            return _CLOSE
+                        connection.head, connection.length = head, length  # the poller waits for the rest
                         return _WAIT
                     body = reader.read(length)
             except Refused as exc:
                 self._refuse(connection, str(exc), head)
                 return _CLOSE
         else:
-            if reader.pending() < connection.length and not reader.eof:
-                return _WAIT
+            if reader.pending() < connection.length:
+                return _CLOSE if reader.eof else _WAIT  # a short body is never dispatched
             connection.head = None
             body = reader.read(connection.length)
         response = self.host.handle(head.method, head.target, dict(head.headers.items()), body)
@@ -414,7 +424,7 @@ class WopServer:
         self._waiting_on_client(True)
         try:
             connection.sock.settimeout(STALL_SECONDS)
-            connection.sock.sendall(memoryview(data)[sent:])
+            _send_all(connection.sock, memoryview(data)[sent:])
         finally:
             connection.sock.setblocking(False)
             self._waiting_on_client(False)
@@ -444,9 +454,9 @@ class WopServer:
         assert stream is not None
         try:
             connection.sock.settimeout(STALL_SECONDS)
-            connection.sock.sendall(start)
+            _send_all(connection.sock, start)
             for chunk in stream:
-                connection.sock.sendall(chunk)
+                _send_all(connection.sock, chunk)
         except OSError:  # the client went away, or the server is closing
             pass
         except Exception as exc:

@@ -298,3 +298,63 @@ def test_closing_the_server_ends_its_threads_and_connections(module, make_host, 
     assert all(client.closed() for client in (idle, partial, chunked))
     with pytest.raises(OSError):
         socket.create_connection(address, timeout=1).close()
+
+
+@pytest.mark.parametrize("pause", [False, True], ids=["cut-in-one-read", "cut-after-a-wait"])
+def test_a_body_cut_short_by_a_half_close_is_never_dispatched(make_host, serve, clients, pause):
+    """Content-Length promises more than arrives before the client's FIN: no run is made, no 2xx is sent."""
+    host = make_host()
+    _, address = serve(host)
+    client = clients(address, timeout=PROMPT)
+    body = b'{"workflowId": "w"}' + b" " * 50  # the 19 bytes sent are a whole request body by themselves
+    request = _create(body)
+    sent = request[: len(request) - len(body) + 19]  # the head and those 19 bytes
+    if pause:
+        client.send(sent[:-5])
+        time.sleep(0.3)  # the connection waits with the poller for the rest of the body
+        client.send(sent[-5:])
+    else:
+        client.send(sent)
+    client.sock.shutdown(socket.SHUT_WR)
+    answer = b""
+    while chunk := client.sock.recv(65536):
+        answer += chunk
+    assert not answer.startswith(b"HTTP/1.1 2")
+    assert not host.runs
+
+
+def test_a_large_answer_to_a_slow_but_steady_reader_is_written_whole(module, make_host, monkeypatch):
+    """The stall limit bounds each wait for the client to take more, not the whole write."""
+    monkeypatch.setattr(module.server, "STALL_SECONDS", 0.5)
+    server = module.make_server(make_host(), "127.0.0.1", 0, quiet=True)
+    ours, theirs = socket.socketpair()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
+    ours.setblocking(False)
+    connection = module.server._Connection(ours, ("127.0.0.1", 0), module.reader.Reader(ours, 0.5))
+    data = bytes(range(256)) * 2048  # 512 KiB: read 8 KiB at a time, 0.02 s apart, it takes more than a second
+    received = bytearray()
+
+    def read_slowly() -> None:
+        while len(received) < len(data):
+            try:
+                chunk = theirs.recv(8192)
+            except OSError:  # closed under it when the write failed
+                return
+            if not chunk:
+                return
+            received.extend(chunk)
+            time.sleep(0.02)
+
+    reader = threading.Thread(target=read_slowly)
+    reader.start()
+    try:
+        started = time.monotonic()
+        server._write(connection, data)
+        assert time.monotonic() - started > 0.5  # longer than the stall limit in all
+        reader.join(PROMPT)
+        assert bytes(received) == data
+    finally:
+        ours.close()
+        theirs.close()
+        reader.join(PROMPT)
+        server.server_close()
