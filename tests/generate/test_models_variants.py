@@ -1,5 +1,6 @@
-"""The typed run-event classes get the shared envelope members from `UnknownRunEvent` after one
-library run; the result is the module the library makes when every variant carries them all."""
+"""The typed run-event classes are written from the first one the library generates (`clone_variants`)
+and get the shared envelope members from `UnknownRunEvent` (`complete_variants`) after one library
+run; the result has the classes the library makes when it generates every variant whole."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from support.generated_models import generated, repo_corpus
 from wopgen.generate import models
-from wopgen.generate.models import complete_variants, generate_models
+from wopgen.generate.models import EventVariant, clone_variants, complete_variants, generate_models
 
 TEMPLATE = '''
 class UnknownRunEvent(BaseModel):
@@ -115,14 +116,130 @@ def _count_library_runs(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return runs
 
 
+def same_package(ours: dict[str, str], whole: dict[str, str]) -> None:
+    """The same files; the event module with the same imports and the same text of every class, in
+    any order (the library orders the variants it generates by its own rules)."""
+    assert ours.keys() == whole.keys()
+    for path, text in ours.items():
+        if not path.endswith("/run_events_schema.py"):
+            assert text == whole[path], path
+            continue
+        assert _classes(text) == _classes(whole[path])
+        assert text.split("\nclass ", 1)[0] == whole[path].split("\nclass ", 1)[0]  # the imports
+        assert text.rsplit("\nclass ", 1)[1].startswith("RunEvents(")  # the union of all, still last
+
+
+def _classes(text: str) -> dict[str, str]:
+    import ast
+
+    return {n.name: ast.get_source_segment(text, n) or "" for n in ast.parse(text).body if isinstance(n, ast.ClassDef)}
+
+
 def test_completed_variants_equal_the_library_generating_them_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     _out, completed = generated()
     runs = _count_library_runs(monkeypatch)
     monkeypatch.setattr(models, "complete_variants", lambda text, names: None)  # as if it did not fit
     whole = generate_models(repo_corpus())
     assert len(runs) == 2  # the light run, then the whole one
-    assert whole == completed
+    same_package(completed, whole)
     assert 'type: Literal["agent.verified"]' in whole[f"{repo_corpus().settings.models_package}/run_events_schema.py"]
+
+
+def _third_type(description: str, title: str = "RunPausedPayload") -> Any:
+    """An edit of the test corpus adding the event type `run.paused`, its payload described so."""
+
+    def edit(files: dict[str, Any]) -> None:
+        payloads = files["schemas/run-event-payloads.schema.json"]["$defs"]
+        payloads["_typeIndex"]["properties"]["run.paused"] = {"$ref": "#/$defs/runPaused"}
+        payloads["runPaused"] = {
+            "title": title,
+            "description": description,
+            "type": "object",
+            "required": ["why"],
+            "properties": {"why": {"type": "string", "minLength": 1}},
+        }
+        enum = files["schemas/run-event.schema.json"]["$defs"]["RunEventType"]["enum"]
+        enum.append("run.paused")
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("description", "title", "library_runs"),
+    [
+        ("The run waits.\n\nUntil someone `resumes` it: see the RFC.", "RunPausedPayload", 1),
+        ('The run waits for a "resume".', "RunPausedPayload", 2),  # a quote: the library escapes it
+        ("A back\\slash.", "RunPausedPayload", 2),
+        ("Same title as another payload.", "RunStartedPayload", 2),  # the library renames one of them
+    ],
+)
+def test_cloned_variants_equal_the_library_generating_them_whole(
+    monkeypatch: pytest.MonkeyPatch, make_corpus: Any, description: str, title: str, library_runs: int
+) -> None:
+    from wopgen.corpus import load
+
+    corpus = load(make_corpus(_third_type(description, title)))
+    runs = _count_library_runs(monkeypatch)
+    ours = generate_models(corpus)
+    assert len(runs) == library_runs
+    monkeypatch.setattr(models, "clone_variants", lambda text, variants, payloads: None)
+    same_package(ours, generate_models(corpus))
+    assert len(runs) == library_runs + 2
+    events = ours["wop_models/run_events_schema.py"]
+    assert 'type: Literal["run.paused"]' in events and "class RunPausedEvent(" in events
+
+
+def _variant(name: str, event_type: str, payload: str, description: str) -> EventVariant:
+    return EventVariant(event_type, name, payload, description)
+
+
+LIGHT = '''
+class AEvent(BaseModel):
+    """
+    Type a.
+    """
+    type: Literal['a']
+    payload: payloads.APayload
+
+
+class UnknownRunEvent(BaseModel):
+    type: StrictStr
+
+
+class RunEvents(RootModel[AEvent | UnknownRunEvent]):
+    root: AEvent | UnknownRunEvent
+'''
+
+PAYLOADS = "class APayload(BaseModel):\n    pass\n\n\nclass BPayload(BaseModel):\n    pass\n"
+
+
+def test_a_variant_is_written_from_the_first() -> None:
+    a, b = _variant("AEvent", "a", "APayload", "Type a."), _variant("BEvent", "b.x", "BPayload", "Type b.")
+    cloned = clone_variants(LIGHT, [a, b], PAYLOADS)
+    assert cloned is not None
+    assert (
+        'class BEvent(BaseModel):\n    """\n    Type b.\n    """\n    type: Literal[\'b.x\']\n    payload: payloads.BPayload\n'
+        in cloned
+    )
+    assert cloned.count("AEvent | BEvent | UnknownRunEvent") == 2
+
+
+@pytest.mark.parametrize(
+    ("second", "why"),
+    [
+        (_variant("BEvent", "b", "CPayload", "Type b."), "its payload class is not in the payload module"),
+        (_variant("BEvent", "b'", "BPayload", "Type b."), "a quote in its type"),
+        (_variant("BEvent", "b", "BPayload", "Type \\b."), "a backslash in its description"),
+        (_variant("BEvent", "b", "class", "Type b."), "a payload named by a keyword"),
+    ],
+)
+def test_a_variant_that_cannot_be_written_from_the_first_is_refused(second: EventVariant, why: str) -> None:
+    assert clone_variants(LIGHT, [_variant("AEvent", "a", "APayload", "Type a."), second], PAYLOADS) is None, why
+
+
+def test_a_first_variant_unlike_its_description_is_refused() -> None:
+    assert clone_variants(LIGHT, [_variant("AEvent", "a", "APayload", "Type z.")], PAYLOADS) is None
+    assert clone_variants(LIGHT, [_variant("AEvent", "a", "APayload", "Type a.")], PAYLOADS + PAYLOADS) is None
 
 
 def test_the_library_runs_once_when_the_variants_fit(monkeypatch: pytest.MonkeyPatch, make_corpus: Any) -> None:

@@ -29,6 +29,8 @@ import subprocess
 import tempfile
 import warnings
 from dataclasses import dataclass
+from itertools import pairwise
+from keyword import iskeyword
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,7 @@ class EventVariant:
     type: str
     class_name: str
     payload_class: str
+    description: str = ""  # the class's description as fed to the library
 
 
 @dataclass(frozen=True)
@@ -140,9 +143,12 @@ def _event_variants(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
         payload_class = title if isinstance(title, str) and title.strip() else pascal_case(payload.def_name)
         name = _unique(_class_name(event_type), taken)
         description = payload.node.get("description", "")
+        described = (
+            f"An event of type `{event_type}`: the run-event envelope with its typed payload. {description}".strip()
+        )
         defs[name] = {
             "title": name,
-            "description": f"An event of type `{event_type}`: the run-event envelope with its typed payload. {description}".strip(),
+            "description": described,
             **common,
             "properties": {
                 **(shared if complete else {}),
@@ -152,7 +158,7 @@ def _event_variants(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
         }
         if not complete and isinstance(common["required"], list):  # a malformed one is the library's to refuse
             defs[name]["required"] = [key for key in common["required"] if key in _OWN_MEMBERS]
-        variants.append(EventVariant(event_type, name, payload_class))
+        variants.append(EventVariant(event_type, name, payload_class, described))
     if not variants:
         return None
     defs[UNKNOWN_EVENT] = {
@@ -234,6 +240,74 @@ def complete_variants(text: str, class_names: list[str]) -> str | None:
     return "".join(lines)
 
 
+_PLAIN_TYPE = re.compile(r"[A-Za-z0-9._:/@+-]+")
+
+
+def _docstring(text: str) -> str | None:
+    """The docstring the library writes at class level for a description without a character it
+    escapes (backslash, quote, carriage return, NUL); None for one with such a character."""
+    if any(char in text for char in '\\"\r\0') or not text.strip():
+        return None
+    return '"""\n' + "\n".join(f"    {line}" if line else "" for line in text.split("\n")) + '\n    """'
+
+
+def _variant_texts(variant: EventVariant, alias: str) -> list[str] | None:
+    """The texts of a generated typed variant that belong to its event type, as the library writes
+    them: the class head, the docstring, the `Literal` of the type and the payload member (the payload
+    module imported as `alias`). None when one holds something the library might write otherwise."""
+    docstring = _docstring(variant.description)
+    payload = variant.payload_class
+    if docstring is None or not _PLAIN_TYPE.fullmatch(variant.type) or not payload.isidentifier() or iskeyword(payload):
+        return None
+    return [
+        f"class {variant.class_name}(",
+        docstring,
+        f"type: Literal['{variant.type}']",
+        f"payload: {alias}.{payload}\n",
+    ]
+
+
+def clone_variants(text: str, variants: list[EventVariant], payloads: str) -> str | None:
+    """The `run_events_schema` module generated with the first typed variant alone, with the other
+    variants written after it the way the library writes the first: its text with their class name,
+    docstring, event type and payload class in place of its own, and the union of the derived root
+    class widened to all of them. `payloads` is the generated module of the payload classes, which
+    must define each payload class once, under the name the variant gives it. None when a variant
+    cannot be written that way with certainty (then the library generates every variant)."""
+    first = variants[0]
+    found = re.search(rf"^    payload: (\w+)\.{re.escape(first.payload_class)}\n", text, re.M)
+    node = next((n for n in ast.parse(text).body if isinstance(n, ast.ClassDef) and n.name == first.class_name), None)
+    small = " | ".join(sorted([first.class_name, UNKNOWN_EVENT]))
+    if found is None or node is None or node.end_lineno is None or text.count(small) != 2:
+        return None
+    for variant in variants:
+        name = re.escape(variant.payload_class)
+        defined = len(re.findall(rf"^class {name}\(", payloads, re.M))
+        if defined != 1 or re.search(rf"^class {name}_?\d+\(", payloads, re.M):  # renamed by the library
+            return None
+    lines = text.splitlines(keepends=True)
+    own = "".join(lines[node.lineno - 1 : node.end_lineno])
+    template = _variant_texts(first, found.group(1))
+    if template is None or any(own.count(piece) != 1 for piece in template):
+        return None
+    starts = sorted((own.index(piece), i) for i, piece in enumerate(template))
+    if any(a + len(template[i]) > b for (a, i), (b, _j) in pairwise(starts)):
+        return None  # the pieces overlap
+    clones: list[str] = []
+    for variant in variants[1:]:
+        theirs = _variant_texts(variant, found.group(1))
+        if theirs is None:
+            return None
+        out, at = [], 0
+        for start, i in starts:
+            out += [own[at:start], theirs[i]]
+            at = start + len(template[i])
+        clones.append("\n\n" + "".join(out) + own[at:])
+    lines[node.end_lineno - 1] += "".join(clones)
+    full = " | ".join(sorted([v.class_name for v in variants] + [UNKNOWN_EVENT]))
+    return "".join(lines).replace(small, full)
+
+
 def explicit_openness(schema: Any) -> Any:
     """A copy of `schema` where every object schema with `properties` states its openness.
 
@@ -308,14 +382,17 @@ def _run_generator(files: dict[str, Any], folder: Path) -> dict[tuple[str, ...],
 
 def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list[EventVariant]]:
     """The formatted modules of the library, by path in the package, and the event variants; one
-    library run, unless a variant cannot be completed from `UnknownRunEvent` (then a second run
-    generates every variant whole)."""
+    library run, with the first typed variant alone (the others are written from it by
+    `clone_variants`, then completed from `UnknownRunEvent` by `complete_variants`), unless that
+    cannot be done with certainty: then a second run generates every variant whole."""
     files, variants = generator_input(corpus)
     with tempfile.TemporaryDirectory(prefix="wopgen-models-") as tmp:
         modules = _run_generator(files, Path(tmp) / "schemas")
         key = (module_name(VARIANTS_SCHEMA) + ".py",)
         if variants and key in modules:
-            completed = complete_variants(modules[key], [v.class_name for v in variants])
+            payloads = modules.get((module_name(PAYLOADS_SCHEMA) + ".py",), "")
+            cloned = clone_variants(modules[key], variants, payloads)
+            completed = complete_variants(cloned, [v.class_name for v in variants]) if cloned is not None else None
             if completed is None:
                 files, variants = generator_input(corpus, complete=True)
                 modules = _run_generator(files, Path(tmp) / "whole")
@@ -407,8 +484,9 @@ def _root_classes(
 
 def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, Any], list[EventVariant]]:
     """The schemas fed to datamodel-code-generator by file name (the corpus's, plus the derived event
-    variants when the corpus has an event index, each with every envelope member when `complete`),
-    and those variants."""
+    variants when the corpus has an event index: `UnknownRunEvent` and the first typed variant with
+    its own members alone, or every typed variant with every envelope member when `complete`), and
+    all the variants."""
     files: dict[str, Any] = {
         Path(doc.path).name: doc.data for doc in corpus.schemas.values() if isinstance(doc.data, dict)
     }
@@ -418,6 +496,13 @@ def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
     variants: list[EventVariant] = []
     if derived is not None:
         schema, variants = derived
+        if not complete:
+            fed = sorted([variants[0].class_name, UNKNOWN_EVENT])
+            schema = {
+                **schema,
+                "anyOf": [{"$ref": f"#/$defs/{name}"} for name in fed],
+                "$defs": {name: schema["$defs"][name] for name in fed},
+            }
         files[VARIANTS_SCHEMA + SCHEMA_SUFFIX] = schema
     return files, variants
 
