@@ -1,6 +1,6 @@
-"""The typed run-event classes are written from the first one the library generates (`clone_variants`)
-and get the shared envelope members from `UnknownRunEvent` (`complete_variants`) after one library
-run; the result has the classes the library makes when it generates every variant whole."""
+"""The first typed run-event class the library generates gets the shared envelope members from
+`UnknownRunEvent` (`complete_variants`) and the others are written from it (`clone_variants`) after
+one library run; the result has the classes the library makes when it generates every variant whole."""
 
 from __future__ import annotations
 
@@ -240,6 +240,8 @@ def test_a_variant_that_cannot_be_written_from_the_first_is_refused(second: Even
 def test_a_first_variant_unlike_its_description_is_refused() -> None:
     assert clone_variants(LIGHT, [_variant("AEvent", "a", "APayload", "Type z.")], PAYLOADS) is None
     assert clone_variants(LIGHT, [_variant("AEvent", "a", "APayload", "Type a.")], PAYLOADS + PAYLOADS) is None
+    renamed = PAYLOADS + "\n\nclass APayload1(BaseModel):\n    pass\n"  # the library's second `APayload`
+    assert clone_variants(LIGHT, [_variant("AEvent", "a", "APayload", "Type a.")], renamed) is None
 
 
 def test_the_library_runs_once_when_the_variants_fit(monkeypatch: pytest.MonkeyPatch, make_corpus: Any) -> None:

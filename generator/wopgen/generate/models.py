@@ -28,11 +28,15 @@ import re
 import subprocess
 import tempfile
 import warnings
+from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 from keyword import iskeyword
 from pathlib import Path
 from typing import Any
+
+from jinja2 import Template
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.documents import escape_token
@@ -280,11 +284,10 @@ def clone_variants(text: str, variants: list[EventVariant], payloads: str) -> st
     small = " | ".join(sorted([first.class_name, UNKNOWN_EVENT]))
     if found is None or node is None or node.end_lineno is None or text.count(small) != 2:
         return None
-    for variant in variants:
-        name = re.escape(variant.payload_class)
-        defined = len(re.findall(rf"^class {name}\(", payloads, re.M))
-        if defined != 1 or re.search(rf"^class {name}_?\d+\(", payloads, re.M):  # renamed by the library
-            return None
+    defined = Counter(re.findall(r"^class (\w+)\(", payloads, re.M))
+    renamed = {base for name in defined if (base := re.sub(r"_?\d+$", "", name)) != name}  # `Name` of `Name1`
+    if any(defined[v.payload_class] != 1 or v.payload_class in renamed for v in variants):
+        return None
     lines = text.splitlines(keepends=True)
     own = "".join(lines[node.lineno - 1 : node.end_lineno])
     template = _variant_texts(first, found.group(1))
@@ -382,22 +385,22 @@ def _run_generator(files: dict[str, Any], folder: Path) -> dict[tuple[str, ...],
 
 def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list[EventVariant]]:
     """The formatted modules of the library, by path in the package, and the event variants; one
-    library run, with the first typed variant alone (the others are written from it by
-    `clone_variants`, then completed from `UnknownRunEvent` by `complete_variants`), unless that
-    cannot be done with certainty: then a second run generates every variant whole."""
+    library run, with the first typed variant alone: it is completed from `UnknownRunEvent`
+    (`complete_variants`) and the others are written from it (`clone_variants`), unless that cannot
+    be done with certainty: then a second run generates every variant whole."""
     files, variants = generator_input(corpus)
     with tempfile.TemporaryDirectory(prefix="wopgen-models-") as tmp:
         modules = _run_generator(files, Path(tmp) / "schemas")
         key = (module_name(VARIANTS_SCHEMA) + ".py",)
         if variants and key in modules:
             payloads = modules.get((module_name(PAYLOADS_SCHEMA) + ".py",), "")
-            cloned = clone_variants(modules[key], variants, payloads)
-            completed = complete_variants(cloned, [v.class_name for v in variants]) if cloned is not None else None
-            if completed is None:
+            completed = complete_variants(modules[key], [variants[0].class_name])
+            cloned = clone_variants(completed, variants, payloads) if completed is not None else None
+            if cloned is None:
                 files, variants = generator_input(corpus, complete=True)
                 modules = _run_generator(files, Path(tmp) / "whole")
             else:
-                modules[key] = completed
+                modules[key] = cloned
         return format_modules(modules, Path(tmp) / "out"), variants
 
 
@@ -507,6 +510,12 @@ def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
     return files, variants
 
 
+@cache
+def _init_template() -> Template:
+    """The package's `__init__.py` template, compiled once per process."""
+    return environment("models").get_template("__init__.py.j2")
+
+
 def generate_models(
     corpus: Corpus, package: str | None = None, warnings: list[Diagnostic] | None = None
 ) -> dict[str, str]:
@@ -527,28 +536,24 @@ def generate_models(
     if warnings is not None:
         warnings.extend(untyped(corpus))
     roots = _root_classes(corpus, out, package, warnings)
-    init = (
-        environment("models")
-        .get_template("__init__.py.j2")
-        .render(
-            package=package,
-            roots=roots,
-            variants=variants,
-            variants_module=module_name(VARIANTS_SCHEMA) if variants else "",
-            envelope_module=envelope_module,
-            exports=sorted(
-                [r.name for r in roots]
-                + (
-                    [v.class_name for v in variants]
-                    + [UNKNOWN_EVENT, TYPE_ENUM, "KnownRunEvent", "AnyRunEvent", "parse_run_event"]
-                    if variants
-                    else []
-                )
-            ),
-            type_enum=TYPE_ENUM,
-            unknown=UNKNOWN_EVENT,
-            generator_version=GENERATOR_VERSION,
-        )
+    init = _init_template().render(
+        package=package,
+        roots=roots,
+        variants=variants,
+        variants_module=module_name(VARIANTS_SCHEMA) if variants else "",
+        envelope_module=envelope_module,
+        exports=sorted(
+            [r.name for r in roots]
+            + (
+                [v.class_name for v in variants]
+                + [UNKNOWN_EVENT, TYPE_ENUM, "KnownRunEvent", "AnyRunEvent", "parse_run_event"]
+                if variants
+                else []
+            )
+        ),
+        type_enum=TYPE_ENUM,
+        unknown=UNKNOWN_EVENT,
+        generator_version=GENERATOR_VERSION,
     )
     out[f"{package}/__init__.py"] = init
     out[f"{package}/py.typed"] = ""
