@@ -120,10 +120,11 @@ def _page(page: MarkdownDoc, enums: Mapping[str, frozenset[str]]) -> Iterator[Di
     for number, line in enumerate(page.lines, 1):
         if number in page.code_lines:
             continue
-        for name, value, col in _assignments(_blanked(line, counter_examples.get(number, [])), enums):
-            if value not in enums[name]:
-                yield _finding(page.path, number, col, name, value, enums[name])
-        columns = yield from _table_row(page.path, number, line, columns, enums)
+        if "`" in line:  # every assignment is written in code spans
+            for name, value, col in _assignments(_blanked(line, counter_examples.get(number, [])), enums):
+                if value not in enums[name]:
+                    yield _finding(page.path, number, col, name, value, enums[name])
+        columns = (yield from _table_row(page.path, number, line, columns, enums)) if "|" in line else {}
 
 
 def _blanked(line: str, counter_examples: list[Link]) -> str:
