@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urldefrag, urljoin
 
 import pytest
 import referencing.exceptions
@@ -24,7 +24,7 @@ from wopgen.cli import cli
 from wopgen.corpus import Corpus, load
 from wopgen.corpus.api import read_api
 from wopgen.corpus.documents import JsonDoc
-from wopgen.corpus.graph import Located, RefGraph, Status, join_uri
+from wopgen.corpus.graph import Located, RefGraph, Status, join_uri, split_fragment
 from wopgen.corpus.settings import Settings, load_settings
 from wopgen.generate.bundle import bundled_schema
 
@@ -326,11 +326,14 @@ _REFS = st.one_of(
     st.sampled_from(
         ("#", "#/$defs/a", "a.json", "a.json#/x", ".a", "a..json", "../a.json", "./a.json", "a.json#", "a/b.json")
     ),
-    st.sampled_from(("https://y/z.json", "//h/p", "a.json#/$defs/x y", "%61.json")),
+    st.sampled_from(("https://y/z.json", "//h/p", "a.json#/$defs/x y", "%61.json", "https://y/a/../b#", "http://y")),
+    _BASES,
 )
 
 
 @settings(max_examples=1000, deadline=None)
 @given(st.one_of(_BASES, _SEGMENT), _REFS)
-def test_join_uri_is_urljoin(base: str, ref: str) -> None:
+def test_join_uri_is_urljoin_and_split_fragment_urldefrag(base: str, ref: str) -> None:
     assert join_uri(base, ref) == urljoin(base, ref)
+    for uri in (base, ref, base + ref):
+        assert split_fragment(uri) == tuple(urldefrag(uri))
