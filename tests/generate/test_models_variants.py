@@ -168,6 +168,7 @@ def _third_type(description: str, title: str = "RunPausedPayload") -> Any:
     ("description", "title", "library_runs"),
     [
         ("The run waits.\n\nUntil someone `resumes` it: see the RFC.", "RunPausedPayload", 1),
+        ("Tabs\there, trailing  \n  spaces, Ünïcode — ’quotes’\u2028\x0c, a 'quote'", "RunPausedPayload", 1),
         ('The run waits for a "resume".', "RunPausedPayload", 2),  # a quote: the library escapes it
         ("A back\\slash.", "RunPausedPayload", 2),
         ("Same title as another payload.", "RunStartedPayload", 2),  # the library renames one of them
