@@ -2,11 +2,11 @@
 
 The staging tree goes through the one writer into a private temporary folder. mkdocs builds it in
 this process (not a second Python that would import it all again) with `--strict`, so a broken
-link, a missing anchor or any other warning fails the build; what mkdocs logs is kept for the error
-and never printed. The built site then replaces the output folder through the writer, so a failed
-build never leaves a half-written one. The site is byte-identical for the same corpus: mkdocs takes its only date (the sitemap's
-`lastmod` and the gzip header of `sitemap.xml.gz`) from SOURCE_DATE_EPOCH, which is set to the
-newest date the corpus states.
+link, a missing anchor or any other warning fails the build; what mkdocs logs is kept for the
+error, never printed. The built site then replaces the output folder through the writer, so a
+failed build never leaves a half-written one. The site is byte-identical for the same corpus:
+mkdocs takes its only date (the sitemap's `lastmod` and the gzip header of `sitemap.xml.gz`) from
+SOURCE_DATE_EPOCH, set for the build to the newest date the corpus states.
 """
 
 from __future__ import annotations
