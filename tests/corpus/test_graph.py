@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urldefrag, urljoin
 
 import pytest
 import referencing.exceptions
@@ -23,7 +24,7 @@ from wopgen.cli import cli
 from wopgen.corpus import Corpus, load
 from wopgen.corpus.api import read_api
 from wopgen.corpus.documents import JsonDoc
-from wopgen.corpus.graph import Located, RefGraph, Status
+from wopgen.corpus.graph import Located, RefGraph, Status, join_uri, split_fragment
 from wopgen.corpus.settings import Settings, load_settings
 from wopgen.generate.bundle import bundled_schema
 
@@ -310,3 +311,29 @@ def test_every_graph_target_is_the_node_referencing_resolves(
     for site in corpus.graph.sites:  # every site is located and has a verdict
         assert site.doc.path in corpus.schemas
         assert site.status is not Status.RESOLVED or site.target is not None
+
+
+_SEGMENT = st.text(alphabet="abc.-_%;?#:/ AZ09", max_size=6)
+_BASES = st.builds(
+    lambda scheme, host, path, tail: f"{scheme}://{host}{path}{tail}",
+    st.sampled_from(["https", "http", "HTTPS", "urn", "file"]),
+    st.sampled_from(["x.dev", "x.dev:80", "", "u@x"]),
+    st.lists(st.sampled_from(["/a", "/", "/.", "/..", "/b.json", "//", "/c;p", "/d?q"]), max_size=4).map("".join),
+    st.sampled_from(["", "#f", "#", "?q", "?q#f"]),
+)
+_REFS = st.one_of(
+    _SEGMENT,
+    st.sampled_from(
+        ("#", "#/$defs/a", "a.json", "a.json#/x", ".a", "a..json", "../a.json", "./a.json", "a.json#", "a/b.json")
+    ),
+    st.sampled_from(("https://y/z.json", "//h/p", "a.json#/$defs/x y", "%61.json", "https://y/a/../b#", "http://y")),
+    _BASES,
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(_BASES, _SEGMENT), _REFS)
+def test_join_uri_is_urljoin_and_split_fragment_urldefrag(base: str, ref: str) -> None:
+    assert join_uri(base, ref) == urljoin(base, ref)
+    for uri in (base, ref, base + ref):
+        assert split_fragment(uri) == tuple(urldefrag(uri))

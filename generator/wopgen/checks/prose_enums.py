@@ -106,9 +106,13 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     enums = enum_values(corpus)
     if not enums:
         return
+    # Every assignment and every enumerated table column opens with a code span naming the member
+    # (`name:` or `name`): a page without one cannot assign a value, and is not read line by line.
+    named = re.compile("`(?:" + "|".join(re.escape(name) for name in sorted(enums)) + ")[:`]")
     pages: list[MarkdownDoc] = [*corpus.docs.values(), *(r.doc for r in corpus.rfcs.values())]
     for page in sorted(pages, key=lambda p: p.path):
-        yield from _page(page, enums)
+        if named.search(page.text):
+            yield from _page(page, enums)
 
 
 def _page(page: MarkdownDoc, enums: Mapping[str, frozenset[str]]) -> Iterator[Diagnostic]:
@@ -120,10 +124,11 @@ def _page(page: MarkdownDoc, enums: Mapping[str, frozenset[str]]) -> Iterator[Di
     for number, line in enumerate(page.lines, 1):
         if number in page.code_lines:
             continue
-        for name, value, col in _assignments(_blanked(line, counter_examples.get(number, [])), enums):
-            if value not in enums[name]:
-                yield _finding(page.path, number, col, name, value, enums[name])
-        columns = yield from _table_row(page.path, number, line, columns, enums)
+        if "`" in line:  # every assignment is written in code spans
+            for name, value, col in _assignments(_blanked(line, counter_examples.get(number, [])), enums):
+                if value not in enums[name]:
+                    yield _finding(page.path, number, col, name, value, enums[name])
+        columns = (yield from _table_row(page.path, number, line, columns, enums)) if "|" in line else {}
 
 
 def _blanked(line: str, counter_examples: list[Link]) -> str:

@@ -17,6 +17,7 @@ fetched: a URI outside the corpus is an `EXTERNAL` site, not a network request.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -35,6 +36,38 @@ if TYPE_CHECKING:
 _NAME_MAPS = SCHEMA_MAPS | {DEFS}
 # An object whose only members are these is a pure reference: it adds nothing to its target.
 _PURE_REF_KEYS = frozenset({"$ref", "description", "title", "$comment"})
+# A reference that is one file name (no scheme, folder, query or dot segment), with or without a fragment;
+# a base of the web (`http`, `https`: urljoin resolves only in the schemes it knows) with a path; an
+# absolute reference of the web that parsing and unparsing give back unchanged.
+_FILE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*(?:#.+)?")
+_HIERARCHICAL = re.compile(r"https?://[^/?#;]+(?=/)")
+_ABSOLUTE = re.compile(r"https?://[^/?#;]+(?:/[^?#;]*)?(?:#.+)?")
+
+
+def join_uri(base: str, ref: str) -> str:
+    """`urllib.parse.urljoin(base, ref)`, with the shapes nearly every `$id` and `$ref` has answered
+    directly (absolute, a fragment of the base, a file beside it): resolving them is most of building
+    the graph."""
+    if _ABSOLUTE.fullmatch(ref):
+        return ref
+    authority = _HIERARCHICAL.match(base)
+    if authority is not None:
+        document = base.partition("#")[0]
+        if len(ref) > 1 and ref[0] == "#":
+            return document + ref
+        path = document.partition("?")[0][authority.end() :]
+        if _FILE_NAME.fullmatch(ref) and "/." not in path and "//" not in path and ";" not in path:
+            return document[: authority.end() + path.rfind("/") + 1] + ref
+    return urljoin(base, ref)
+
+
+def split_fragment(uri: str) -> tuple[str, str]:
+    """`urllib.parse.urldefrag(uri)` as a pair, answered directly for an absolute URI of the web."""
+    if _ABSOLUTE.fullmatch(uri) or (uri.endswith("#") and _ABSOLUTE.fullmatch(uri[:-1])):
+        document, _, fragment = uri.partition("#")
+        return document, fragment
+    document, fragment = urldefrag(uri)
+    return document, fragment
 
 
 class Position(Enum):
@@ -160,7 +193,7 @@ def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
         if not isinstance(node, dict):
             continue
         if position is Position.SCHEMA and isinstance(node.get("$id"), str):
-            here = urldefrag(urljoin(here, node["$id"]))[0]
+            here = split_fragment(join_uri(here, node["$id"]))[0]
         yield SchemaObject(ptr, node, position, here)
         for key, value in reversed(node.items()):
             if isinstance(value, dict | list):
@@ -304,7 +337,7 @@ class RefGraph:
             claims = [key]
             declared = doc.data.get("$id")
             if isinstance(declared, str):
-                claims.append(urljoin(key, declared.rstrip("#")))  # how its crawl files it again
+                claims.append(join_uri(key, declared.rstrip("#")))  # how its crawl files it again
             for claim in claims:
                 if table.setdefault(claim, doc.path) != doc.path:
                     return None
@@ -314,8 +347,8 @@ class RefGraph:
 
     def _resolve(self, doc: JsonDoc, item: SchemaObject) -> RefSite:
         ref = item.node["$ref"]
-        uri = urljoin(item.base, ref)
-        document, fragment = urldefrag(uri)
+        uri = join_uri(item.base, ref)
+        document, fragment = split_fragment(uri)
 
         def site(status: Status, target: Located | None = None, detail: str = "") -> RefSite:
             return RefSite(doc, item.pointer, ref, item.base, uri, status, target, detail)
