@@ -16,7 +16,7 @@ from .schemas import corpus
 @dataclass(frozen=True)
 class Profile:
     """A profile, read-only: what its properties derive from its capabilities is worked out once (each
-    request asks several of them) and shared, so callers never change what they are given."""
+    request asks several of them) and shared, so callers must not change what they are given."""
 
     name: str
     description: str
