@@ -19,9 +19,8 @@ baselines); the ratios (CPU time, of the processes and their children, is the st
 other work shares the machine); wopgen's own CPU seconds (`wopgen site build` minus `staged`) and
 the CPU seconds of its parts measured in this process: loading the corpus, rendering the pages,
 writing the staging tree; the output size (all files, in MB); the average and the largest schema
-page (`schemas/<name>/index.html`, in KB) and the schema index page; the peak resident memory of
-the wopgen process and of its mkdocs process (each its own peak; they run at the same time; the
-mkdocs figure is an upper bound, counting the pages it inherited when it was forked).
+page (`schemas/<name>/index.html`, in KB), the schema index page and the search index; the peak
+resident memory of the wopgen process (mkdocs runs inside it).
 
     python benchmarks/site_scale.py [--sizes 100,1000] [--repeat 1]
 """
@@ -31,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -91,13 +89,9 @@ def site_build(root: Path, out: Path, memory: dict[str, float]) -> None:
 
 
 def build_one(root: Path, out: Path) -> None:
-    """The child of `site_build`: build, then say how much memory it and mkdocs held."""
+    """The child of `site_build`: build, then say how much memory it held (mkdocs runs inside it)."""
     build(load(root), out, force=True, rules=catalogue())
-    own = own_peak_mb()
-    # An upper bound: the kernel's maxrss of a child also counts the pages it inherited from this
-    # process when it was forked.
-    mkdocs = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(json.dumps({"wopgen": own, "mkdocs": mkdocs}))
+    print(json.dumps({"wopgen": own_peak_mb()}))
 
 
 def staged_site(root: Path, project: Path, repeat: int) -> dict[str, float]:
@@ -118,7 +112,8 @@ def staged_site(root: Path, project: Path, repeat: int) -> dict[str, float]:
 
 
 def sizes(out: Path) -> dict[str, float]:
-    """Output size in MB, and the average and largest schema page and the schema index in KB."""
+    """Output size in MB, and the average and largest schema page, the schema index and the search
+    index in KB."""
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     pages = [p.stat().st_size for p in (out / "schemas").glob("*/index.html")]
     return {
@@ -127,6 +122,7 @@ def sizes(out: Path) -> dict[str, float]:
         "schema_page_avg_kb": sum(pages) / len(pages) / 1e3 if pages else 0.0,
         "schema_page_max_kb": max(pages, default=0) / 1e3,
         "schema_index_kb": (out / "schemas/index.html").stat().st_size / 1e3,
+        "search_index_kb": (out / "search/search_index.json").stat().st_size / 1e3,
     }
 
 
@@ -154,7 +150,7 @@ def measure(label: str, root: Path, tmp: Path, repeat: int) -> None:
         f"{'':>12}  output {size['output_mb']:6.1f} MB "
         f"in {size['files']:.0f} files; schema page avg {size['schema_page_avg_kb']:5.1f} KB, "
         f"max {size['schema_page_max_kb']:5.1f} KB; schema index {size['schema_index_kb']:6.1f} KB; "
-        f"peak RSS wopgen {memory['wopgen']:4.0f} MB, mkdocs {memory['mkdocs']:4.0f} MB",
+        f"search index {size['search_index_kb']:6.0f} KB; peak RSS wopgen (with mkdocs) {memory['wopgen']:4.0f} MB",
         flush=True,
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -22,6 +23,7 @@ from wopgen.cli import cli
 from wopgen.cli.site_hook import on_pre_build
 from wopgen.corpus import load
 from wopgen.generate.site import render
+from wopgen.generate.site.build import SiteBuildError, build
 from wopgen.generate.writer import write_tree
 
 
@@ -70,6 +72,28 @@ def test_broken_anchor_fails_strict_build_and_leaves_output_alone(
     assert "no-such-heading" in result.output
     assert snapshot(out) == before and before["keep.txt"] == b"previous build"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus", "site"]  # no staging left beside it
+
+
+def test_mkdocs_runs_in_this_process_and_leaves_it_as_it_found_it(
+    make_corpus: Callable[..., Path], tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    def edit(files: dict[str, Any]) -> None:
+        files["spec/v1/overview.md"] += "\nSee [nowhere](../rfcs/0001-things.md#no-such-heading).\n"
+
+    logger = logging.getLogger("mkdocs")
+    before = (list(logger.handlers), logger.level, logger.propagate, os.environ.get("SOURCE_DATE_EPOCH"))
+    root = make_corpus(edit)
+    with pytest.raises(SiteBuildError) as refused:
+        build(load(root), tmp_path / "site", rules=catalogue())
+    assert "no-such-heading" in str(refused.value) and "strict mode" in str(refused.value)
+    assert (list(logger.handlers), logger.level, logger.propagate, os.environ.get("SOURCE_DATE_EPOCH")) == before
+    pages: list[tuple[int, int]] = []
+    overview = root / "spec/v1/overview.md"
+    overview.write_text(overview.read_text(encoding="utf-8").replace("#no-such-heading", ""), encoding="utf-8")
+    assert build(load(root), tmp_path / "site", lambda done, total: pages.append((done, total)), rules=catalogue())
+    assert pages[0] == (0, pages[-1][1]) and pages[-1][0] == pages[-1][1] == len(pages) - 1  # every page once
+    said = capfd.readouterr()
+    assert said.out == "" and "no-such-heading" not in said.err  # mkdocs' log is kept, not printed
 
 
 def test_a_killed_builds_mkdocs_folder_is_removed_by_the_next(make_corpus: Callable[..., Path], tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ API operation, an offline interactive API page, repository and edit links and a 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import time
@@ -19,7 +20,7 @@ from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.corpus.settings import SettingsError
 from wopgen.generate.site import render
-from wopgen.generate.site.page_hook import on_page_markdown, wrap_identifiers
+from wopgen.generate.site.page_hook import BLOCKS, on_page_context, on_page_markdown, wrap_identifiers
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -67,9 +68,18 @@ def test_schema_pages_use_schema_titles_and_the_nav_has_one_entry_per_concept() 
     assert schemas == ["schemas/index.md", {"Event catalogue": "events.md"}, {"Capabilities": "capabilities.md"}]
 
 
-def test_every_api_operation_shows_answer_examples_from_the_corpus() -> None:
+def _with_blocks(tree: dict[str, str | bytes], path: str, staging: Path) -> str:
+    """The page as the hook hands it to the theme: each code block the page names put in place."""
+    (staging / BLOCKS).write_text(_text(tree, BLOCKS), encoding="utf-8")
+    page = SimpleNamespace(content=_text(tree, path))
+    on_page_context({}, page, SimpleNamespace(config_file_path=str(staging / "mkdocs.yml")), None)
+    return str(page.content)
+
+
+def test_every_api_operation_shows_answer_examples_from_the_corpus(tmp_path: Path) -> None:
     corpus = load(REPO)
-    page = _text(render(corpus, rules=catalogue()), "docs/api/index.md")
+    tree = render(corpus, rules=catalogue())
+    page = html.unescape(re.sub(r"<[^>]+>", "", _with_blocks(tree, "docs/api/index.md", tmp_path)))
     sections = page.split("\n### ")[1:]
     assert sections
     for section in sections:

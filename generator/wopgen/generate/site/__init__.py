@@ -26,6 +26,7 @@ from wopgen.generate.site import reference as site_reference
 from wopgen.generate.site import rfcs as site_rfcs
 from wopgen.generate.site import schemas as site_schemas
 from wopgen.generate.site import tryit
+from wopgen.generate.site.blocks import BLOCKS
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.paths import CHANGELOG, RFCS, SCHEMAS, SECURITY, Target
 
@@ -230,4 +231,5 @@ def render(
     tree: dict[str, str | bytes] = {f"{DOCS}/{path}": text for path, text in sorted(pages.items())}
     tree["mkdocs.yml"] = config(site, base, hooks)
     tree["sources.json"] = json.dumps(sources(site), indent=2) + "\n"
+    tree[BLOCKS] = site.blocks.dumps()
     return tree

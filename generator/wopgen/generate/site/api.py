@@ -59,7 +59,8 @@ class _Components:
         return cell(type_of(node, self)) if node else "—"
 
     def example(self, content: Any) -> str:
-        """The first valid example of the schema a request or answer body names, as indented JSON."""
+        """The first valid example of the schema a request or answer body names, as indented JSON
+        highlighted once (the mark of its block, see `wopgen.generate.site.blocks`)."""
         if not isinstance(content, Mapping):
             return ""
         for entry in content.values():
@@ -71,7 +72,7 @@ class _Components:
             name = self.site.corpus.schema_name(self.by_title[match.group(1)])
             found = self.site.examples(name, "valid")
             if found:
-                return json.dumps(found[0].doc.data, indent=2, ensure_ascii=False)
+                return self.site.blocks.add(json.dumps(found[0].doc.data, indent=2, ensure_ascii=False))
         return ""
 
 

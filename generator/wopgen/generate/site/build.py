@@ -1,11 +1,12 @@
 """Build or preview the docs site: stage the rendered tree, run mkdocs on it, put the site in place.
 
-The staging tree goes through the one writer into a private temporary folder. mkdocs builds it with
-`--strict`, so a broken link, a missing anchor or any other warning fails the build. The built site
-then replaces the output folder through the writer, so a failed build never leaves a half-written
-one. The site is byte-identical for the same corpus: mkdocs takes its only date (the sitemap's
-`lastmod` and the gzip header of `sitemap.xml.gz`) from SOURCE_DATE_EPOCH, which is set to the
-newest date the corpus states.
+The staging tree goes through the one writer into a private temporary folder. mkdocs builds it in
+this process (not a second Python that would import it all again) with `--strict`, so a broken
+link, a missing anchor or any other warning fails the build; what mkdocs logs is kept for the
+error, never printed. The built site then replaces the output folder through the writer, so a
+failed build never leaves a half-written one. The site is byte-identical for the same corpus:
+mkdocs takes its only date (the sitemap's `lastmod` and the gzip header of `sitemap.xml.gz`) from
+SOURCE_DATE_EPOCH, set for the build to the newest date the corpus states.
 """
 
 from __future__ import annotations
@@ -16,19 +17,20 @@ import logging
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
+from typing import Any
+
+from mkdocs.config.base import LegacyConfig
+from mkdocs.plugins import BasePlugin
 
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Rule
 from wopgen.generate import site
 from wopgen.generate.writer import WriteError, clean_leftovers, prepare, scratch_beside, write_tree
-
-PROGRESS_HOOK = Path(__file__).resolve().with_name("progress_hook.py")
 
 
 class SiteBuildError(Exception):
@@ -36,11 +38,9 @@ class SiteBuildError(Exception):
 
 
 def mkdocs_env(corpus: Corpus) -> dict[str, str]:
+    """The environment variables mkdocs runs with: its only date is the corpus's."""
     day = dt.date.fromisoformat(site.build_date(corpus))
-    env = dict(os.environ)
-    env["NO_MKDOCS_2_WARNING"] = "1"
-    env["SOURCE_DATE_EPOCH"] = str(calendar.timegm(day.timetuple()))
-    return env
+    return {"NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": str(calendar.timegm(day.timetuple()))}
 
 
 def _problems(output: str) -> str:
@@ -91,31 +91,16 @@ def build(
     if this one is killed.
     """
     out = prepare(out, force=force, protected=protected)
-    tree = site.render(corpus, hooks=(PROGRESS_HOOK,) if on_page is not None else (), rules=rules)
+    tree = site.render(corpus, rules=rules)
     total = sum(1 for path in tree if path.endswith(".md"))
     scratch = _work_beside(out)
     try:
         staging = scratch / "staging"
         write_tree(tree, staging)
+        del tree  # mkdocs reads the pages from the staging tree
         built = scratch / "site"
-        command = [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "build",
-            "--strict",
-            "--config-file",
-            str(staging / "mkdocs.yml"),
-            "--site-dir",
-            str(built),
-        ]
-        if on_page is None:
-            result = subprocess.run(command, env=mkdocs_env(corpus), capture_output=True, text=True, check=False)
-            code, said = result.returncode, result.stderr + result.stdout
-        else:
-            code, said = _run_counting(command, mkdocs_env(corpus), scratch / "mkdocs.log", on_page, total)
-        if code != 0:
-            raise SiteBuildError(_problems(said))
+        with _environment(mkdocs_env(corpus)):
+            _run_mkdocs(staging / "mkdocs.yml", built, on_page, total)
         files = _Folder(built)
         write_tree(files, out, force=force, protected=protected)
         return len(files)
@@ -132,26 +117,88 @@ def _work_beside(out: Path) -> Path:
     return scratch_beside(own)
 
 
-def _run_counting(
-    command: list[str], env: dict[str, str], log: Path, on_page: Callable[[int, int], None], total: int
-) -> tuple[int, str]:
-    """Run mkdocs, calling `on_page(done, total)` for every page mark the progress hook prints."""
-    from wopgen.generate.site.progress_hook import MARK
+@contextmanager
+def _environment(values: Mapping[str, str]) -> Iterator[None]:
+    """`values` set in this process's environment for the block, as they were afterwards."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
-    other: list[str] = []
-    done = 0
-    on_page(done, total)
-    with log.open("w+", encoding="utf-8") as errors:
-        with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=errors, text=True) as process:
-            assert process.stdout is not None
-            for line in process.stdout:
-                if line.strip() == MARK:
-                    done += 1
-                    on_page(done, total)
-                else:
-                    other.append(line)
-        errors.seek(0)
-        return process.returncode, errors.read() + "".join(other)
+
+class _Said(logging.Handler):
+    """What mkdocs and its plugins log at WARNING and above, one line per record, as mkdocs prints it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+@contextmanager
+def _mkdocs_log() -> Iterator[_Said]:
+    """mkdocs' log kept in a `_Said` for the block, away from this process's own logging."""
+    logger = logging.getLogger("mkdocs")
+    said = _Said()
+    saved = (logger.level, logger.propagate)
+    logger.addHandler(said)
+    logger.setLevel(logging.WARNING)
+    logger.propagate = False
+    try:
+        yield said
+    finally:
+        logger.removeHandler(said)
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
+
+
+def _run_mkdocs(config_file: Path, site_dir: Path, on_page: Callable[[int, int], None] | None, total: int) -> None:
+    """`mkdocs build --strict` of `config_file` into `site_dir`, in this process; raises SiteBuildError
+    with what mkdocs said when it refuses the site. `on_page(done, total)` follows the written pages."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort, MkDocsException
+
+    with _mkdocs_log() as said:
+        try:
+            config = load_config(config_file=str(config_file), site_dir=str(site_dir), strict=True)
+            if on_page is not None:
+                config.plugins["wopgen-progress"] = _Progress(on_page, total)
+            config.plugins.on_startup(command="build", dirty=False)
+            try:
+                mkdocs_build(config)
+            finally:
+                config.plugins.on_shutdown()
+        except Abort as exc:  # strict mode's count of warnings, or a BuildError
+            raise SiteBuildError(_problems("\n".join([*said.lines, exc.format_message()]))) from None
+        except MkDocsException as exc:
+            raise SiteBuildError(_problems("\n".join([*said.lines, f"Error: {exc.format_message()}"]))) from None
+        except Exception as exc:  # a plugin or Markdown extension that fails on this content
+            raise SiteBuildError(_problems("\n".join([*said.lines, f"Error: {type(exc).__name__}: {exc}"]))) from None
+
+
+class _Progress(BasePlugin[LegacyConfig]):  # type: ignore[no-untyped-call]  # mkdocs leaves __init_subclass__ untyped
+    """An mkdocs plugin (added to the loaded configuration, not named in it) that reports each page
+    written."""
+
+    def __init__(self, on_page: Callable[[int, int], None], total: int) -> None:
+        super().__init__()
+        self.report, self.total, self.done = on_page, total, 0  # (mkdocs takes every `on_*` for an event)
+        on_page(0, total)
+
+    def on_post_page(self, output: str, page: Any, config: Any) -> str:
+        self.done += 1
+        self.report(self.done, self.total)
+        return output
 
 
 def serve(corpus: Corpus, port: int, *, rules: Sequence[Rule], hook: Path) -> None:

@@ -11,6 +11,7 @@ from jinja2 import Environment
 
 from wopgen.corpus import Corpus, Example
 from wopgen.diagnostics import Rule
+from wopgen.generate.site.blocks import CodeBlocks
 from wopgen.generate.site.html import escape_raw_html
 from wopgen.generate.site.paths import SitePaths
 from wopgen.templates import environment
@@ -40,6 +41,11 @@ class SiteContext:
         return SitePaths(self.corpus)
 
     @cached_property
+    def blocks(self) -> CodeBlocks:
+        """The highlighted code blocks the pages name (written as `blocks.json`)."""
+        return CodeBlocks()
+
+    @cached_property
     def env(self) -> Environment:
         return environment("site")
 
@@ -64,8 +70,8 @@ class SiteContext:
         text = self.env.get_template(template).render(**values).rstrip("\n") + "\n"
         markdown = template.endswith(".md.j2")
         if not markdown or template in _OWN_HTML or self.corpus.settings.site.raw_html or "<" not in text:
-            return text
-        return escape_raw_html(text)
+            return self.blocks.place(text)
+        return self.blocks.place(escape_raw_html(text))
 
     def rfc_link(self, page: str, number: int) -> str:
         """`[RFC 0090](...)` when the RFC is in the corpus, plain `RFC 0090` otherwise."""

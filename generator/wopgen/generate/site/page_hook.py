@@ -4,6 +4,9 @@
   identifier such as `agent.invocation.started` or `schemas/run-event.schema.json` wraps only at
   those points; the stylesheet forbids breaks anywhere else. Code blocks are left alone. This is
   done once the search plugin has indexed the page, so its parser does not meet the extra tags.
+- Machine-written code blocks (JSON examples) come highlighted from `blocks.json`, written next to
+  the staging mkdocs.yml; the page names each by a comment, replaced once the search plugin has
+  indexed the page (see `wopgen.generate.site.blocks`).
 - A page's edit link points at the corpus file it was rendered from (`sources.json`, written next
   to the staging mkdocs.yml), not at the generated Markdown, which is in no repository.
 - A page left out of the navigation (a schema page, an RFC page: the nav lists only their index,
@@ -26,6 +29,9 @@ _PRE = re.compile(r"(<pre\b.*?</pre>)", re.S)
 _CODE = re.compile(r"<code>([^<]+)</code>")
 _BREAK_AFTER = re.compile(r"([./])(?=[^./])")
 SOURCES = "sources.json"
+BLOCKS = "blocks.json"
+BLOCK_COMMENT = "<!-- wopgen-block:{} -->"
+_BLOCK = re.compile(r"<!-- wopgen-block:([0-9a-f]+) -->(?:\n(?=\n))?")  # the blank line Markdown leaves after it
 
 
 def wrap_identifiers(html: str) -> str:
@@ -39,16 +45,21 @@ def wrap_identifiers(html: str) -> str:
 
 @event_priority(-100)  # after the search plugin has indexed the page: `<wbr>` adds no words to it
 def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
-    page.content = wrap_identifiers(page.content)
+    content = wrap_identifiers(page.content)
+    if "<!-- wopgen-block:" in content:
+        blocks = _table(Path(config.config_file_path).with_name(BLOCKS))
+        content = _BLOCK.sub(lambda m: blocks.get(m[1], m[0]), content)
+    page.content = content
     return context
 
 
 _read: dict[Path, tuple[tuple[int, int], dict[str, str]]] = {}
 
 
-def _sources(table: Path) -> dict[str, str]:
-    """The page -> corpus file table, read once per version of the file (not once per page, which
-    would make a build's time grow with the square of its page count)."""
+def _table(table: Path) -> dict[str, str]:
+    """A JSON object written next to the staging mkdocs.yml (`sources.json`, `blocks.json`), read
+    once per version of the file (not once per page, which would make a build's time grow with the
+    square of its page count)."""
     try:
         stat = table.stat()
     except OSError:
@@ -65,7 +76,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     repo, edit = config.get("repo_url"), config.get("edit_uri")
     if not repo or not edit:
         return markdown
-    source = _sources(Path(config.config_file_path).with_name(SOURCES)).get(page.file.src_uri)
+    source = _table(Path(config.config_file_path).with_name(SOURCES)).get(page.file.src_uri)
     page.edit_url = repo.rstrip("/") + "/" + edit.strip("/") + "/" + source if source else None
     return markdown
 

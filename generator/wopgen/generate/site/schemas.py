@@ -20,7 +20,7 @@ class ExampleView:
     name: str
     anchor: str
     why: str
-    json: str
+    block: str  # the mark of its highlighted JSON (see `wopgen.generate.site.blocks`)
 
 
 def first_sentence(text: str) -> str:
@@ -80,7 +80,8 @@ def _examples(site: SiteContext, name: str, kind: str) -> list[ExampleView]:
     for example in site.examples(name, kind):
         stem = PurePosixPath(example.path).stem
         text = json.dumps(example.doc.data, indent=2, ensure_ascii=False)
-        views.append(ExampleView(stem, example_anchor(kind, stem), " ".join(example.why.split()), text))
+        block = site.blocks.add(text)
+        views.append(ExampleView(stem, example_anchor(kind, stem), " ".join(example.why.split()), block))
     return views
 
 
