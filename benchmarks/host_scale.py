@@ -6,6 +6,8 @@
    keeping events at all); one bare `Draft202012Validator.validate` of the payload (the least a
    pure-Python validating log must do); and the strongest, the host's own compiled `jsonschema-rs`
    validators called bare, payload then envelope, and in one pass (target: the host within x1.5).
+   Informative: the host's own typed judges called bare, and a minimal validating log (build each
+   envelope, validate it in one pass, keep it) that shows what keeping validated events costs.
 2. Verification gate runs (RFC 0901) per second through the seam: a three-verifier majority
    quorum failing once and passing on the targeted re-attempt. Baseline, in the same run: the bare
    decisions of `wopgen.semantics` (each verifier's verdict, the quorum, the disposition) on the
@@ -187,13 +189,48 @@ def main() -> None:
             if not one_pass[event_type].is_valid(envelope):
                 raise AssertionError(event_type)
 
+    # Informative, not a target: the judges the host's log calls (one typed envelope per event type), called
+    # bare on the same envelopes; and a minimal validating log over the same one-pass validators as above,
+    # which builds each envelope, validates it and keeps it (no lock, no budget, no refusal wording):
+    # what any log that keeps validated events must do beyond the validation itself.
+    host_judges = {t: host_schemas.event_judge(t) for t, _ in _pointers(corpus)}
+
+    def host_judge_validate() -> None:
+        for envelope in envelopes:
+            if not host_judges[str(envelope["type"])](envelope):
+                raise AssertionError(envelope["type"])
+
+    def minimal_log() -> None:
+        kept: list[dict[str, Any]] = []
+        for event_type, payload in events:
+            sequence = len(kept)
+            event = {
+                "eventId": f"bench.e{sequence}",
+                "runId": "bench",
+                "type": event_type,
+                "payload": payload,
+                "timestamp": "2026-01-01T00:00:00Z",
+                "sequence": sequence,
+            }
+            if not one_pass[event_type].is_valid(event):
+                raise AssertionError(event_type)
+            kept.append(event)
+
     bare_s = best_of(args.repeat, bare_validate)  # two orders of magnitude slower: timed on its own
     rounds = 3 * args.repeat  # the compared timings are short: more rounds, taken in turn
     timed = best_of_each(
         rounds,
-        {"host": host_log, "plain": plain_append, "compiled": compiled_validate, "one pass": one_pass_validate},
+        {
+            "host": host_log,
+            "plain": plain_append,
+            "compiled": compiled_validate,
+            "one pass": one_pass_validate,
+            "host judges": host_judge_validate,
+            "minimal log": minimal_log,
+        },
     )
     host_s, plain_s, compiled_s, one_pass_s = timed["host"], timed["plain"], timed["compiled"], timed["one pass"]
+    judges_s, minimal_s = timed["host judges"], timed["minimal log"]
     n = len(events)
     print(f"event log, {n} events of {len(set(t for t, _ in mix))} types")
     print(f"  host append+validate : {n / host_s:>12,.0f} events/s  ({host_s:.3f} s)")
@@ -206,6 +243,14 @@ def main() -> None:
     print(
         f"  jsonschema-rs one pass (envelope with its typed payload): {n / one_pass_s:>12,.0f} events/s  "
         f"(host/one pass = {host_s / one_pass_s:.2f})"
+    )
+    print(
+        f"  the host's typed judges, called bare: {n / judges_s:>12,.0f} events/s  "
+        f"(judges/one pass = {judges_s / one_pass_s:.2f})"
+    )
+    print(
+        f"  minimal log (build, one-pass validate, keep): {n / minimal_s:>12,.0f} events/s  "
+        f"(host/minimal log = {host_s / minimal_s:.2f}; minimal log/compiled = {minimal_s / compiled_s:.2f})"
     )
 
     gates = max(50, args.events // 100)

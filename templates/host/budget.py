@@ -26,7 +26,9 @@ class _Budget:
         self.check_at = time.perf_counter() + seconds
 
 
-_LIMIT: ContextVar[_Budget | None] = ContextVar("request_budget", default=None)
+# The budget of the request under way on this thread (None: no limit). A hot loop may read it and call
+# `spend()` only once `time.perf_counter()` has reached its `check_at`, which is what spend() asks first.
+LIMIT: ContextVar[_Budget | None] = ContextVar("request_budget", default=None)
 
 
 class OverBudget(HostError):
@@ -52,15 +54,15 @@ class budget:  # used as a function: `with budget(seconds):`
         self._seconds = seconds
 
     def __enter__(self) -> None:
-        self._token = _LIMIT.set(None if self._seconds is None else _Budget(self._seconds))
+        self._token = LIMIT.set(None if self._seconds is None else _Budget(self._seconds))
 
     def __exit__(self, *_: object) -> None:
-        _LIMIT.reset(self._token)
+        LIMIT.reset(self._token)
 
 
 def spend() -> None:
     """Stop the current request when it has used up its budget."""
-    limit = _LIMIT.get()
+    limit = LIMIT.get()
     if limit is None or time.perf_counter() < limit.check_at:
         return  # less wall time has passed than CPU time was left: the budget cannot be used up yet
     used = time.thread_time()

@@ -7,6 +7,7 @@ An honest profile implements exactly what its discovery document advertises. A m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .schemas import corpus
@@ -14,6 +15,9 @@ from .schemas import corpus
 
 @dataclass(frozen=True)
 class Profile:
+    """A profile, read-only: what its properties derive from its capabilities is worked out once (each
+    request asks several of them) and shared, so callers must not change what they are given."""
+
     name: str
     description: str
     capabilities: dict[str, Any]
@@ -23,12 +27,12 @@ class Profile:
     def defect(self, name: str) -> bool:
         return name in self.defects
 
-    @property
+    @cached_property
     def _model(self) -> dict[str, Any]:
         model: dict[str, Any] = self.capabilities.get("multiAgent", {}).get("executionModel", {})
         return model if model.get("supported") else {}
 
-    @property
+    @cached_property
     def version(self) -> int:
         """The execution-model rung implemented; 0 when the host runs no orchestrator loop."""
         return int(self._model.get("version", 0))
@@ -45,7 +49,7 @@ class Profile:
     def transcript_window(self) -> int:
         return int(self._model.get("transcriptWindow", 10))
 
-    @property
+    @cached_property
     def verifier_supported(self) -> bool:
         return self.version >= 6 and bool(self._model.get("verifier", {}).get("supported"))
 
@@ -53,7 +57,7 @@ class Profile:
     def verifier_gating(self) -> bool:
         return self.verifier_supported and bool(self._model.get("verifier", {}).get("gating"))
 
-    @property
+    @cached_property
     def gates(self) -> dict[str, Any]:
         """The advertised `verificationGates` block (RFC 0901); empty when gates are not supported."""
         block = self.capabilities.get("verificationGates") or self._model.get("verifier", {}).get("gates", {})

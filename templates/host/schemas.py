@@ -160,14 +160,40 @@ def event_judge(event_type: str) -> Any:
     pointer = _payload_pointer(event_type)
     if pointer is None:
         return None
-    both = {
-        "allOf": [
-            {"$ref": schema_uri("run-event")},
-            {"properties": {"payload": {"$ref": schema_uri("run-event-payloads", pointer)}}},
-        ]
-    }
-    compiled = _compile(both, schema_uri("run-event"), schema_uri("run-event-payloads", pointer))
+    envelope, payload = schema_uri("run-event"), schema_uri("run-event-payloads", pointer)
+    typed = _typed_envelope(event_type, payload)
+    compiled = None if typed is None else _compile(typed, envelope, payload)
+    if compiled is None:  # the general form: the envelope, and the payload schema under `payload`
+        both = {"allOf": [{"$ref": envelope}, {"properties": {"payload": {"$ref": payload}}}]}
+        compiled = _compile(both, envelope, payload)
     return None if compiled is None else compiled.is_valid
+
+
+def _typed_envelope(event_type: str, payload: str) -> dict[str, Any] | None:
+    """The envelope schema as it reads for events of `event_type` only, or None when it cannot be written so.
+
+    A copy of the envelope in which `payload` also refers to the payload schema of the type, and `type`
+    is the constant `event_type`, once the envelope's own `type` subschema has accepted that value:
+    for an event whose type is `event_type` both forms give the same verdict, and this one checks it
+    without an `allOf` or a walk through the enum of every event type. The copy gets an `$id` of its
+    own next to the envelope's, so relative references in it resolve as they do in the envelope.
+    """
+    uri = schema_uri("run-event")
+    envelope = corpus()["schemas"].get(uri)
+    properties = envelope.get("properties") if isinstance(envelope, dict) else None
+    if not isinstance(properties, dict) or not isinstance(properties.get("type"), dict):
+        return None
+    payload_schema = properties.get("payload", {})
+    if not isinstance(payload_schema, dict) or "$ref" in payload_schema:
+        return None
+    type_check = _compiled(uri + "#/properties/type")
+    if type_check is None or not type_check.is_valid(event_type):
+        return None
+    return {
+        **envelope,
+        "$id": uri.rpartition("/")[0] + f"/run-event.{event_type}.typed.json",
+        "properties": {**properties, "type": {"const": event_type}, "payload": {**payload_schema, "$ref": payload}},
+    }
 
 
 def event_errors(event_type: str, payload: Any, event: dict[str, Any]) -> list[str]:

@@ -44,6 +44,28 @@ def test_the_envelope_is_validated_with_the_payload(module):
     assert len(good.events) == 1
 
 
+def test_each_event_type_is_judged_by_its_own_envelope_and_agrees_with_jsonschema(make_host, module):
+    schemas = module.schemas
+    host = make_host()
+    run = host.start_run(loop_request(work(), stop()))
+    assert run.status == "completed"
+    for event_type in schemas.corpus()["payloadDefs"]:  # every type has the typed one-pass form, none falls back
+        payload = schemas.schema_uri("run-event-payloads", schemas._payload_pointer(event_type))
+        typed = schemas._typed_envelope(event_type, payload)
+        assert typed is not None and typed["properties"]["type"] == {"const": event_type}
+    for event in run.log.events:  # the log builds each event with the type it judges it as
+        judge = schemas.event_judge(event["type"])
+        assert judge(event) and not schemas.event_errors(event["type"], event["payload"], event)
+        for broken in (
+            {**event, "sequence": -1},
+            {**event, "eventId": ""},
+            {**event, "timestamp": "later"},
+            {**event, "payload": []},
+        ):
+            assert not judge(broken), broken
+            assert schemas.event_errors(event["type"], broken["payload"], broken), broken
+
+
 def test_the_clock_writes_an_rfc3339_utc_time_with_milliseconds(module):
     stamp = module.events.utc_now()
     parsed = datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.UTC)
