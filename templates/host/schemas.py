@@ -149,10 +149,10 @@ def payload_errors(event_type: str, payload: Any) -> list[str]:
     return errors("run-event-payloads", payload, pointer)
 
 
-@cache
 def event_judge(event_type: str) -> Any:
     """The compiled `is_valid` of a whole `event_type` event, or None where there is none: the envelope
-    and, under `payload`, the payload schema of the type, so one pass over the event answers both.
+    and, under `payload`, the payload schema of the type, so one pass over the event answers both. It is
+    compiled on every call; the event log keeps one per type.
 
     This is the fast half of the event log's validation: when it says no (or cannot say), the log asks
     `event_errors`, whose answer decides and words the refusal.
