@@ -12,7 +12,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from support.generated_models import count_library_runs, same_package
 from wopgen.cli import cli
+from wopgen.corpus import load
+from wopgen.corpus.settings import load_settings
+from wopgen.generate import models
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTERNAL = ROOT.parent / "shared" / "external" / "openwop-v1"
@@ -101,6 +105,20 @@ def test_models_type_every_event(tmp_path: Path) -> None:
     assert sorted(t for t in event_types) == sorted(
         line.strip().strip('",') for line in known.splitlines() if '"' in line
     )
+
+
+def test_models_take_one_library_run_and_equal_the_whole_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most of the published event types are cloned from the first; the 18 whose descriptions hold a
+    quote or a backslash are written by the library in the same run. The result is the package the
+    library writes when it generates every variant itself."""
+    corpus = load(EXTERNAL, load_settings(EXTERNAL, CONFIG))
+    clonable, written = models.fed_variants(models.generator_input(corpus)[1])
+    assert len(clonable) > 50 and written  # both kinds are exercised here
+    runs = count_library_runs(monkeypatch)
+    ours = models.generate_models(corpus)
+    assert len(runs) == 1
+    monkeypatch.setattr(models, "clone_variants", lambda *given: None)
+    same_package(ours, models.generate_models(corpus))
 
 
 def test_site_builds(tmp_path: Path) -> None:

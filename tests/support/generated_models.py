@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import atexit
 import importlib
 import shutil
@@ -12,7 +13,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
+
 from wopgen.corpus import Corpus, load
+from wopgen.generate import models
 from wopgen.generate.models import generate_models, module_name
 from wopgen.generate.writer import write_tree
 
@@ -60,3 +64,33 @@ def payload_model(event_type: str) -> tuple[Any, str]:
     title = payloads["$defs"][ref.rsplit("/", 1)[-1]]["title"]
     module = importlib.import_module(f"{corpus.settings.models_package}.{module_name(PAYLOADS)}")
     return getattr(module, title), pointer
+
+
+def count_library_runs(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """A list that gets an item per run of the library from now on."""
+    runs: list[bool] = []
+    generate = models._run_generator
+
+    def counted(files: dict[str, Any], folder: Any) -> Any:
+        runs.append(True)
+        return generate(files, folder)
+
+    monkeypatch.setattr(models, "_run_generator", counted)
+    return runs
+
+
+def same_package(ours: dict[str, str], whole: dict[str, str]) -> None:
+    """The same files; the event module with the same imports and the same text of every class, in
+    any order (the library orders the variants it generates by its own rules)."""
+    assert ours.keys() == whole.keys()
+    for path, text in ours.items():
+        if not path.endswith("/run_events_schema.py"):
+            assert text == whole[path], path
+            continue
+        assert _classes(text) == _classes(whole[path])
+        assert text.split("\nclass ", 1)[0] == whole[path].split("\nclass ", 1)[0]  # the imports
+        assert text.rsplit("\nclass ", 1)[1].startswith("RunEvents(")  # the union of all, still last
+
+
+def _classes(text: str) -> dict[str, str]:
+    return {n.name: ast.get_source_segment(text, n) or "" for n in ast.parse(text).body if isinstance(n, ast.ClassDef)}

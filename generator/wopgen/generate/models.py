@@ -15,7 +15,9 @@ Besides one module per schema, the package gets:
   docstring, `type` and `payload`, so the library generates one of them, with just those two
   members, and `UnknownRunEvent`: the first gets the other envelope members from `UnknownRunEvent`
   (`complete_variants`) and the others are that class's text with their own four parts
-  (`clone_variants`). When that cannot be done exactly, the library generates every class whole.
+  (`clone_variants`). A class whose description holds a character the library escapes is fed to
+  the library beside the first (`fed_variants`); when cloning cannot be done exactly, the library
+  generates every class whole.
 - `__init__.py`: the schema root classes, `RunEventType`, the discriminated union `KnownRunEvent`
   and `parse_run_event(obj)`, which follows the forward-compatibility rule: a reader ignores event
   types it does not know, so an unknown type gives an `UnknownRunEvent` instead of an error.
@@ -31,6 +33,7 @@ import subprocess
 import tempfile
 import warnings
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
@@ -273,17 +276,25 @@ def _variant_texts(variant: EventVariant, alias: str) -> list[str] | None:
     ]
 
 
-def clone_variants(text: str, variants: list[EventVariant], payloads: str) -> str | None:
-    """The `run_events_schema` module generated with the first typed variant alone, with the other
-    variants written after it the way the library writes the first: its text with their class name,
-    docstring, event type and payload class in place of its own, and the union of the derived root
-    class widened to all of them. `payloads` is the generated module of the payload classes, which
-    must define each payload class once, under the name the variant gives it. None when a variant
-    cannot be written that way with certainty (then the library generates every variant)."""
+def fed_variants(variants: list[EventVariant]) -> tuple[list[EventVariant], list[EventVariant]]:
+    """The variants split into those `clone_variants` can write from the first of them, and those the
+    library writes itself (a description with a character it escapes, an unusual type or payload name)."""
+    clonable = [v for v in variants if _variant_texts(v, "m") is not None]
+    return clonable, [v for v in variants if _variant_texts(v, "m") is None]
+
+
+def clone_variants(text: str, variants: list[EventVariant], payloads: str, fed: Sequence[str] = ()) -> str | None:
+    """The `run_events_schema` module generated with the first typed variant (and the classes `fed`,
+    the variants the library had to write itself), with the other variants written after the first
+    the way the library writes it: its text with their class name, docstring, event type and payload
+    class in place of its own, and the union of the derived root class widened to all of them.
+    `payloads` is the generated module of the payload classes, which must define each payload class
+    once, under the name the variant gives it. None when a variant cannot be written that way with
+    certainty (then the library generates every variant)."""
     first = variants[0]
     found = re.search(rf"^    payload: (\w+)\.{re.escape(first.payload_class)}\n", text, re.M)
     node = next((n for n in ast.parse(text).body if isinstance(n, ast.ClassDef) and n.name == first.class_name), None)
-    small = " | ".join(sorted([first.class_name, UNKNOWN_EVENT]))
+    small = " | ".join(sorted([first.class_name, *fed, UNKNOWN_EVENT]))
     if found is None or node is None or node.end_lineno is None or text.count(small) != 2:
         return None
     defined = Counter(re.findall(r"^class (\w+)\(", payloads, re.M))
@@ -309,7 +320,7 @@ def clone_variants(text: str, variants: list[EventVariant], payloads: str) -> st
             at = start + len(template[i])
         clones.append("\n\n" + "".join(out) + own[at:])
     lines[node.end_lineno - 1] += "".join(clones)
-    full = " | ".join(sorted([v.class_name for v in variants] + [UNKNOWN_EVENT]))
+    full = " | ".join(sorted([v.class_name for v in variants] + [*fed, UNKNOWN_EVENT]))
     return "".join(lines).replace(small, full)
 
 
@@ -387,17 +398,21 @@ def _run_generator(files: dict[str, Any], folder: Path) -> dict[tuple[str, ...],
 
 def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list[EventVariant]]:
     """The formatted modules of the library, by path in the package, and the event variants; one
-    library run, with the first typed variant alone: it is completed from `UnknownRunEvent`
-    (`complete_variants`) and the others are written from it (`clone_variants`), unless that cannot
-    be done with certainty: then a second run generates every variant whole."""
+    library run, with the first typed variant that can be cloned and those that cannot: they are
+    completed from `UnknownRunEvent` (`complete_variants`) and the others are written from the first
+    (`clone_variants`), unless that cannot be done with certainty: then a second run generates every
+    variant whole."""
     files, variants = generator_input(corpus)
     with tempfile.TemporaryDirectory(prefix="wopgen-models-") as tmp:
         modules = _run_generator(files, Path(tmp) / "schemas")
         key = (module_name(VARIANTS_SCHEMA) + ".py",)
         if variants and key in modules:
             payloads = modules.get((module_name(PAYLOADS_SCHEMA) + ".py",), "")
-            completed = complete_variants(modules[key], [variants[0].class_name])
-            cloned = clone_variants(completed, variants, payloads) if completed is not None else None
+            clonable, written = fed_variants(variants)
+            completed = complete_variants(modules[key], [v.class_name for v in [*clonable[:1], *written]])
+            cloned = completed
+            if completed is not None and clonable:
+                cloned = clone_variants(completed, clonable, payloads, [v.class_name for v in written])
             if cloned is None:
                 files, variants = generator_input(corpus, complete=True)
                 modules = _run_generator(files, Path(tmp) / "whole")
@@ -489,9 +504,9 @@ def _root_classes(
 
 def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, Any], list[EventVariant]]:
     """The schemas fed to datamodel-code-generator by file name (the corpus's, plus the derived event
-    variants when the corpus has an event index: `UnknownRunEvent` and the first typed variant with
-    its own members alone, or every typed variant with every envelope member when `complete`), and
-    all the variants."""
+    variants when the corpus has an event index: `UnknownRunEvent` and, with their own members alone,
+    the first typed variant that can be cloned and every one that cannot (`fed_variants`); or every
+    typed variant with every envelope member when `complete`), and all the variants."""
     files: dict[str, Any] = {
         Path(doc.path).name: doc.data for doc in corpus.schemas.values() if isinstance(doc.data, dict)
     }
@@ -502,7 +517,8 @@ def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
     if derived is not None:
         schema, variants = derived
         if not complete:
-            fed = sorted([variants[0].class_name, UNKNOWN_EVENT])
+            template, written = fed_variants(variants)
+            fed = sorted([v.class_name for v in [*template[:1], *written]] + [UNKNOWN_EVENT])
             schema = {
                 **schema,
                 "anyOf": [{"$ref": f"#/$defs/{name}"} for name in fed],
