@@ -34,7 +34,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import best_of, best_with_cpu_of_each
+from timing import best_of, best_of_each, own_and_child_cpu
 
 from wopgen.corpus import load
 from wopgen.corpus.api import read_api
@@ -127,7 +127,7 @@ def measure(label: str, root: Path, repeat: int) -> None:
         for path in corpus.schemas:  # the schema files alone (examples live beside them)
             shutil.copy(root / path, plain / Path(path).name)
         write_generator_input(generator_input(corpus)[0], fed)  # what wopgen feeds the library, written once
-        timed = best_with_cpu_of_each(  # in turn, round after round: all see the same load on a shared machine
+        timed = best_of_each(  # in turn, round after round: all see the same load on a shared machine
             repeat,
             {
                 "plain": lambda: plain_codegen(plain),
@@ -137,9 +137,10 @@ def measure(label: str, root: Path, repeat: int) -> None:
                 "ours": lambda: generate_models(load(root)),
                 "loading": lambda: load(root),
             },
+            own_and_child_cpu,  # the formatter runs in child processes
         )
-    base_api = best_of(repeat, plain_dump, documents)
-    ours_api = best_of(repeat, lambda: generate_api(load(root)))
+    base_api = best_of(repeat, plain_dump, documents)[0]
+    ours_api = best_of(repeat, lambda: generate_api(load(root)))[0]
     files = len(generate_models(corpus))
     (ours_wall, ours_cpu), (plain_wall, plain_cpu) = timed["ours"], timed["plain"]
     print(

@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import best_of_children, own_peak_mb
+from timing import best_of, child_cpu, own_peak_mb
 
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
@@ -130,11 +130,15 @@ def measure(label: str, root: Path, tmp: Path, repeat: int) -> None:
     staged_project = tmp / f"staged-{label}"
     parts = staged_site(root, staged_project, repeat)
     pages = sum(1 for p in (staged_project / "docs").rglob("*.md"))
-    bare = best_of_children(repeat, mkdocs_build, plain_site(tmp / f"bare-{label}", pages, False), tmp / f"b-{label}")
-    flat = best_of_children(repeat, mkdocs_build, plain_site(tmp / f"flat-{label}", pages, True), tmp / f"f-{label}")
-    staged = best_of_children(repeat, mkdocs_build, staged_project, tmp / f"s-{label}")
+    bare = best_of(
+        repeat, mkdocs_build, plain_site(tmp / f"bare-{label}", pages, False), tmp / f"b-{label}", cpu=child_cpu
+    )
+    flat = best_of(
+        repeat, mkdocs_build, plain_site(tmp / f"flat-{label}", pages, True), tmp / f"f-{label}", cpu=child_cpu
+    )
+    staged = best_of(repeat, mkdocs_build, staged_project, tmp / f"s-{label}", cpu=child_cpu)
     out, memory = tmp / f"site-{label}", dict[str, float]()
-    ours = best_of_children(repeat, site_build, root, out, memory)
+    ours = best_of(repeat, site_build, root, out, memory, cpu=child_cpu)
     size = sizes(out)
     print(
         f"{label:>12}: {pages:5d} pages; seconds wall / CPU: bare mkdocs {bare[0]:6.1f} / {bare[1]:6.1f}, "
