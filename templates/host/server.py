@@ -347,15 +347,16 @@ class WopServer:
             if head.method not in METHODS:  # there is no such operation; the body is not read
                 self._refuse(connection, f"no operation {head.method} {head.target}", head, "not_found")
                 return _CLOSE
-            if head.expects_continue:
-                self._write(connection, _CONTINUE)
             try:
                 length = body_length(head.headers)
+                if length is not None and length > limit:
+                    if not head.expects_continue:  # the body is on its way: read, so the client reads the answer
+                        reader.discard(min(length, DRAIN_LIMIT))
+                    raise Refused(f"the body must be 0 to {limit} bytes")
+                if head.expects_continue:  # only once the body's framing and size are known to be acceptable
+                    self._write(connection, _CONTINUE)
                 if length is None:
                     body = read_chunked(reader, limit)
-                elif length > limit:
-                    reader.discard(min(length, DRAIN_LIMIT))  # so the client reads the answer, not a reset
-                    raise Refused(f"the body must be 0 to {limit} bytes")
                 else:
                     reader.fill(length)
                     if reader.pending() < length:

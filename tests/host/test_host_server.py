@@ -159,6 +159,20 @@ def test_a_request_that_expects_100_continue_gets_it_before_the_body(make_host, 
     assert client.response()[0] == 201
 
 
+@pytest.mark.parametrize("length", ["1000000000", "12abc"])
+def test_a_request_expecting_100_continue_is_refused_at_once_when_its_body_would_be(make_host, serve, clients, length):
+    """Too large or badly framed: the final answer comes without `100 Continue` and without waiting for
+    a body the client was told nothing about."""
+    _, address = serve(make_host())
+    client = clients(address)
+    head = f"POST /v1/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\nContent-Length: {length}\r\n"
+    client.send((head + "Expect: 100-continue\r\n\r\n").encode())
+    started = time.monotonic()
+    status, headers, _ = client.response()
+    assert status == 400 and headers.get("connection") == "close"
+    assert time.monotonic() - started < 5
+
+
 def test_http_1_0_closes_unless_asked_to_keep_the_connection(make_host, serve, clients):
     _, address = serve(make_host())
     closing = clients(address)
