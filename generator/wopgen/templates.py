@@ -8,6 +8,7 @@ way: through the import system, never through a path relative to this file.
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -40,8 +41,10 @@ def site_config() -> Path:
     return where
 
 
+@cache
 def environment(package: str) -> Environment:
-    """A strict environment over templates/<package>/: undefined names are errors, output is stable."""
+    """A strict environment over templates/<package>/: undefined names are errors, output is stable.
+    One per package and process, so each template is compiled once (nothing changes an environment)."""
     return Environment(
         loader=_Loader(str(folder(package))),
         undefined=StrictUndefined,

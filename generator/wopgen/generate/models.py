@@ -35,13 +35,10 @@ import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import pairwise
 from keyword import iskeyword
 from pathlib import Path
 from typing import Any
-
-from jinja2 import Template
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.documents import escape_token
@@ -279,8 +276,11 @@ def _variant_texts(variant: EventVariant, alias: str) -> list[str] | None:
 def fed_variants(variants: list[EventVariant]) -> tuple[list[EventVariant], list[EventVariant]]:
     """The variants split into those `clone_variants` can write from the first of them, and those the
     library writes itself (a description with a character it escapes, an unusual type or payload name)."""
-    clonable = [v for v in variants if _variant_texts(v, "m") is not None]
-    return clonable, [v for v in variants if _variant_texts(v, "m") is None]
+    clonable: list[EventVariant] = []
+    written: list[EventVariant] = []
+    for variant in variants:
+        (written if _variant_texts(variant, "m") is None else clonable).append(variant)
+    return clonable, written
 
 
 def clone_variants(text: str, variants: list[EventVariant], payloads: str, fed: Sequence[str] = ()) -> str | None:
@@ -517,8 +517,8 @@ def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
     if derived is not None:
         schema, variants = derived
         if not complete:
-            template, written = fed_variants(variants)
-            fed = sorted([v.class_name for v in [*template[:1], *written]] + [UNKNOWN_EVENT])
+            clonable, written = fed_variants(variants)
+            fed = sorted([v.class_name for v in [*clonable[:1], *written]] + [UNKNOWN_EVENT])
             schema = {
                 **schema,
                 "anyOf": [{"$ref": f"#/$defs/{name}"} for name in fed],
@@ -526,12 +526,6 @@ def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
             }
         files[VARIANTS_SCHEMA + SCHEMA_SUFFIX] = schema
     return files, variants
-
-
-@cache
-def _init_template() -> Template:
-    """The package's `__init__.py` template, compiled once per process."""
-    return environment("models").get_template("__init__.py.j2")
 
 
 def generate_models(
@@ -554,24 +548,28 @@ def generate_models(
     if warnings is not None:
         warnings.extend(untyped(corpus))
     roots = _root_classes(corpus, out, package, warnings)
-    init = _init_template().render(
-        package=package,
-        roots=roots,
-        variants=variants,
-        variants_module=module_name(VARIANTS_SCHEMA) if variants else "",
-        envelope_module=envelope_module,
-        exports=sorted(
-            [r.name for r in roots]
-            + (
-                [v.class_name for v in variants]
-                + [UNKNOWN_EVENT, TYPE_ENUM, "KnownRunEvent", "AnyRunEvent", "parse_run_event"]
-                if variants
-                else []
-            )
-        ),
-        type_enum=TYPE_ENUM,
-        unknown=UNKNOWN_EVENT,
-        generator_version=GENERATOR_VERSION,
+    init = (
+        environment("models")
+        .get_template("__init__.py.j2")
+        .render(
+            package=package,
+            roots=roots,
+            variants=variants,
+            variants_module=module_name(VARIANTS_SCHEMA) if variants else "",
+            envelope_module=envelope_module,
+            exports=sorted(
+                [r.name for r in roots]
+                + (
+                    [v.class_name for v in variants]
+                    + [UNKNOWN_EVENT, TYPE_ENUM, "KnownRunEvent", "AnyRunEvent", "parse_run_event"]
+                    if variants
+                    else []
+                )
+            ),
+            type_enum=TYPE_ENUM,
+            unknown=UNKNOWN_EVENT,
+            generator_version=GENERATOR_VERSION,
+        )
     )
     out[f"{package}/__init__.py"] = init
     out[f"{package}/py.typed"] = ""
