@@ -15,15 +15,16 @@ The result with its findings is kept on the run and served by the findings resou
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import HostError
 from .events import InvalidEvent
-from .grader import Scripted, cost, grade
+from .grader import UNSCRIPTED, Grading, Scripted, price
 from .profiles import Profile
 from .runs import Run
 from .schemas import errors
+from .scoring import as_text
 from .semantics import problems
 from .semantics.verification import (
     ACCEPTING,
@@ -46,6 +47,7 @@ EDGE_OF = {
     "reject": None,
 }
 _FRESH = ("output", "intent", "constraints")  # all a verifier context may hold
+_NOTHING: dict[str, Any] = {}  # read-only
 
 
 def _refused(message: str, **details: Any) -> HostError:
@@ -66,13 +68,29 @@ class GatePlan:
     scripts: tuple[tuple[Scripted, ...], ...]
     ceiling: float | None
     handoff_id: str | None
+    criteria: list[dict[str, Any]] = field(default_factory=list)  # the gate's evaluation criteria
+    dimensions: list[str] = field(default_factory=list)  # their dimensions, in order: what a first attempt grades
+    _texts: dict[int, str] = field(default_factory=dict)  # output index -> its text, once asked for
 
     def output(self, attempt: int) -> Any:
         return self.outputs[min(attempt, len(self.outputs)) - 1]
 
-    def scripted(self, attempt: int, verifier: int) -> Scripted:
-        scripts = self.scripts[min(attempt, len(self.scripts)) - 1]
-        return scripts[verifier] if verifier < len(scripts) else Scripted()
+    def text(self, attempt: int) -> str:
+        """The output of `attempt` as the grader reads it (`as_text`), made once per output: the grader,
+        the price of an attempt and the price of the next one all read it."""
+        index = min(attempt, len(self.outputs)) - 1
+        text = self._texts.get(index)
+        if text is None:
+            text = self._texts[index] = as_text(self.outputs[index])
+        return text
+
+    def tokens(self, attempt: int) -> int:
+        """What grading the output of `attempt` costs in tokens (see grader.tokens)."""
+        return max(1, len(self.text(attempt)) // 4)
+
+    def scripted(self, attempt: int) -> tuple[Scripted, ...]:
+        """What the script pins of each verifier's judgement at `attempt` (verifiers beyond it: UNSCRIPTED)."""
+        return self.scripts[min(attempt, len(self.scripts)) - 1]
 
     def edge_to(self, edge: str) -> str:
         return str(next(e["to"] for e in self.node["edges"] if e["kind"] == edge))
@@ -137,21 +155,23 @@ def parse_plan(body: dict[str, Any], profile: Profile) -> GatePlan:
         if handoff["fromAgentId"] != generator:
             raise _refused("the handoff is not from the generator", field="handoff.fromAgentId")
 
-    dimensions = {c["dimension"]: c for c in gate["evaluationCriteria"]}
+    criteria = gate["evaluationCriteria"]
+    dimensions = {c["dimension"]: c for c in criteria}
     attempts = body["attempts"]
     scripts = []
     for index, attempt in enumerate(attempts):
-        judgements = attempt.get("judgements", [])
+        judgements = attempt.get("judgements", ())
         if len(judgements) > count:
             raise _refused(f"attempt {index + 1} scripts {len(judgements)} judgements for {count} verifier(s)")
         for judgement in judgements:
-            for dimension, score in judgement.get("scores", {}).items():
+            for dimension, score in judgement.get("scores", _NOTHING).items():
                 criterion = dimensions.get(dimension)
                 if criterion is None:
                     raise _refused(f"the gate grades no dimension {dimension}", field="attempts.judgements.scores")
                 if not criterion["scale"]["min"] <= score <= criterion["scale"]["max"]:
                     raise _refused(f"score {score} is outside the scale of {dimension}")
-        scripts.append(tuple(Scripted.parse(j) for j in judgements))
+        pinned = tuple([Scripted.parse(j) for j in judgements])
+        scripts.append(pinned + (UNSCRIPTED,) * (count - len(pinned)))
     plan = GatePlan(
         gate=gate,
         generator=generator,
@@ -161,12 +181,14 @@ def parse_plan(body: dict[str, Any], profile: Profile) -> GatePlan:
         quorum=quorum,
         min_confidence=None if rubric is None else rubric.get("minConfidence"),
         rubric_id=gate.get("rubricId") or (rubric or {}).get("rubricId"),
-        outputs=tuple(a["output"] for a in attempts),
+        outputs=tuple([a["output"] for a in attempts]),
         scripts=tuple(scripts),
         ceiling=body.get("costCeilingUsd"),
         handoff_id=None if handoff is None else handoff["handoffId"],
+        criteria=criteria,
+        dimensions=[c["dimension"] for c in criteria],
     )
-    first = count * cost(plan.output(1), len(dimensions))
+    first = count * price(plan.tokens(1), len(dimensions))
     if plan.ceiling is not None and first > plan.ceiling:
         raise _refused(f"costCeilingUsd {plan.ceiling} does not cover one attempt ({first})", field="costCeilingUsd")
     return plan
@@ -193,17 +215,21 @@ def vouch(run: Run, result_id: str, profile: Profile) -> dict[str, Any]:
     return result
 
 
+# The edges of the node a request names none for; shared by every such node, so read-only.
+_DEFAULT_EDGES = [
+    {"kind": "pass", "to": "deliver"},
+    {"kind": "fail", "to": "generate"},
+    {"kind": "refer", "to": "human-review"},
+]
+
+
 def _default_node(gate: dict[str, Any]) -> dict[str, Any]:
     return {
         "nodeId": gate["position"].get("nodeId", "verify"),
         "type": "verification",
         "gateId": gate["gateId"],
         "sourceNodeId": "generate",
-        "edges": [
-            {"kind": "pass", "to": "deliver"},
-            {"kind": "fail", "to": "generate"},
-            {"kind": "refer", "to": "human-review"},
-        ],
+        "edges": _DEFAULT_EDGES,
     }
 
 
@@ -213,6 +239,7 @@ class GateRun:
     def __init__(self, run: Run, profile: Profile, plan: GatePlan) -> None:
         self.run = run
         self.profile = profile
+        self.defects = profile.defects  # asked several times per attempt: read without a call
         self.plan = plan
         self.attempts: list[dict[str, Any]] = []  # what the seam reports, per attempt
         self.spent = 0.0
@@ -221,7 +248,7 @@ class GateRun:
 
     def advance(self) -> None:
         self.run.start({})
-        dimensions = [c["dimension"] for c in self.plan.gate["evaluationCriteria"]]
+        dimensions = self.plan.dimensions
         attempt, previous = 1, None
         while True:
             result, dimensions = self._attempt(attempt, dimensions, previous)
@@ -248,11 +275,16 @@ class GateRun:
     # --- one attempt --------------------------------------------------------------------------
 
     def _attempt(self, attempt: int, dimensions: list[str], previous: str | None) -> tuple[dict[str, Any], list[str]]:
-        plan, log = self.plan, self.run.log
-        result_id = f"{self.run.run_id}.vr{attempt}"
-        target = plan.handoff_id if attempt == 1 and plan.handoff_id else f"{self.run.run_id}.handoff-{attempt}"
+        plan, log, defects = self.plan, self.run.log, self.defects
+        run_id = self.run.run_id
+        result_id = f"{run_id}.vr{attempt}"
+        target = plan.handoff_id if attempt == 1 and plan.handoff_id else f"{run_id}.handoff-{attempt}"
         output = plan.output(attempt)
-        criteria = [c for c in plan.gate["evaluationCriteria"] if c["dimension"] in dimensions]
+        if dimensions is plan.dimensions:  # every dimension of the gate: its criteria as they are
+            criteria = plan.criteria
+        else:
+            criteria = [c for c in plan.criteria if c["dimension"] in dimensions]
+        graded = [c["dimension"] for c in criteria]
         self.run.verifications[result_id] = None  # being graded: the findings resource answers 409
         log.append("agent.decided", {"agentId": plan.generator, "decision": {"output": output, "handoffId": target}})
         started: dict[str, Any] = {
@@ -266,26 +298,16 @@ class GateRun:
         latest = log.append("verification.started", started)
         began = latest["timestamp"]
         judgements, findings, contexts = [], [], []
-        floor = None if self.profile.defect("verification-refer-never-emitted") else plan.min_confidence
-        charge = cost(output, len(criteria))  # every verifier grades the same output on the same criteria
-        for index, verifier in enumerate(plan.verifiers):
-            scripted = plan.scripted(attempt, index)
-            scores, own, confidence = grade(
-                verifier=verifier,
-                criteria=criteria,
-                output=output,
-                intent=plan.gate["intentRefs"][0],
-                target=target,
-                scripted=scripted,
-                finding_prefix=f"{result_id}.v{index + 1}",
-            )
-            counted = own
-            if self.profile.defect("verification-blocking-finding-passed"):
-                counted = [f for f in own if f["classification"] != "blocking"]
-            verdict, _ = judgement_verdict(scores, counted, confidence, floor)
+        floor = None if "verification-refer-never-emitted" in defects else plan.min_confidence
+        charge = price(plan.tokens(attempt), len(criteria))  # every verifier grades the same output alike
+        grading = Grading(criteria, plan.text(attempt), plan.gate["intentRefs"][0], target)
+        blocking_passed = "verification-blocking-finding-passed" in defects
+        for index, (verifier, scripted) in enumerate(zip(plan.verifiers, plan.scripted(attempt), strict=True)):
+            scores, own, confidence = grading.judge(verifier, scripted, f"{result_id}.v{index + 1}")
+            counted = [f for f in own if f["classification"] != "blocking"] if blocking_passed else own
             judgement: dict[str, Any] = {
                 "verifierId": verifier,
-                "verdict": verdict,
+                "verdict": judgement_verdict(scores, counted, confidence, floor)[0],
                 "confidence": confidence,
                 "scores": scores,
             }
@@ -295,38 +317,42 @@ class GateRun:
             findings.extend(own)
             contexts.append(self._context(result_id, verifier))
         quorum = plan.quorum
-        if quorum is not None and self.profile.defect("verification-quorum-ignores-min-agree"):
+        if quorum is not None and "verification-quorum-ignores-min-agree" in defects:
             quorum = {k: v for k, v in quorum.items() if k != "minAgree"}
         verdict = quorum_verdict(judgements, quorum)
-        following = self._next_dimensions(criteria, judgements, findings)
+        following = self._next_dimensions(graded, judgements, findings)
         spent = round(charge * len(judgements), 6)
         behaviour = self._behaviour(attempt, verdict, following, spent)
         chosen = disposition(verdict, attempt, behaviour)
-        if self.profile.defect("verification-reverify-beyond-max") and chosen != "reattempt" and verdict == "fail":
+        if "verification-reverify-beyond-max" in defects and chosen != "reattempt" and verdict == "fail":
             chosen = disposition(verdict, attempt, {**behaviour, "maxAttempts": behaviour["maxAttempts"] + 1})
-        if self.profile.defect("verification-on-fail-ignored") and verdict == "fail" and chosen != "reattempt":
+        if "verification-on-fail-ignored" in defects and verdict == "fail" and chosen != "reattempt":
             chosen = "reject" if behaviour["blocking"] else chosen
-        last = chosen != "reattempt"
+        revise = behaviour["blocking"] and chosen == "reattempt"  # a failing verifier asks for a revision
         for judgement in judgements:
-            invocation = f"{result_id}/{judgement['verifierId']}"
-            usage = {"provider": "scripted-verifier", "model": "heuristic-grader-1", "costUsd": charge}
-            log.append("provider.usage", {**usage, "invocationId": invocation})
-            mapped = "pass" if judgement["verdict"] in ACCEPTING else "fail"
-            if judgement["verdict"] == "fail" and behaviour["blocking"] and not last:
-                mapped = "revise"
+            verifier = judgement["verifierId"]
+            usage = {
+                "provider": "scripted-verifier",
+                "model": "heuristic-grader-1",
+                "costUsd": charge,
+                "invocationId": f"{result_id}/{verifier}",
+            }
+            log.append("provider.usage", usage)
+            said = judgement["verdict"]
             verified = {
-                "agentId": judgement["verifierId"],
+                "agentId": verifier,
                 "target": result_id,
-                "verdict": mapped,
-                "criteria": [c["dimension"] for c in criteria],
+                "verdict": "pass" if said in ACCEPTING else "revise" if said == "fail" and revise else "fail",
+                "criteria": list(graded),
                 "confidence": judgement["confidence"],
             }
             latest = log.append("agent.verified", verified)
             judgement["verifiedEventId"] = latest["eventId"]
         self.spent += spent
+        counts = finding_counts(findings)
         result: dict[str, Any] = {
             "resultId": result_id,
-            "runId": self.run.run_id,
+            "runId": run_id,
             "gateId": plan.gate["gateId"],
             "attempt": attempt,
             "generatorId": plan.generator,
@@ -336,27 +362,27 @@ class GateRun:
             "verdict": verdict,
             "verifiers": judgements,
             "findings": findings,
-            "findingCounts": finding_counts(findings),
+            "findingCounts": counts,
             "disposition": chosen,
             "costUsd": spent,
             "startedAt": began,
             "completedAt": latest["timestamp"],
         }
-        for key, value in (
-            ("rubricId", plan.rubric_id),
-            ("minConfidence", plan.min_confidence),
-            ("quorum", plan.quorum),
-            ("previousResultId", previous),
-        ):
-            if value is not None:
-                result[key] = value
+        if plan.rubric_id is not None:
+            result["rubricId"] = plan.rubric_id
+        if plan.min_confidence is not None:
+            result["minConfidence"] = plan.min_confidence
+        if plan.quorum is not None:
+            result["quorum"] = plan.quorum
+        if previous is not None:
+            result["previousResultId"] = previous
         self.run.verifications[result_id] = result  # checked when first served (see vouch)
         completed = {
             "gateId": self._leaky_gate_id(findings),
             "resultId": result_id,
             "attempt": attempt,
             "verdict": verdict,
-            "findingCounts": result["findingCounts"],
+            "findingCounts": counts,
             "disposition": chosen,
             "verifierCount": len(judgements),
             "costUsd": spent,
@@ -370,7 +396,7 @@ class GateRun:
                 "disposition": chosen,
                 "edge": EDGE_OF[chosen],
                 "costUsd": spent,
-                "dimensions": [c["dimension"] for c in criteria],
+                "dimensions": graded,
                 "contexts": contexts,
             }
         )
@@ -378,18 +404,17 @@ class GateRun:
 
     def _context(self, result_id: str, verifier: str) -> dict[str, Any]:
         """What a verifier's context held: always a new one, with the output and the intent only."""
-        if self.profile.defect("verification-stale-context") and self.attempts:
+        if self.attempts and "verification-stale-context" in self.defects:
             reused = f"{self.attempts[0]['resultId']}/{verifier}"
             return {"verifierId": verifier, "contextId": reused, "holds": [*_FRESH, "previous-findings"]}
         return {"verifierId": verifier, "contextId": f"{result_id}/{verifier}", "holds": list(_FRESH)}
 
     def _next_dimensions(
-        self, criteria: list[dict[str, Any]], judgements: list[dict[str, Any]], findings: list[dict[str, Any]]
+        self, graded: list[str], judgements: list[dict[str, Any]], findings: list[dict[str, Any]]
     ) -> list[str]:
         """What a re-attempt grades: targeted, the dimensions that failed or carried a blocking finding."""
-        graded = [c["dimension"] for c in criteria]
-        if self.plan.behaviour["reverifyScope"] == "full" or self.profile.defect("verification-targeted-ignored"):
-            return [c["dimension"] for c in self.plan.gate["evaluationCriteria"]]
+        if self.plan.behaviour["reverifyScope"] == "full" or "verification-targeted-ignored" in self.defects:
+            return self.plan.dimensions
         failed = {s["dimension"] for j in judgements for s in j["scores"] if s["score"] < s["passThreshold"]}
         failed |= {f["dimension"] for f in findings if f["classification"] == "blocking"}
         return [d for d in graded if d in failed] or graded
@@ -403,9 +428,10 @@ class GateRun:
         behaviour = dict(self.plan.behaviour)
         if verdict != "fail" or attempt >= behaviour["maxAttempts"] or self.plan.ceiling is None:
             return behaviour
-        if self.profile.defect("verification-cost-not-counted"):
+        if "verification-cost-not-counted" in self.defects:
             return behaviour
-        upcoming = sum(cost(self.plan.output(attempt + 1), len(following)) for _ in self.plan.verifiers)
+        each = price(self.plan.tokens(attempt + 1), len(following))
+        upcoming = sum(each for _ in self.plan.verifiers)  # as many additions as verifiers: not a product
         if self.spent + charged + upcoming > self.plan.ceiling:
             self.ceiling_reached = True
             behaviour["maxAttempts"] = attempt

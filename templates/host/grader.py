@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from .budget import spend
@@ -37,23 +38,31 @@ _MARKERS = re.compile(r"\b(TODO|FIXME)\b")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-@dataclass(slots=True)  # read-only by convention: a frozen dataclass costs three times more to make
 class Scripted:
-    """What a conformance script pins for one verifier of one attempt (all optional)."""
+    """What a conformance script pins for one verifier of one attempt (all optional). Read-only by
+    convention: the scores and findings are the request's own, never copied."""
 
-    confidence: float | None = None
-    weight: float | None = None
-    scores: dict[str, float] = field(default_factory=dict)
-    findings: tuple[dict[str, Any], ...] = ()
+    __slots__ = ("confidence", "findings", "scores", "weight")
+
+    def __init__(
+        self,
+        confidence: float | None = None,
+        weight: float | None = None,
+        scores: Mapping[str, float] | None = None,
+        findings: Sequence[dict[str, Any]] = (),
+    ) -> None:
+        self.confidence = confidence
+        self.weight = weight
+        self.scores: Mapping[str, float] = _NO_SCORES if scores is None else scores
+        self.findings = findings
 
     @classmethod
     def parse(cls, raw: dict[str, Any]) -> Scripted:
-        return cls(
-            confidence=raw.get("confidence"),
-            weight=raw.get("weight"),
-            scores=dict(raw.get("scores", {})),
-            findings=tuple(raw.get("findings", ())),
-        )
+        return cls(raw.get("confidence"), raw.get("weight"), raw.get("scores"), raw.get("findings", ()))
+
+
+_NO_SCORES: Mapping[str, float] = MappingProxyType({})
+UNSCRIPTED = Scripted()  # a verifier whose judgement the script leaves to the grader
 
 
 def tokens(output: Any) -> int:
@@ -62,7 +71,12 @@ def tokens(output: Any) -> int:
 
 def cost(output: Any, dimensions: int) -> float:
     """What one verifier charges for grading `dimensions` dimensions of `output`."""
-    return round(tokens(output) * max(1, dimensions) * PRICE_PER_TOKEN_DIMENSION, 6)
+    return price(tokens(output), dimensions)
+
+
+def price(tokens: int, dimensions: int) -> float:
+    """What one verifier charges for grading `dimensions` dimensions of an output of `tokens` tokens."""
+    return round(tokens * max(1, dimensions) * PRICE_PER_TOKEN_DIMENSION, 6)
 
 
 @lru_cache(maxsize=256)
@@ -92,76 +106,96 @@ def heuristic_score(criterion: dict[str, Any], output: Any, words: AbstractSet[s
     return float(math.floor(value)) if criterion["scale"]["type"] == "integer" else round(value, 4)
 
 
-def grade(
-    *,
-    verifier: str,
-    criteria: list[dict[str, Any]],
-    output: Any,
-    intent: str,
-    target: str,
-    scripted: Scripted,
-    finding_prefix: str,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], float]:
-    """(scores, findings, confidence) of one verifier over the criteria it grades."""
-    scores: list[dict[str, Any]] = []
-    findings: list[dict[str, Any]] = []
+class Grading:
+    """The grading of one attempt. Every verifier of an attempt grades the same output on the same
+    criteria, so what they all read is worked out here once (the output's words and marked lines, each
+    criterion's threshold and heuristic score); `judge` adds what is each verifier's own: the scores,
+    confidence and findings its script pins, and the ids of its findings."""
 
-    def add(finding: dict[str, Any]) -> None:
-        findings.append({"findingId": f"{finding_prefix}-f{len(findings) + 1}", "verifierId": verifier, **finding})
+    __slots__ = ("_criteria", "_heuristic", "_intent", "_lines", "_marked", "_marked_count", "_target", "_words")
 
-    words, lines, marked_count = _read(as_text(output)) if criteria else (frozenset(), (), 0)
-    for criterion in criteria:
-        spend()
-        dimension = criterion["dimension"]
-        score = scripted.scores.get(dimension)
-        value = heuristic_score(criterion, output, words) if score is None else float(score)
-        threshold = float(criterion["passThreshold"])
-        scores.append({"dimension": dimension, "score": value, "passThreshold": threshold})
-        if value < threshold and criterion.get("evidenceRequired", True):
-            add(
+    def __init__(self, criteria: Sequence[dict[str, Any]], output: Any, intent: str, target: str) -> None:
+        self._criteria = [
+            (c, c["dimension"], float(c["passThreshold"]), c.get("evidenceRequired", True)) for c in criteria
+        ]
+        self._words, self._lines, self._marked_count = _read(as_text(output)) if criteria else (frozenset(), (), 0)
+        graded = [c["dimension"] for c in criteria]
+        self._marked = "completeness" if "completeness" in graded else graded[0] if graded else ""
+        self._heuristic: dict[int, float] = {}  # criterion index -> its heuristic score, once a verifier needs it
+        self._intent = intent
+        self._target = target
+
+    def judge(
+        self, verifier: str, scripted: Scripted, finding_prefix: str
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], float]:
+        """(scores, findings, confidence) of one verifier over the criteria it grades."""
+        spend()  # a verifier's grading is bounded: at most 32 criteria, 9 marked lines and 16 scripted findings
+        scores: list[dict[str, Any]] = []
+        findings: list[dict[str, Any]] = []
+        pinned = scripted.scores
+        for index, (criterion, dimension, threshold, evidence_required) in enumerate(self._criteria):
+            score = pinned.get(dimension)
+            if score is not None:
+                value = float(score)
+            elif index in self._heuristic:
+                value = self._heuristic[index]
+            else:
+                value = self._heuristic[index] = heuristic_score(criterion, None, self._words)
+            scores.append({"dimension": dimension, "score": value, "passThreshold": threshold})
+            if value < threshold and evidence_required:
+                findings.append(
+                    {
+                        "findingId": f"{finding_prefix}-f{len(findings) + 1}",
+                        "verifierId": verifier,
+                        "dimension": dimension,
+                        "classification": "blocking",
+                        "description": f"{dimension} scored {value:g}, below its threshold of {threshold:g}",
+                        "evidence": [
+                            {
+                                "evidenceType": "metric",
+                                "metric": f"{dimension}.score",
+                                "value": value,
+                                "threshold": threshold,
+                            },
+                            {"evidenceType": "intent_reference", "ref": self._intent},
+                        ],
+                        "recommendation": f"address {criterion.get('description') or dimension}",
+                    }
+                )
+        if self._lines:
+            self._marked_findings(verifier, finding_prefix, findings)
+        for raw in scripted.findings:
+            finding: dict[str, Any] = {
+                "findingId": f"{finding_prefix}-f{len(findings) + 1}",
+                "verifierId": verifier,
+            }
+            for key in ("dimension", "classification", "description", "recommendation"):
+                if key in raw:
+                    finding[key] = raw[key]
+            finding["evidence"] = [{"evidenceType": "artifact_reference", "ref": self._target}]
+            findings.append(finding)
+        confidence = DEFAULT_CONFIDENCE if scripted.confidence is None else float(scripted.confidence)
+        return scores, findings, confidence
+
+    def _marked_findings(self, verifier: str, finding_prefix: str, findings: list[dict[str, Any]]) -> None:
+        """A warning per marked line, for the first MARKED_LINES; one more counts the rest."""
+        marked = [
+            (number, line, "the output still marks unfinished work") for number, line in self._lines[:MARKED_LINES]
+        ]
+        if self._marked_count > MARKED_LINES:
+            number, line = self._lines[MARKED_LINES]
+            marked.append((number, line, f"{self._marked_count - MARKED_LINES} more lines still mark unfinished work"))
+        for number, line, description in marked:
+            findings.append(
                 {
-                    "dimension": dimension,
-                    "classification": "blocking",
-                    "description": f"{dimension} scored {value:g}, below its threshold of {threshold:g}",
+                    "findingId": f"{finding_prefix}-f{len(findings) + 1}",
+                    "verifierId": verifier,
+                    "dimension": self._marked,
+                    "classification": "warning",
+                    "description": description,
                     "evidence": [
-                        {
-                            "evidenceType": "metric",
-                            "metric": f"{dimension}.score",
-                            "value": value,
-                            "threshold": threshold,
-                        },
-                        {"evidenceType": "intent_reference", "ref": intent},
+                        {"evidenceType": "line_reference", "ref": self._target, "line": number, "detail": line}
                     ],
-                    "recommendation": f"address {criterion.get('description') or dimension}",
+                    "recommendation": "finish or remove the marked work",
                 }
             )
-    graded = [c["dimension"] for c in criteria]
-    marked = "completeness" if "completeness" in graded else graded[0] if graded else ""
-    for number, line in lines[:MARKED_LINES]:
-        add(
-            {
-                "dimension": marked,
-                "classification": "warning",
-                "description": "the output still marks unfinished work",
-                "evidence": [{"evidenceType": "line_reference", "ref": target, "line": number, "detail": line}],
-                "recommendation": "finish or remove the marked work",
-            }
-        )
-    if marked_count > MARKED_LINES:
-        number, line = lines[MARKED_LINES]
-        add(
-            {
-                "dimension": marked,
-                "classification": "warning",
-                "description": f"{marked_count - MARKED_LINES} more lines still mark unfinished work",
-                "evidence": [{"evidenceType": "line_reference", "ref": target, "line": number, "detail": line}],
-                "recommendation": "finish or remove the marked work",
-            }
-        )
-    for raw in scripted.findings:
-        finding: dict[str, Any] = {
-            k: raw[k] for k in ("dimension", "classification", "description", "recommendation") if k in raw
-        }
-        add({**finding, "evidence": [{"evidenceType": "artifact_reference", "ref": target}]})
-    confidence = DEFAULT_CONFIDENCE if scripted.confidence is None else float(scripted.confidence)
-    return scores, findings, confidence

@@ -89,14 +89,14 @@ def test_the_findings_read_answers_409_while_the_attempt_is_graded(make_host, mo
     host = make_host()
     gates_module = sys.modules[module.__name__ + ".gates"]
     seen: list[int] = []
-    real = gates_module.grade
+    real = gates_module.Grading.judge
 
-    def grading(**arguments: Any) -> Any:
+    def judging(self: Any, *arguments: Any) -> Any:
         run = next(iter(host.runs.values()))
         seen.append(call(host, "GET", f"/v1/runs/{run.run_id}/verifications/{run.run_id}.vr1").status)
-        return real(**arguments)
+        return real(self, *arguments)
 
-    monkeypatch.setattr(gates_module, "grade", grading)
+    monkeypatch.setattr(gates_module.Grading, "judge", judging)
     answer = call(host, "POST", SEAM, request(gate(), judged(PASSING)))
     assert answer.status == 200 and seen == [409]
     assert result(host, answer.body).status == 200
