@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import HostError
 from .events import InvalidEvent
-from .grader import UNSCRIPTED, Grading, Scripted, price
+from .grader import UNSCRIPTED, Grader, Scripted, price
 from .profiles import Profile
 from .runs import Run
 from .schemas import errors
@@ -241,6 +241,7 @@ class GateRun:
         self.profile = profile
         self.defects = profile.defects  # asked several times per attempt: read without a call
         self.plan = plan
+        self.grader = Grader(plan.gate["intentRefs"][0])
         self.attempts: list[dict[str, Any]] = []  # what the seam reports, per attempt
         self.spent = 0.0
         self.ceiling_reached = False
@@ -300,7 +301,7 @@ class GateRun:
         judgements, findings, contexts = [], [], []
         floor = None if "verification-refer-never-emitted" in defects else plan.min_confidence
         charge = price(plan.tokens(attempt), len(criteria))  # every verifier grades the same output alike
-        grading = Grading(criteria, plan.text(attempt), plan.gate["intentRefs"][0], target)
+        grading = self.grader.attempt(criteria, plan.text(attempt), target)
         blocking_passed = "verification-blocking-finding-passed" in defects
         for index, (verifier, scripted) in enumerate(zip(plan.verifiers, plan.scripted(attempt), strict=True)):
             scores, own, confidence = grading.judge(verifier, scripted, f"{result_id}.v{index + 1}")

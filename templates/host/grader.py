@@ -106,43 +106,92 @@ def heuristic_score(criterion: dict[str, Any], output: Any, words: AbstractSet[s
     return float(math.floor(value)) if criterion["scale"]["type"] == "integer" else round(value, 4)
 
 
+# What grading reads of one criterion: the criterion, its dimension, threshold and evidenceRequired, and the
+# metric and recommendation of a finding on its score.
+Facts = tuple[dict[str, Any], str, float, Any, str, str]
+
+
+class Grader:
+    """Grades the outputs of one gate run, attempt after attempt. What each attempt would work out again
+    is kept for the run: each criterion's facts, and its heuristic score of each output text graded (a
+    re-attempt often grades the same text). Criteria are known by identity, so they must outlive the
+    grader unchanged (the gate plan holds them)."""
+
+    __slots__ = ("_facts", "_heuristic", "_intent")
+
+    def __init__(self, intent: str) -> None:
+        self._intent = intent
+        self._facts: dict[int, Facts] = {}  # id(criterion) -> its facts
+        self._heuristic: dict[tuple[int, str], float] = {}  # (id(criterion), text) -> its heuristic score
+
+    def attempt(self, criteria: Sequence[dict[str, Any]], text: str, target: str) -> Grading:
+        """The grading of one attempt: `criteria` graded on the output whose text is `text`."""
+        spend()  # an attempt's grading is bounded: up to 16 verifiers, each over up to 32 criteria and 25 findings
+        facts: list[Facts] = []
+        for criterion in criteria:
+            known = self._facts.get(id(criterion))
+            if known is None:
+                dimension = criterion["dimension"]
+                known = self._facts[id(criterion)] = (
+                    criterion,
+                    dimension,
+                    float(criterion["passThreshold"]),
+                    criterion.get("evidenceRequired", True),
+                    f"{dimension}.score",
+                    f"address {criterion.get('description') or dimension}",
+                )
+            facts.append(known)
+        return Grading(self, facts, text, target)
+
+    def heuristic(self, facts: Facts, text: str, words: AbstractSet[str]) -> float:
+        """The heuristic score of the criterion of `facts` on the output whose text is `text` (words: `words`)."""
+        key = (id(facts[0]), text)
+        score = self._heuristic.get(key)
+        if score is None:
+            score = self._heuristic[key] = heuristic_score(facts[0], None, words)
+        return score
+
+
 class Grading:
-    """The grading of one attempt. Every verifier of an attempt grades the same output on the same
-    criteria, so what they all read is worked out here once (the output's words and marked lines, each
-    criterion's threshold and heuristic score); `judge` adds what is each verifier's own: the scores,
+    """The grading of one attempt (made by `Grader.attempt`). Every verifier of an attempt grades the same
+    output on the same criteria, so what they all read is worked out once (the output's words and
+    marked lines, the heuristic scores); `judge` adds what is each verifier's own: the scores,
     confidence and findings its script pins, and the ids of its findings."""
 
-    __slots__ = ("_criteria", "_heuristic", "_intent", "_lines", "_marked", "_marked_count", "_target", "_words")
+    __slots__ = (
+        *("_facts", "_grader", "_intent", "_lines", "_marked", "_marked_count", "_scores", "_target", "_text"),
+        "_words",
+    )
 
-    def __init__(self, criteria: Sequence[dict[str, Any]], output: Any, intent: str, target: str) -> None:
-        self._criteria = [
-            (c, c["dimension"], float(c["passThreshold"]), c.get("evidenceRequired", True)) for c in criteria
-        ]
-        self._words, self._lines, self._marked_count = _read(as_text(output)) if criteria else (frozenset(), (), 0)
-        graded = [c["dimension"] for c in criteria]
+    def __init__(self, grader: Grader, facts: list[Facts], text: str, target: str) -> None:
+        self._grader = grader
+        self._facts = facts
+        self._text = text
+        self._words, self._lines, self._marked_count = _read(text) if facts else (frozenset(), (), 0)
+        graded = [f[1] for f in facts]
         self._marked = "completeness" if "completeness" in graded else graded[0] if graded else ""
-        self._heuristic: dict[int, float] = {}  # criterion index -> its heuristic score, once a verifier needs it
-        self._intent = intent
+        self._scores: dict[int, float] = {}  # criterion index -> its heuristic score, once a verifier needs it
+        self._intent = grader._intent
         self._target = target
 
     def judge(
         self, verifier: str, scripted: Scripted, finding_prefix: str
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], float]:
         """(scores, findings, confidence) of one verifier over the criteria it grades."""
-        spend()  # a verifier's grading is bounded: at most 32 criteria, 9 marked lines and 16 scripted findings
         scores: list[dict[str, Any]] = []
         findings: list[dict[str, Any]] = []
         pinned = scripted.scores
-        for index, (criterion, dimension, threshold, evidence_required) in enumerate(self._criteria):
+        for index, facts in enumerate(self._facts):
+            dimension, threshold = facts[1], facts[2]
             score = pinned.get(dimension)
             if score is not None:
                 value = float(score)
-            elif index in self._heuristic:
-                value = self._heuristic[index]
+            elif index in self._scores:
+                value = self._scores[index]
             else:
-                value = self._heuristic[index] = heuristic_score(criterion, None, self._words)
+                value = self._scores[index] = self._grader.heuristic(facts, self._text, self._words)
             scores.append({"dimension": dimension, "score": value, "passThreshold": threshold})
-            if value < threshold and evidence_required:
+            if value < threshold and facts[3]:
                 findings.append(
                     {
                         "findingId": f"{finding_prefix}-f{len(findings) + 1}",
@@ -151,15 +200,10 @@ class Grading:
                         "classification": "blocking",
                         "description": f"{dimension} scored {value:g}, below its threshold of {threshold:g}",
                         "evidence": [
-                            {
-                                "evidenceType": "metric",
-                                "metric": f"{dimension}.score",
-                                "value": value,
-                                "threshold": threshold,
-                            },
+                            {"evidenceType": "metric", "metric": facts[4], "value": value, "threshold": threshold},
                             {"evidenceType": "intent_reference", "ref": self._intent},
                         ],
-                        "recommendation": f"address {criterion.get('description') or dimension}",
+                        "recommendation": facts[5],
                     }
                 )
         if self._lines:

@@ -87,16 +87,16 @@ def test_the_findings_read_needs_the_runs_owner(make_host):
 
 def test_the_findings_read_answers_409_while_the_attempt_is_graded(make_host, module, monkeypatch):
     host = make_host()
-    gates_module = sys.modules[module.__name__ + ".gates"]
+    grader = sys.modules[module.__name__ + ".grader"]
     seen: list[int] = []
-    real = gates_module.Grading.judge
+    real = grader.Grading.judge
 
     def judging(self: Any, *arguments: Any) -> Any:
         run = next(iter(host.runs.values()))
         seen.append(call(host, "GET", f"/v1/runs/{run.run_id}/verifications/{run.run_id}.vr1").status)
         return real(self, *arguments)
 
-    monkeypatch.setattr(gates_module.Grading, "judge", judging)
+    monkeypatch.setattr(grader.Grading, "judge", judging)
     answer = call(host, "POST", SEAM, request(gate(), judged(PASSING)))
     assert answer.status == 200 and seen == [409]
     assert result(host, answer.body).status == 200
