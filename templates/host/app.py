@@ -254,7 +254,7 @@ class Host(SurfaceHandlers):
         parts = urlsplit(target)
         route, params = self._route(method, parts.path)
         owner = None if route.public else self._authenticate(headers)
-        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        query = {k: v[-1] for k, v in parse_qs(parts.query).items()} if parts.query else {}
         payload = self._body(route, body) if method in ("POST", "PUT", "PATCH") else None
         handler: Callable[..., Response] = getattr(self, HANDLERS[f"{route.method} {route.path}"])
         return handler(params=params, query=query, headers=headers, body=payload, owner=owner)

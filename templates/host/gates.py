@@ -48,6 +48,7 @@ EDGE_OF = {
 }
 _FRESH = ("output", "intent", "constraints")  # all a verifier context may hold
 _NOTHING: dict[str, Any] = {}  # read-only
+_DEFAULT_VERIFIERS = tuple(DEFAULT_VERIFIER.format(i) for i in range(1, 17))  # the usual counts' ids, made once
 
 
 def _refused(message: str, **details: Any) -> HostError:
@@ -143,7 +144,8 @@ def parse_plan(body: dict[str, Any], profile: Profile) -> GatePlan:
         raise _refused("the node pins another generator", field="node.generatorAgentId")
     verifiers = list(body.get("verifierIds") or node.get("verifierAgentIds") or ())
     if not verifiers:
-        verifiers = [DEFAULT_VERIFIER.format(i) for i in range(1, count + 1)]
+        verifiers = list(_DEFAULT_VERIFIERS[:count])
+        verifiers += [DEFAULT_VERIFIER.format(i) for i in range(len(verifiers) + 1, count + 1)]
     if len(verifiers) != count:
         raise _refused(f"the gate asks for {count} verifier(s), {len(verifiers)} are named", field="verifierIds")
     node["generatorAgentId"], node["verifierAgentIds"] = generator, verifiers
