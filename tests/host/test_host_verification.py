@@ -135,6 +135,26 @@ def test_the_heuristic_grader_reads_the_output_and_the_criteria(make_host):
     assert score == {"dimension": "correctness", "score": 1.0, "passThreshold": 4.0}
 
 
+def test_each_verifier_and_attempt_is_graded_on_its_own_output_and_script(make_host):
+    """The grader works out an attempt's heuristic scores once for all its verifiers and keeps them for the
+    run: a score one verifier's script pins is that verifier's alone, and a re-attempt on another output
+    is scored on that output."""
+    host = make_host()
+    two = gate(
+        ("correctness", "completeness"), quorum={"verifierCount": 2, "quorumStrategy": "majority"}, maxAttempts=2
+    )
+    two["evaluationCriteria"][0]["description"] = "cites ledger figures"
+    two["evaluationCriteria"][1]["description"] = "covers revenue"
+    first = judged({"scores": {"correctness": 5}}, {}, output="Revenue grew.")
+    answer = call(host, "POST", SEAM, request(two, first, judged(output="the ledger cites figures"))).body
+    scored = [
+        [{s["dimension"]: s["score"] for s in v["scores"]} for v in result(host, answer, index).body["verifiers"]]
+        for index in (0, 1)
+    ]
+    assert scored[0] == [{"correctness": 5.0, "completeness": 3.0}, {"correctness": 1.0, "completeness": 3.0}]
+    assert scored[1] == [{"correctness": 5.0, "completeness": 1.0}, {"correctness": 5.0, "completeness": 1.0}]
+
+
 def test_the_honest_host_refuses_to_serve_a_result_that_breaks_the_rules(make_host, module, monkeypatch):
     host = make_host()
     gates_module = sys.modules[module.__name__ + ".gates"]
