@@ -117,12 +117,13 @@ class Grader:
     re-attempt often grades the same text). Criteria are known by identity, so they must outlive the
     grader unchanged (the gate plan holds them)."""
 
-    __slots__ = ("_facts", "_heuristic", "_intent")
+    __slots__ = ("_facts", "_heuristic", "_intent", "_worded")
 
     def __init__(self, intent: str) -> None:
         self._intent = intent
         self._facts: dict[int, Facts] = {}  # id(criterion) -> its facts
         self._heuristic: dict[tuple[int, str], float] = {}  # (id(criterion), text) -> its heuristic score
+        self._worded: dict[tuple[int, float], str] = {}  # (id(facts), score) -> a finding's description of it
 
     def attempt(self, criteria: Sequence[dict[str, Any]], text: str, target: str) -> Grading:
         """The grading of one attempt: `criteria` graded on the output whose text is `text`."""
@@ -142,6 +143,17 @@ class Grader:
                 )
             facts.append(known)
         return Grading(self, facts, text, target)
+
+    def described(self, facts: Facts, value: float) -> str:
+        """What a blocking finding on the criterion of `facts` scored `value` says, worded once per score
+        (a zero is worded each time: 0.0 and -0.0 are one key but read differently)."""
+        if not value:
+            return f"{facts[1]} scored {value:g}, below its threshold of {facts[2]:g}"
+        key = (id(facts), value)
+        text = self._worded.get(key)
+        if text is None:
+            text = self._worded[key] = f"{facts[1]} scored {value:g}, below its threshold of {facts[2]:g}"
+        return text
 
     def heuristic(self, facts: Facts, text: str, words: AbstractSet[str]) -> float:
         """The heuristic score of the criterion of `facts` on the output whose text is `text` (words: `words`)."""
@@ -198,7 +210,7 @@ class Grading:
                         "verifierId": verifier,
                         "dimension": dimension,
                         "classification": "blocking",
-                        "description": f"{dimension} scored {value:g}, below its threshold of {threshold:g}",
+                        "description": self._grader.described(facts, value),
                         "evidence": [
                             {"evidenceType": "metric", "metric": facts[4], "value": value, "threshold": threshold},
                             {"evidenceType": "intent_reference", "ref": self._intent},

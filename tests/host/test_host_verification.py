@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from host.host_helpers import AUTH, KEY, REPO, call
-from wopgen.conformance.scenarios.verification import FAILING, PASSING, finding, gate, judged, request
+from wopgen.conformance.scenarios.verification import FAILING, PASSING, finding, gate, judged, request, scores
 from wopgen.generate.host import generate
 from wopgen.generate.host_profiles import HONEST
 
@@ -153,6 +153,18 @@ def test_each_verifier_and_attempt_is_graded_on_its_own_output_and_script(make_h
     ]
     assert scored[0] == [{"correctness": 5.0, "completeness": 3.0}, {"correctness": 1.0, "completeness": 3.0}]
     assert scored[1] == [{"correctness": 5.0, "completeness": 1.0}, {"correctness": 5.0, "completeness": 1.0}]
+
+
+def test_a_finding_words_each_score_as_it_was_given(make_host):
+    """A finding's description is worded once per score and kept for the run; 0.0 and -0.0 are one key to a
+    dict but read differently, so each is worded as given."""
+    host = make_host()
+    zero_based = gate(quorum={"verifierCount": 3, "quorumStrategy": "majority"})
+    zero_based["evaluationCriteria"][0]["scale"] = {"min": 0, "max": 5, "type": "float"}
+    body = json.dumps(request(zero_based, judged(scores(-0.0), scores(0.0), scores(-0.0)))).encode()
+    answer = host.handle("POST", SEAM, AUTH, body).body
+    said = [f["description"] for f in result(host, answer).body["findings"]]
+    assert said == [f"correctness scored {s}, below its threshold of 4" for s in ("-0", "0", "-0")]
 
 
 def test_the_honest_host_refuses_to_serve_a_result_that_breaks_the_rules(make_host, module, monkeypatch):
