@@ -14,6 +14,7 @@ import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -93,8 +94,9 @@ class MarkdownDoc:
     rfc_mentions: list[RfcMention] = field(default_factory=list)
     code_lines: set[int] = field(default_factory=set)
 
-    @property
+    @cached_property
     def lines(self) -> list[str]:
+        """The page's lines (made once: the reader and several checks go through them)."""
         return source_lines(self.text)
 
     @property
@@ -312,6 +314,7 @@ def _unique(anchor: str, used: set[str]) -> str:
     return anchor
 
 
+@lru_cache(maxsize=4096)  # the same section titles recur on every page of a kind
 def slugify(text: str) -> str:
     """The site's anchor for a heading whose plain text is `text` (before repeats are numbered).
 
@@ -430,7 +433,7 @@ def parse_markdown(path: str, text: str) -> MarkdownDoc:
 
 def _read(parser: MarkdownIt, path: str, text: str) -> MarkdownDoc:
     doc = MarkdownDoc(path=path, text=text)
-    lines = source_lines(text)
+    lines = doc.lines
     tokens = parser.parse(text, {})
     raw_headings: list[tuple[int, str, str, str | None, int]] = []
     block_line = 0
