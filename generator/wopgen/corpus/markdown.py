@@ -327,6 +327,8 @@ def slugify(text: str) -> str:
 
 def _attr_id(text: str) -> tuple[str, str | None]:
     """`text` without a trailing attribute list, and the `#id` that list sets (if any)."""
+    if "{" not in text:  # no list (most headings): no search
+        return text, None
     match = _ATTRS.search(text)
     if match is None:
         return text, None
