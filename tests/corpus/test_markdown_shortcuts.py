@@ -242,10 +242,18 @@ def test_a_wrong_inline_shortcut_would_be_caught() -> None:
 
 
 def _markdown_files() -> list[Path]:
-    listed = subprocess.run(
-        ["git", "ls-files", "*.md"], cwd=REPO, capture_output=True, text=True, check=False
-    ).stdout.split()
-    found = [REPO / name for name in listed] or sorted(REPO.glob("**/*.md"))
+    """The repository's Markdown files (git's list; outside a checkout, those of the source folders)."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "*.md"], cwd=REPO, capture_output=True, text=True, check=False
+        ).stdout.split()
+    except OSError:
+        listed = []
+    found = [REPO / name for name in listed] or [
+        path
+        for path in sorted(REPO.glob("**/*.md"))
+        if not any(part.startswith(".") or part in ("build", "node_modules") for part in path.relative_to(REPO).parts)
+    ]
     if EXTERNAL.is_dir():
         found += sorted(EXTERNAL.rglob("*.md"))
     return [path for path in found if path.is_file()]
