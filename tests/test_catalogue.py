@@ -32,8 +32,7 @@ def _python(code: str) -> str:
 def test_the_rules_file_is_what_the_rule_modules_declare() -> None:
     printed = _python("from wopgen.catalogue import declared_text; print(declared_text(), end='')")
     assert RULES_FILE.read_text(encoding="utf-8") == printed, (
-        "generator/wopgen/data/rules.json is stale: run "
-        "`python -m wopgen.catalogue > generator/wopgen/data/rules.json`"
+        "generator/wopgen/data/rules.json is stale: run `python -m wopgen.catalogue > generator/wopgen/data/rules.json`"
     )
 
 
@@ -121,7 +120,13 @@ def _heavy(modules: set[str]) -> list[str]:
 
 
 def test_help_rules_and_explain_import_no_check_and_no_corpus() -> None:
-    for args in (["--help"], ["rules"], ["rules", "--format", "json"], ["explain", "schema-title"], ["check", "--help"]):
+    for args in (
+        ["--help"],
+        ["rules"],
+        ["rules", "--format", "json"],
+        ["explain", "schema-title"],
+        ["check", "--help"],
+    ):
         modules = _imported_by(*args)
         assert "wopgen.catalogue" in modules or args == ["--help"]
         assert _heavy(modules) == [], args
