@@ -51,7 +51,9 @@ def _explained_from_the_modules(rule: Rule, texts: dict[str, Any]) -> Rule:
             f"run `wopgen conformance --select {name}` (add --url for your host) and change the host at the failed step",
         )
     entry.setdefault("why", texts["families"].get(rule.id.split("-", 1)[0], ""))
-    return replace(rule, **{key: entry.get(key, "") for key in ("why", "bad", "good", "fix")})
+    return replace(
+        rule, why=entry.get("why", ""), bad=entry.get("bad", ""), good=entry.get("good", ""), fix=entry.get("fix", "")
+    )
 
 
 def _from_the_modules() -> list[Rule]:

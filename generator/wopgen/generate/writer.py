@@ -9,6 +9,10 @@ The writer only ever replaces what it wrote itself: every output folder carries 
 manifest lists are dropped and every other file in the folder (a `CNAME`, hand-written notes) is
 carried over untouched. A folder that holds files but no manifest is refused unless the caller
 passes `force`; folders that hold the corpus or a `.git` are refused always.
+
+`create_tree` starts a folder people will edit from then on (`wopgen init`): it writes only into
+a new or empty folder, keeps no manifest (none of it is the writer's to replace later) and leaves
+nothing behind when it fails.
 """
 
 from __future__ import annotations
@@ -16,11 +20,14 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import difflib
+import errno
 import hashlib
 import os
+import re
 import shutil
 import uuid
 from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -30,6 +37,7 @@ MANIFEST = ".wopgen-output"
 _MANIFEST_HEADER = "# files written by wopgen (sha256  path); wopgen replaces only these\n"
 _OLD = ".wopgen-old"
 _SCRATCH = ".wopgen-staging"
+_STAGING_INSIDE = re.compile(re.escape(_SCRATCH) + r"\.(\d+)\.[0-9a-f]{8}")  # create_tree's, by process id
 
 
 class WriteError(Exception):
@@ -243,6 +251,79 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def create_tree(files: Tree, out: Path) -> None:
+    """Make the new or empty folder `out` hold `files`: all of them, or nothing at all.
+
+    Refused (WriteError, nothing changed): a folder `refusal` names, a file, a folder that holds
+    anything. The files are written into a staging folder inside `out` (so it is on the same disk
+    even when `out` is a mount point, and `out` itself is kept: it may be the working directory),
+    then moved into place; when any step fails, what was moved is removed again, and so are the
+    staging folder and the folders this call created. No manifest is written.
+    """
+    for relative in files:
+        _safe(relative)
+    try:
+        out = Path(os.path.abspath(out))
+        if out.is_symlink() or out.exists():
+            out = out.resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, a NUL byte
+        raise WriteError(f"cannot use {out} as the output folder: {exc}") from None
+    reason = refusal(out)
+    if reason:
+        raise WriteError(reason)
+    if out.exists() and not out.is_dir():
+        raise WriteError(f"refusing to write into {out}: it is a file, not a folder")
+    made = [folder for folder in (out, *out.parents) if not folder.exists()]  # deepest first
+    staging = out / f"{_SCRATCH}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    moved: list[Path] = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        present = _contents(out)
+        if present:
+            shown = ", ".join(present[:5]) + (", ..." if len(present) > 5 else "")
+            raise WriteError(
+                f"refusing to write into {out}: it is not empty (it holds {shown}); choose a new or empty folder"
+            )
+        staging.mkdir()
+        for relative in sorted(files):
+            target = staging / _safe(relative)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(_as_bytes(files[relative]))
+        for entry in sorted(staging.iterdir()):
+            place = out / entry.name
+            if place.exists() or place.is_symlink():  # it appeared while this run wrote
+                raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(place))
+            entry.rename(place)
+            moved.append(place)
+        staging.rmdir()
+    except BaseException as exc:  # an interrupt too: no half-written folder is left behind
+        for path in moved:
+            with suppress(OSError):
+                _remove(path)
+        shutil.rmtree(staging, ignore_errors=True)
+        for folder in made:
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        if isinstance(exc, OSError):
+            raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise
+
+
+def _contents(folder: Path) -> list[str]:
+    """The names in `folder`, after removing the staging folders of `create_tree` runs that were killed."""
+    names: list[str] = []
+    for entry in sorted(folder.iterdir()):
+        ours = _STAGING_INSIDE.fullmatch(entry.name)
+        if ours and not _pid_alive(int(ours[1])) and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+            if not entry.exists():
+                continue
+        names.append(entry.name)
+    return names
 
 
 def _remove(path: Path) -> None:
