@@ -183,9 +183,9 @@ def _swap(staging: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> Path:
-    """The folder `write_tree` will replace (a symlink followed), after every refusal is checked
-    and the leftovers of interrupted runs are cleaned away; raises WriteError."""
+def _folder(out: Path, protected: Iterable[Path] = ()) -> Path:
+    """`out` as an absolute path (a symlink followed), once it is neither a file nor a folder that
+    `refusal` names; raises WriteError."""
     try:
         out = Path(os.path.abspath(out))
         if out.is_symlink() or out.exists():
@@ -197,6 +197,13 @@ def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -
         raise WriteError(reason)
     if out.exists() and not out.is_dir():
         raise WriteError(f"refusing to write into {out}: it is a file, not a folder")
+    return out
+
+
+def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> Path:
+    """The folder `write_tree` will replace (a symlink followed), after every refusal is checked
+    and the leftovers of interrupted runs are cleaned away; raises WriteError."""
+    out = _folder(out, protected)
     clean_leftovers(out)
     try:
         present = any(out.iterdir()) if out.is_dir() else False
@@ -264,17 +271,7 @@ def create_tree(files: Tree, out: Path) -> None:
     """
     for relative in files:
         _safe(relative)
-    try:
-        out = Path(os.path.abspath(out))
-        if out.is_symlink() or out.exists():
-            out = out.resolve()
-    except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, a NUL byte
-        raise WriteError(f"cannot use {out} as the output folder: {exc}") from None
-    reason = refusal(out)
-    if reason:
-        raise WriteError(reason)
-    if out.exists() and not out.is_dir():
-        raise WriteError(f"refusing to write into {out}: it is a file, not a folder")
+    out = _folder(out)
     made = [folder for folder in (out, *out.parents) if not folder.exists()]  # deepest first
     staging = out / f"{_SCRATCH}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
     moved: list[Path] = []
