@@ -27,9 +27,10 @@ def init(directory: Path, title: str, id_base: str, repository_url: str, author:
 
     \b
     It holds pyproject.toml with [tool.wopgen] settings, one schema with a valid and an invalid
-    example, one RFC from the template, one prose page and a changelog. DIRECTORY must be new or
-    empty: a folder that holds anything is refused, nothing is written and the exit code is 2.
-    A run that fails part-way leaves nothing behind.
+    example, one RFC from the template, one prose page and a changelog. Only new files are written:
+    when any of them already exists in DIRECTORY, nothing is written and the exit code is 2; other
+    files there (a README, a fresh git repository) are left as they are. A run that fails part-way
+    leaves nothing behind.
     \b
     Examples:
       wopgen init my-spec --title "Acme Protocol" --id-base https://acme.example/spec/v1/
