@@ -305,6 +305,8 @@ class GateRun:
         charge = price(plan.tokens(attempt), len(criteria))  # every verifier grades the same output alike
         grading = self.grader.attempt(criteria, plan.text(attempt), target)
         blocking_passed = "verification-blocking-finding-passed" in defects
+        # What each verifier's context held: always a new one, with the output and the intent only.
+        stale = self._stale_context if self.attempts and "verification-stale-context" in defects else None
         for index, (verifier, scripted) in enumerate(zip(plan.verifiers, plan.scripted(attempt), strict=True)):
             scores, own, confidence = grading.judge(verifier, scripted, f"{result_id}.v{index + 1}")
             counted = [f for f in own if f["classification"] != "blocking"] if blocking_passed else own
@@ -318,7 +320,10 @@ class GateRun:
                 judgement["weight"] = scripted.weight
             judgements.append(judgement)
             findings.extend(own)
-            contexts.append(self._context(result_id, verifier))
+            if stale is None:
+                contexts.append({"verifierId": verifier, "contextId": f"{result_id}/{verifier}", "holds": [*_FRESH]})
+            else:
+                contexts.append(stale(verifier))
         quorum = plan.quorum
         if quorum is not None and "verification-quorum-ignores-min-agree" in defects:
             quorum = {k: v for k, v in quorum.items() if k != "minAgree"}
@@ -405,12 +410,10 @@ class GateRun:
         )
         return result, following
 
-    def _context(self, result_id: str, verifier: str) -> dict[str, Any]:
-        """What a verifier's context held: always a new one, with the output and the intent only."""
-        if self.attempts and "verification-stale-context" in self.defects:
-            reused = f"{self.attempts[0]['resultId']}/{verifier}"
-            return {"verifierId": verifier, "contextId": reused, "holds": [*_FRESH, "previous-findings"]}
-        return {"verifierId": verifier, "contextId": f"{result_id}/{verifier}", "holds": list(_FRESH)}
+    def _stale_context(self, verifier: str) -> dict[str, Any]:
+        """A re-attempt's verifier context as a host with the stale-context defect reports it: the first's."""
+        reused = f"{self.attempts[0]['resultId']}/{verifier}"
+        return {"verifierId": verifier, "contextId": reused, "holds": [*_FRESH, "previous-findings"]}
 
     def _next_dimensions(
         self, graded: list[str], judgements: list[dict[str, Any]], findings: list[dict[str, Any]]
