@@ -7,6 +7,11 @@
 - Machine-written code blocks (JSON examples) come highlighted from `blocks.json`, written next to
   the staging mkdocs.yml; the page names each by a comment, replaced once the search plugin has
   indexed the page (see `wopgen.generate.site.blocks`).
+- Pipe tables wopgen wrote as HTML itself come from `tables.json`, written next to the staging
+  mkdocs.yml; the page names each by a comment, replaced as soon as the page is converted (so the
+  search plugin reads the tables as before), and their links are resolved and checked there by
+  mkdocs' own link resolver: the same relative URLs, the same warnings for a missing page, and
+  anchors checked with the page's other links (see `wopgen.generate.site.tables`).
 - A page's edit link points at the corpus file it was rendered from (`sources.json`, written next
   to the staging mkdocs.yml), not at the generated Markdown, which is in no repository.
 - A page left out of the navigation (a schema page, an RFC page: the nav lists only their index,
@@ -24,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.plugins import event_priority
+from mkdocs.structure.pages import _RelativePathTreeprocessor
 
 _PRE = re.compile(r"(<pre\b.*?</pre>)", re.S)
 _CODE = re.compile(r"<code>([^<]+)</code>")
@@ -32,6 +38,12 @@ SOURCES = "sources.json"
 BLOCKS = "blocks.json"
 BLOCK_COMMENT = "<!-- wopgen-block:{} -->"
 _BLOCK = re.compile(r"<!-- wopgen-block:([0-9a-f]+) -->(?:\n(?=\n))?")  # the blank line Markdown leaves after it
+TABLES = "tables.json"
+TABLE_COMMENT = "<!-- wopgen-table:{} -->"
+_TABLE = re.compile(r"<!-- wopgen-table:([0-9a-f]+) -->(?:\n(?=\n))?")
+_HREF = re.compile(r'<a href="([^"]*)">')
+# An ampersand that does not start an entity: Python-Markdown writes an attribute's `&` as `&amp;`.
+_AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.I)
 
 
 def wrap_identifiers(html: str) -> str:
@@ -51,6 +63,25 @@ def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
         content = _BLOCK.sub(lambda m: blocks.get(m[1], m[0]), content)
     page.content = content
     return context
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    if "<!-- wopgen-table:" not in html:
+        return html
+    tables = _table(Path(config.config_file_path).with_name(TABLES))
+    links = _RelativePathTreeprocessor(page.file, files, config)  # what mkdocs does to a link in Markdown
+
+    def resolved(match: re.Match[str]) -> str:
+        url = _AMP.sub("&amp;", links.path_to_url(match[1]))
+        return '<a href="' + url.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;") + '">'
+
+    html = _TABLE.sub(lambda m: _HREF.sub(resolved, tables[m[1]]) if m[1] in tables else m[0], html)
+    if page.links_to_anchors is not None:  # mkdocs checks these anchors once every page is converted
+        for target, anchors in links.links_to_anchors.items():
+            known = page.links_to_anchors.setdefault(target, {})
+            for anchor, url in anchors.items():
+                known.setdefault(anchor, url)
+    return html
 
 
 _read: dict[Path, tuple[tuple[int, int], dict[str, str]]] = {}
