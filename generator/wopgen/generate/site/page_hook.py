@@ -42,6 +42,12 @@ TABLES = "tables.json"
 TABLE_COMMENT = "<!-- wopgen-table:{} -->"
 _TABLE = re.compile(r"<!-- wopgen-table:([0-9a-f]+) -->(?:\n(?=\n))?")
 _HREF = re.compile(r'<a href="([^"]*)">')
+_ANCHOR_TAGS = re.compile(r'<a href="[^"]*">|</a>')
+_STRUCTURE = re.compile(r"(?:\n?</?(?:table|thead|tbody|tr|th|td)>)+\n?")
+# A table's search text on the page while the search plugin reads it, then the table again.
+_SEARCHED = "<!-- wopgen-searched -->{}<!-- /wopgen-searched -->"
+_SEARCHED_TABLE = re.compile(r"<!-- wopgen-searched -->.*?<!-- /wopgen-searched -->", re.S)
+_placed: dict[str, list[str]] = {}  # page -> its tables, resolved, in page order, until put back
 # An ampersand that does not start an entity: Python-Markdown writes an attribute's `&` as `&amp;`.
 _AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.I)
 
@@ -57,7 +63,11 @@ def wrap_identifiers(html: str) -> str:
 
 @event_priority(-100)  # after the search plugin has indexed the page: `<wbr>` adds no words to it
 def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
-    content = wrap_identifiers(page.content)
+    content = page.content
+    if "<!-- wopgen-searched -->" in content:
+        found = iter(_placed.pop(page.file.src_uri))
+        content = _SEARCHED_TABLE.sub(lambda m: next(found), content)
+    content = wrap_identifiers(content)
     if "<!-- wopgen-block:" in content:
         blocks = _table(Path(config.config_file_path).with_name(BLOCKS))
         content = _BLOCK.sub(lambda m: blocks.get(m[1], m[0]), content)
@@ -66,6 +76,9 @@ def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    """Each table named on the page with its links resolved and checked; what the search plugin
+    reads in its place is its text alone (see `search_text`), the table itself is put back once
+    the page is indexed (`on_page_context`)."""
     if "<!-- wopgen-table:" not in html:
         return html
     tables = _table(Path(config.config_file_path).with_name(TABLES))
@@ -75,13 +88,32 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
         url = _AMP.sub("&amp;", links.path_to_url(match[1]))
         return '<a href="' + url.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;") + '">'
 
-    html = _TABLE.sub(lambda m: _HREF.sub(resolved, tables[m[1]]) if m[1] in tables else m[0], html)
+    placed: list[str] = []
+    _placed[page.file.src_uri] = placed  # (a fresh list: a build stopped by an error leaves no tables behind)
+
+    def place(match: re.Match[str]) -> str:
+        table = tables.get(match[1])
+        if table is None:
+            return match[0]
+        placed.append(_HREF.sub(resolved, table))
+        return _SEARCHED.format(search_text(placed[-1]))
+
+    html = _TABLE.sub(place, html)
     if page.links_to_anchors is not None:  # mkdocs checks these anchors once every page is converted
         for target, anchors in links.links_to_anchors.items():
             known = page.links_to_anchors.setdefault(target, {})
             for anchor, url in anchors.items():
                 known.setdefault(anchor, url)
     return html
+
+
+def search_text(table: str) -> str:
+    """What the search plugin indexes of `table`, with less markup for its parser to walk: the
+    plugin keeps the text and the `<code>` tags of a table and turns each run of white space
+    between its tags into one space; so the cells' HTML without the table's own tags and the
+    links' tags, one line apart, is indexed the same. The comments keep the white space before
+    and after the table apart from the cells' text, as the table's tags did."""
+    return "\n<!---->" + _STRUCTURE.sub("\n", _ANCHOR_TAGS.sub("", table)).strip("\n") + "<!---->\n"
 
 
 _read: dict[Path, tuple[tuple[int, int], dict[str, str]]] = {}

@@ -41,6 +41,7 @@ _AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.I)
 _SPAN = "\x01{}\x01"
 _SPANS = re.compile("\x01([0-9]+)\x01")
 _LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s<>\"'&\\\x01]+)\)")
+_OTHER_SPACE = re.compile(r"[^\S ]")  # a tab (Python-Markdown expands it), a no-break space...
 _FENCE = re.compile(r"^ *(`{3,}|~{3,})")
 # A line that opens a raw HTML block (other than the comments naming wopgen's own blocks): what
 # follows may be HTML up to its closing tag, or Markdown inside HTML; its page keeps its tables.
@@ -130,8 +131,8 @@ def _cells(row: str) -> list[str]:
             start = index + 1
         index += 1
     cells.append(body[start:])
-    if any("``" in cell or "\\`" in cell for cell in cells):
-        raise NotPlain(row)  # longer backtick runs and escaped backticks: left to Markdown
+    if any("``" in cell or "\\`" in cell for cell in cells) or _OTHER_SPACE.search(body):
+        raise NotPlain(row)  # longer backtick runs, escaped backticks, tabs and other spaces: left to Markdown
     return [cell.strip(" ") for cell in cells]
 
 
