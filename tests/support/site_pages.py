@@ -7,7 +7,12 @@ from __future__ import annotations
 import html
 import json
 import re
+from typing import Any
 
+import markdown  # type: ignore[import-untyped]
+from mkdocs.utils.yaml import yaml_load
+
+from wopgen.generate.site import BASE_CONFIG
 from wopgen.generate.site.tables import TABLES
 
 _COMMENT = re.compile(r"<!-- wopgen-table:([0-9a-f]+) -->")
@@ -51,3 +56,17 @@ def staged(tree: dict[str, str | bytes]) -> dict[str, str]:
             text = _COMMENT.sub(lambda m: table_markdown(tables[m[1]]), text)
         out[path] = text
     return out
+
+
+def base_markdown() -> markdown.Markdown:
+    """Python-Markdown with the extensions and settings of the base configuration, as mkdocs runs it."""
+    with BASE_CONFIG.open(encoding="utf-8") as stream:
+        config = yaml_load(stream)
+    names: list[str] = []
+    settings: dict[str, Any] = {}
+    for entry in config["markdown_extensions"]:
+        name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, None)
+        names.append(name)
+        if options:
+            settings[name] = options
+    return markdown.Markdown(extensions=names, extension_configs=settings)

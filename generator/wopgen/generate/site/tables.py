@@ -87,6 +87,8 @@ def _inline(text: str) -> str:
         parts[index] = _SPAN.format(len(spans))
         spans.append(f"<code>{_escape(code.strip())}</code>")
     marked = "".join(parts)
+    if "![" in marked:
+        raise NotPlain(text)  # an image
     # Emphasis takes a pair of `*`, or of `_` at the edges of words: one alone is text (counted over
     # the cell's text and link labels, not the link targets, which are no text).
     bare = _LINK.sub(r"\1", _SPANS.sub(" ", marked))
