@@ -137,7 +137,7 @@ def test_only_tables_markdown_would_read_as_tables_are_replaced() -> None:
 
 
 def test_a_tables_search_text_is_indexed_as_the_table() -> None:
-    from material.plugins.search.plugin import Parser
+    from material.plugins.search.plugin import Parser  # type: ignore[import-untyped]  # the package ships no annotations
 
     table = table_html(_table("[`a.b`](x.md) c `d` [e](y.md)").split("\n")).replace(
         "<td>y</td>", '<td><a href="z/">y</a> <code>q</code></td><td></td>'
