@@ -41,6 +41,8 @@ _AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.I)
 _SPAN = "\x01{}\x01"
 _SPANS = re.compile("\x01([0-9]+)\x01")
 _LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s<>\"'&\\\x01]+)\)")
+_PLAIN = re.compile(r"[^`\[\]\\*_<>&!{}\x00-\x1f]*")
+_ONE_CODE = re.compile(r"`([^`<>&\x00-\x1f]*[^`<>&\s][^`<>&\x00-\x1f]*)`")
 _OTHER_SPACE = re.compile(r"[^\S ]")  # a tab (Python-Markdown expands it), a no-break space...
 _FENCE = re.compile(r"^ *(`{3,}|~{3,})")
 # A line that opens a raw HTML block (other than the comments naming wopgen's own blocks): what
@@ -74,6 +76,11 @@ def _inline(text: str) -> str:
     """A cell's inline Markdown as Python-Markdown writes it; raises NotPlain for anything else.
 
     As in Python-Markdown, code spans are taken first (their text is literal), then links."""
+    if _PLAIN.fullmatch(text):  # words alone, the most common cell
+        return text
+    alone = _ONE_CODE.fullmatch(text)
+    if alone and not alone[1].startswith(("#!", ":::")):  # one code span alone, the next most common
+        return f"<code>{alone[1].strip()}</code>"
     if "\x01" in text:
         raise NotPlain(text)
     parts = text.split("`")
