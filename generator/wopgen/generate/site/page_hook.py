@@ -48,8 +48,9 @@ _STRUCTURE = re.compile(r"(?:\n?</?(?:table|thead|tbody|tr|th|td)>)+\n?")
 _SEARCHED = "<!-- wopgen-searched -->{}<!-- /wopgen-searched -->"
 _SEARCHED_TABLE = re.compile(r"<!-- wopgen-searched -->.*?<!-- /wopgen-searched -->", re.S)
 _placed: dict[str, list[str]] = {}  # page -> its tables, resolved, in page order, until put back
-# An ampersand that does not start an entity: Python-Markdown writes an attribute's `&` as `&amp;`.
-_AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.I)
+# An ampersand that does not start an entity: Python-Markdown writes such an `&` (in text or in an
+# attribute) as `&amp;` and leaves entities as they are.
+AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.I)
 
 
 def wrap_identifiers(html: str) -> str:
@@ -85,7 +86,7 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     links = _RelativePathTreeprocessor(page.file, files, config)  # what mkdocs does to a link in Markdown
 
     def resolved(match: re.Match[str]) -> str:
-        url = _AMP.sub("&amp;", links.path_to_url(match[1]))
+        url = AMP.sub("&amp;", links.path_to_url(match[1]))
         return '<a href="' + url.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;") + '">'
 
     placed: list[str] = []

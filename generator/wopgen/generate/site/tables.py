@@ -3,18 +3,21 @@
 Most of a page's Markdown conversion went into its tables (schema field tables, the rule catalogue,
 the event catalogue, API operations, the traceability tables of the prose): Python-Markdown runs
 every inline pattern of every extension over every cell. A table whose cells use only the inline
-Markdown this module knows (code spans, links, `\\|`, plain text) is written as the HTML
-Python-Markdown writes for it, and the page carries a comment naming it
+Markdown this module knows (code spans, links, `\\|`, entities, plain text) is written as the
+HTML Python-Markdown writes for it, and the page carries a comment naming it
 (`<!-- wopgen-table:KEY -->`); the staging tree carries every table's HTML in `tables.json`. A
-table with anything else in a cell (emphasis, raw HTML, an entity, an image, an attribute list,
-a backslash escape other than `\\|`) stays Markdown, as does a table in a fence, an indented block
-or a page with Markdown inside HTML: what is made here reads exactly as what mkdocs would make.
+table with anything else in a cell (emphasis, raw HTML, an image, an attribute list, a backslash
+escape other than `\\|`, a tab) stays Markdown, as does a table with aligned columns, in a fence or
+an indented block, and every table of a page with a raw HTML block or a reference definition: what
+is made here reads exactly as what mkdocs would make (the tests compare the two on every table of
+the repository's site and of the published corpus).
 
-The page hook puts each table in place of its comment as soon as the page is converted (before
-the search plugin reads the page, so search finds the tables' text as before) and resolves its
-links there as mkdocs resolves the links of a page: the same relative URLs, the same warnings for a
-missing page, and its anchors checked with the page's own, so `--strict` fails the build on a
-broken link or anchor in a table as it does anywhere else.
+The page hook puts each table in place of its comment as soon as the page is converted and
+resolves its links there with mkdocs' own link resolver: the same relative URLs, the same warnings
+for a missing page, and its anchors checked with the page's other links, so `--strict` fails the
+build on a broken link or anchor in a table as it does anywhere else. The search plugin reads the
+table's text and code tags without its other markup (`page_hook.search_text`), which indexes the
+same; the table is back in the page before the theme writes it.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from wopgen.generate.site.page_hook import TABLE_COMMENT, TABLES
+from wopgen.generate.site.page_hook import AMP, TABLE_COMMENT, TABLES
 
 __all__ = ["TABLES", "NotPlain", "Tables", "table_html"]
 
@@ -36,8 +39,6 @@ _SEPARATOR = re.compile(r"\|(?: *-+ *\|)+")
 # its tables (see `Tables.place`). Emphasis is checked over the whole cell (see `_inline`).
 _SPECIAL = re.compile(r"<(?!\s|$)|[`\x00\x02-\x08\x0b-\x1f]|!\[|\]\(|\x01[0-9]+\x01\{|\}$")
 _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_|_(?!\w)")
-# An ampersand that does not start an entity (Python-Markdown keeps entities as they are).
-_AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.I)
 _SPAN = "\x01{}\x01"
 _SPANS = re.compile("\x01([0-9]+)\x01")
 _LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s<>\"'&\\\x01]+)\)")
@@ -68,7 +69,7 @@ def _text(text: str, spans: list[str]) -> str:
         if text.replace("\\|", "").count("\\"):
             raise NotPlain(text)
         text = text.replace("\\|", "|")
-    text = _AMP.sub("&amp;", text).replace("<", "&lt;").replace(">", "&gt;")
+    text = AMP.sub("&amp;", text).replace("<", "&lt;").replace(">", "&gt;")
     return _SPANS.sub(lambda m: spans[int(m[1])], text)
 
 
