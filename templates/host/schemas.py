@@ -238,10 +238,9 @@ def _any_count(schema: Any) -> bool:
 
 
 class EnvelopeParts(NamedTuple):
-    """What an event log needs to validate its events in parts: the envelope holds the parts it builds
-    itself to rules it can check once (the `runId` of a log, each event type, each timestamp), or that
-    hold by construction (`eventId`, `sequence`, a `causationId` string long enough), so only the payload
-    is validated per event, by `payload_judge`, with the envelope's own subschema for it."""
+    """The envelope, split for an event log: the members the log builds itself are checked once (the
+    `runId` of a log, each event type, each new timestamp) or hold by construction (`eventId`, `sequence`,
+    a `causationId` string long enough), so an append validates only its payload (`payload_judge`)."""
 
     run_id: Callable[[Any], bool]  # the compiled `is_valid` of the envelope's runId subschema
     timestamp: Callable[[Any], bool]  # ... and of its timestamp subschema
