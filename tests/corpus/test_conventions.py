@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from support.corpus_factory import rfc_text, schema
 from support.helpers import hits
 from wopgen.cli import cli
-from wopgen.corpus.conventions import Conventions, looks_like_path, settings_reference
-from wopgen.corpus.settings import SettingsError, load_settings
+from wopgen.corpus.conventions import Conventions, default_text, looks_like_path
+from wopgen.corpus.settings import SettingsError, load_settings, setting_values, settings_reference
 from wopgen.diagnostics import Diagnostic
 
 Files = dict[str, Any]
@@ -381,6 +381,23 @@ def test_every_convention_is_documented() -> None:
     assert result.exit_code == 0
     for key in keys:
         assert f"`{key}`" in result.output
+
+
+def test_every_documented_key_is_read_and_shown(tmp_path: Path) -> None:
+    """One table per kind of key: each documented key is accepted in [tool.wopgen], `config --values`
+    shows its value, and its documented default is what an empty table gives."""
+    (tmp_path / "pyproject.toml").write_text("[tool.wopgen]\n", encoding="utf-8")
+    defaults = setting_values(load_settings(tmp_path))
+    documented = {s.key: s.default for s in settings_reference()}
+    assert set(defaults) == set(documented)
+    for key, value in defaults.items():
+        assert documented[key] == default_text(tuple(value) if isinstance(value, list) else value), key
+    for key in documented:
+        text = f"[tool.wopgen]\n{key} = 1\n"  # the wrong type for every key: refused by name, not as unknown
+        (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+        with pytest.raises(SettingsError) as refused:
+            load_settings(tmp_path)
+        assert "unknown" not in str(refused.value) and key in str(refused.value), key
 
 
 def test_config_file_replaces_pyproject(make_corpus, tmp_path: Path) -> None:

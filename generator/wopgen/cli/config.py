@@ -34,7 +34,7 @@ def config(obj: Context, fmt: str, show_values: bool, reference: bool) -> None:
       wopgen config --reference                       # the corpus format reference
       wopgen --config examples/openwop-v1.toml --root ../openwop config --values
     """
-    from wopgen.corpus.conventions import settings_reference
+    from wopgen.corpus.settings import settings_reference
 
     if reference:
         from wopgen.reference import format_reference
@@ -65,17 +65,6 @@ def config(obj: Context, fmt: str, show_values: bool, reference: bool) -> None:
 
 
 def _current_values(obj: Context) -> dict[str, str]:
-    from dataclasses import fields
+    from wopgen.corpus.settings import setting_values
 
-    from wopgen.corpus.conventions import key_of
-    from wopgen.corpus.settings import _KEYS
-
-    settings = obj.settings()
-    values: dict[str, str] = {key: repr(getattr(settings, name)) for key, name in _KEYS.items()}
-    values["external-rfcs"] = repr(sorted(settings.external_rfcs))
-    values["reserved-rfcs"] = repr(sorted(settings.reserved_rfcs))
-    for f in fields(settings.conventions):
-        key = key_of(f.name)
-        if key is not None:
-            values[key] = repr(getattr(settings.conventions, f.name))
-    return values
+    return {key: repr(value) for key, value in setting_values(obj.settings()).items()}

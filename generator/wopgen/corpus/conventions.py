@@ -1,9 +1,9 @@
 """The conventions of a corpus: every house rule the checks apply that another corpus may not share.
 
 Each convention is a key of `[tool.wopgen]` whose default keeps the strictness this repository has
-always had, so a corpus that sets none of them is checked exactly as before. `SETTINGS` documents
-every key (and the path keys of `settings.py`); `wopgen config` prints it and the reference page
-`docs/settings.md` is written from the same meanings.
+always had, so a corpus that sets none of them is checked exactly as before. `_CONVENTIONS` documents
+each (key, field, kind, meaning; the default is the dataclass's), `settings.py` adds the keys saying
+where the corpus lives, and `wopgen config` prints both.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class ConventionError(ValueError):
 
 @dataclass(frozen=True)
 class Conventions:
-    """The house rules of one corpus (see `SETTINGS` for what each means)."""
+    """The house rules of one corpus (see `_CONVENTIONS` for what each means)."""
 
     direction_required: bool = True
     direction_key: str = "x-wop-direction"
@@ -122,49 +122,6 @@ class Setting:
     meaning: str
 
 
-# Keys of settings.py (the parts of the corpus), documented here so one list covers every key.
-PART_SETTINGS = (
-    Setting("schemas", "path", '"schemas"', "Folder of the JSON Schemas (`*.schema.json`)."),
-    Setting(
-        "examples",
-        "path",
-        '"schemas/examples"',
-        "Folder of the schema examples; optional unless set (see `examples-layout`).",
-    ),
-    Setting("docs", "path", '"spec/v1"', "Folder of the normative prose pages (`**/*.md`)."),
-    Setting("rfcs", "path", '"spec/rfcs"', "Folder of the RFCs (see `rfc-files`, `rfc-exclude`, `rfcs-enabled`)."),
-    Setting(
-        "api",
-        "path",
-        '"spec/api"',
-        "Folder of the API description: `operations.yaml`/`channels.yaml`, or an OpenAPI 3.1 and/or AsyncAPI 3.x "
-        "document; optional unless set.",
-    ),
-    Setting("invariants", "path", '"spec/security/invariants.yaml"', "The security invariants file; optional."),
-    Setting("changelog", "path", '"CHANGELOG.md"', "The changelog (Keep a Changelog); optional unless set."),
-    Setting(
-        "id-base",
-        "string",
-        '"https://openwop.dev/spec/v1/"',
-        "Every schema's `$id` is this base followed by its path below the schemas folder; ends with `/`.",
-    ),
-    Setting(
-        "external-rfcs",
-        "list of numbers",
-        "[]",
-        "RFC numbers the corpus cites that live elsewhere; citing them (and linking to their files) is no finding.",
-    ),
-    Setting(
-        "reserved-rfcs",
-        "list of numbers",
-        "[]",
-        "RFC numbers another RFC series already uses; no RFC here may take one (`rfc-number-reserved`), "
-        "and `wopgen rfc new` skips them.",
-    ),
-    Setting("baseline", "string", "none", "Git ref or folder `wopgen check` compares against for compatibility."),
-    Setting("models-package", "string", '"wop_models"', "Python package name of `wopgen models`."),
-)
-
 # (key, field, kind, meaning); the default is read from the dataclass.
 _CONVENTIONS: tuple[tuple[str, str, str, str], ...] = (
     (
@@ -248,23 +205,24 @@ _CONVENTIONS: tuple[tuple[str, str, str, str], ...] = (
 CONVENTION_KEYS = frozenset(key for key, *_ in _CONVENTIONS)
 
 
-def _default_text(value: Any) -> str:
+def default_text(value: Any) -> str:
+    """A default as `wopgen config` shows it: TOML-like, `none` for no value."""
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, frozenset):
+        return "[" + ", ".join(str(v) for v in sorted(value)) + "]"
     if isinstance(value, tuple):
         return "[" + ", ".join(f'"{v}"' for v in value) + "]"
     return f'"{value}"' if value else '""'
 
 
-def settings_reference() -> tuple[Setting, ...]:
-    """Every key of `[tool.wopgen]` with its kind, default and meaning, parts first."""
+def convention_reference() -> tuple[Setting, ...]:
+    """Every convention key of `[tool.wopgen]` with its kind, default and meaning."""
     defaults = Conventions()
-    return (
-        *PART_SETTINGS,
-        *(
-            Setting(key, kind, _default_text(getattr(defaults, name)), meaning)
-            for key, name, kind, meaning in _CONVENTIONS
-        ),
+    return tuple(
+        Setting(key, kind, default_text(getattr(defaults, name)), meaning) for key, name, kind, meaning in _CONVENTIONS
     )
 
 

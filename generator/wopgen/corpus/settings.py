@@ -6,11 +6,20 @@ import hashlib
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from wopgen.corpus.conventions import CONVENTION_KEYS, ConventionError, Conventions, parse_conventions
+from wopgen.corpus.conventions import (
+    CONVENTION_KEYS,
+    ConventionError,
+    Conventions,
+    Setting,
+    convention_reference,
+    default_text,
+    key_of,
+    parse_conventions,
+)
 
 PYPROJECT = "pyproject.toml"
 TABLE = "[tool.wopgen]"
@@ -61,21 +70,66 @@ class Settings:
         return self.lines.get(key) or self.lines.get(TABLE, 1)
 
 
-_KEYS: dict[str, str] = {
-    "schemas": "schemas",
-    "examples": "examples",
-    "docs": "docs",
-    "rfcs": "rfcs",
-    "api": "api",
-    "invariants": "invariants",
-    "changelog": "changelog",
-    "id-base": "id_base",
-    "baseline": "baseline",
-    "models-package": "models_package",
-}
+# (key, field, kind, meaning) of every key that says where the corpus lives and what it is called;
+# the default shown for each is the `Settings` field's own. The conventions add theirs
+# (corpus/conventions.py); `wopgen config` documents both from these two tables.
+_PARTS: tuple[tuple[str, str, str, str], ...] = (
+    ("schemas", "schemas", "path", "Folder of the JSON Schemas (`*.schema.json`)."),
+    ("examples", "examples", "path", "Folder of the schema examples; optional unless set (see `examples-layout`)."),
+    ("docs", "docs", "path", "Folder of the normative prose pages (`**/*.md`)."),
+    ("rfcs", "rfcs", "path", "Folder of the RFCs (see `rfc-files`, `rfc-exclude`, `rfcs-enabled`)."),
+    (
+        "api",
+        "api",
+        "path",
+        "Folder of the API description: `operations.yaml`/`channels.yaml`, or an OpenAPI 3.1 and/or AsyncAPI 3.x "
+        "document; optional unless set.",
+    ),
+    ("invariants", "invariants", "path", "The security invariants file; optional."),
+    ("changelog", "changelog", "path", "The changelog (Keep a Changelog); optional unless set."),
+    (
+        "id-base",
+        "id_base",
+        "string",
+        "Every schema's `$id` is this base followed by its path below the schemas folder; ends with `/`.",
+    ),
+    (
+        "external-rfcs",
+        "external_rfcs",
+        "list of numbers",
+        "RFC numbers the corpus cites that live elsewhere; citing them (and linking to their files) is no finding.",
+    ),
+    (
+        "reserved-rfcs",
+        "reserved_rfcs",
+        "list of numbers",
+        "RFC numbers another RFC series already uses; no RFC here may take one (`rfc-number-reserved`), "
+        "and `wopgen rfc new` skips them.",
+    ),
+    ("baseline", "baseline", "string", "Git ref or folder `wopgen check` compares against for compatibility."),
+    ("models-package", "models_package", "string", "Python package name of `wopgen models`."),
+)
+_KEYS = {key: name for key, name, kind, _ in _PARTS if kind != "list of numbers"}  # string values
+_NUMBER_LISTS = {key: name for key, name, kind, _ in _PARTS if kind == "list of numbers"}  # lists of RFC numbers
 
-# The settings that hold lists of RFC numbers.
-_NUMBER_LISTS: dict[str, str] = {"external-rfcs": "external_rfcs", "reserved-rfcs": "reserved_rfcs"}
+
+def settings_reference() -> tuple[Setting, ...]:
+    """Every key of `[tool.wopgen]` with its kind, default and meaning, parts first."""
+    defaults = Settings(root=Path())
+    parts = (Setting(key, kind, default_text(getattr(defaults, name)), meaning) for key, name, kind, meaning in _PARTS)
+    return (*parts, *convention_reference())
+
+
+def setting_values(settings: Settings) -> dict[str, object]:
+    """The value `settings` holds for every key `settings_reference` documents (lists of numbers sorted)."""
+    values: dict[str, object] = {key: getattr(settings, name) for key, name in _KEYS.items()}
+    values.update({key: sorted(getattr(settings, name)) for key, name in _NUMBER_LISTS.items()})
+    for f in fields(settings.conventions):
+        key = key_of(f.name)
+        if key is not None:
+            values[key] = getattr(settings.conventions, f.name)
+    return values
+
 
 # The settings that name a part of the corpus: each must stay inside the corpus root.
 PARTS = ("schemas", "examples", "docs", "rfcs", "api", "invariants", "changelog")
