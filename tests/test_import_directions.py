@@ -123,7 +123,7 @@ def test_only_entry_points_ask_the_catalogue() -> None:
 
 
 def test_the_catalogue_lists_every_module_that_declares_rules() -> None:
-    from wopgen.catalogue import RULE_MODULES
+    from wopgen.catalogue import rule_modules
 
     declaring = set()
     for module, source in _sources().items():
@@ -131,4 +131,4 @@ def test_the_catalogue_lists_every_module_that_declares_rules() -> None:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "define":
                 declaring.add(module)
     declaring -= {"wopgen.diagnostics"}
-    assert declaring == {m.__name__ for m in RULE_MODULES}
+    assert declaring == {m.__name__ for m in rule_modules()}

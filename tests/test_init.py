@@ -1,11 +1,14 @@
-"""`wopgen init [DIR]`: a minimal corpus that checks clean, with its settings from the options;
-existing files are never replaced."""
+"""`wopgen init [DIR]`: a minimal corpus that checks clean, with its settings from the options,
+written by the one writer: only new files, all of them or nothing."""
 
 from __future__ import annotations
 
+import errno
+import os
 import tomllib
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from wopgen.cli import cli
@@ -50,6 +53,113 @@ def test_init_never_replaces_a_file(tmp_path: Path) -> None:
     assert "CHANGELOG.md" in output
     assert (tmp_path / "CHANGELOG.md").read_text(encoding="utf-8") == "mine\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["CHANGELOG.md"]
+
+
+def test_init_adds_to_a_git_work_tree_and_leaves_other_files(tmp_path: Path) -> None:
+    """`git init && wopgen init`: the repository and a README stay as they were."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (tmp_path / "README.md").write_text("mine\n", encoding="utf-8")
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "notes.md").write_text("notes\n", encoding="utf-8")
+    code, output = run("init", str(tmp_path))
+    assert code == 0, output
+    assert (tmp_path / "README.md").read_text(encoding="utf-8") == "mine\n"
+    assert (tmp_path / ".git" / "HEAD").read_text(encoding="utf-8") == "ref: refs/heads/main\n"
+    assert (tmp_path / "spec" / "notes.md").read_text(encoding="utf-8") == "notes\n"
+    assert (tmp_path / "pyproject.toml").is_file() and not list(tmp_path.glob(".wopgen-staging*"))
+
+
+def test_init_refuses_a_file_and_the_inside_of_a_git_folder(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    code, output = run("init", str(tmp_path / "file"))
+    assert code == 2 and "is a file" in output
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    code, output = run("init", str(tmp_path / "repo" / ".git"))
+    assert code == 2 and "(.git)" in output
+    assert list((tmp_path / "repo" / ".git").iterdir()) == []
+    (tmp_path / "spec").write_text("a file where a folder must go\n", encoding="utf-8")
+    code, output = run("init", str(tmp_path))
+    assert code == 2 and "Traceback" not in output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "repo", "spec"]
+
+
+def test_init_fills_an_empty_working_folder_and_keeps_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    here = tmp_path / "here"
+    here.mkdir()
+    before = here.stat().st_ino
+    monkeypatch.chdir(here)
+    code, output = run("init")
+    assert code == 0, output
+    assert here.stat().st_ino == before  # the same folder, not one renamed over it
+    assert sorted(p.name for p in here.iterdir()) == ["CHANGELOG.md", "pyproject.toml", "schemas", "spec"]
+    assert run("check")[0] == 0
+
+
+def _failing_on(monkeypatch: pytest.MonkeyPatch, method: str, call: int) -> None:
+    """Make `Path.<method>` fail with ENOSPC on its `call`-th use."""
+    original = getattr(Path, method)
+    calls = {"n": 0}
+
+    def failing(self: Path, *args: object, **kwargs: object) -> object:
+        calls["n"] += 1
+        if calls["n"] == call:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, method, failing)
+
+
+@pytest.mark.parametrize(("method", "call"), [("write_bytes", 4), ("rename", 3)])
+@pytest.mark.parametrize("exists", [False, True])
+def test_a_failure_part_way_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, method: str, call: int, exists: bool
+) -> None:
+    """A full disk after some files are written, or after some are moved into place: the new
+    folder (and the parents init made for it) is gone again; an existing folder holds what it held."""
+    target = tmp_path / "parent" / "spec"
+    if exists:
+        (target / "spec").mkdir(parents=True)  # a folder init writes into
+        (target / "spec" / "notes.md").write_text("notes\n", encoding="utf-8")
+    _failing_on(monkeypatch, method, call)
+    code, output = run("init", str(target))
+    monkeypatch.undo()
+    assert code == 2, output
+    assert "No space left on device" in output and "Traceback" not in output
+    if exists:
+        assert sorted(str(p.relative_to(target)) for p in target.rglob("*")) == ["spec", "spec/notes.md"]
+    else:
+        assert list(tmp_path.iterdir()) == []
+    assert run("init", str(target))[0] == 0  # and the next run starts afresh
+
+
+def test_an_interrupted_init_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    original = Path.write_bytes
+    calls = {"n": 0}
+
+    def interrupted(self: Path, data: bytes) -> int:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return original(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", interrupted)
+    code, output = run("init", str(tmp_path / "spec"))
+    assert code == 1 and "Aborted" in output  # click's answer to Ctrl-C
+    assert calls["n"] == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_staging_folder_of_a_killed_init_is_cleaned(tmp_path: Path) -> None:
+    """A run killed before it could clean up leaves its staging folder, named after its process
+    id; the next run removes it, and only it: a folder that merely looks like one stays."""
+    dead = tmp_path / ".wopgen-staging.999999999.0123abcd"
+    (dead / "schemas").mkdir(parents=True)
+    keep = tmp_path / ".wopgen-staging.notes"
+    keep.mkdir()
+    code, output = run("init", str(tmp_path))
+    assert code == 0, output
+    assert not dead.exists() and keep.exists()
 
 
 def test_init_rejects_a_bad_id_base(tmp_path: Path) -> None:

@@ -8,16 +8,15 @@ profile advertises everything, and every scenario must really exercise it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from types import ModuleType
+from typing import TYPE_CHECKING
 
-from wopgen.conformance.findings import diagnostics, unreachable
-from wopgen.conformance.inprocess import in_process, load_package
-from wopgen.conformance.runner import DiscoveryError, run
-from wopgen.conformance.scenarios import SCENARIOS
-from wopgen.corpus import Corpus
 from wopgen.corpus.api import SHAPE
 from wopgen.diagnostics import Diagnostic, define
-from wopgen.generate.host import PACKAGE, HostGenerationError, describes_operations, generate
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from wopgen.corpus import Corpus
 
 HOST_BROKEN = define(
     "host-import-failed",
@@ -33,11 +32,21 @@ def host_module(corpus: Corpus) -> ModuleType:
 
     The checks generate the tree and hand it to the conformance runner, which imports no generator.
     """
+    from wopgen.conformance.inprocess import load_package
+    from wopgen.generate.host import PACKAGE, generate
+
     return load_package(generate(corpus), PACKAGE)
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
-    from wopgen.checks.gate import blocking  # here: the gate imports the checks package
+    # Imported here, not at the top: `wopgen check` skips this check when its findings are cached,
+    # and then needs neither the generator nor the conformance suite. (The gate imports the checks.)
+    from wopgen.checks.gate import blocking
+    from wopgen.conformance.findings import diagnostics, unreachable
+    from wopgen.conformance.inprocess import in_process
+    from wopgen.conformance.runner import DiscoveryError, run
+    from wopgen.conformance.scenarios import SCENARIOS
+    from wopgen.generate.host import HostGenerationError, describes_operations
 
     if not describes_operations(corpus) or blocking(corpus):
         return  # no host; or one that cannot be generated until the blocking findings are fixed

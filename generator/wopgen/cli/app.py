@@ -1,4 +1,9 @@
-"""The command group, the shared context (corpus root, loading) and the diagnostic printer."""
+"""The command group, the shared context (corpus root, loading) and the diagnostic printer.
+
+Every command module imports this one, and `wopgen --help` imports every command module: so this
+module and the command modules import only click at their top, and the corpus, the checks and the
+renderers inside the functions that use them.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,16 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from wopgen import __version__
-from wopgen.corpus import Corpus, load
-from wopgen.corpus.markdown_memo import MarkdownMemo
-from wopgen.corpus.settings import Settings, SettingsError, find_settings, load_settings
 from wopgen.diagnostics import Diagnostic, plural
-from wopgen.report import RENDERERS, render_json, render_sarif, render_text
+
+if TYPE_CHECKING:
+    from wopgen.corpus import Corpus
+    from wopgen.corpus.markdown_memo import MarkdownMemo
+    from wopgen.corpus.settings import Settings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -30,6 +36,8 @@ class Context:
     def settings(self) -> Settings:
         """The corpus settings, read once per command: the corpus's pyproject.toml, or the --config file."""
         if self._settings is None:
+            from wopgen.corpus.settings import SettingsError, find_settings, load_settings
+
             try:
                 if self.config is not None:
                     root = self.explicit_root or _nearest_root(Path.cwd())
@@ -46,6 +54,9 @@ class Context:
         return self.settings().root
 
     def corpus(self, memo: MarkdownMemo | None = None) -> Corpus:
+        from wopgen.corpus import load
+        from wopgen.corpus.settings import SettingsError
+
         settings = self.settings()
         try:
             return load(settings.root, settings, memo=memo)
@@ -55,6 +66,8 @@ class Context:
 
 def _nearest_root(start: Path) -> Path:
     """With --config and no --root: the enclosing corpus if there is one, else the working folder."""
+    from wopgen.corpus.settings import SettingsError, find_settings
+
     try:
         return find_settings(start).root
     except SettingsError:
@@ -112,6 +125,8 @@ def emit(
     """Print findings (on stderr with `err`); for github and sarif, paths are made relative to the git
     work tree of `root`. `checked` (how much of each part was read) goes into the text summary and
     the JSON report."""
+    from wopgen.report import render_json, render_text
+
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     if fmt == "text":
         colour = colour_wanted(sys.stderr if err else sys.stdout)
@@ -130,6 +145,8 @@ def emit(
 
 def render_for_tools(fmt: str, diagnostics: list[Diagnostic]) -> str:
     """Findings as `json`, `github` workflow commands or `sarif` (whose rule list is the catalogue)."""
+    from wopgen.report import RENDERERS, render_sarif
+
     if fmt == "sarif":
         from wopgen.catalogue import catalogue
 
@@ -194,6 +211,16 @@ class GlobalOptionsGroup(click.Group):
         return None
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """--version, as click's own option prints it; the version is looked up only when asked for."""
+    if not value or ctx.resilient_parsing:
+        return
+    from wopgen import __version__
+
+    click.echo(f"wopgen, version {__version__}", color=ctx.color)
+    ctx.exit()
+
+
 @click.group(cls=GlobalOptionsGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option(
     "--root",
@@ -214,7 +241,14 @@ class GlobalOptionsGroup(click.Group):
     show_default=True,
     help="Colour the output; auto colours a terminal unless NO_COLOR is set.",
 )
-@click.version_option(__version__, prog_name="wopgen")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and exit.",
+)
 @click.pass_context
 def cli(ctx: click.Context, root: Path | None, config: Path | None, color: str) -> None:
     """Check, generate from and execute the OpenWOP v1 specification corpus.

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import sys
 from functools import partial
+from typing import TYPE_CHECKING
 
 import click
 
-from wopgen.catalogue import configure, unknown_patterns
+from wopgen.catalogue import configure, listing, unknown_patterns
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, emit, pass_context
 from wopgen.cli.compat import _compat_findings
-from wopgen.corpus import Corpus
 from wopgen.diagnostics import Severity, fails, select
+
+if TYPE_CHECKING:
+    from wopgen.corpus import Corpus
 
 CACHE_FOLDER = "build/.cache/check"
 
@@ -120,9 +123,7 @@ def _configured_selection(
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rules(fmt: str) -> None:
     """List every rule id with its default severity and what it means."""
-    from wopgen.catalogue import catalogue
-
-    items = catalogue()
+    items = listing()
     if fmt == "json":
         import json
 
@@ -146,9 +147,7 @@ def _known_rules(patterns: tuple[str, ...], option: str) -> None:
     """A --select/--ignore pattern that matches no rule is a typo that would pass in silence."""
     import difflib
 
-    from wopgen.catalogue import catalogue
-
-    ids = [rule.id for rule in catalogue()]
+    ids = [rule.id for rule in listing()]
     families = sorted({rule_id.split("-", 1)[0] + "-" for rule_id in ids})
     for pattern in unknown_patterns(list(patterns)):
         close = difflib.get_close_matches(pattern, families + ids, n=3, cutoff=0.6)

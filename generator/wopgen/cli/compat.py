@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, cli, pass_context, render_for_tools
-from wopgen.compat.rules import ARTIFACT, DIRECTIONS
-from wopgen.corpus import Corpus
-from wopgen.corpus.settings import Settings, SettingsError
 from wopgen.diagnostics import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from wopgen.corpus import Corpus
+
+# The roles of wopgen.compat.rules.DIRECTIONS, spelt out so that `wopgen --help` need not import the
+# compat engine to build this option (a test holds the two equal); the last is the default.
+DIRECTIONS = ("client-sent", "host-emitted", "artifact")
 
 
 def _compat_findings(corpus: Corpus, against: str | None) -> list[Diagnostic]:
@@ -68,7 +73,7 @@ def _compat_findings(corpus: Corpus, against: str | None) -> list[Diagnostic]:
 @click.option(
     "--direction",
     type=click.Choice(list(DIRECTIONS)),
-    default=ARTIFACT,
+    default=DIRECTIONS[-1],
     show_default=True,
     help="The role of a schema that declares none in x-wop-direction (for plain schema files: all of them).",
 )
@@ -132,6 +137,7 @@ def compat(
     from wopgen.compat.accepted import AcceptedError, apply, read_accepted
     from wopgen.compat.report import RENDERERS
     from wopgen.compat.source import SourceError, is_schema_file
+    from wopgen.corpus.settings import Settings, SettingsError
 
     if not against.strip():
         raise click.UsageError("--against is empty: name a git ref, a corpus folder or a schema file")

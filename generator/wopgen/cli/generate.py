@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from wopgen.cli.app import EXIT_FINDINGS, Context, cli, emit, force_option, generated_tree, pass_context
-from wopgen.corpus import Corpus
 from wopgen.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from wopgen.corpus import Corpus
 
 
 @cli.command()

@@ -5,11 +5,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from wopgen.cli.app import EXIT_FINDINGS, Context, cli, emit, force_option, generated_tree, pass_context
-from wopgen.corpus import Corpus
+
+if TYPE_CHECKING:
+    from wopgen.corpus import Corpus
 
 
 @cli.group()
@@ -73,15 +76,34 @@ def _complete_profile(ctx: click.Context, param: click.Parameter, incomplete: st
     return [name for name in public_profiles() if name.startswith(incomplete)]
 
 
+class _ProfileOption(click.Option):
+    """--profile, whose help names the profiles only when it is read: listing them imports the host's
+    profile table (and the corpus package), which building the command line for `wopgen --help` or
+    any other command must not pay for."""
+
+    def __init__(self, *args: Any, lead: str = "", **kwargs: Any) -> None:
+        self.lead = lead
+        super().__init__(*args, **kwargs)
+
+    @property
+    def help(self) -> str:
+        return f"{self.lead} One of: {', '.join(public_profiles())}."
+
+    @help.setter
+    def help(self, _value: str | None) -> None:
+        """click sets the help text once; this option words its own."""
+
+
 def profile_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """--profile NAME: its help lists the user-facing profiles; the mutant-* test ones stay out of sight."""
     return click.option(
         "--profile",
+        cls=_ProfileOption,
+        lead=help_text,
         default="full",
         show_default=True,
         metavar="NAME",
         shell_complete=_complete_profile,
-        help=f"{help_text} One of: {', '.join(public_profiles())}.",
     )
 
 

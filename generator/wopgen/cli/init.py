@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import getpass
-import shutil
-import tempfile
 from pathlib import Path
 
 import click
@@ -29,32 +27,24 @@ def init(directory: Path, title: str, id_base: str, repository_url: str, author:
 
     \b
     It holds pyproject.toml with [tool.wopgen] settings, one schema with a valid and an invalid
-    example, one RFC from the template, one prose page and a changelog. A file that already exists
-    is never replaced: then nothing is written and the exit code is 2.
+    example, one RFC from the template, one prose page and a changelog. Only new files are written:
+    when any of them already exists in DIRECTORY, nothing is written and the exit code is 2; other
+    files there (a README, a fresh git repository) are left as they are. A run that fails part-way
+    leaves nothing behind.
     \b
     Examples:
       wopgen init my-spec --title "Acme Protocol" --id-base https://acme.example/spec/v1/
       cd my-spec && wopgen check
     """
     from wopgen.generate.starter import StarterError, starter_files
+    from wopgen.generate.writer import WriteError, create_tree
 
     try:
         files = starter_files(title, id_base, repository_url, author or getpass.getuser(), dt.date.today())
     except StarterError as exc:
         raise click.UsageError(str(exc)) from None
-    existing = sorted(name for name in files if (directory / name).exists() or (directory / name).is_symlink())
-    if existing:
-        raise click.UsageError(f"{directory} already has {', '.join(existing)}; wopgen init writes only new files")
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(prefix=".wopgen-init-", dir=directory) as tmp:
-            for name, text in files.items():  # all files first, then into place: no half-written corpus
-                target = Path(tmp) / name
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8")
-            for name in files:
-                (directory / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.move(str(Path(tmp) / name), directory / name)
-    except OSError as exc:
-        raise click.UsageError(f"cannot write the corpus into {directory}: {exc.strerror or exc}") from None
+        create_tree(files, directory)
+    except WriteError as exc:
+        raise click.UsageError(str(exc)) from None
     click.echo(f"wrote {len(files)} files into {directory}; next: cd {directory} && wopgen check")

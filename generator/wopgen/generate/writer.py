@@ -9,6 +9,10 @@ The writer only ever replaces what it wrote itself: every output folder carries 
 manifest lists are dropped and every other file in the folder (a `CNAME`, hand-written notes) is
 carried over untouched. A folder that holds files but no manifest is refused unless the caller
 passes `force`; folders that hold the corpus or a `.git` are refused always.
+
+`create_tree` starts files people will edit from then on (`wopgen init`): it only adds files that
+do not exist yet, keeps no manifest (none of it is the writer's to replace later) and leaves
+nothing behind when it fails.
 """
 
 from __future__ import annotations
@@ -16,11 +20,14 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import difflib
+import errno
 import hashlib
 import os
+import re
 import shutil
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -30,6 +37,7 @@ MANIFEST = ".wopgen-output"
 _MANIFEST_HEADER = "# files written by wopgen (sha256  path); wopgen replaces only these\n"
 _OLD = ".wopgen-old"
 _SCRATCH = ".wopgen-staging"
+_STAGING_INSIDE = re.compile(re.escape(_SCRATCH) + r"\.(\d+)\.[0-9a-f]{8}")  # create_tree's, by process id
 
 
 class WriteError(Exception):
@@ -175,20 +183,28 @@ def _swap(staging: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> Path:
-    """The folder `write_tree` will replace (a symlink followed), after every refusal is checked
-    and the leftovers of interrupted runs are cleaned away; raises WriteError."""
+def _folder(out: Path, refused: Callable[[Path], str | None]) -> Path:
+    """`out` as an absolute path (a symlink followed), once it is neither a file nor a folder that
+    `refused` gives a reason for; raises WriteError."""
     try:
         out = Path(os.path.abspath(out))
         if out.is_symlink() or out.exists():
             out = out.resolve()
     except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, a NUL byte
         raise WriteError(f"cannot use {out} as the output folder: {exc}") from None
-    reason = refusal(out, [Path(os.path.abspath(p)) for p in protected])
+    reason = refused(out)
     if reason:
         raise WriteError(reason)
     if out.exists() and not out.is_dir():
         raise WriteError(f"refusing to write into {out}: it is a file, not a folder")
+    return out
+
+
+def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> Path:
+    """The folder `write_tree` will replace (a symlink followed), after every refusal is checked
+    and the leftovers of interrupted runs are cleaned away; raises WriteError."""
+    kept = [Path(os.path.abspath(p)) for p in protected]
+    out = _folder(out, lambda folder: refusal(folder, kept))
     clean_leftovers(out)
     try:
         present = any(out.iterdir()) if out.is_dir() else False
@@ -243,6 +259,76 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def create_tree(files: Tree, out: Path) -> None:
+    """Add `files` to the folder `out` (made when missing): all of them, or nothing at all.
+
+    It only adds: a file it would write that already exists (or a path it needs that is a file) is
+    refused before anything is written, and nothing else in `out` is touched, so `out` may be a
+    fresh git work tree or a folder with notes in it. Refused too (WriteError, nothing changed): the
+    root of the file system, a path inside a `.git` folder, a file. The files are written into a
+    staging folder inside `out` (same disk, and `out` itself is kept: it may be the working
+    directory), then moved into place one by one; when any step fails, what was moved is removed
+    again, and so are the folders this call made and the staging folder. No manifest is written.
+    """
+    for relative in files:
+        _safe(relative)
+    out = _folder(out, _adding_refusal)
+    made = [folder for folder in (out, *out.parents) if not folder.exists()]  # deepest first
+    staging = out / f"{_SCRATCH}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    moved: list[Path] = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        _clean_killed_stagings(out)
+        present = sorted(r for r in files if (out / r).exists() or (out / r).is_symlink())
+        if present:
+            shown = ", ".join(present[:5]) + (", ..." if len(present) > 5 else "")
+            raise WriteError(f"refusing to write into {out}: it already has {shown}; only new files are written")
+        staging.mkdir()
+        for relative in sorted(files):
+            target = staging / _safe(relative)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(_as_bytes(files[relative]))
+        for relative in sorted(files):
+            place = out / _safe(relative)
+            for folder in reversed(place.relative_to(out).parents[:-1]):  # outermost first
+                if not (out / folder).is_dir():
+                    (out / folder).mkdir()  # a file in the way fails here
+                    made.insert(0, out / folder)
+            if place.exists() or place.is_symlink():  # it appeared while this run wrote
+                raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(place))
+            (staging / relative).rename(place)
+            moved.append(place)
+        shutil.rmtree(staging)
+    except BaseException as exc:  # an interrupt too: no half-written corpus is left behind
+        for path in moved:
+            with suppress(OSError):
+                path.unlink()
+        shutil.rmtree(staging, ignore_errors=True)
+        for folder in made:  # deepest first; a folder someone else filled meanwhile stays
+            with suppress(OSError):
+                folder.rmdir()
+        if isinstance(exc, OSError):
+            raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise
+
+
+def _adding_refusal(out: Path) -> str | None:
+    """Why `create_tree` must not add files to `out`, or None."""
+    if out.parent == out:
+        return f"refusing to write into {out}: it is the root of the file system"
+    if ".git" in out.parts:
+        return f"refusing to write into {out}: it is inside a git repository's own folder (.git)"
+    return None
+
+
+def _clean_killed_stagings(folder: Path) -> None:
+    """Remove the staging folders that `create_tree` runs killed before cleaning up left in `folder`."""
+    for entry in folder.iterdir():
+        ours = _STAGING_INSIDE.fullmatch(entry.name)
+        if ours and not _pid_alive(int(ours[1])) and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 def _remove(path: Path) -> None:
