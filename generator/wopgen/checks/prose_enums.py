@@ -26,6 +26,7 @@ from collections.abc import Generator, Iterator, Mapping
 from typing import Any
 
 from wopgen.corpus import Corpus
+from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Located, Position, RefGraph, Status
 from wopgen.corpus.markdown import Link, MarkdownDoc
 from wopgen.diagnostics import Diagnostic, define
@@ -58,11 +59,14 @@ def enum_values(corpus: Corpus) -> dict[str, frozenset[str]]:
         if not corpus.resolvable(path):
             continue
         for item in graph.objects(path):
-            properties = item.node.get("properties") if item.position is Position.SCHEMA else None
+            if item.position is not Position.SCHEMA:
+                continue
+            properties = item.node.get("properties")
             if not isinstance(properties, dict):
                 continue
+            at = f"{item.pointer}/properties/"
             for name, schema in properties.items():
-                values = _strings(graph, Located(path, item.pointer).child("properties", name), 0, schema)
+                values = _strings(graph, Located(path, at + escape_token(name)), 0, schema)
                 found.setdefault(name, set()).add(frozenset(values) if values else None)
     closed: dict[str, frozenset[str]] = {}
     for name, sets in found.items():

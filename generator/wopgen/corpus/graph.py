@@ -180,6 +180,11 @@ def _pointer_leads(contents: Any, fragment: str) -> bool:
     return True
 
 
+# A tuple made once: `isinstance(x, dict | list)` builds the union anew at every call, and this is
+# asked of every value of every schema.
+_CONTAINERS = (dict, list)
+
+
 def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
     """Every object of a schema document in document order, iteratively (deep nesting cannot overflow)."""
     stack: list[tuple[str, Any, Position, str]] = [("", data, Position.SCHEMA, base)]
@@ -187,7 +192,7 @@ def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
         ptr, node, position, here = stack.pop()
         if isinstance(node, list):
             for index in range(len(node) - 1, -1, -1):
-                if isinstance(node[index], dict | list):
+                if isinstance(node[index], _CONTAINERS):
                     stack.append((f"{ptr}/{index}", node[index], position, here))
             continue
         if not isinstance(node, dict):
@@ -196,7 +201,7 @@ def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
             here = split_fragment(join_uri(here, node["$id"]))[0]
         yield SchemaObject(ptr, node, position, here)
         for key, value in reversed(node.items()):
-            if isinstance(value, dict | list):
+            if isinstance(value, _CONTAINERS):
                 token = escape_token(key) if "~" in key or "/" in key else key
                 stack.append((f"{ptr}/{token}", value, _child_position(position, key), here))
 

@@ -14,8 +14,10 @@ import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline, image, link
 from markdown_it.token import Token
@@ -32,6 +34,8 @@ _COUNTED = re.compile(r"^(.*)_([0-9]+)$")
 _TAG = re.compile(r"</?[^>]*>")
 _NOT_IN_SLUG = re.compile(r"[^\w\- ]")
 _LINK_TYPES = ("link_open", "image")
+# Block rules that look for a line interrupting what they read (markdown-it's terminator chains).
+_INTERRUPTED = ("paragraph", "reference", "blockquote", "list")
 # A character where a CommonMark inline rule can start (line break, escape, code, emphasis, link,
 # image, autolink or HTML, entity): text without any of them is a single text token.
 _INLINE_MARKUP = re.compile(r"[\n\\`*_\[\]!<&]")
@@ -90,8 +94,9 @@ class MarkdownDoc:
     rfc_mentions: list[RfcMention] = field(default_factory=list)
     code_lines: set[int] = field(default_factory=set)
 
-    @property
+    @cached_property
     def lines(self) -> list[str]:
+        """The page's lines (made once: the reader and several checks go through them)."""
         return source_lines(self.text)
 
     @property
@@ -176,29 +181,116 @@ def _located(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline
 def _inline_where_read(state: StateCore) -> None:
     """The core `inline` rule, run only on the inline content this reader looks into.
 
-    Only headings (for their text and anchor) and text holding a `[` (which every link, image and
-    undefined reference has) are read below token by token; everything else is read from the
-    block token's own content. Skipping the rest halves the cost of parsing a page. A heading of
-    plain text gets the one text token the inline parser would have made of it."""
+    Only headings (for their text and anchor) and text that can hold a link, an image or an
+    undefined reference are read below token by token; everything else is read from the block
+    token's own content. Skipping the rest halves the cost of parsing a page. A heading of plain
+    text gets the one text token the inline parser would have made of it.
+
+    Text can hold a link only with a `[`, and then only with `](` (an inline link or image: no
+    space may come between the two), `][` (a full or collapsed reference, also the mark of an
+    undefined one) or a reference definition somewhere in the page (for a shortcut `[label]`).
+    Autolinks are links too, but the reader takes only the link and image rules' links."""
     tokens = state.tokens
+    defined = bool(state.env.get("references"))
     for index, token in enumerate(tokens):
         if token.type != "inline":
             continue
         token.children = []
-        if "[" in token.content:
-            state.md.inline.parse(token.content, state.md, state.env, token.children)
-        elif index and tokens[index - 1].type == "heading_open":
-            if _INLINE_MARKUP.search(token.content):
-                state.md.inline.parse(token.content, state.md, state.env, token.children)
+        content = token.content
+        if index and tokens[index - 1].type == "heading_open":
+            if _INLINE_MARKUP.search(content):
+                state.md.inline.parse(content, state.md, state.env, token.children)
             else:  # what the inline parser makes of plain text: one text token
                 text = Token("text", "", 0)
-                text.content = token.content
+                text.content = content
                 token.children.append(text)
+        elif "[" in content and (defined or "](" in content or "][" in content):
+            state.md.inline.parse(content, state.md, state.env, token.children)
 
 
-def _parser() -> MarkdownIt:
+BlockRule = Callable[[StateBlock, int, int, bool], bool]
+
+# The characters a line can begin with (after its indent) for each block rule but code, lheading
+# and paragraph to match there: CommonMark opens every other block with one of them, and each of
+# these rules reads that character (`src[bMarks + tShift]`) and declines any other at once.
+_OPENERS = {
+    "fence": "`~",
+    "blockquote": ">",
+    "hr": "*-_",
+    "list": "*+-0123456789",
+    "reference": "[",
+    "html_block": "<",
+    "heading": "#",
+}
+
+
+def _by_first_character(rules: Sequence[tuple[str, BlockRule]]) -> BlockRule:
+    """One block rule trying, in their order, only those of `rules` that the line's first character
+    can open: the others would decline without looking further, so the outcome is the same."""
+    tried = {c: tuple(fn for name, fn in rules if c in _OPENERS[name]) for name, _ in rules for c in _OPENERS[name]}
+    every = tuple(fn for _, fn in rules)
+
+    def dispatch(state: StateBlock, line: int, end: int, silent: bool) -> bool:
+        pos = state.bMarks[line] + state.tShift[line]
+        for rule in tried.get(state.src[pos], ()) if pos < len(state.src) else every:
+            if rule(state, line, end, silent):
+                return True
+        return False
+
+    return dispatch
+
+
+def _dispatch_block_rules(parser: MarkdownIt) -> None:
+    """Make the block parser try, at each line, only the rules its first character can open.
+
+    markdown-it calls every block rule in turn at the start of each block, and every
+    paragraph-interrupting rule at each further line of a paragraph (twice: setext heading, then
+    paragraph), though all but one or two decline at the first character. Here the rules before
+    `lheading` become one rule under the name `code` (an indented line is code or nothing, as
+    `code` comes first; otherwise the rules the character opens), and each list of interrupting
+    rules one rule placed after `paragraph` (which always matches, so the main chain never reaches
+    it). Rules are still called in their order with the same arguments. A ruler of another shape
+    (another markdown-it version) is left as it is."""
+    ruler = parser.block.ruler
+    names = ruler.get_active_rules()
+    rules = ruler.getRules("")
+    name_of = {id(fn): name for name, fn in zip(names, rules, strict=True)}
+    chains = {chain: [name_of.get(id(fn), "") for fn in ruler.getRules(chain)] for chain in _INTERRUPTED}
+    starting = names[1 : names.index("lheading")] if "lheading" in names else []
+    if (
+        names[:1] != ["code"]
+        or names[-2:] != ["lheading", "paragraph"]
+        or not set(starting) <= set(_OPENERS)
+        or not all(set(members) <= set(_OPENERS) for members in chains.values())
+    ):
+        return
+    fn_of = dict(zip(names, rules, strict=True))
+    code, opened = fn_of["code"], _by_first_character([(name, fn_of[name]) for name in starting])
+
+    def block_start(state: StateBlock, line: int, end: int, silent: bool) -> bool:
+        if state.sCount[line] - state.blkIndent >= 4:
+            return code(state, line, end, silent)
+        return opened(state, line, end, silent)
+
+    groups: dict[tuple[str, ...], list[str]] = {}  # rules interrupting -> the rules they interrupt
+    for chain, members in chains.items():
+        groups.setdefault(tuple(members), []).append(chain)
+    ruler.at("code", block_start)
+    ruler.disable(starting)
+    after = "paragraph"
+    for number, (interrupting, alt) in enumerate(groups.items()):
+        name = f"interrupts-{number}"
+        ruler.after(after, name, _by_first_character([(m, fn_of[m]) for m in interrupting]), {"alt": alt})
+        after = name
+
+
+def _parser(shortcuts: bool = True) -> MarkdownIt:
+    """The reader's parser; without `shortcuts`, markdown-it as it comes (every block rule tried at
+    every line, all inline content parsed), which must read every page the same."""
     parser = _Parser("commonmark")
-    parser.core.ruler.at("inline", _inline_where_read)
+    if shortcuts:
+        _dispatch_block_rules(parser)
+        parser.core.ruler.at("inline", _inline_where_read)
     parser.inline.ruler.at("link", _located(link))
     parser.inline.ruler.at("image", _located(image))
     # Keep escapes and entities as tokens of their own, so text tokens are verbatim source.
@@ -222,6 +314,7 @@ def _unique(anchor: str, used: set[str]) -> str:
     return anchor
 
 
+@lru_cache(maxsize=4096)  # the same section titles recur on every page of a kind
 def slugify(text: str) -> str:
     """The site's anchor for a heading whose plain text is `text` (before repeats are numbered).
 
@@ -234,6 +327,8 @@ def slugify(text: str) -> str:
 
 def _attr_id(text: str) -> tuple[str, str | None]:
     """`text` without a trailing attribute list, and the `#id` that list sets (if any)."""
+    if "{" not in text:  # no list (most headings): no search
+        return text, None
     match = _ATTRS.search(text)
     if match is None:
         return text, None
@@ -335,9 +430,13 @@ def _undefined(doc: MarkdownDoc, text: str, source: str, locator: _Locator) -> N
 
 
 def parse_markdown(path: str, text: str) -> MarkdownDoc:
+    return _read(_PARSER, path, text)
+
+
+def _read(parser: MarkdownIt, path: str, text: str) -> MarkdownDoc:
     doc = MarkdownDoc(path=path, text=text)
-    lines = source_lines(text)
-    tokens = _PARSER.parse(text, {})
+    lines = doc.lines
+    tokens = parser.parse(text, {})
     raw_headings: list[tuple[int, str, str, str | None, int]] = []
     block_line = 0
     for index, token in enumerate(tokens):
