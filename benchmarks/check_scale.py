@@ -11,8 +11,9 @@ Two baselines are measured in the same run on the same files:
 - `jsonschema`: `json.load` of every file plus `Draft202012Validator.check_schema` of every schema,
   the least a pure-Python checker does (for comparison with earlier figures).
 
-Each figure is the median of `--repeat` runs, as wall-clock and as CPU seconds of the process; on a
-machine shared with other work the CPU ratio is the steadier one. `--rss` adds the peak memory of
+Each figure is the median of `--repeat` runs, as wall-clock and as CPU seconds of the process; the
+compiled baseline and the three checks are timed in turn, round after round, so a passing load
+weighs on all of them alike. On a machine shared with other work the CPU ratio is the steadier one. `--rss` adds the peak memory of
 `wopgen check` (a process of its own).
 
     python benchmarks/check_scale.py [--sizes 100,1000,5000] [--repeat 3] [--rss]
@@ -25,6 +26,7 @@ import json
 import subprocess
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 import jsonschema_rs
@@ -32,7 +34,7 @@ from jsonschema import Draft202012Validator
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import median_of
+from timing import median_of, median_of_each
 
 from wopgen.checks import run_all
 from wopgen.corpus import load
@@ -121,15 +123,21 @@ def main() -> None:
         for size in [int(s) for s in args.sizes.split(",")]:
             root = write_corpus(Path(tmp) / f"c{size}", size)
             findings = check(root)
-            timed = {
-                "rs": median_of(args.repeat, compiled_baseline, root),
-                "py": (float("nan"), float("nan"))
-                if args.without_jsonschema
-                else median_of(args.repeat, baseline, root),
-                "selected": median_of(args.repeat, check_selected, root),
-                "full": median_of(args.repeat, check, root),
-                "reused": median_of(args.repeat, check_reusing, root, parsed_pages(root)),
-            }
+            pages = parsed_pages(root)
+            # In turn, round after round: a load that comes and goes on a shared machine weighs on the
+            # baseline and on the checks alike. The pure-Python baseline, far slower, is timed apart.
+            timed = median_of_each(
+                args.repeat,
+                {
+                    "rs": partial(compiled_baseline, root),
+                    "selected": partial(check_selected, root),
+                    "full": partial(check, root),
+                    "reused": partial(check_reusing, root, pages),
+                },
+            )
+            timed["py"] = (
+                (float("nan"), float("nan")) if args.without_jsonschema else median_of(args.repeat, baseline, root)
+            )
             results[size] = timed
             rs, py, selected, full, reused = (timed[k] for k in ("rs", "py", "selected", "full", "reused"))
             print(

@@ -58,10 +58,16 @@ def best_of(repeat: int, fn: Callable[..., Any], *args: Any, cpu: Clock = own_cp
     return best_of_each(repeat, {"only": lambda: fn(*args)}, cpu)["only"]
 
 
+def median_of_each(repeat: int, fns: dict[str, Callable[[], Any]]) -> dict[str, tuple[float, float]]:
+    """The median wall time and the median CPU time of this process of each of `fns`, timed in turn
+    round after round (so a load that comes and goes weighs on each alike)."""
+    found = _rounds(repeat, fns, own_cpu)
+    return {name: (statistics.median(walls), statistics.median(cpus)) for name, (walls, cpus) in found.items()}
+
+
 def median_of(repeat: int, fn: Callable[..., Any], *args: Any) -> tuple[float, float]:
     """The median wall time and the median CPU time of this process of `repeat` calls of `fn(*args)`."""
-    walls, cpus = _rounds(repeat, {"only": lambda: fn(*args)}, own_cpu)["only"]
-    return statistics.median(walls), statistics.median(cpus)
+    return median_of_each(repeat, {"only": lambda: fn(*args)})["only"]
 
 
 def own_peak_mb() -> float:

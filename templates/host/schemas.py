@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import pkgutil
+from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import jsonschema_rs
 import referencing
@@ -194,6 +195,113 @@ def _typed_envelope(event_type: str, payload: str) -> dict[str, Any] | None:
         "$id": uri.rpartition("/")[0] + f"/run-event.{event_type}.typed.json",
         "properties": {**properties, "type": {"const": event_type}, "payload": {**payload_schema, "$ref": payload}},
     }
+
+
+# Keywords that never change a verdict; with them, the few below are all a subschema of the envelope may
+# hold for `envelope_parts` to reason about it (`x-` keywords are unknown ones, which validation ignores).
+_NOTES = frozenset({"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly"})
+_ENVELOPE_KEYWORDS = _NOTES | {"$schema", "$id", "$defs", "type", "required", "properties", "additionalProperties"}
+# The members of every event the log builds (a causationId only when it is given).
+_BUILT = ("eventId", "runId", "type", "payload", "timestamp", "sequence")
+
+
+def _plain(schema: dict[str, Any], keywords: frozenset[str]) -> bool:
+    return all(key in keywords or key in _NOTES or key.startswith("x-") for key in schema)
+
+
+def _allows(schema: dict[str, Any], json_type: str) -> bool:
+    """Whether the `type` of `schema` (when it has one) admits `json_type`."""
+    declared = schema.get("type", json_type)
+    return declared == json_type or (isinstance(declared, list) and json_type in declared)
+
+
+def _least_string(schema: Any) -> int | None:
+    """The length from which `schema` accepts every string, when it says no more than a string type and a
+    `minLength`; None when it says more (or something else)."""
+    if schema is True:
+        return 0
+    if not isinstance(schema, dict) or not _plain(schema, frozenset({"type", "minLength"})):
+        return None
+    least = schema.get("minLength", 0)
+    return least if _allows(schema, "string") and type(least) is int and least >= 0 else None
+
+
+def _any_count(schema: Any) -> bool:
+    """Whether `schema` accepts every integer from 0 up, saying no more than a numeric type and a lower bound."""
+    if schema is True:
+        return True
+    if not isinstance(schema, dict) or not _plain(schema, frozenset({"type", "minimum", "exclusiveMinimum"})):
+        return False
+    least, above = schema.get("minimum", 0), schema.get("exclusiveMinimum", -1)
+    numbers = all(type(bound) in (int, float) for bound in (least, above))
+    return (_allows(schema, "integer") or _allows(schema, "number")) and numbers and least <= 0 and above < 0
+
+
+class EnvelopeParts(NamedTuple):
+    """The envelope, split for an event log: the members the log builds itself are checked once (the
+    `runId` of a log, each event type, each new timestamp) or hold by construction (`eventId`, `sequence`,
+    a `causationId` string long enough), so an append validates only its payload (`payload_judge`)."""
+
+    run_id: Callable[[Any], bool]  # the compiled `is_valid` of the envelope's runId subschema
+    timestamp: Callable[[Any], bool]  # ... and of its timestamp subschema
+    event_id_length: int  # every eventId at least this long is valid
+    causation_length: int  # every causationId string at least this long is valid
+
+
+@cache
+def envelope_parts() -> EnvelopeParts | None:
+    """How the envelope validates in parts, or None when it cannot be split so (then the log validates each
+    event whole, with `event_judge`).
+
+    An event is a JSON object whose members are the ones the log built; it is valid against an envelope
+    that says nothing but its type (`object`), required members (all of them built) and a subschema per
+    member, with any other member allowed, exactly when each member is valid against its own subschema.
+    """
+    uri = schema_uri("run-event")
+    envelope = corpus()["schemas"].get(uri)
+    if not isinstance(envelope, dict) or not _plain(envelope, _ENVELOPE_KEYWORDS) or not _allows(envelope, "object"):
+        return None
+    properties, required = envelope.get("properties", {}), envelope.get("required", [])
+    if not isinstance(properties, dict) or not isinstance(required, list) or any(n not in _BUILT for n in required):
+        return None
+    if any(name not in properties for name in (*_BUILT, "causationId")) and envelope.get(
+        "additionalProperties", True
+    ) not in (True, {}):
+        return None  # a member without a subschema of its own would be judged by additionalProperties
+    event_id, causation = (
+        _least_string(properties.get("eventId", True)),
+        _least_string(properties.get("causationId", True)),
+    )
+    run_id, timestamp = _compiled(uri + "#/properties/runId"), _compiled(uri + "#/properties/timestamp")
+    if event_id is None or causation is None or not _any_count(properties.get("sequence", True)):
+        return None
+    if run_id is None or timestamp is None or _compiled(uri + "#/properties/type") is None:
+        return None
+    return EnvelopeParts(run_id.is_valid, timestamp.is_valid, event_id, causation)
+
+
+def payload_judge(event_type: str) -> Any:
+    """The compiled `is_valid` of the payload of an `event_type` event, against the envelope's subschema for
+    `payload` and the payload schema of the type; None when the log must validate its events whole: the
+    envelope does not split (`envelope_parts`), the envelope's `type` refuses `event_type`, or there is no
+    compiled form."""
+    pointer = _payload_pointer(event_type)
+    if pointer is None or envelope_parts() is None:
+        return None
+    uri = schema_uri("run-event")
+    type_check = _compiled(uri + "#/properties/type")
+    if type_check is None or not judged_valid(type_check.is_valid, event_type):
+        return None
+    payload = schema_uri("run-event-payloads", pointer)
+    within = corpus()["schemas"][uri].get("properties", {}).get("payload", True)
+    if within is True:
+        schema: dict[str, Any] = {"$ref": payload}
+    elif isinstance(within, dict) and _plain(within, frozenset({"type"})):  # nothing in it to resolve: one schema
+        schema = {**within, "$ref": payload}
+    else:
+        schema = {"allOf": [{"$ref": uri + "#/properties/payload"}, {"$ref": payload}]}
+    compiled = _compile(schema, uri, payload)
+    return None if compiled is None else compiled.is_valid
 
 
 def event_errors(event_type: str, payload: Any, event: dict[str, Any]) -> list[str]:

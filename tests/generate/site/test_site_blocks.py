@@ -7,34 +7,18 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
-import markdown  # type: ignore[import-untyped]
 from click.testing import CliRunner
-from mkdocs.utils.yaml import yaml_load
 
+from support.site_pages import base_markdown
 from wopgen.catalogue import catalogue
 from wopgen.cli import cli
 from wopgen.corpus import load
-from wopgen.generate.site import BASE_CONFIG, render
+from wopgen.generate.site import render
 from wopgen.generate.site.blocks import CodeBlocks
 from wopgen.generate.site.page_hook import BLOCKS, on_page_context
 
 SAMPLE = json.dumps({"name": "x<&>", "count": [1, 2.5, True, None], "nested": {"a": "b"}}, indent=2)
-
-
-def _base_markdown() -> markdown.Markdown:
-    """Python-Markdown with the extensions and settings of the base configuration, as mkdocs runs it."""
-    with BASE_CONFIG.open(encoding="utf-8") as stream:
-        config = yaml_load(stream)
-    names: list[str] = []
-    settings: dict[str, Any] = {}
-    for entry in config["markdown_extensions"]:
-        name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, None)
-        names.append(name)
-        if options:
-            settings[name] = options
-    return markdown.Markdown(extensions=names, extension_configs=settings)
 
 
 def _placed(text: str, blocks: CodeBlocks, staging: Path) -> str:
@@ -48,8 +32,8 @@ def test_a_block_reads_as_the_fence_of_the_base_configuration(tmp_path: Path) ->
     blocks = CodeBlocks()
     page = blocks.place(f"# Page\n\nBefore.\n\n{blocks.add(SAMPLE)}\n\nAfter.\n")
     assert "```" not in page and SAMPLE not in page  # the page names the block, it does not hold it
-    converted = _base_markdown().convert(page)
-    fenced = _base_markdown().convert(f"# Page\n\nBefore.\n\n```json\n{SAMPLE}\n```\n\nAfter.\n")
+    converted = base_markdown().convert(page)
+    fenced = base_markdown().convert(f"# Page\n\nBefore.\n\n```json\n{SAMPLE}\n```\n\nAfter.\n")
     assert _placed(converted, blocks, tmp_path) == fenced
     assert '<span class="nt">"name"</span>' in fenced and "x&lt;&amp;&gt;" in fenced
 
@@ -57,10 +41,10 @@ def test_a_block_reads_as_the_fence_of_the_base_configuration(tmp_path: Path) ->
 def test_a_block_inside_a_collapsed_example_is_placed_there(tmp_path: Path) -> None:
     blocks = CodeBlocks()
     page = blocks.place(f'??? example "Request example"\n\n    {blocks.add(SAMPLE)}\n')
-    fenced = _base_markdown().convert(
+    fenced = base_markdown().convert(
         f'??? example "Request example"\n\n    ```json\n    {SAMPLE.replace(chr(10), chr(10) + "    ")}\n    ```\n'
     )
-    assert _placed(_base_markdown().convert(page), blocks, tmp_path) == fenced
+    assert _placed(base_markdown().convert(page), blocks, tmp_path) == fenced
 
 
 def test_only_the_marks_of_known_blocks_are_replaced(tmp_path: Path) -> None:

@@ -13,10 +13,12 @@ from typing import Any
 import yaml
 
 from support.corpus_factory import good_files, rfc_text, schema, write
+from support.site_pages import staged
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.generate.site import render
 from wopgen.generate.site.build import build
+from wopgen.generate.site.tables import TABLES
 
 REPO = Path(__file__).resolve().parents[3]
 RULES = catalogue()
@@ -34,8 +36,8 @@ def _corpus(root: Path, extra: int) -> Path:
 
 
 def _text(tree: dict[str, str | bytes], path: str) -> str:
-    value = tree[path]
-    return value if isinstance(value, str) else value.decode()
+    """A staged file as text, each table of a page as the pipe table it stands for."""
+    return staged({path: tree[path], TABLES: tree.get(TABLES, "{}")})[path]
 
 
 def _config(tree: dict[str, str | bytes]) -> dict[str, Any]:

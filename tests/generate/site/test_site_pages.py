@@ -12,6 +12,7 @@ import yaml
 
 import wopgen.corpus.markdown as corpus_markdown
 from support.helpers import RFC_0901_SCHEMAS
+from support.site_pages import staged
 from wopgen.catalogue import catalogue
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import load
@@ -24,7 +25,8 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def pages(root: Path) -> dict[str, str]:
-    return {k: v if isinstance(v, str) else v.decode() for k, v in render(load(root), rules=catalogue()).items()}
+    """The staged pages, each table as the pipe table it stands for (see `support.site_pages`)."""
+    return staged(render(load(root), rules=catalogue()))
 
 
 def test_render_is_byte_identical_run_to_run(make_corpus: Callable[..., Path]) -> None:

@@ -16,18 +16,20 @@ from typing import Any
 import pytest
 import yaml
 
+from support.site_pages import staged
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.corpus.settings import SettingsError
 from wopgen.generate.site import render
 from wopgen.generate.site.page_hook import BLOCKS, on_page_context, on_page_markdown, wrap_identifiers
+from wopgen.generate.site.tables import TABLES
 
 REPO = Path(__file__).resolve().parents[3]
 
 
 def _text(tree: dict[str, str | bytes], path: str) -> str:
-    value = tree[path]
-    return value if isinstance(value, str) else value.decode()
+    """A staged file as text, each table of a page as the pipe table it stands for."""
+    return staged({path: tree[path], TABLES: tree.get(TABLES, "{}")})[path]
 
 
 def _nav(tree: dict[str, str | bytes]) -> list[Any]:

@@ -29,6 +29,7 @@ from wopgen.generate.site import tryit
 from wopgen.generate.site.blocks import BLOCKS
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.paths import CHANGELOG, RFCS, SCHEMAS, SECURITY, Target
+from wopgen.generate.site.tables import TABLES
 
 # The base configuration ships with the toolchain (site/mkdocs.yml, see wopgen.templates).
 BASE_CONFIG = templates.site_config()
@@ -228,8 +229,12 @@ def render(
     pages.update(tryit.pages(site, pages))
     pages.update(site_reference.pages(site))
     pages.update(changelog_page(site))
+    for path, text in pages.items():  # the pipe tables wopgen writes as HTML itself
+        if path.endswith(".md") and isinstance(text, str):
+            pages[path] = site.tables.place(text)
     tree: dict[str, str | bytes] = {f"{DOCS}/{path}": text for path, text in sorted(pages.items())}
     tree["mkdocs.yml"] = config(site, base, hooks)
     tree["sources.json"] = json.dumps(sources(site), indent=2) + "\n"
     tree[BLOCKS] = site.blocks.dumps()
+    tree[TABLES] = site.tables.dumps()
     return tree

@@ -14,6 +14,7 @@ from wopgen.diagnostics import Rule
 from wopgen.generate.site.blocks import CodeBlocks
 from wopgen.generate.site.html import escape_raw_html
 from wopgen.generate.site.paths import SitePaths
+from wopgen.generate.site.tables import Tables
 from wopgen.templates import environment
 
 Pages = dict[str, str | bytes]
@@ -44,6 +45,11 @@ class SiteContext:
     def blocks(self) -> CodeBlocks:
         """The highlighted code blocks the pages name (written as `blocks.json`)."""
         return CodeBlocks()
+
+    @cached_property
+    def tables(self) -> Tables:
+        """The pipe tables of the pages written as HTML (`tables.json`, see `wopgen.generate.site.tables`)."""
+        return Tables()
 
     @cached_property
     def env(self) -> Environment:

@@ -15,6 +15,8 @@ import re
 from markdown_it import MarkdownIt
 
 _PARSER = MarkdownIt("commonmark")
+# The block pass alone: the inline pass then runs only over the blocks that may hold a tag.
+_BLOCKS = MarkdownIt("commonmark").disable("inline")
 # Every raw HTML block or inline tag CommonMark knows opens with one of these (a tag, a closing tag,
 # a comment, a declaration, a processing instruction); text without one holds no raw HTML.
 _TAG_START = re.compile(r"<[A-Za-z/!?]")
@@ -38,7 +40,13 @@ def escape_raw_html(markdown: str) -> str:
 
 def _escape_parsed(markdown: str) -> str:
     lines = markdown.splitlines(keepends=True)
-    for token in _PARSER.parse(markdown):
+    env: dict[str, object] = {}  # what the block pass found (link reference definitions) for the inline pass
+    tokens = _BLOCKS.parse(markdown, env)
+    for token in tokens:  # as the full parse would, for the inline content that holds a tag's start
+        if token.type == "inline" and _TAG_START.search(token.content):
+            token.children = []
+            _PARSER.inline.parse(token.content, _PARSER, env, token.children)
+    for token in tokens:
         if token.map is None:
             continue
         start, end = token.map

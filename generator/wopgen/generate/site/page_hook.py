@@ -7,6 +7,11 @@
 - Machine-written code blocks (JSON examples) come highlighted from `blocks.json`, written next to
   the staging mkdocs.yml; the page names each by a comment, replaced once the search plugin has
   indexed the page (see `wopgen.generate.site.blocks`).
+- Pipe tables wopgen wrote as HTML itself come from `tables.json`, written next to the staging
+  mkdocs.yml; the page names each by a comment, replaced as soon as the page is converted (so the
+  search plugin reads the tables as before), and their links are resolved and checked there by
+  mkdocs' own link resolver: the same relative URLs, the same warnings for a missing page, and
+  anchors checked with the page's other links (see `wopgen.generate.site.tables`).
 - A page's edit link points at the corpus file it was rendered from (`sources.json`, written next
   to the staging mkdocs.yml), not at the generated Markdown, which is in no repository.
 - A page left out of the navigation (a schema page, an RFC page: the nav lists only their index,
@@ -24,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.plugins import event_priority
+from mkdocs.structure.pages import _RelativePathTreeprocessor
 
 _PRE = re.compile(r"(<pre\b.*?</pre>)", re.S)
 _CODE = re.compile(r"<code>([^<]+)</code>")
@@ -32,6 +38,19 @@ SOURCES = "sources.json"
 BLOCKS = "blocks.json"
 BLOCK_COMMENT = "<!-- wopgen-block:{} -->"
 _BLOCK = re.compile(r"<!-- wopgen-block:([0-9a-f]+) -->(?:\n(?=\n))?")  # the blank line Markdown leaves after it
+TABLES = "tables.json"
+TABLE_COMMENT = "<!-- wopgen-table:{} -->"
+_TABLE = re.compile(r"<!-- wopgen-table:([0-9a-f]+) -->(?:\n(?=\n))?")
+_HREF = re.compile(r'<a href="([^"]*)">')
+_ANCHOR_TAGS = re.compile(r'<a href="[^"]*">|</a>')
+_STRUCTURE = re.compile(r"(?:\n?</?(?:table|thead|tbody|tr|th|td)>)+\n?")
+# A table's search text on the page while the search plugin reads it, then the table again.
+_SEARCHED = "<!-- wopgen-searched -->{}<!-- /wopgen-searched -->"
+_SEARCHED_TABLE = re.compile(r"<!-- wopgen-searched -->.*?<!-- /wopgen-searched -->", re.S)
+_placed: dict[str, list[str]] = {}  # page -> its tables, resolved, in page order, until put back
+# An ampersand that does not start an entity: Python-Markdown writes such an `&` (in text or in an
+# attribute) as `&amp;` and leaves entities as they are.
+AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.I)
 
 
 def wrap_identifiers(html: str) -> str:
@@ -45,12 +64,57 @@ def wrap_identifiers(html: str) -> str:
 
 @event_priority(-100)  # after the search plugin has indexed the page: `<wbr>` adds no words to it
 def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
-    content = wrap_identifiers(page.content)
+    content = page.content
+    if "<!-- wopgen-searched -->" in content:
+        found = iter(_placed.pop(page.file.src_uri))
+        content = _SEARCHED_TABLE.sub(lambda m: next(found), content)
+    content = wrap_identifiers(content)
     if "<!-- wopgen-block:" in content:
         blocks = _table(Path(config.config_file_path).with_name(BLOCKS))
         content = _BLOCK.sub(lambda m: blocks.get(m[1], m[0]), content)
     page.content = content
     return context
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    """Each table named on the page with its links resolved and checked; what the search plugin
+    reads in its place is its text alone (see `search_text`), the table itself is put back once
+    the page is indexed (`on_page_context`)."""
+    if "<!-- wopgen-table:" not in html:
+        return html
+    tables = _table(Path(config.config_file_path).with_name(TABLES))
+    links = _RelativePathTreeprocessor(page.file, files, config)  # what mkdocs does to a link in Markdown
+
+    def resolved(match: re.Match[str]) -> str:
+        url = AMP.sub("&amp;", links.path_to_url(match[1]))
+        return '<a href="' + url.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;") + '">'
+
+    placed: list[str] = []
+    _placed[page.file.src_uri] = placed  # (a fresh list: a build stopped by an error leaves no tables behind)
+
+    def place(match: re.Match[str]) -> str:
+        table = tables.get(match[1])
+        if table is None:
+            return match[0]
+        placed.append(_HREF.sub(resolved, table))
+        return _SEARCHED.format(search_text(placed[-1]))
+
+    html = _TABLE.sub(place, html)
+    if page.links_to_anchors is not None:  # mkdocs checks these anchors once every page is converted
+        for target, anchors in links.links_to_anchors.items():
+            known = page.links_to_anchors.setdefault(target, {})
+            for anchor, url in anchors.items():
+                known.setdefault(anchor, url)
+    return html
+
+
+def search_text(table: str) -> str:
+    """What the search plugin indexes of `table`, with less markup for its parser to walk: the
+    plugin keeps the text and the `<code>` tags of a table and turns each run of white space
+    between its tags into one space; so the cells' HTML without the table's own tags and the
+    links' tags, one line apart, is indexed the same. The comments keep the white space before
+    and after the table apart from the cells' text, as the table's tags did."""
+    return "\n<!---->" + _STRUCTURE.sub("\n", _ANCHOR_TAGS.sub("", table)).strip("\n") + "<!---->\n"
 
 
 _read: dict[Path, tuple[tuple[int, int], dict[str, str]]] = {}
