@@ -129,6 +129,10 @@ def test_only_tables_markdown_would_read_as_tables_are_replaced() -> None:
         f"# T\n\n{table}\nText.\n",  # a line that is no row
         f"# T\n\n<div markdown>\n\n{table}\n\n</div>\n",  # a page with raw HTML
         f"# T\n\n[c]: https://example.com\n\n{table}\n",  # a page with reference definitions
+        f"# T\n\n- item\n\n    [c]: https://example.com\n\n{table}\n",  # ... one in a list item
+        f"# T\n\n> [c]: https://example.com\n\n{table}\n",  # ... in a quote
+        f"# T\n\n!!! note\n    [c]: https://example.com\n\n{table}\n",  # ... in an admonition
+        f"# T\n\nTerm\n:   [c]: https://example.com\n\n{table}\n",  # ... in a definition
         "# T\n\n| a | b |\n|:--|---|\n| c | d |\n",  # an aligned column
     ]
     for page in kept:
@@ -223,3 +227,24 @@ def test_a_link_to_a_missing_page_in_a_table_fails_the_build(
         "Doc file 'spec/v1/overview.md' contains a link '../../schemas/nothing.md', "
         "but the target 'schemas/nothing.md' is not found among documentation files." in str(refused.value)
     )
+
+
+def test_a_table_the_staging_tree_lost_fails_the_build(
+    make_corpus: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A comment naming HTML that `tables.json` does not hold is a warning (so a strict build fails), not
+    a table silently left out of the page."""
+    corpus = load(make_corpus(_with_table))
+    rendered = site.render
+
+    def lost(*args: Any, **kwargs: Any) -> dict[str, str | bytes]:
+        tree = rendered(*args, **kwargs)
+        assert json.loads(tree[TABLES])
+        tree[TABLES] = "{}"
+        return tree
+
+    monkeypatch.setattr(site, "render", lost)
+    with pytest.raises(SiteBuildError) as refused:
+        build(corpus, tmp_path / "site", rules=catalogue())
+    assert "spec/v1/overview.md: the staged HTML named <!-- wopgen-table:" in str(refused.value)
+    assert not (tmp_path / "site").exists()

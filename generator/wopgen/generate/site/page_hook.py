@@ -28,8 +28,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from mkdocs.plugins import event_priority
-from mkdocs.structure.pages import _RelativePathTreeprocessor
+from mkdocs.plugins import event_priority, get_plugin_logger
+from mkdocs.structure.pages import _RelativePathTreeprocessor  # mkdocs 1.6's own link resolver (tests pin it)
+
+_log = get_plugin_logger("wopgen")  # a warning here fails a --strict build, as mkdocs' own do
 
 _PRE = re.compile(r"(<pre\b.*?</pre>)", re.S)
 _CODE = re.compile(r"<code>([^<]+)</code>")
@@ -71,7 +73,7 @@ def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
     content = wrap_identifiers(content)
     if "<!-- wopgen-block:" in content:
         blocks = _table(Path(config.config_file_path).with_name(BLOCKS))
-        content = _BLOCK.sub(lambda m: blocks.get(m[1], m[0]), content)
+        content = _BLOCK.sub(lambda m: _named(blocks, m, page) or m[0], content)
     page.content = content
     return context
 
@@ -93,7 +95,7 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     _placed[page.file.src_uri] = placed  # (a fresh list: a build stopped by an error leaves no tables behind)
 
     def place(match: re.Match[str]) -> str:
-        table = tables.get(match[1])
+        table = _named(tables, match, page)
         if table is None:
             return match[0]
         placed.append(_HREF.sub(resolved, table))
@@ -105,6 +107,15 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
             known = page.links_to_anchors.setdefault(target, {})
             for anchor, url in anchors.items():
                 known.setdefault(anchor, url)
+    return html
+
+
+def _named(found: dict[str, str], match: re.Match[str], page: Any) -> str | None:
+    """The HTML a comment of the staged page names; None, with a warning, when the staging tree lost
+    it: a page never silently misses a table or an example."""
+    html = found.get(match[1])
+    if html is None:
+        _log.warning("%s: the staged HTML named %s is missing; rebuild the site", page.file.src_uri, match[0].strip())
     return html
 
 

@@ -49,7 +49,9 @@ _FENCE = re.compile(r"^ *(`{3,}|~{3,})")
 # A line that opens a raw HTML block (other than the comments naming wopgen's own blocks): what
 # follows may be HTML up to its closing tag, or Markdown inside HTML; its page keeps its tables.
 _RAW_HTML = re.compile(r"^ {0,3}<(?!!-- wopgen-(?:block|table):[0-9a-f]+ -->$)[A-Za-z/!?]", re.M)
-_REFERENCE = re.compile(r"^ {0,3}\[[^\[\]]*\]:", re.M)
+# A reference definition anywhere, also inside a list item, a quote or an admonition (Python-Markdown
+# reads those too, and they hold for the whole page): taken broadly, as a page that might define one.
+_REFERENCE = re.compile(r"\[[^\[\]\n]*\]:")
 
 
 class NotPlain(Exception):
