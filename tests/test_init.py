@@ -80,8 +80,20 @@ def test_init_refuses_a_file_and_the_inside_of_a_git_folder(tmp_path: Path) -> N
     assert list((tmp_path / "repo" / ".git").iterdir()) == []
     (tmp_path / "spec").write_text("a file where a folder must go\n", encoding="utf-8")
     code, output = run("init", str(tmp_path))
-    assert code == 2 and "Traceback" not in output
+    assert code == 2 and "spec is a file, where a folder of new files goes" in output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "repo", "spec"]
+
+
+def test_init_never_writes_through_a_symbolic_link(tmp_path: Path) -> None:
+    """A folder of the corpus that is a link could lead anywhere: refused, nothing written on either side."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = tmp_path / "spec-repo"
+    target.mkdir()
+    (target / "schemas").symlink_to(elsewhere, target_is_directory=True)
+    code, output = run("init", str(target))
+    assert code == 2 and "schemas is a symbolic link" in output
+    assert list(elsewhere.iterdir()) == [] and sorted(p.name for p in target.iterdir()) == ["schemas"]
 
 
 def test_init_fills_an_empty_working_folder_and_keeps_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

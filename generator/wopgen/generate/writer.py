@@ -264,8 +264,9 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
 def create_tree(files: Tree, out: Path) -> None:
     """Add `files` to the folder `out` (made when missing): all of them, or nothing at all.
 
-    It only adds: a file it would write that already exists (or a path it needs that is a file) is
-    refused before anything is written, and nothing else in `out` is touched, so `out` may be a
+    It only adds: a file it would write that already exists, a folder it would write into that is a
+    file or a symbolic link (which could lead out of `out`), is refused before anything is written,
+    and nothing else in `out` is touched, so `out` may be a
     fresh git work tree or a folder with notes in it. Refused too (WriteError, nothing changed): the
     root of the file system, a path inside a `.git` folder, a file. The files are written into a
     staging folder inside `out` (same disk, and `out` itself is kept: it may be the working
@@ -281,10 +282,7 @@ def create_tree(files: Tree, out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
         _clean_killed_stagings(out)
-        present = sorted(r for r in files if (out / r).exists() or (out / r).is_symlink())
-        if present:
-            shown = ", ".join(present[:5]) + (", ..." if len(present) > 5 else "")
-            raise WriteError(f"refusing to write into {out}: it already has {shown}; only new files are written")
+        _refuse_what_is_in_the_way(out, files)
         staging.mkdir()
         for relative in sorted(files):
             target = staging / _safe(relative)
@@ -310,8 +308,25 @@ def create_tree(files: Tree, out: Path) -> None:
             with suppress(OSError):
                 folder.rmdir()
         if isinstance(exc, OSError):
-            raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+            raise WriteError(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
         raise
+
+
+def _refuse_what_is_in_the_way(out: Path, files: Tree) -> None:
+    """WriteError naming what `create_tree` would have to replace or write through in `out`."""
+    present = sorted(r for r in files if (out / r).exists() or (out / r).is_symlink())
+    if present:
+        shown = ", ".join(present[:5]) + (", ..." if len(present) > 5 else "")
+        raise WriteError(f"refusing to write into {out}: it already has {shown}; only new files are written")
+    folders = sorted({str(folder) for r in files for folder in PurePosixPath(r).parents[:-1]})
+    for folder in folders:
+        path = out / folder
+        if path.is_symlink():
+            raise WriteError(
+                f"refusing to write into {out}: {folder} is a symbolic link; files go into real folders only"
+            )
+        if path.exists() and not path.is_dir():
+            raise WriteError(f"refusing to write into {out}: {folder} is a file, where a folder of new files goes")
 
 
 def _adding_refusal(out: Path) -> str | None:
