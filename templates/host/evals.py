@@ -23,7 +23,7 @@ from .events import InvalidEvent
 from .profiles import Profile
 from .runs import Run
 from .schemas import errors
-from .scoring import as_text, golden, rubric, safety
+from .scoring import golden, rubric, safety, tokens
 
 EVAL_AGENT = "core.sample.eval-agent"
 _PRICE_PER_TOKEN = 0.000002
@@ -57,10 +57,6 @@ def recorded_answers(run: Run) -> dict[str, Any]:
             decision = payload.get("decision")
             answers[task] = decision.get("answer") if isinstance(decision, dict) else decision
     return answers
-
-
-def tokens(value: Any) -> int:
-    return max(1, len(as_text(value)) // 4)
 
 
 class Evaluation:

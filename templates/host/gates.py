@@ -24,7 +24,7 @@ from .grader import UNSCRIPTED, Grader, Scripted, price
 from .profiles import Profile
 from .runs import Run
 from .schemas import errors
-from .scoring import as_text
+from .scoring import as_text, text_tokens
 from .semantics import problems
 from .semantics.verification import (
     ACCEPTING,
@@ -86,8 +86,8 @@ class GatePlan:
         return text
 
     def tokens(self, attempt: int) -> int:
-        """What grading the output of `attempt` costs in tokens (see grader.tokens)."""
-        return max(1, len(self.text(attempt)) // 4)
+        """What grading the output of `attempt` costs in tokens."""
+        return text_tokens(self.text(attempt))
 
     def scripted(self, attempt: int) -> tuple[Scripted, ...]:
         """What the script pins of each verifier's judgement at `attempt` (verifiers beyond it: UNSCRIPTED)."""

@@ -29,7 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .budget import spend
-from .scoring import as_text, keywords
+from .scoring import keywords
 
 DEFAULT_CONFIDENCE = 0.9
 MARKED_LINES = 8  # marked lines reported one finding each; the rest are counted in one more
@@ -65,15 +65,6 @@ _NO_SCORES: Mapping[str, float] = MappingProxyType({})
 UNSCRIPTED = Scripted()  # a verifier whose judgement the script leaves to the grader
 
 
-def tokens(output: Any) -> int:
-    return max(1, len(as_text(output)) // 4)
-
-
-def cost(output: Any, dimensions: int) -> float:
-    """What one verifier charges for grading `dimensions` dimensions of `output`."""
-    return price(tokens(output), dimensions)
-
-
 def price(tokens: int, dimensions: int) -> float:
     """What one verifier charges for grading `dimensions` dimensions of an output of `tokens` tokens."""
     return round(tokens * max(1, dimensions) * PRICE_PER_TOKEN_DIMENSION, 6)
@@ -95,11 +86,9 @@ def _read(text: str) -> tuple[frozenset[str], tuple[tuple[int, str], ...], int]:
     return frozenset(_WORD.findall(text.casefold())), tuple(marked[: MARKED_LINES + 1]), len(marked)
 
 
-def heuristic_score(criterion: dict[str, Any], output: Any, words: AbstractSet[str] | None = None) -> float:
-    """The share of the criterion's keywords found in the output (or its `words`), on the criterion's scale."""
+def heuristic_score(criterion: dict[str, Any], words: AbstractSet[str]) -> float:
+    """The share of the criterion's keywords among an output's `words`, on the criterion's scale."""
     wanted = _wanted(str(criterion.get("description") or criterion["dimension"].replace("_", " ")))
-    if words is None:
-        words = _read(as_text(output))[0]
     share = 1.0 if not wanted else sum(w in words for w in wanted) / len(wanted)
     low, high = float(criterion["scale"]["min"]), float(criterion["scale"]["max"])
     value = low + share * (high - low)
@@ -160,7 +149,7 @@ class Grader:
         key = (id(facts[0]), text)
         score = self._heuristic.get(key)
         if score is None:
-            score = self._heuristic[key] = heuristic_score(facts[0], None, words)
+            score = self._heuristic[key] = heuristic_score(facts[0], words)
         return score
 
 

@@ -155,8 +155,9 @@ def event_judge(event_type: str) -> Any:
     and, under `payload`, the payload schema of the type, so one pass over the event answers both. It is
     compiled on every call; the event log keeps one per type.
 
-    This is the fast half of the event log's validation: when it says no (or cannot say), the log asks
-    `event_errors`, whose answer decides and words the refusal.
+    The event log uses it where the envelope does not validate in parts (`envelope_parts`), and for an
+    event its parts do not accept; when it says no (or cannot say), the log asks `event_errors`, whose
+    answer decides and words the refusal.
     """
     pointer = _payload_pointer(event_type)
     if pointer is None:

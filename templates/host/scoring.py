@@ -15,6 +15,16 @@ def as_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
+def text_tokens(text: str) -> int:
+    """What a text counts as in tokens when a model's use is priced: a token per four characters, at least one."""
+    return max(1, len(text) // 4)
+
+
+def tokens(value: Any) -> int:
+    """`text_tokens` of a value's text (`as_text`)."""
+    return text_tokens(as_text(value))
+
+
 def json_match(expected: Any, actual: Any) -> bool:
     """`expected` is contained in `actual`: every member of an object, every item of a list, equal scalars."""
     if isinstance(expected, dict):
