@@ -32,47 +32,12 @@ RULES_FILE = "data/rules.json"
 
 def rule_modules() -> tuple[ModuleType, ...]:
     """Every module that declares rules, one by one (importing them declares the whole catalogue)."""
-    from wopgen import corpus_rules
-    from wopgen.checks import (
-        api,
-        changelog,
-        conformance,
-        docs,
-        examples,
-        invariants,
-        prose_enums,
-        rfc_records,
-        rfcs,
-        schema_defaults,
-        schemas,
-        semantics,
-        standard_api,
-    )
+    from wopgen import checks, corpus_rules
     from wopgen.compat import rules as compat_rules
     from wopgen.conformance import findings, scenarios
     from wopgen.generate import host, models
 
-    return (
-        corpus_rules,
-        schemas,
-        schema_defaults,
-        examples,
-        rfcs,
-        rfc_records,
-        docs,
-        prose_enums,
-        changelog,
-        invariants,
-        api,
-        standard_api,
-        semantics,
-        conformance,
-        compat_rules,
-        host,
-        models,
-        findings,
-        scenarios,
-    )
+    return (corpus_rules, *checks.MODULES, compat_rules, host, models, findings, scenarios)
 
 
 def declared() -> list[dict[str, str]]:

@@ -20,6 +20,7 @@ from wopgen.checks import (
     schema_defaults,
     schemas,
     semantics,
+    standard_api,
 )
 from wopgen.corpus import Corpus
 from wopgen.corpus.model import gc_paused
@@ -32,6 +33,23 @@ class FindingsCache(Protocol):
 
     def findings(self, name: str, compute: Callable[[], Iterable[Diagnostic]]) -> list[Diagnostic]: ...
 
+
+# Every check module (each declares the rules it finds; the catalogue lists them from here).
+MODULES = (
+    schemas,
+    schema_defaults,
+    examples,
+    rfcs,
+    rfc_records,
+    docs,
+    prose_enums,
+    changelog,
+    invariants,
+    api,
+    standard_api,
+    semantics,
+    conformance,
+)
 
 Check = Callable[[Corpus], Iterable[Diagnostic]]
 Families = tuple[str, ...]  # the rule-id prefixes a check can emit
