@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from click.testing import CliRunner
 
 from support.site_pages import base_markdown
@@ -23,7 +24,7 @@ SAMPLE = json.dumps({"name": "x<&>", "count": [1, 2.5, True, None], "nested": {"
 
 def _placed(text: str, blocks: CodeBlocks, staging: Path) -> str:
     (staging / BLOCKS).write_text(blocks.dumps(), encoding="utf-8")
-    page = SimpleNamespace(content=text)
+    page = SimpleNamespace(content=text, file=SimpleNamespace(src_uri="page.md"))
     on_page_context({}, page, SimpleNamespace(config_file_path=str(staging / "mkdocs.yml")), None)
     return str(page.content)
 
@@ -47,7 +48,7 @@ def test_a_block_inside_a_collapsed_example_is_placed_there(tmp_path: Path) -> N
     assert _placed(base_markdown().convert(page), blocks, tmp_path) == fenced
 
 
-def test_only_the_marks_of_known_blocks_are_replaced(tmp_path: Path) -> None:
+def test_only_the_marks_of_known_blocks_are_replaced(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     blocks = CodeBlocks()
     mark = blocks.add(SAMPLE)
     assert blocks.add(SAMPLE) == mark and len(blocks.html) == 1  # one highlighting per distinct text
@@ -55,6 +56,7 @@ def test_only_the_marks_of_known_blocks_are_replaced(tmp_path: Path) -> None:
     assert blocks.place(f"{mark}\n{stranger}\n").splitlines() == ["<!-- wopgen-block:" + mark[14:-1] + " -->", stranger]
     unknown = "<!-- wopgen-block:0123456789abcdef01234567 -->"
     assert _placed(f"<p>a</p>\n{unknown}\n", blocks, tmp_path) == f"<p>a</p>\n{unknown}\n"
+    assert "page.md: the staged HTML named " + unknown + " is missing" in caplog.text  # a strict build fails
 
 
 def test_built_pages_show_the_examples_and_search_skips_their_json(
