@@ -131,8 +131,8 @@ def setting_values(settings: Settings) -> dict[str, object]:
     return values
 
 
-# The settings that name a part of the corpus: each must stay inside the corpus root.
-PARTS = ("schemas", "examples", "docs", "rfcs", "api", "invariants", "changelog")
+# The settings that name a part of the corpus (their key is their field): each must stay inside the corpus root.
+PARTS = tuple(name for _, name, kind, _ in _PARTS if kind == "path")
 
 
 def find_settings(start: Path) -> Settings:
