@@ -12,8 +12,6 @@ The HTML is what the `pymdownx.highlight` fence of the base configuration writes
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 
 from pygments import highlight  # type: ignore[import-untyped]  # the package ships no annotations
@@ -21,6 +19,7 @@ from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
 from pygments.lexers import get_lexer_by_name  # type: ignore[import-untyped]
 
 from wopgen.generate.site.page_hook import BLOCK_COMMENT, BLOCKS
+from wopgen.generate.site.staged import StagedHtml
 
 # What a template writes where a block goes: not HTML, so escaping the page's raw HTML (see
 # `wopgen.generate.site.html`) leaves it alone; only the marks of blocks added here are replaced.
@@ -31,17 +30,14 @@ _FORMATTER = HtmlFormatter(wrapcode=True)
 __all__ = ["BLOCKS", "CodeBlocks"]
 
 
-class CodeBlocks:
+class CodeBlocks(StagedHtml):
     """The code blocks of one rendering of the site, by key (a digest of language and text)."""
-
-    def __init__(self) -> None:
-        self.html: dict[str, str] = {}
 
     def add(self, text: str, language: str = "json") -> str:
         """Highlight `text` (once per distinct text) and return the mark a template writes in its place."""
-        key = hashlib.sha256(f"{language}\n{text}".encode()).hexdigest()[:24]
-        if key not in self.html:
-            self.html[key] = highlight(text, get_lexer_by_name(language), _FORMATTER).rstrip("\n")
+        key = self.keep(
+            f"{language}\n{text}", lambda: highlight(text, get_lexer_by_name(language), _FORMATTER).rstrip("\n")
+        )
         return _MARK.format(key)
 
     def place(self, markdown: str) -> str:
@@ -49,6 +45,3 @@ class CodeBlocks:
         if "\x00" not in markdown:
             return markdown
         return _MARKS.sub(lambda m: BLOCK_COMMENT.format(m[1]) if m[1] in self.html else m[0], markdown)
-
-    def dumps(self) -> str:
-        return json.dumps(dict(sorted(self.html.items())), indent=0, ensure_ascii=False) + "\n"

@@ -22,12 +22,11 @@ same; the table is back in the page before the theme writes it.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Iterator
 
 from wopgen.generate.site.page_hook import AMP, TABLE_COMMENT, TABLES
+from wopgen.generate.site.staged import StagedHtml
 
 __all__ = ["TABLES", "NotPlain", "Tables", "table_html"]
 
@@ -197,11 +196,8 @@ def _blocks(lines: list[str]) -> Iterator[tuple[int, int]]:
         index += 1
 
 
-class Tables:
+class Tables(StagedHtml):
     """The HTML tables of one rendering of the site, by key (a digest of the HTML)."""
-
-    def __init__(self) -> None:
-        self.html: dict[str, str] = {}
 
     def place(self, markdown: str) -> str:
         """`markdown` with each table this module can write replaced by the comment naming its HTML."""
@@ -213,10 +209,5 @@ class Tables:
                 html = table_html([line.rstrip(" ") for line in lines[start:end]])
             except NotPlain:
                 continue
-            key = hashlib.sha256(html.encode()).hexdigest()[:24]
-            self.html[key] = html
-            lines[start:end] = [TABLE_COMMENT.format(key)]
+            lines[start:end] = [TABLE_COMMENT.format(self.keep(html, lambda: html))]  # noqa: B023 (called at once)
         return "\n".join(lines)
-
-    def dumps(self) -> str:
-        return json.dumps(dict(sorted(self.html.items())), indent=0, ensure_ascii=False) + "\n"
