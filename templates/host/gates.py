@@ -244,6 +244,10 @@ class GateRun:
         self.defects = profile.defects  # asked several times per attempt: read without a call
         self.plan = plan
         self.grader = Grader(plan.gate["intentRefs"][0])
+        # Whether a re-attempt grades only what failed (else every dimension of the gate again).
+        self._targeted = (
+            plan.behaviour["reverifyScope"] != "full" and "verification-targeted-ignored" not in self.defects
+        )
         self.attempts: list[dict[str, Any]] = []  # what the seam reports, per attempt
         self.spent = 0.0
         self.ceiling_reached = False
@@ -305,10 +309,13 @@ class GateRun:
         charge = price(plan.tokens(attempt), len(criteria))  # every verifier grades the same output alike
         grading = self.grader.attempt(criteria, plan.text(attempt), target)
         blocking_passed = "verification-blocking-finding-passed" in defects
+        # What a targeted re-attempt grades: the dimensions any verifier scored below the threshold or
+        # raised a blocking finding on, gathered while they judge (None: a re-attempt grades every one).
+        failed: set[str] | None = set() if self._targeted else None
         # What each verifier's context held: always a new one, with the output and the intent only.
         stale = self._stale_context if self.attempts and "verification-stale-context" in defects else None
         for index, (verifier, scripted) in enumerate(zip(plan.verifiers, plan.scripted(attempt), strict=True)):
-            scores, own, confidence = grading.judge(verifier, scripted, f"{result_id}.v{index + 1}")
+            scores, own, confidence = grading.judge(verifier, scripted, f"{result_id}.v{index + 1}", failed)
             counted = [f for f in own if f["classification"] != "blocking"] if blocking_passed else own
             judgement: dict[str, Any] = {
                 "verifierId": verifier,
@@ -328,7 +335,7 @@ class GateRun:
         if quorum is not None and "verification-quorum-ignores-min-agree" in defects:
             quorum = {k: v for k, v in quorum.items() if k != "minAgree"}
         verdict = quorum_verdict(judgements, quorum)
-        following = self._next_dimensions(graded, judgements, findings)
+        following = plan.dimensions if failed is None else [d for d in graded if d in failed] or graded
         spent = round(charge * len(judgements), 6)
         behaviour = self._behaviour(attempt, verdict, following, spent)
         chosen = disposition(verdict, attempt, behaviour)
@@ -414,16 +421,6 @@ class GateRun:
         """A re-attempt's verifier context as a host with the stale-context defect reports it: the first's."""
         reused = f"{self.attempts[0]['resultId']}/{verifier}"
         return {"verifierId": verifier, "contextId": reused, "holds": [*_FRESH, "previous-findings"]}
-
-    def _next_dimensions(
-        self, graded: list[str], judgements: list[dict[str, Any]], findings: list[dict[str, Any]]
-    ) -> list[str]:
-        """What a re-attempt grades: targeted, the dimensions that failed or carried a blocking finding."""
-        if self.plan.behaviour["reverifyScope"] == "full" or "verification-targeted-ignored" in self.defects:
-            return self.plan.dimensions
-        failed = {s["dimension"] for j in judgements for s in j["scores"] if s["score"] < s["passThreshold"]}
-        failed |= {f["dimension"] for f in findings if f["classification"] == "blocking"}
-        return [d for d in graded if d in failed] or graded
 
     def _behaviour(self, attempt: int, verdict: str, following: list[str], charged: float) -> dict[str, Any]:
         """The gate's behaviour for this attempt: with no budget left for another attempt, this one is the last.

@@ -176,9 +176,10 @@ class Grading:
         self._target = target
 
     def judge(
-        self, verifier: str, scripted: Scripted, finding_prefix: str
+        self, verifier: str, scripted: Scripted, finding_prefix: str, failed: set[str] | None = None
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], float]:
-        """(scores, findings, confidence) of one verifier over the criteria it grades."""
+        """(scores, findings, confidence) of one verifier over the criteria it grades. With `failed`, the
+        dimensions it scores below their threshold or raises a blocking finding on are added to it."""
         scores: list[dict[str, Any]] = []
         findings: list[dict[str, Any]] = []
         pinned = scripted.scores
@@ -192,7 +193,11 @@ class Grading:
             else:
                 value = self._scores[index] = self._grader.heuristic(facts, self._text, self._words)
             scores.append({"dimension": dimension, "score": value, "passThreshold": threshold})
-            if value < threshold and facts[3]:
+            if not value < threshold:
+                continue
+            if failed is not None:
+                failed.add(dimension)
+            if facts[3]:
                 findings.append(
                     {
                         "findingId": f"{finding_prefix}-f{len(findings) + 1}",
@@ -219,6 +224,8 @@ class Grading:
                     finding[key] = raw[key]
             finding["evidence"] = [{"evidenceType": "artifact_reference", "ref": self._target}]
             findings.append(finding)
+            if failed is not None and finding.get("classification") == "blocking":
+                failed.add(finding["dimension"])
         confidence = DEFAULT_CONFIDENCE if scripted.confidence is None else float(scripted.confidence)
         return scores, findings, confidence
 

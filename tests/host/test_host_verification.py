@@ -155,6 +155,26 @@ def test_each_verifier_and_attempt_is_graded_on_its_own_output_and_script(make_h
     assert scored[1] == [{"correctness": 5.0, "completeness": 1.0}, {"correctness": 5.0, "completeness": 1.0}]
 
 
+def test_a_targeted_reattempt_grades_what_any_verifier_failed(make_host):
+    """The dimensions a targeted re-attempt grades are gathered while the verifiers judge: a score below its
+    threshold (with a finding or, under evidenceRequired false, without one) and a scripted blocking
+    finding on a dimension that scored well each bring theirs back; a warning finding does not."""
+    host = make_host()
+    dimensions = ("correctness", "completeness", "clarity", "tone")
+    four = gate(dimensions, quorum={"verifierCount": 2, "quorumStrategy": "unanimous"}, maxAttempts=2)
+    four["evaluationCriteria"][2]["evidenceRequired"] = False
+    passing = {d: 5 for d in dimensions}
+    first = judged(
+        {"scores": {**passing, "clarity": 2}},
+        {"scores": passing, "findings": [finding("blocking", "tone"), finding("warning", "correctness")]},
+    )
+    answer = call(host, "POST", SEAM, request(four, first, judged(PASSING, PASSING))).body
+    assert [a["dimensions"] for a in answer["attempts"]] == [list(dimensions), ["clarity", "tone"]]
+    full = gate(dimensions, quorum={"verifierCount": 2, "quorumStrategy": "unanimous"}, reverifyScope="full")
+    again = call(host, "POST", SEAM, request(full, first, judged(PASSING, PASSING))).body
+    assert [a["dimensions"] for a in again["attempts"]] == [list(dimensions)] * 2
+
+
 def test_a_finding_words_each_score_as_it_was_given(make_host):
     """A finding's description is worded once per score and kept for the run; 0.0 and -0.0 are one key to a
     dict but read differently, so each is worded as given."""
