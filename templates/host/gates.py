@@ -306,8 +306,9 @@ class GateRun:
         began = latest["timestamp"]
         judgements, findings, contexts = [], [], []
         floor = None if "verification-refer-never-emitted" in defects else plan.min_confidence
-        charge = price(plan.tokens(attempt), len(criteria))  # every verifier grades the same output alike
-        grading = self.grader.attempt(criteria, plan.text(attempt), target)
+        text = plan.text(attempt)
+        charge = price(text_tokens(text), len(criteria))  # every verifier grades the same output alike
+        grading = self.grader.attempt(criteria, text, target)
         blocking_passed = "verification-blocking-finding-passed" in defects
         # What a targeted re-attempt grades: the dimensions any verifier scored below the threshold or
         # raised a blocking finding on, gathered while they judge (None: a re-attempt grades every one).

@@ -182,16 +182,16 @@ class Grading:
         dimensions it scores below their threshold or raises a blocking finding on are added to it."""
         scores: list[dict[str, Any]] = []
         findings: list[dict[str, Any]] = []
-        pinned = scripted.scores
+        pinned, known = scripted.scores, self._scores
         for index, facts in enumerate(self._facts):
             dimension, threshold = facts[1], facts[2]
             score = pinned.get(dimension)
             if score is not None:
                 value = float(score)
-            elif index in self._scores:
-                value = self._scores[index]
+            elif index in known:
+                value = known[index]
             else:
-                value = self._scores[index] = self._grader.heuristic(facts, self._text, self._words)
+                value = known[index] = self._grader.heuristic(facts, self._text, self._words)
             scores.append({"dimension": dimension, "score": value, "passThreshold": threshold})
             if not value < threshold:
                 continue
