@@ -14,10 +14,13 @@ Baselines, measured in the same run on the same input:
 - api: `yaml.safe_dump` of the same two documents, i.e. only the serialisation, no reading of the
   description, no bundling.
 Reported: for the models, the least CPU seconds (this process and the formatter's processes) and
-the shortest wall seconds of --repeat rounds, with the ratio ours/baseline of each; for the API,
-the shortest wall seconds and the ratio. On a shared machine the CPU ratio is the steadier one.
+the shortest wall seconds of --repeat rounds (the synthetic corpus: --synthetic-repeat rounds, a
+third of --repeat unless given), with the ratio ours/baseline of each, and the range of the CPU
+ratios of single rounds (the functions are timed in turn, so one round's figures saw the same
+load); for the API, the shortest wall seconds and the ratio. On a shared machine the CPU ratio is
+the steadier one.
 
-    python benchmarks/generate_scale.py [--size 1000] [--repeat 3]
+    python benchmarks/generate_scale.py [--size 1000] [--repeat 3] [--synthetic-repeat N]
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import best_of, best_of_each, own_and_child_cpu
+from timing import best_of, each_round, own_and_child_cpu
 
 from wopgen.corpus import load
 from wopgen.corpus.api import read_api
@@ -127,7 +130,7 @@ def measure(label: str, root: Path, repeat: int) -> None:
         for path in corpus.schemas:  # the schema files alone (examples live beside them)
             shutil.copy(root / path, plain / Path(path).name)
         write_generator_input(generator_input(corpus)[0], fed)  # what wopgen feeds the library, written once
-        timed = best_of_each(  # in turn, round after round: all see the same load on a shared machine
+        rounds = each_round(  # in turn, round after round: all see the same load on a shared machine
             repeat,
             {
                 "plain": lambda: plain_codegen(plain),
@@ -139,14 +142,16 @@ def measure(label: str, root: Path, repeat: int) -> None:
             },
             own_and_child_cpu,  # the formatter runs in child processes
         )
+    timed = {name: (min(walls), min(cpus)) for name, (walls, cpus) in rounds.items()}
+    per_round = [ours / plain for ours, plain in zip(rounds["ours"][1], rounds["plain"][1], strict=True)]
     base_api = best_of(repeat, plain_dump, documents)[0]
     ours_api = best_of(repeat, lambda: generate_api(load(root)))[0]
     files = len(generate_models(corpus))
     (ours_wall, ours_cpu), (plain_wall, plain_cpu) = timed["ours"], timed["plain"]
     print(
         f"{label:<28} models: datamodel-codegen {plain_cpu:7.2f} CPU s  wopgen models {ours_cpu:7.2f} CPU s  "
-        f"ratio {ours_cpu / plain_cpu:5.2f}  (wall {plain_wall:.2f}s / {ours_wall:.2f}s, ratio "
-        f"{ours_wall / plain_wall:.2f}; {files} files)"
+        f"ratio {ours_cpu / plain_cpu:5.2f}  (per round {min(per_round):.2f}-{max(per_round):.2f}; wall "
+        f"{plain_wall:.2f}s / {ours_wall:.2f}s, ratio {ours_wall / plain_wall:.2f}; {files} files)"
     )
     for name, what in (
         ("plain+ruff", "plain, with wopgen's ruff pass"),
@@ -169,12 +174,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=1000, help="schemas in the synthetic corpus")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--synthetic-repeat", type=int, default=None, help="rounds on the synthetic corpus (default: --repeat // 3)"
+    )
     args = parser.parse_args()
     measure(f"repository ({len(load(REPO).schemas)} schemas)", REPO, args.repeat)
     with tempfile.TemporaryDirectory() as tmp:
         root = write_corpus(Path(tmp) / "synthetic", args.size)
         write_api(root, args.size)
-        measure(f"synthetic ({args.size} schemas)", root, max(1, args.repeat // 3))
+        rounds = args.synthetic_repeat if args.synthetic_repeat is not None else args.repeat // 3
+        measure(f"synthetic ({args.size} schemas)", root, max(1, rounds))
 
 
 if __name__ == "__main__":

@@ -44,6 +44,14 @@ def _rounds(repeat: int, fns: dict[str, Callable[[], Any]], cpu: Clock) -> dict[
     return found
 
 
+def each_round(
+    repeat: int, fns: dict[str, Callable[[], Any]], cpu: Clock = own_cpu
+) -> dict[str, tuple[list[float], list[float]]]:
+    """The wall and CPU seconds (read from `cpu`) of every round of each of `fns`, timed in turn round after
+    round: the figures of one round were measured under the same load, so their ratios can be compared."""
+    return _rounds(repeat, fns, cpu)
+
+
 def best_of_each(
     repeat: int, fns: dict[str, Callable[[], Any]], cpu: Clock = own_cpu
 ) -> dict[str, tuple[float, float]]:

@@ -73,3 +73,40 @@ def test_missing_ruff_is_a_clear_error(make_corpus: Any, monkeypatch: pytest.Mon
     monkeypatch.setitem(sys.modules, "ruff", None)  # not installed at all: the import fails
     with pytest.raises(ModelsError, match="ruff executable is missing"):
         generate_models(corpus)
+
+
+def test_the_library_package_init_is_not_formatted(make_corpus: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package's `__init__.py` is wopgen's own, so the library's is dropped before ruff runs."""
+    formatted: list[tuple[str, ...]] = []
+    real = models.format_modules
+
+    def spy(modules: dict[tuple[str, ...], str], folder: Path) -> dict[tuple[str, ...], str]:
+        formatted.extend(modules)
+        return real(modules, folder)
+
+    monkeypatch.setattr(models, "format_modules", spy)
+    files = generate_models(load(make_corpus()))
+    assert formatted and ("__init__.py",) not in formatted
+    assert all(f"wop_models/{'/'.join(key)}" in files for key in formatted)
+    assert "parse_run_event" in files["wop_models/__init__.py"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = 1\n",
+        "x = 1",
+        "x = 1\n\n\n",
+        "",
+        f"a\n        {models._MYPY_REPAIRS[0][0]}\nb\n",
+        f"        {models._MYPY_REPAIRS[0][0]}   \n\n",
+        f"{models._MYPY_REPAIRS[0][0]} and more\n",  # the needle, not at the end of its line
+    ],
+)
+def test_mypy_repair_is_the_line_by_line_repair(text: str) -> None:
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        for needle, code in models._MYPY_REPAIRS:
+            if line.rstrip().endswith(needle):
+                lines[i] = f"{line.rstrip()}  # type: ignore[{code}]"
+    assert models._repair_for_mypy(text) == "\n".join(lines).rstrip("\n") + "\n"

@@ -402,13 +402,12 @@ def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list
     completed from `UnknownRunEvent` (`complete_variants`) and the others are written from the first
     (`clone_variants`), unless that cannot be done with certainty: then a second run generates every
     variant whole."""
-    files, variants = generator_input(corpus)
+    files, variants, (clonable, written) = _input_and_split(corpus)
     with tempfile.TemporaryDirectory(prefix="wopgen-models-") as tmp:
         modules = _run_generator(files, Path(tmp) / "schemas")
         key = (module_name(VARIANTS_SCHEMA) + ".py",)
         if variants and key in modules:
             payloads = modules.get((module_name(PAYLOADS_SCHEMA) + ".py",), "")
-            clonable, written = fed_variants(variants)
             completed = complete_variants(modules[key], [v.class_name for v in [*clonable[:1], *written]])
             cloned = completed
             if completed is not None and clonable:
@@ -418,7 +417,11 @@ def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list
                 modules = _run_generator(files, Path(tmp) / "whole")
             else:
                 modules[key] = cloned
+        modules.pop(_LIBRARY_INIT, None)  # the package's `__init__.py` is wopgen's own (`generate_models`)
         return format_modules(modules, Path(tmp) / "out"), variants
+
+
+_LIBRARY_INIT = ("__init__.py",)
 
 
 def _ruff() -> str:
@@ -438,8 +441,9 @@ def format_modules(modules: dict[tuple[str, ...], str], folder: Path) -> dict[tu
     git-ignored paths, so a package named `dist` or `venv` is formatted too.
     """
     paths = {key: folder.joinpath(*key) for key in modules}
+    for parent in {path.parent for path in paths.values()}:
+        parent.mkdir(parents=True, exist_ok=True)
     for key, path in paths.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(modules[key], encoding="utf-8")
     settings = [
         *("--isolated", "--no-cache", "--quiet", "--config=exclude=[]", "--config=respect-gitignore=false"),
@@ -466,6 +470,8 @@ _MYPY_REPAIRS = (
 
 
 def _repair_for_mypy(text: str) -> str:
+    if not any(needle in text for needle, _code in _MYPY_REPAIRS):
+        return text.rstrip("\n") + "\n"
     lines = text.split("\n")
     for i, line in enumerate(lines):
         for needle, code in _MYPY_REPAIRS:
@@ -507,6 +513,15 @@ def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
     variants when the corpus has an event index: `UnknownRunEvent` and, with their own members alone,
     the first typed variant that can be cloned and every one that cannot (`fed_variants`); or every
     typed variant with every envelope member when `complete`), and all the variants."""
+    files, variants, _split = _input_and_split(corpus, complete)
+    return files, variants
+
+
+def _input_and_split(
+    corpus: Corpus, complete: bool = False
+) -> tuple[dict[str, Any], list[EventVariant], tuple[list[EventVariant], list[EventVariant]]]:
+    """`generator_input` with the variants split by `fed_variants` (once: the split decides both the
+    input and how the library's module is completed); the split is empty when `complete`."""
     files: dict[str, Any] = {
         Path(doc.path).name: doc.data for doc in corpus.schemas.values() if isinstance(doc.data, dict)
     }
@@ -514,6 +529,8 @@ def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
         raise ModelsError("the corpus has no schemas to generate models from")
     derived = _event_variants(corpus, complete)
     variants: list[EventVariant] = []
+    clonable: list[EventVariant] = []
+    written: list[EventVariant] = []
     if derived is not None:
         schema, variants = derived
         if not complete:
@@ -525,7 +542,7 @@ def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
                 "$defs": {name: schema["$defs"][name] for name in fed},
             }
         files[VARIANTS_SCHEMA + SCHEMA_SUFFIX] = schema
-    return files, variants
+    return files, variants, (clonable, written)
 
 
 def generate_models(
@@ -541,8 +558,6 @@ def generate_models(
     modules, variants = _generated_modules(corpus)
     out: dict[str, str] = {}
     for key, text in sorted(modules.items()):
-        if key == ("__init__.py",):
-            continue
         out[f"{package}/{'/'.join(key)}"] = _repair_for_mypy(text)
     envelope_module = module_name(EVENT_SCHEMA)
     if warnings is not None:
