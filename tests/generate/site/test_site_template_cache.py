@@ -19,7 +19,7 @@ from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.generate.site import template_cache
 from wopgen.generate.site.build import build
-from wopgen.generate.site.template_cache import TemplateCache, attach, private_folder
+from wopgen.generate.site.template_cache import TemplateCache, attach, kept, private_folder
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -72,6 +72,21 @@ def test_an_edited_template_is_compiled_again(tmp_path: Path) -> None:
     assert len(list((tmp_path / "cache").iterdir())) == 1
     assert rendered("first {{ name }}") == "first x"
     assert rendered("second {{ name }}") == "second x"  # same name and file, new source: not the old code
+
+
+def test_the_page_templates_are_kept_for_the_block_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def render(env: Environment) -> str:
+        return env.get_template("page.md.j2").render(n=2)
+
+    compiled = compiled_while(monkeypatch)
+    first, second, plain = (Environment(loader=DictLoader({"page.md.j2": "{{ n * 2 }}"})) for _ in range(3))
+    with kept(first, tmp_path / "cache"):
+        assert render(first) == "4"
+    assert first.bytecode_cache is None and compiled == ["page.md.j2"]
+    with kept(second, tmp_path / "cache"):
+        assert render(second) == "4"
+    assert second.bytecode_cache is None and compiled == ["page.md.j2"]  # the kept code, not compiled again
+    assert render(plain) == "4" and compiled == ["page.md.j2", "page.md.j2"]
 
 
 def test_the_folder_is_named_after_every_version_that_shapes_the_code() -> None:

@@ -30,7 +30,10 @@ from mkdocs.plugins import BasePlugin
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Rule
 from wopgen.generate import site
+from wopgen.generate.site.template_cache import attach
+from wopgen.generate.site.template_cache import kept as template_cache_kept
 from wopgen.generate.writer import WriteError, clean_leftovers, prepare, scratch_beside, write_tree
+from wopgen.templates import environment
 
 
 class SiteBuildError(Exception):
@@ -95,7 +98,8 @@ def build(
     if this one is killed.
     """
     out = prepare(out, force=force, protected=protected)
-    tree = site.render(corpus, rules=rules)
+    with template_cache_kept(environment("site"), template_cache):  # wopgen's page templates
+        tree = site.render(corpus, rules=rules)
     total = sum(1 for path in tree if path.endswith(".md"))
     scratch = _work_beside(out)
     try:
@@ -223,8 +227,6 @@ class _TemplateCache(BasePlugin[LegacyConfig]):  # type: ignore[no-untyped-call]
         self.folder = folder
 
     def on_env(self, env: Any, config: Any, files: Any) -> Any:
-        from wopgen.generate.site.template_cache import attach
-
         return attach(env, self.folder)
 
 

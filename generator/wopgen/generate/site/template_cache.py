@@ -1,8 +1,8 @@
 """The theme's templates, compiled once and kept between site builds.
 
 mkdocs compiles mkdocs-material's Jinja templates from their source on every build (about a third
-of a second of CPU for a small site). `TemplateCache` keeps the compiled code in a folder of the
-user's cache (`folder()`), one file per template:
+of a second of CPU for a small site), and wopgen its own page templates. `TemplateCache` keeps the
+compiled code of both in a folder of the user's cache (`folder()`), one file per template:
 - an entry is used only for the very template source it was compiled from (Jinja stores a digest
   of the source with the code and compiles again when they differ), so an edited or upgraded theme
   is never served stale code;
@@ -20,6 +20,8 @@ import contextlib
 import os
 import stat
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from jinja2 import Environment
@@ -72,4 +74,16 @@ def attach(env: Environment, path: Path | None) -> Environment:
     return env
 
 
-__all__ = ["TemplateCache", "attach", "folder", "private_folder"]
+@contextmanager
+def kept(env: Environment, path: Path | None) -> Iterator[None]:
+    """`env`'s compiled templates kept in `path` during the block (as `attach`), its own cache again
+    afterwards: the environment is shared by the whole process."""
+    saved = env.bytecode_cache
+    attach(env, path)
+    try:
+        yield
+    finally:
+        env.bytecode_cache = saved
+
+
+__all__ = ["TemplateCache", "attach", "folder", "kept", "private_folder"]
