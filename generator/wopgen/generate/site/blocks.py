@@ -40,9 +40,7 @@ class CodeBlocks(StagedHtml):
 
     def add(self, text: str, language: str = "json") -> str:
         """Highlight `text` (once per distinct text) and return the mark a template writes in its place."""
-        key = self.keep(
-            f"{language}\n{text}", lambda: highlight(text, _lexer(language), _FORMATTER).rstrip("\n")
-        )
+        key = self.keep(f"{language}\n{text}", lambda: highlight(text, _lexer(language), _FORMATTER).rstrip("\n"))
         return _MARK.format(key)
 
     def place(self, markdown: str) -> str:

@@ -89,8 +89,8 @@ def build(
     """Build the site for `corpus` into `out`, listing `rules` (the rule catalogue) on the reference
     page; returns the number of files written.
 
-    `template_cache`, when given, is a folder where the theme's compiled templates are kept between
-    builds (see `wopgen.generate.site.template_cache`); the site is the same with or without it.
+    `template_cache`, when given, is a folder where the compiled templates (the theme's and the
+    pages') are kept between builds (see `wopgen.generate.site.template_cache`); the site is the same with or without it.
 
     `on_page(done, total)`, when given, is called each time mkdocs has written a page (for a
     progress bar; `total` is the number of Markdown pages staged). The writer's refusals are

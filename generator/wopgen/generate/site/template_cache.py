@@ -1,4 +1,4 @@
-"""The theme's templates, compiled once and kept between site builds.
+"""The site's Jinja templates (the theme's and wopgen's own), compiled once and kept between builds.
 
 mkdocs compiles mkdocs-material's Jinja templates from their source on every build (about a third
 of a second of CPU for a small site), and wopgen its own page templates. `TemplateCache` keeps the
