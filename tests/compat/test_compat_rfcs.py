@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any
 
@@ -62,3 +63,26 @@ def test_additive_rfc_over_additive_change_is_clean(tmp_path: Path) -> None:
     head_rfc = rfc(compatibility="`additive`", affects=AFFECTS)
     changes = run_compat(tmp_path, HEAD, BASE, None, head_rfc)
     assert outcome(changes) == {("compat-property-added", "info")}
+
+
+def test_rfcs_are_read_from_their_header_without_parsing_markdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Allowing a change and judging a claim need only the header table and the file's text: comparing
+    two corpora parses no RFC as Markdown (at a thousand RFCs a side that was most of the time)."""
+    load_module = importlib.import_module("wopgen.corpus.load")
+    parsed: list[str] = []
+    original = load_module.parse_markdown
+
+    def counted(path: str, text: str) -> Any:
+        parsed.append(path)
+        return original(path, text)
+
+    monkeypatch.setattr(load_module, "parse_markdown", counted)
+    allowing = rfc(status="Accepted", compatibility="`breaking`", affects=AFFECTS)
+    claiming = rfc("0003", compatibility="`additive`", affects=AFFECTS)
+    changes = run_compat(tmp_path, BASE, HEAD, None, {**allowing, **claiming})
+    assert outcome(changes) == {("compat-property-removed", "info")}
+    changes = run_compat(tmp_path / "again", BASE, HEAD, allowing, {**rfc(compatibility="`additive`", affects=AFFECTS)})
+    assert outcome(changes) == {("compat-property-removed", "error"), ("compat-rfc-claims-additive", "error")}
+    assert not [path for path in parsed if path.startswith("spec/rfcs/")]

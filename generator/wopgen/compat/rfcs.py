@@ -58,7 +58,7 @@ def _touched(base: Corpus, head: Corpus) -> list[Rfc]:
     found = []
     for path in sorted(head.rfcs):
         before = base.rfcs.get(path)
-        if before is None or before.doc.text != head.rfcs[path].doc.text:
+        if before is None or before.text != head.rfcs[path].text:
             found.append(head.rfcs[path])
     return found
 

@@ -144,9 +144,9 @@ class _Reader:
 
     def read_markdown(self, path: Path | str) -> MarkdownDoc | None:
         text = self.read_text(path)
-        return None if text is None else self._parse_markdown(self.relative(path), text)
+        return None if text is None else self.parse_markdown(self.relative(path), text)
 
-    def _parse_markdown(self, rel: str, text: str) -> MarkdownDoc:
+    def parse_markdown(self, rel: str, text: str) -> MarkdownDoc:
         if self.memo is None:
             return parse_markdown(rel, text)
         return self.memo.parse(rel, text, self.sources[rel])
@@ -157,7 +157,7 @@ class _Reader:
         if text is None:
             return None
         rel = self.relative(path)
-        return lambda: self._parse_markdown(rel, text)
+        return lambda: self.parse_markdown(rel, text)
 
 
 _EXAMPLE_KINDS = ("valid", "invalid")
@@ -273,9 +273,9 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
         for rel in _files(settings.rfcs, conventions.rfc_files):
             if not conventions.is_rfc_file(_below(settings.rfcs, rel)):
                 continue
-            text = reader.read_markdown_later(rel)
+            text = reader.read_text(rel)
             if text is not None:
-                rfcs.later(rel, partial(_rfc, rel, text))
+                rfcs.later(rel, partial(_rfc, reader, reader.relative(rel), text))
 
     api_dir = optional("api", settings.api, "folder")
     if api_dir:
@@ -318,8 +318,8 @@ def _below(folder: str, relative: str) -> str:
     return relative if normal == "." else relative[len(normal) + 1 :]
 
 
-def _rfc(rel: str, page: Callable[[], MarkdownDoc]) -> Rfc:
-    return parse_rfc(rel, page(), posixpath.basename(rel))
+def _rfc(reader: _Reader, rel: str, text: str) -> Rfc:
+    return parse_rfc(rel, text, posixpath.basename(rel), partial(reader.parse_markdown, rel, text))
 
 
 def _suffix(name: str) -> str:

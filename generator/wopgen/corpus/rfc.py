@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from wopgen.corpus.markdown import MarkdownDoc
+from wopgen.corpus.markdown import MarkdownDoc, source_lines
 
 FIELDS = (
     "RFC",
@@ -48,13 +50,22 @@ class HeaderField:
 
 @dataclass
 class Rfc:
-    """One RFC file. `header` is empty when the file has no metadata table."""
+    """One RFC file. `header` is empty when the file has no metadata table.
+
+    The header is read from the file's lines; the page itself (`doc`) is parsed when first asked for,
+    so what needs only the metadata (an RFC's status, compatibility, affects) never parses Markdown."""
 
     path: str
-    doc: MarkdownDoc
+    text: str  # the file as read
     file_number: int | None
+    page: Callable[[], MarkdownDoc] = field(repr=False, compare=False)  # parses `text`
     header: dict[str, HeaderField] = field(default_factory=dict)
     table_line: int = 0
+
+    @cached_property
+    def doc(self) -> MarkdownDoc:
+        """The parsed page."""
+        return self.page()
 
     def get(self, name: str) -> str:
         item = self.header.get(name)
@@ -106,11 +117,12 @@ def first_token(cell: str) -> str:
     return words[0].strip("*") if words else ""
 
 
-def parse_rfc(path: str, doc: MarkdownDoc, filename: str) -> Rfc:
+def parse_rfc(path: str, text: str, filename: str, page: Callable[[], MarkdownDoc]) -> Rfc:
+    """The RFC in `text` (the file `path`, named `filename`), its header read; `page` parses `text`."""
     m = FILENAME.match(filename)
-    rfc = Rfc(path=path, doc=doc, file_number=int(m.group(1)) if m else None)
+    rfc = Rfc(path=path, text=text, file_number=int(m.group(1)) if m else None, page=page)
     in_table = False
-    for number, raw in enumerate(doc.lines, start=1):
+    for number, raw in enumerate(source_lines(text), start=1):
         stripped = raw.strip()
         row = _ROW.match(stripped)
         if row:
