@@ -134,3 +134,8 @@ def test_the_cli_keeps_compiled_templates_in_the_user_cache_unless_told_not_to(
     assert not (root / "build" / ".cache").exists()  # executable code never goes into the corpus
     assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
     assert "--no-cache" in runner.invoke(cli, ["site", "build", "--help"]).output
+    overview = root / "spec/v1/overview.md"  # a warm build is as strict as any
+    overview.write_text(overview.read_text(encoding="utf-8") + "\nSee [x](../rfcs/0001-things.md#nowhere).\n")
+    result = runner.invoke(cli, ["--root", str(root), "site", "build", "--out", str(tmp_path / "b")])
+    assert result.exit_code == 1 and "nowhere" in result.output
+    assert snapshot(tmp_path / "b") == snapshot(tmp_path / "a")
