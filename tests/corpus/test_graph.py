@@ -163,6 +163,16 @@ def test_graph_views_follow_refs_and_stop_on_loops(tmp_path: Path) -> None:
         "/properties/decision",
     ]
     assert graph.sites_below(Located(THING, "/$defs/name")) == []
+    # The first site spelled so in the value, the value's own `$ref` first; none outside the value.
+    for where in (Located(THING, ""), Located(THING, "/$defs"), Located(THING, "/$defs/loop")):
+        for ref in ("#/$defs/loop", "#/$defs/loop2", "#/$defs/name"):
+            first = next((site for site in graph.sites_below(where) if site.ref == ref), None)
+            assert graph.first_site_below(where, ref) == first
+    assert graph.first_site_below(Located(THING, "/$defs/loop"), "#/$defs/loop2") == graph.site_at(
+        Located(THING, "/$defs/loop")
+    )
+    assert graph.first_site_below(Located(THING, "/$defs/loop"), "#/$defs/loop") is None
+    assert graph.first_site_below(Located(THING, "/$defs/lo"), "#/$defs/loop2") is None  # a prefix is not a parent
     assert [[str(p) for p in c.route] for c in graph.cycles] == [
         [f"{THING}#/$defs/loop", f"{THING}#/$defs/loop2", f"{THING}#/$defs/loop"]
     ]

@@ -19,6 +19,8 @@ from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.graph import Located, Status, value_at
 from wopgen.corpus.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 
+_CONTAINERS = (dict, list)  # made once: `isinstance` is asked it of every value walked
+
 ANNOTATIONS = frozenset(
     {
         "$schema",
@@ -128,18 +130,28 @@ class Resolver:
         cached = self._refs.get(id(node))
         if cached is not None and cached[0] is node:
             return cached[1]
-        found: frozenset[str]
-        if isinstance(node, dict):
-            own = node.get("$ref")
-            found = frozenset({own} if isinstance(own, str) else ()).union(
-                *(self.refs_inside(v) for v in node.values() if isinstance(v, dict | list))
-            )
-        elif isinstance(node, list):
-            found = frozenset().union(*(self.refs_inside(v) for v in node if isinstance(v, dict | list)))
-        else:
+        if not isinstance(node, _CONTAINERS):
             return frozenset()
-        self._refs[id(node)] = (node, found)  # holding the node keeps its id from being reused
-        return found
+        # One walk of the value, kept for the value asked about only: the nodes a comparison asks about
+        # are whole files and the targets of their refs, so keeping every nested value's set (a frozenset
+        # union per level) cost more than walking a target again.
+        found: set[str] = set()
+        stack = [node]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                own = item.get("$ref")
+                if isinstance(own, str):
+                    found.add(own)
+                values: Any = item.values()
+            else:
+                values = item
+            for value in values:
+                if isinstance(value, _CONTAINERS):
+                    stack.append(value)
+        refs = frozenset(found)
+        self._refs[id(node)] = (node, refs)  # holding the node keeps its id from being reused
+        return refs
 
     def target(self, loc: Loc, ref: str) -> Loc | None:
         """Where `ref` leads, as the corpus graph resolved it: the `$ref` written at `loc`, or else
@@ -150,10 +162,8 @@ class Resolver:
         return self._targets[key]
 
     def _target(self, loc: Loc, ref: str) -> Loc | None:
-        where = Located(loc.doc.path, loc.pointer)
-        site = self.graph.site_at(where)
-        if site is None or site.ref != ref:
-            site = next((s for s in self.graph.sites_below(where) if s.ref == ref), None)
+        # The `$ref` written at `loc` comes first in document order, before any inside it.
+        site = self.graph.first_site_below(Located(loc.doc.path, loc.pointer), ref)
         if site is None or site.target is None or site.status not in (Status.RESOLVED, Status.UNCHECKED):
             return None
         doc = self.corpus.schemas[site.target.path]

@@ -432,6 +432,23 @@ class RefGraph:
         met, complete = self.chain(where)
         return met[-1] if complete else None
 
+    def first_site_below(self, where: Located, ref: str) -> RefSite | None:
+        """The first `$ref` site spelled `ref` in the value at `where` (itself included), in document
+        order; None when there is none."""
+        inside = where.pointer + "/"
+        for site in self._sites_by_ref.get((where.path, ref), ()):
+            if site.pointer == where.pointer or site.pointer.startswith(inside):
+                return site
+        return None
+
+    @cached_property
+    def _sites_by_ref(self) -> dict[tuple[str, str], list[RefSite]]:
+        """(path, `$ref` as written) -> its sites in that file, in document order."""
+        found: dict[tuple[str, str], list[RefSite]] = {}
+        for site in self.sites:
+            found.setdefault((site.path, site.ref), []).append(site)
+        return found
+
     def sites_below(self, where: Located) -> list[RefSite]:
         """The `$ref` sites in the value at `where` (itself included), in document order."""
         inside = where.pointer + "/"
