@@ -14,10 +14,13 @@ The third prices the pages themselves (their content, highlighting, search index
   the built site in place.
 
 Reported per corpus: pages; wall and CPU seconds for each baseline and for `wopgen site build`
-(load, render, mkdocs, atomic write, in a child process from the start of Python, as the
-baselines); the ratios (CPU time, of the processes and their children, is the steadier figure when
-other work shares the machine); wopgen's own CPU seconds (`wopgen site build` minus `staged`) and
-the CPU seconds of its parts measured in this process: loading the corpus, rendering the pages,
+(load, render, mkdocs, atomic write, in a child process from the start of Python, as the baselines),
+twice: `cold`, with an empty cache of compiled theme templates (a first build; each repeat gets a
+new empty cache), and `warm`, with the cache a cold build filled (every later build with the same
+toolchain: the command keeps the cache in the user's cache folder; the benchmark keeps it in its
+temporary folder); the ratios (CPU time, of the processes and their children, is the steadier figure
+when other work shares the machine); wopgen's own CPU seconds (`wopgen site build` minus `staged`)
+and the CPU seconds of its parts measured in this process: loading the corpus, rendering the pages,
 writing the staging tree; the output size (all files, in MB); the average and the largest schema
 page (`schemas/<name>/index.html`, in KB), the schema index page and the search index; the peak
 resident memory of the wopgen process (mkdocs runs inside it).
@@ -80,17 +83,18 @@ def mkdocs_build(project: Path, out: Path) -> None:
     subprocess.run([*command, "-d", str(out)], env=env, check=True)
 
 
-def site_build(root: Path, out: Path, memory: dict[str, float]) -> None:
-    """`wopgen site build` in a child process, as the command runs; records its peak memory and mkdocs'."""
-    command = [sys.executable, __file__, "--build-one", str(root), str(out)]
+def site_build(root: Path, out: Path, memory: dict[str, float], cache: Path) -> None:
+    """`wopgen site build` in a child process, as the command runs, with its compiled theme templates
+    kept in `cache`; records its peak memory (mkdocs runs inside it)."""
+    command = [sys.executable, __file__, "--build-one", str(root), str(out), str(cache)]
     result = subprocess.run(command, check=True, capture_output=True, text=True)
     for key, value in json.loads(result.stdout.strip().splitlines()[-1]).items():
         memory[key] = max(memory.get(key, 0.0), value)
 
 
-def build_one(root: Path, out: Path) -> None:
+def build_one(root: Path, out: Path, cache: Path) -> None:
     """The child of `site_build`: build, then say how much memory it held (mkdocs runs inside it)."""
-    build(load(root), out, force=True, rules=catalogue())
+    build(load(root), out, force=True, rules=catalogue(), template_cache=cache)
     print(json.dumps({"wopgen": own_peak_mb()}))
 
 
@@ -137,18 +141,22 @@ def measure(label: str, root: Path, tmp: Path, repeat: int) -> None:
         repeat, mkdocs_build, plain_site(tmp / f"flat-{label}", pages, True), tmp / f"f-{label}", cpu=child_cpu
     )
     staged = best_of(repeat, mkdocs_build, staged_project, tmp / f"s-{label}", cpu=child_cpu)
-    out, memory = tmp / f"site-{label}", dict[str, float]()
-    ours = best_of(repeat, site_build, root, out, memory, cpu=child_cpu)
+    out, memory, caches = tmp / f"site-{label}", dict[str, float](), iter(range(1_000_000))
+    cold = best_of(repeat, lambda: site_build(root, out, memory, tmp / f"cache-{label}-{next(caches)}"), cpu=child_cpu)
+    ours = best_of(repeat, site_build, root, out, memory, tmp / f"cache-{label}-0", cpu=child_cpu)  # warm
     size = sizes(out)
     print(
         f"{label:>12}: {pages:5d} pages; seconds wall / CPU: bare mkdocs {bare[0]:6.1f} / {bare[1]:6.1f}, "
         f"flat-nav mkdocs {flat[0]:6.1f} / {flat[1]:6.1f}, staged mkdocs {staged[0]:6.1f} / {staged[1]:6.1f}, "
-        f"wopgen site build {ours[0]:6.1f} / {ours[1]:6.1f}\n"
-        f"{'':>12}  CPU ratio {ours[1] / bare[1]:4.2f} vs bare, {ours[1] / flat[1]:4.2f} vs flat-nav, "
+        f"wopgen site build cold {cold[0]:6.1f} / {cold[1]:6.1f}, warm {ours[0]:6.1f} / {ours[1]:6.1f}\n"
+        f"{'':>12}  CPU ratio cold {cold[1] / bare[1]:4.2f} vs bare, {cold[1] / flat[1]:4.2f} vs flat-nav, "
+        f"{cold[1] / staged[1]:4.2f} vs staged (wall {cold[0] / bare[0]:4.2f}, {cold[0] / flat[0]:4.2f}, "
+        f"{cold[0] / staged[0]:4.2f})\n"
+        f"{'':>12}  CPU ratio warm {ours[1] / bare[1]:4.2f} vs bare, {ours[1] / flat[1]:4.2f} vs flat-nav, "
         f"{ours[1] / staged[1]:4.2f} vs staged; staged {staged[1] / flat[1]:4.2f} vs flat-nav "
         f"(wall {ours[0] / bare[0]:4.2f}, {ours[0] / flat[0]:4.2f}, {ours[0] / staged[0]:4.2f}; "
         f"{staged[0] / flat[0]:4.2f})\n"
-        f"{'':>12}  wopgen's own CPU {ours[1] - staged[1]:5.1f} s (load {parts['load']:4.1f}, "
+        f"{'':>12}  wopgen's own CPU {ours[1] - staged[1]:5.1f} s warm (load {parts['load']:4.1f}, "
         f"render {parts['render']:4.1f}, write staging {parts['write']:4.1f}; the rest is starting "
         f"Python and putting the built site in place)\n"
         f"{'':>12}  output {size['output_mb']:6.1f} MB "
@@ -160,8 +168,8 @@ def measure(label: str, root: Path, tmp: Path, repeat: int) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) == 4 and sys.argv[1] == "--build-one":
-        build_one(Path(sys.argv[2]), Path(sys.argv[3]))
+    if len(sys.argv) == 5 and sys.argv[1] == "--build-one":
+        build_one(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]))
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100,1000", help="synthetic corpus sizes in schemas, comma-separated")

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,15 @@ if int(version("click").split(".")[0]) == 8 and int(version("click").split(".")[
             return result
 
     click.testing.CliRunner = _CliRunner  # type: ignore[misc]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _user_cache_of_the_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """What commands keep in the user's cache folder (the site's compiled theme templates) is kept
+    in a folder of the test session, not in the home of whoever runs the tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        yield
 
 
 @pytest.fixture

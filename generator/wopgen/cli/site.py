@@ -31,8 +31,14 @@ def site() -> None:
     help="Output folder, replaced atomically (default: build/site under the corpus root).",
 )
 @force_option
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Compile the theme's templates from their source instead of reusing the code compiled by an "
+    "earlier build (kept in the user's cache folder, wopgen/site-templates; safe to delete).",
+)
 @pass_context
-def site_build(obj: Context, out: Path | None, force: bool) -> None:
+def site_build(obj: Context, out: Path | None, force: bool, no_cache: bool) -> None:
     """Render every page from the corpus and build the site with `mkdocs build --strict`.
 
     \b
@@ -40,7 +46,7 @@ def site_build(obj: Context, out: Path | None, force: bool) -> None:
     API description that breaks its format) is refused the same way: exit 1 with the findings.
     A broken link, a missing #anchor or any other mkdocs warning fails the build (exit 1) and
     prints what mkdocs said; the output folder is then left as it was. The same corpus always
-    gives a byte-identical site.
+    gives a byte-identical site, with or without the cache of compiled theme templates.
     \b
     Examples:
       wopgen site build
@@ -49,6 +55,7 @@ def site_build(obj: Context, out: Path | None, force: bool) -> None:
     from wopgen.catalogue import catalogue
     from wopgen.checks.gate import API_RULES
     from wopgen.cli import progress
+    from wopgen.generate.site import template_cache
     from wopgen.generate.site.build import SiteBuildError, WriteError, build
 
     corpus = gated_corpus(obj, "site build", API_RULES)
@@ -62,6 +69,7 @@ def site_build(obj: Context, out: Path | None, force: bool) -> None:
                 force=force,
                 protected=protected_paths(corpus),
                 rules=catalogue(),
+                template_cache=None if no_cache else template_cache.folder(),
             )
     except SiteBuildError as exc:
         click.echo(f"wopgen site build: mkdocs refused the site:\n{exc}", err=True)

@@ -30,7 +30,10 @@ from mkdocs.plugins import BasePlugin
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Rule
 from wopgen.generate import site
+from wopgen.generate.site.template_cache import attach
+from wopgen.generate.site.template_cache import kept as template_cache_kept
 from wopgen.generate.writer import WriteError, clean_leftovers, prepare, scratch_beside, write_tree
+from wopgen.templates import environment
 
 
 class SiteBuildError(Exception):
@@ -81,9 +84,13 @@ def build(
     force: bool = False,
     protected: tuple[Path, ...] = (),
     rules: Sequence[Rule],
+    template_cache: Path | None = None,
 ) -> int:
     """Build the site for `corpus` into `out`, listing `rules` (the rule catalogue) on the reference
     page; returns the number of files written.
+
+    `template_cache`, when given, is a folder where the compiled templates (the theme's and the
+    pages') are kept between builds (see `wopgen.generate.site.template_cache`); the site is the same with or without it.
 
     `on_page(done, total)`, when given, is called each time mkdocs has written a page (for a
     progress bar; `total` is the number of Markdown pages staged). The writer's refusals are
@@ -91,7 +98,8 @@ def build(
     if this one is killed.
     """
     out = prepare(out, force=force, protected=protected)
-    tree = site.render(corpus, rules=rules)
+    with template_cache_kept(environment("site"), template_cache):  # wopgen's page templates
+        tree = site.render(corpus, rules=rules)
     total = sum(1 for path in tree if path.endswith(".md"))
     scratch = _work_beside(out)
     try:
@@ -100,7 +108,7 @@ def build(
         del tree  # mkdocs reads the pages from the staging tree
         built = scratch / "site"
         with _environment(mkdocs_env(corpus)):
-            _run_mkdocs(staging / "mkdocs.yml", built, on_page, total)
+            _run_mkdocs(staging / "mkdocs.yml", built, on_page, total, template_cache)
         files = _Folder(built)
         write_tree(files, out, force=force, protected=protected)
         return len(files)
@@ -161,9 +169,16 @@ def _mkdocs_log() -> Iterator[_Said]:
         logger.propagate = saved[1]
 
 
-def _run_mkdocs(config_file: Path, site_dir: Path, on_page: Callable[[int, int], None] | None, total: int) -> None:
+def _run_mkdocs(
+    config_file: Path,
+    site_dir: Path,
+    on_page: Callable[[int, int], None] | None,
+    total: int,
+    template_cache: Path | None = None,
+) -> None:
     """`mkdocs build --strict` of `config_file` into `site_dir`, in this process; raises SiteBuildError
-    with what mkdocs said when it refuses the site. `on_page(done, total)` follows the written pages."""
+    with what mkdocs said when it refuses the site. `on_page(done, total)` follows the written pages;
+    the theme's compiled templates are kept in `template_cache` when given."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, MkDocsException
@@ -173,6 +188,8 @@ def _run_mkdocs(config_file: Path, site_dir: Path, on_page: Callable[[int, int],
             config = load_config(config_file=str(config_file), site_dir=str(site_dir), strict=True)
             if on_page is not None:
                 config.plugins["wopgen-progress"] = _Progress(on_page, total)
+            if template_cache is not None:
+                config.plugins["wopgen-template-cache"] = _TemplateCache(template_cache)
             config.plugins.on_startup(command="build", dirty=False)
             try:
                 mkdocs_build(config)
@@ -199,6 +216,18 @@ class _Progress(BasePlugin[LegacyConfig]):  # type: ignore[no-untyped-call]  # m
         self.done += 1
         self.report(self.done, self.total)
         return output
+
+
+class _TemplateCache(BasePlugin[LegacyConfig]):  # type: ignore[no-untyped-call]  # as _Progress
+    """An mkdocs plugin (added to the loaded configuration) that keeps the theme's compiled templates
+    in a folder between builds."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def on_env(self, env: Any, config: Any, files: Any) -> Any:
+        return attach(env, self.folder)
 
 
 def serve(corpus: Corpus, port: int, *, rules: Sequence[Rule], hook: Path) -> None:
