@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +9,7 @@ import pytest
 
 from support.compat_support import outcome, run_compat, thing
 from support.corpus_factory import rfc_text
+from support.helpers import count_markdown_parses
 
 BASE = {"thing": thing({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}})}
 HEAD = {"thing": thing({"type": "object", "properties": {"a": {"type": "string"}}})}
@@ -70,15 +70,7 @@ def test_rfcs_are_read_from_their_header_without_parsing_markdown(
 ) -> None:
     """Allowing a change and judging a claim need only the header table and the file's text: comparing
     two corpora parses no RFC as Markdown (at a thousand RFCs a side that was most of the time)."""
-    load_module = importlib.import_module("wopgen.corpus.load")
-    parsed: list[str] = []
-    original = load_module.parse_markdown
-
-    def counted(path: str, text: str) -> Any:
-        parsed.append(path)
-        return original(path, text)
-
-    monkeypatch.setattr(load_module, "parse_markdown", counted)
+    parsed = count_markdown_parses(monkeypatch)
     allowing = rfc(status="Accepted", compatibility="`breaking`", affects=AFFECTS)
     claiming = rfc("0003", compatibility="`additive`", affects=AFFECTS)
     changes = run_compat(tmp_path, BASE, HEAD, None, {**allowing, **claiming})

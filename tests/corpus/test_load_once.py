@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from support.helpers import count_markdown_parses
 from wopgen.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]
@@ -65,22 +66,8 @@ def _refused(method: str) -> Callable[..., Any]:
     return walk
 
 
-def _count_markdown(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
-    load_module = importlib.import_module("wopgen.corpus.load")
-    parsed: Counter[str] = Counter()
-    original = load_module.parse_markdown
-
-    def counted(path: str, text: str) -> Any:
-        parsed[path] = parsed[path] + 1
-        return original(path, text)
-
-    monkeypatch.setattr(load_module, "parse_markdown", counted)
-    monkeypatch.setattr(importlib.import_module("wopgen.corpus.markdown_memo"), "parse_markdown", counted)
-    return parsed
-
-
 def test_schema_and_example_checks_parse_no_markdown(monkeypatch: pytest.MonkeyPatch) -> None:
-    parsed = _count_markdown(monkeypatch)
+    parsed = count_markdown_parses(monkeypatch)
     runner = CliRunner()
     selected = runner.invoke(
         cli, ["--root", str(REPO), "check", "--no-cache", "--select", "schema-,example-", "--format", "json"]
@@ -108,7 +95,7 @@ def test_without_rfc_annotations_no_rfc_is_parsed(
 
     root = make_corpus(drop_annotations)
     assert "x-wop-rfc" not in "".join(p.read_text() for p in (root / "schemas").glob("*.json"))
-    parsed = _count_markdown(monkeypatch)
+    parsed = count_markdown_parses(monkeypatch)
     result = CliRunner().invoke(cli, ["--root", str(root), "check", "--select", "schema-,example-"])
     assert result.exit_code == 0, result.output
     assert set(parsed) == {"CHANGELOG.md"}  # read with the corpus; the pages and the RFC are not parsed

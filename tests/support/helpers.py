@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+from collections import Counter
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from wopgen.checks import CHECKS
 from wopgen.corpus import load
@@ -38,3 +43,17 @@ def diagnose(root: Path) -> list[Diagnostic]:
         assert not strays, f"{check.__module__} emits {strays}, outside the families {families} it declares in CHECKS"
         found.extend(emitted)
     return sorted(found, key=Diagnostic.sort_key)
+
+
+def count_markdown_parses(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How many times each page is parsed as Markdown from now on (by the loader or the page memo)."""
+    parsed: Counter[str] = Counter()
+    original = importlib.import_module("wopgen.corpus.load").parse_markdown
+
+    def counted(path: str, text: str) -> Any:
+        parsed[path] += 1
+        return original(path, text)
+
+    for module in ("wopgen.corpus.load", "wopgen.corpus.markdown_memo"):
+        monkeypatch.setattr(importlib.import_module(module), "parse_markdown", counted)
+    return parsed
