@@ -29,7 +29,9 @@ def own_and_child_cpu() -> float:
     return own_cpu() + child_cpu()
 
 
-def _rounds(repeat: int, fns: dict[str, Callable[[], Any]], cpu: Clock) -> dict[str, tuple[list[float], list[float]]]:
+def each_round(
+    repeat: int, fns: dict[str, Callable[[], Any]], cpu: Clock = own_cpu
+) -> dict[str, tuple[list[float], list[float]]]:
     """The wall and CPU seconds (read from `cpu`) of each of `fns`, `repeat` times, run in turn round after
     round, so that a baseline and what is compared with it see the same load on a shared machine. Each
     call starts after a full garbage collection, so none pays for collecting what an earlier one left."""
@@ -44,21 +46,13 @@ def _rounds(repeat: int, fns: dict[str, Callable[[], Any]], cpu: Clock) -> dict[
     return found
 
 
-def each_round(
-    repeat: int, fns: dict[str, Callable[[], Any]], cpu: Clock = own_cpu
-) -> dict[str, tuple[list[float], list[float]]]:
-    """The wall and CPU seconds (read from `cpu`) of every round of each of `fns`, timed in turn round after
-    round: the figures of one round were measured under the same load, so their ratios can be compared."""
-    return _rounds(repeat, fns, cpu)
-
-
 def best_of_each(
     repeat: int, fns: dict[str, Callable[[], Any]], cpu: Clock = own_cpu
 ) -> dict[str, tuple[float, float]]:
     """The shortest wall time and the least CPU time (read from `cpu`) of each of `fns`, timed in turn
     round after round. On a shared machine the CPU time is the steadier figure: waiting for a core
     counts in the wall time only."""
-    return {name: (min(walls), min(cpus)) for name, (walls, cpus) in _rounds(repeat, fns, cpu).items()}
+    return {name: (min(walls), min(cpus)) for name, (walls, cpus) in each_round(repeat, fns, cpu).items()}
 
 
 def best_of(repeat: int, fn: Callable[..., Any], *args: Any, cpu: Clock = own_cpu) -> tuple[float, float]:
@@ -69,7 +63,7 @@ def best_of(repeat: int, fn: Callable[..., Any], *args: Any, cpu: Clock = own_cp
 def median_of_each(repeat: int, fns: dict[str, Callable[[], Any]]) -> dict[str, tuple[float, float]]:
     """The median wall time and the median CPU time of this process of each of `fns`, timed in turn
     round after round (so a load that comes and goes weighs on each alike)."""
-    found = _rounds(repeat, fns, own_cpu)
+    found = each_round(repeat, fns, own_cpu)
     return {name: (statistics.median(walls), statistics.median(cpus)) for name, (walls, cpus) in found.items()}
 
 
