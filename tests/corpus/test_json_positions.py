@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -74,3 +75,15 @@ def test_a_pointer_found_on_its_own_is_where_the_index_has_it(value: Any, indent
         while nearest not in offsets:
             nearest = nearest.rsplit("/", 1)[0]
         assert _offset(text, where) == offsets[nearest], where
+
+
+@pytest.mark.parametrize("text", ["", "{", '{"a": [1,', '{"a": {"b": 1}, "c"', "nul"])
+def test_a_text_that_is_not_whole_json_is_located_by_the_index(text: str) -> None:
+    """A document made in memory may carry a text that is not its JSON: no lookup fails on it."""
+    doc = JsonDoc("f.json", text, {})
+    offsets = _index(text)
+    for where in ("", "/a", "/a/0", "/a/b", "/c"):
+        nearest = where
+        while nearest and nearest not in offsets:
+            nearest = nearest.rsplit("/", 1)[0]
+        assert doc.locate(where) == (1, offsets.get(nearest, 0) + 1)  # one line: the column is the offset

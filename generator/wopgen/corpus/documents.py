@@ -206,9 +206,14 @@ class JsonDoc:
         ptr = where if isinstance(where, str) else pointer(where)
         if self._offsets is None and not self.duplicates and self._asked < _FOUND_ALONE:
             self._asked += 1
-            text, offset = self.text, _offset(self.text, ptr)
-            start = text.rfind("\n", 0, offset) + 1  # of its line
-            return text.count("\n", 0, offset) + 1, offset - start + 1
+            text = self.text
+            try:
+                offset = _offset(text, ptr)
+            except (IndexError, ValueError):  # a text that is not the JSON of `data`: the index copes
+                self._asked = _FOUND_ALONE
+            else:
+                start = text.rfind("\n", 0, offset) + 1  # of its line
+                return text.count("\n", 0, offset) + 1, offset - start + 1
         if self._offsets is None:
             self._offsets = _index(self.text)
             self._starts = _line_starts(self.text)

@@ -2,8 +2,8 @@
 
 Every schema document is walked at most once, when something first asks about it. Each object is
 located (file, JSON pointer) and given its position (a schema, a map of named subschemas, instance
-data such as `examples`, or the value of an unknown keyword) and the base URI in effect there (the file's `$id`, changed by every embedded
-`$id`). Every `$ref` in a schema position is a `RefSite`; it is resolved through the corpus
+data such as `examples`, or the value of an unknown keyword) and the base URI in effect there (the
+file's `$id`, changed by every embedded `$id`). Every `$ref` in a schema position is a `RefSite`; it is resolved through the corpus
 registry (`referencing`), so JSON pointers, `$anchor`s and embedded `$id`s all lead to a located
 target: the file and the pointer of the very node `referencing` returns.
 
