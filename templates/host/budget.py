@@ -29,6 +29,9 @@ class _Budget:
 # The budget of the request under way on this thread (None: no limit). A hot loop may read it and call
 # `spend()` only once `time.perf_counter()` has reached its `check_at`, which is what spend() asks first.
 LIMIT: ContextVar[_Budget | None] = ContextVar("request_budget", default=None)
+# The same read in one call: `LIMIT.get()` makes a bound method before every read, a measurable share of an
+# event append.
+current_budget = LIMIT.get
 
 
 class OverBudget(HostError):
@@ -62,7 +65,7 @@ class budget:  # used as a function: `with budget(seconds):`
 
 def spend() -> None:
     """Stop the current request when it has used up its budget."""
-    limit = LIMIT.get()
+    limit = current_budget()
     if limit is None or time.perf_counter() < limit.check_at:
         return  # less wall time has passed than CPU time was left: the budget cannot be used up yet
     used = time.thread_time()
