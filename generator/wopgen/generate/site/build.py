@@ -30,6 +30,7 @@ from mkdocs.plugins import BasePlugin
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Rule
 from wopgen.generate import site
+from wopgen.generate.site.markdown_once import OneConverter
 from wopgen.generate.site.template_cache import attach
 from wopgen.generate.site.template_cache import kept as template_cache_kept
 from wopgen.generate.writer import WriteError, clean_leftovers, prepare, scratch_beside, write_tree
@@ -190,6 +191,7 @@ def _run_mkdocs(
                 config.plugins["wopgen-progress"] = _Progress(on_page, total)
             if template_cache is not None:
                 config.plugins["wopgen-template-cache"] = _TemplateCache(template_cache)
+            config.plugins["wopgen-one-converter"] = OneConverter()
             config.plugins.on_startup(command="build", dirty=False)
             try:
                 mkdocs_build(config)
