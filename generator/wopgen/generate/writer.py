@@ -26,7 +26,7 @@ import os
 import re
 import shutil
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -259,6 +259,106 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+class FolderFiles(Mapping[str, bytes]):
+    """The files of a folder as a tree for `write_tree`, each read from disk only when asked for, so
+    a large tree is never held in memory as a whole."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.paths = [p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*")) if p.is_file()]
+        self._known = set(self.paths)
+
+    def __getitem__(self, relative: str) -> bytes:
+        if relative not in self._known:
+            raise KeyError(relative)
+        return (self.folder / relative).read_bytes()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
+def move_tree(folder: Path, out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> int:
+    """Make `out` hold the files of `folder` exactly as `write_tree(FolderFiles(folder), out, ...)`
+    would (the same refusals, files carried over, manifest and atomic swap), by turning `folder`
+    itself into the new output instead of copying its files; returns the number of files.
+
+    `folder` is the caller's to give up: a folder on the same disk as `out` (made beside it) that
+    nothing else writes to meanwhile. It is emptied of the files it held when this returns; what is
+    left of it when this fails (or when `out` lies on another disk) is the caller's to remove. Its
+    empty folders are dropped, as the writer writes only the folders that hold files. A folder
+    holding anything but folders and regular files (a symbolic link) is copied file by file instead.
+    """
+    out = prepare(out, force=force, protected=protected)
+    found = _plain_files(folder)
+    if found is None or not _same_disk(folder, out.parent):
+        files = FolderFiles(folder)
+        write_tree(files, out, force=force, protected=protected)
+        return len(files)
+    for relative in found:
+        _safe(relative)
+    ours = (read_manifest(out) or set()) if out.is_dir() else set()
+    try:
+        digests = {relative: _digest(folder / relative) for relative in found}
+        for entry in sorted(out.iterdir()) if out.is_dir() else []:
+            _carry_beside(entry, folder / entry.name, out, ours)
+        (folder / MANIFEST).write_text(manifest_text(digests), encoding="utf-8")
+        _swap(folder, out)
+    except OSError as exc:
+        raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+    return len(found)
+
+
+def _plain_files(folder: Path) -> list[str] | None:
+    """The relative paths of the files below `folder`, sorted, once its empty folders are removed;
+    None when it holds anything but folders and regular files."""
+    files: list[str] = []
+    for parent, folders, names in os.walk(folder, topdown=False):
+        base = Path(parent)
+        for name in folders:
+            if (base / name).is_symlink():
+                return None
+            with suppress(OSError):
+                (base / name).rmdir()  # only when empty (its own folders went first)
+        for name in names:
+            path = base / name
+            if path.is_symlink() or not path.is_file():
+                return None
+            files.append(path.relative_to(folder).as_posix())
+    return sorted(files)
+
+
+def _same_disk(folder: Path, other: Path) -> bool:
+    try:
+        return folder.stat().st_dev == other.stat().st_dev
+    except OSError:
+        return False
+
+
+def _digest(path: Path) -> str:
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _carry_beside(source: Path, target: Path, out: Path, ours: set[str]) -> None:
+    """`_carry_over` into a folder that already holds the generated files: a generated file wins over
+    what it would carry to the same path, a folder of both is merged, and a file or link standing
+    where the generated files need a folder fails (as writing the generated file would)."""
+    if target.is_symlink() or not target.exists():
+        _carry_over(source, target, out, ours)
+        return
+    relative = source.relative_to(out).as_posix()
+    if relative == MANIFEST or relative in ours or not target.is_dir():
+        return  # not carried, or replaced by the generated file
+    if source.is_symlink() or not source.is_dir():
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target))
+    shutil.copystat(source, target)  # as `_carry_over` gives a folder it carries
+    for entry in sorted(source.iterdir()):
+        _carry_beside(entry, target / entry.name, out, ours)
 
 
 def create_tree(files: Tree, out: Path) -> None:

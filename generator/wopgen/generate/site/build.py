@@ -3,8 +3,8 @@
 The staging tree goes through the one writer into a private temporary folder. mkdocs builds it in
 this process (not a second Python that would import it all again) with `--strict`, so a broken
 link, a missing anchor or any other warning fails the build; what mkdocs logs is kept for the
-error, never printed. The built site then replaces the output folder through the writer, so a
-failed build never leaves a half-written one. The site is byte-identical for the same corpus:
+error, never printed. The built site then replaces the output folder through the writer (moved
+into place, not copied), so a failed build never leaves a half-written one. The site is byte-identical for the same corpus:
 mkdocs takes its only date (the sitemap's `lastmod` and the gzip header of `sitemap.xml.gz`) from
 SOURCE_DATE_EPOCH, set for the build to the newest date the corpus states.
 """
@@ -20,7 +20,6 @@ import signal
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +29,10 @@ from mkdocs.plugins import BasePlugin
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Rule
 from wopgen.generate import site
+from wopgen.generate.site.markdown_once import OneConverter
 from wopgen.generate.site.template_cache import attach
 from wopgen.generate.site.template_cache import kept as template_cache_kept
-from wopgen.generate.writer import WriteError, clean_leftovers, prepare, scratch_beside, write_tree
+from wopgen.generate.writer import WriteError, clean_leftovers, move_tree, prepare, scratch_beside, write_tree
 from wopgen.templates import environment
 
 
@@ -50,30 +50,6 @@ def _problems(output: str) -> str:
     """The lines of mkdocs' output that say what is wrong (all of it when none stands out)."""
     keep = [line for line in output.splitlines() if line.startswith(("WARNING", "ERROR", "Aborted", "Error"))]
     return "\n".join(keep or output.strip().splitlines()[-20:])
-
-
-class _Folder(Mapping[str, bytes]):
-    """The files of a folder as a tree for the writer, read from disk only when asked for, so the
-    built site is never held in memory as a whole."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.paths = [p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*")) if p.is_file()]
-
-    def __getitem__(self, relative: str) -> bytes:
-        if relative not in self._known:
-            raise KeyError(relative)
-        return (self.folder / relative).read_bytes()
-
-    @cached_property
-    def _known(self) -> set[str]:
-        return set(self.paths)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.paths)
-
-    def __len__(self) -> int:
-        return len(self.paths)
 
 
 def build(
@@ -109,9 +85,7 @@ def build(
         built = scratch / "site"
         with _environment(mkdocs_env(corpus)):
             _run_mkdocs(staging / "mkdocs.yml", built, on_page, total, template_cache)
-        files = _Folder(built)
-        write_tree(files, out, force=force, protected=protected)
-        return len(files)
+        return move_tree(built, out, force=force, protected=protected)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -119,7 +93,7 @@ def build(
 def _work_beside(out: Path) -> Path:
     """mkdocs' working folder, beside `out` (on the same disk) under a name of its own: writing `out`
     clears away what killed runs left beside `out`, and must not take this folder while the built
-    site is copied out of it. The next build removes it if this one is killed."""
+    site in it is made the output. The next build removes it if this one is killed."""
     own = out.with_name(out.name + ".mkdocs")
     clean_leftovers(own)
     return scratch_beside(own)
@@ -190,6 +164,7 @@ def _run_mkdocs(
                 config.plugins["wopgen-progress"] = _Progress(on_page, total)
             if template_cache is not None:
                 config.plugins["wopgen-template-cache"] = _TemplateCache(template_cache)
+            config.plugins["wopgen-one-converter"] = OneConverter()
             config.plugins.on_startup(command="build", dirty=False)
             try:
                 mkdocs_build(config)
