@@ -69,6 +69,7 @@ class GatePlan:
     scripts: tuple[tuple[Scripted, ...], ...]
     ceiling: float | None
     handoff_id: str | None
+    grader: Grader  # grades every run of the plan: what it works out once is kept for the next
     criteria: list[dict[str, Any]] = field(default_factory=list)  # the gate's evaluation criteria
     dimensions: list[str] = field(default_factory=list)  # their dimensions, in order: what a first attempt grades
     _texts: dict[int, str] = field(default_factory=dict)  # output index -> its text, once asked for
@@ -187,6 +188,7 @@ def parse_plan(body: dict[str, Any], profile: Profile) -> GatePlan:
         scripts=tuple(scripts),
         ceiling=body.get("costCeilingUsd"),
         handoff_id=None if handoff is None else handoff["handoffId"],
+        grader=Grader(gate["intentRefs"][0]),
         criteria=criteria,
         dimensions=[c["dimension"] for c in criteria],
     )
@@ -243,7 +245,7 @@ class GateRun:
         self.profile = profile
         self.defects = profile.defects  # asked several times per attempt: read without a call
         self.plan = plan
-        self.grader = Grader(plan.gate["intentRefs"][0])
+        self.grader = plan.grader
         # Whether a re-attempt grades only what failed (else every dimension of the gate again).
         self._targeted = (
             plan.behaviour["reverifyScope"] != "full" and "verification-targeted-ignored" not in self.defects
