@@ -251,6 +251,7 @@ class GateRun:
             plan.behaviour["reverifyScope"] != "full" and "verification-targeted-ignored" not in self.defects
         )
         self.attempts: list[dict[str, Any]] = []  # what the seam reports, per attempt
+        self._fresh = [*_FRESH]  # what a fresh verifier context holds: read-only, shared by the run's contexts
         self.spent = 0.0
         self.ceiling_reached = False
         self.edge: str | None = None
@@ -293,7 +294,7 @@ class GateRun:
             criteria = plan.criteria
         else:
             criteria = [c for c in plan.criteria if c["dimension"] in dimensions]
-        graded = [c["dimension"] for c in criteria]
+        graded = [c["dimension"] for c in criteria]  # read-only: shared by the attempt's verified events and record
         self.run.verifications[result_id] = None  # being graded: the findings resource answers 409
         log.append("agent.decided", {"agentId": plan.generator, "decision": {"output": output, "handoffId": target}})
         started: dict[str, Any] = {
@@ -317,6 +318,7 @@ class GateRun:
         failed: set[str] | None = set() if self._targeted else None
         # What each verifier's context held: always a new one, with the output and the intent only.
         stale = self._stale_context if self.attempts and "verification-stale-context" in defects else None
+        contexts_of = []  # each verifier's context id, which is also its invocation id
         for index, (verifier, scripted) in enumerate(zip(plan.verifiers, plan.scripted(attempt), strict=True)):
             scores, own, confidence = grading.judge(verifier, scripted, f"{result_id}.v{index + 1}", failed)
             counted = [f for f in own if f["classification"] != "blocking"] if blocking_passed else own
@@ -330,8 +332,10 @@ class GateRun:
                 judgement["weight"] = scripted.weight
             judgements.append(judgement)
             findings.extend(own)
+            context = f"{result_id}/{verifier}"
+            contexts_of.append(context)
             if stale is None:
-                contexts.append({"verifierId": verifier, "contextId": f"{result_id}/{verifier}", "holds": [*_FRESH]})
+                contexts.append({"verifierId": verifier, "contextId": context, "holds": self._fresh})
             else:
                 contexts.append(stale(verifier))
         quorum = plan.quorum
@@ -347,21 +351,20 @@ class GateRun:
         if "verification-on-fail-ignored" in defects and verdict == "fail" and chosen != "reattempt":
             chosen = "reject" if behaviour["blocking"] else chosen
         revise = behaviour["blocking"] and chosen == "reattempt"  # a failing verifier asks for a revision
-        for judgement in judgements:
-            verifier = judgement["verifierId"]
+        for judgement, invocation in zip(judgements, contexts_of, strict=True):
             usage = {
                 "provider": "scripted-verifier",
                 "model": "heuristic-grader-1",
                 "costUsd": charge,
-                "invocationId": f"{result_id}/{verifier}",
+                "invocationId": invocation,
             }
             log.append("provider.usage", usage)
             said = judgement["verdict"]
             verified = {
-                "agentId": verifier,
+                "agentId": judgement["verifierId"],
                 "target": result_id,
                 "verdict": "pass" if said in ACCEPTING else "revise" if said == "fail" and revise else "fail",
-                "criteria": list(graded),
+                "criteria": graded,
                 "confidence": judgement["confidence"],
             }
             latest = log.append("agent.verified", verified)
