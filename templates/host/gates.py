@@ -448,7 +448,7 @@ class GateRun:
 
     def _leaky_gate_id(self, findings: list[dict[str, Any]]) -> str:
         gate_id = str(self.plan.gate["gateId"])
-        if self.profile.defect("verification-findings-leak") and findings:
+        if "verification-findings-leak" in self.defects and findings:
             return f"{gate_id} {findings[0]['description']}"
         return gate_id
 

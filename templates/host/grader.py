@@ -179,8 +179,9 @@ class Grading:
         self._facts = facts
         self._text = text
         self._words, self._lines, self._marked_count = _read(text) if facts else (frozenset(), (), 0)
-        graded = [f[1] for f in facts]
-        self._marked = "completeness" if "completeness" in graded else graded[0] if graded else ""
+        if self._lines:  # the dimension of a marked-line finding: completeness, else the first graded
+            graded = [f[1] for f in facts]
+            self._marked = "completeness" if "completeness" in graded else graded[0]
         self._scores: dict[int, float] = {}  # criterion index -> its heuristic score, once a verifier needs it
         self._target = target
 
