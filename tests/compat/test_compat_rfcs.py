@@ -7,9 +7,12 @@ from typing import Any
 
 import pytest
 
-from support.compat_support import outcome, run_compat, thing
-from support.corpus_factory import rfc_text
+from support.compat_support import corpus_files, outcome, run_compat, thing
+from support.corpus_factory import rfc_text, write
 from support.helpers import count_markdown_parses
+from wopgen.compat import compare
+from wopgen.corpus import load
+from wopgen.corpus.model import ParsedOnUse
 
 BASE = {"thing": thing({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}})}
 HEAD = {"thing": thing({"type": "object", "properties": {"a": {"type": "string"}}})}
@@ -78,3 +81,20 @@ def test_rfcs_are_read_from_their_header_without_parsing_markdown(
     changes = run_compat(tmp_path / "again", BASE, HEAD, allowing, {**rfc(compatibility="`additive`", affects=AFFECTS)})
     assert outcome(changes) == {("compat-property-removed", "error"), ("compat-rfc-claims-additive", "error")}
     assert not [path for path in parsed if path.startswith("spec/rfcs/")]
+
+
+def test_the_base_rfcs_are_compared_by_text_without_reading_their_headers(tmp_path: Path) -> None:
+    """Which RFCs the head touched is told from the texts, and one whose text never says `breaking` or
+    `safety-fix` allows nothing: no RFC of the base, and only the touched one of the head, is read."""
+    unchanged = rfc("0003", compatibility="`additive`", affects=AFFECTS)
+    claiming = rfc(compatibility="`additive`", affects=AFFECTS)
+    base_root = write(tmp_path / "base", corpus_files(BASE, unchanged))
+    head_root = write(tmp_path / "head", corpus_files(HEAD, {**unchanged, **claiming}))
+    base, head = load(base_root), load(head_root)
+    changes = compare(base, head)
+    assert outcome(changes) == {("compat-property-removed", "error"), ("compat-rfc-claims-additive", "error")}
+    assert [c.path for c in changes if c.rule == "compat-rfc-claims-additive"] == ["spec/rfcs/0002-things.md"]
+    assert isinstance(base.rfcs, ParsedOnUse)
+    assert all(base.rfcs.source(path) is not None for path in base.rfcs)  # none parsed
+    assert isinstance(head.rfcs, ParsedOnUse)  # of the head, only the one it touched
+    assert [path for path in head.rfcs if head.rfcs.source(path) is None] == ["spec/rfcs/0002-things.md"]

@@ -229,7 +229,8 @@ def assert_graph_agrees_with_referencing(corpus: Corpus) -> int:
 class _CrawledGraph(RefGraph):
     """The graph with every `$ref` resolved through the crawled registry (no whole-file shortcut)."""
 
-    def _whole_file_resources(self) -> dict[str, str] | None:
+    @property
+    def _files_by_uri(self) -> dict[str, str] | None:  # type: ignore[override]
         return None
 
 
@@ -240,11 +241,54 @@ def assert_shortcut_agrees_with_crawl(corpus: Corpus) -> None:
     assert verdicts(corpus.graph) == verdicts(_CrawledGraph(corpus))
 
 
+def assert_outward_refs_agree(corpus: Corpus) -> int:
+    """Every file whose `$ref`s can be read from its text gives each of its sites' refs the site's
+    own verdict and target, or leaves it out when it stays in the file; returns how many files could
+    be read so."""
+    graph, read = RefGraph(corpus), 0
+    for path in corpus.schemas:
+        written = graph.outward_refs(path)
+        if written is None:
+            continue
+        read += 1
+        for site in corpus.graph.file_sites(path):
+            told = written.get(site.ref)
+            if told is None:
+                assert site.ref.startswith("#") and (site.target is None or site.target.path == path), site
+                assert site.status in (Status.RESOLVED, Status.NO_NODE), site
+                continue
+            assert (told.status, told.target, told.uri) == (site.status, site.target, site.uri), (site, told)
+    return read
+
+
 def test_the_repository_graph_agrees_with_referencing() -> None:
     corpus = load(REPO)
-    assert corpus.graph._whole_file_resources() is not None  # the shortcut is what is tested here
+    assert corpus.graph._files_by_uri is not None  # the shortcut is what is tested here
     assert assert_graph_agrees_with_referencing(corpus) == len(corpus.graph.sites) > 100
     assert_shortcut_agrees_with_crawl(corpus)
+    assert assert_outward_refs_agree(corpus) == len(corpus.schemas)
+
+
+def test_an_id_or_ref_the_text_hides_is_found_by_walking(fixture_settings: Settings) -> None:
+    """A `$ref` or embedded `$id` spelled with an escape is not read from the text: the file is walked."""
+    corpus = _in_memory(fixture_settings, {"thing": {"$defs": {"a": {"type": "string"}}}, "other": {}})
+    plain = "schemas/thing.schema.json"
+    assert corpus.graph._files_by_uri is not None and corpus.graph.outward_refs(plain) == {}
+    for escaped in ('"\\u0024id": "emb1.json"', '"$ref": "#/$defs/\\u0061"', '"$ref": "#\\/$defs/a"'):
+        text = corpus.schemas[plain].text.replace('"type": "string"', escaped)
+        data = json.loads(text)
+        hidden = _in_memory(fixture_settings, {})
+        hidden.schemas[plain] = JsonDoc(plain, text, data)
+        assert hidden.graph.outward_refs(plain) is None, escaped
+        assert_graph_agrees_with_referencing(hidden)
+    text = corpus.schemas[plain].text.replace('"type": "string"', '"$id": "emb1.json"')
+    embedded = _in_memory(fixture_settings, {})
+    embedded.schemas[plain] = JsonDoc(plain, text, json.loads(text))
+    assert embedded.graph._files_by_uri is None and embedded.graph.outward_refs(plain) is None
+    hidden_id = text.replace('"$id": "emb1.json"', '"\\u0024id": "emb1.json"')
+    escaped_id = _in_memory(fixture_settings, {})
+    escaped_id.schemas[plain] = JsonDoc(plain, hidden_id, json.loads(hidden_id))
+    assert escaped_id.graph._files_by_uri is None  # walked, not read: the escape hides it from the text
 
 
 _REFS = st.sampled_from(
@@ -318,6 +362,7 @@ def test_every_graph_target_is_the_node_referencing_resolves(
     corpus = _in_memory(fixture_settings, {"thing": thing, "other": other})
     assert_graph_agrees_with_referencing(corpus)
     assert_shortcut_agrees_with_crawl(corpus)
+    assert_outward_refs_agree(corpus)
     for site in corpus.graph.sites:  # every site is located and has a verdict
         assert site.doc.path in corpus.schemas
         assert site.status is not Status.RESOLVED or site.target is not None

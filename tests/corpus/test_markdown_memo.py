@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wopgen.corpus.markdown_memo as memo_module
+from support.helpers import first_arguments
 from wopgen.corpus import load
 from wopgen.corpus.markdown import parse_markdown
 from wopgen.corpus.markdown_memo import MarkdownMemo, from_entry, to_entry
@@ -60,15 +61,7 @@ def test_a_damaged_entry_is_parsed_again(damaged: object) -> None:
 
 
 def counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    calls: list[str] = []
-    real = memo_module.parse_markdown
-
-    def parse(path: str, text: str) -> object:
-        calls.append(path)
-        return real(path, text)
-
-    monkeypatch.setattr(memo_module, "parse_markdown", parse)
-    return calls
+    return first_arguments(monkeypatch, memo_module, "parse_markdown")
 
 
 def every_page(root: Path, memo: MarkdownMemo) -> dict[str, object]:

@@ -57,3 +57,16 @@ def count_markdown_parses(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     for module in ("wopgen.corpus.load", "wopgen.corpus.markdown_memo"):
         monkeypatch.setattr(importlib.import_module(module), "parse_markdown", counted)
     return parsed
+
+
+def first_arguments(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[Any]:
+    """The first argument of every call of `module.name` from now on (the function still runs)."""
+    seen: list[Any] = []
+    real = getattr(module, name)
+
+    def spied(first: Any, *rest: Any) -> Any:
+        seen.append(first)
+        return real(first, *rest)
+
+    monkeypatch.setattr(module, name, spied)
+    return seen

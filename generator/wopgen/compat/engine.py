@@ -176,11 +176,40 @@ class _Differ:
         self._same_memo[key] = (b.node, h.node, answer)
         return answer
 
+    def same_file(self, bdoc: JsonDoc, hdoc: JsonDoc) -> bool:
+        """`same` of two whole files, told from their texts without walking them: the same text, and
+        each `$ref` written in it that leaves the file leads to the same text on both sides (one that
+        stays lands in the same text, whose own `$ref`s are among those). False when the texts cannot
+        tell (then `same` decides), never when `same` would be False."""
+        if bdoc.text != hdoc.text:
+            return False
+        brefs, hrefs = self.base.graph.outward_refs(bdoc.path), self.head.graph.outward_refs(hdoc.path)
+        if brefs is None or hrefs is None:
+            return False
+        b, h = root(bdoc), root(hdoc)
+        return self._refs_same(
+            sorted(brefs),
+            lambda ref: self.base.site_target(brefs[ref]),
+            lambda ref: self.head.site_target(hrefs[ref]),
+            {(b.key, h.key)},
+        )
+
     def _same(self, b: Loc, h: Loc, seen: set[tuple[tuple[str, str], tuple[str, str]]]) -> bool:
         if b.node != h.node:
             return False
-        for ref in sorted(self.base.refs_inside(b.node)):
-            bt, ht = self.base.target(b, ref), self.head.target(h, ref)
+        refs = sorted(self.base.refs_inside(b.node))
+        return self._refs_same(refs, lambda ref: self.base.target(b, ref), lambda ref: self.head.target(h, ref), seen)
+
+    def _refs_same(
+        self,
+        refs: list[str],
+        base_target: Callable[[str], Loc | None],
+        head_target: Callable[[str], Loc | None],
+        seen: set[tuple[tuple[str, str], tuple[str, str]]],
+    ) -> bool:
+        """Whether each of `refs` leads nowhere on both sides or to the same text on both."""
+        for ref in refs:
+            bt, ht = base_target(ref), head_target(ref)
             if bt is None or ht is None:
                 if (bt is None) != (ht is None):
                     return False
@@ -700,6 +729,10 @@ class _Roles:
 
     def __init__(self, differ: _Differ, plan: Plan) -> None:
         self.plan = plan
+        self.client: set[tuple[str, str]] = set()
+        self.server: set[tuple[str, str]] = set()
+        if not (plan.client_roots or plan.server_roots):
+            return  # no roots: every definition takes its file's direction
         known = {
             name
             for side in (differ.base, differ.head)
@@ -777,7 +810,9 @@ def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
     `compat-schema-invalid` per rejected schema.
     """
     plan = plan or Plan()
-    refused = invalid_schemas(base, "base") + invalid_schemas(head, "head")
+    refused = invalid_schemas(base, "base")
+    head.adopt_metaschema_verdicts(base)
+    refused += invalid_schemas(head, "head")
     if refused:
         return sorted(refused, key=Change.sort_key)
     differ = _Differ(base, head)
@@ -835,7 +870,7 @@ class _Lazy:
 def _compare_files(differ: _Differ, roles: _Roles, bpath: str, hpath: str, referenced: _Lazy) -> Iterator[Change]:
     base, head = differ.base.corpus, differ.head.corpus
     bdoc, hdoc = base.schemas[bpath], head.schemas[hpath]
-    if differ.same(root(bdoc), root(hdoc)):
+    if differ.same_file(bdoc, hdoc) or differ.same(root(bdoc), root(hdoc)):
         return  # the same text, and everything it refers to the same too
     direction = roles.of_file(hdoc)
     if roles.of_file(bdoc) != direction:

@@ -16,7 +16,7 @@ from typing import Any
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
-from wopgen.corpus.graph import Located, Status, value_at
+from wopgen.corpus.graph import Located, RefSite, Status, value_at
 from wopgen.corpus.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 
 _CONTAINERS = (dict, list)  # made once: `isinstance` is asked it of every value walked
@@ -163,7 +163,10 @@ class Resolver:
 
     def _target(self, loc: Loc, ref: str) -> Loc | None:
         # The `$ref` written at `loc` comes first in document order, before any inside it.
-        site = self.graph.first_site_below(Located(loc.doc.path, loc.pointer), ref)
+        return self.site_target(self.graph.first_site_below(Located(loc.doc.path, loc.pointer), ref))
+
+    def site_target(self, site: RefSite | None) -> Loc | None:
+        """Where a site of the graph leads (None: nowhere)."""
         if site is None or site.target is None or site.status not in (Status.RESOLVED, Status.UNCHECKED):
             return None
         doc = self.corpus.schemas[site.target.path]

@@ -8,12 +8,13 @@ in its Affects carries a breaking change that nothing allows is an error of its 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
 from wopgen.corpus import Corpus
+from wopgen.corpus.model import ParsedOnUse
 from wopgen.corpus.rfc import Rfc
 from wopgen.diagnostics import Severity
 
@@ -30,6 +31,9 @@ def _allowing(head: Corpus) -> dict[str, Rfc]:
     """Each file named by an RFC that allows breaking it, with the first such RFC by path."""
     table: dict[str, Rfc] = {}
     for path in sorted(head.rfcs):
+        text = _text(head.rfcs, path)
+        if not any(word in text for word in ALLOWING_CLASSES):
+            continue  # its Compatibility cannot name one: no need to read its header
         rfc = head.rfcs[path]
         if rfc.compatibility in ALLOWING_CLASSES and rfc.status in ALLOWING_STATUSES:
             for affected in rfc.affects:
@@ -53,14 +57,19 @@ def apply(changes: list[Change], base: Corpus, head: Corpus) -> list[Change]:
     return out
 
 
+def _text(rfcs: Mapping[str, Rfc], path: str) -> str:
+    """The text of an RFC, read without its header where the corpus has not parsed that yet."""
+    source = rfcs.source(path) if isinstance(rfcs, ParsedOnUse) else None
+    return source if source is not None else rfcs[path].text
+
+
 def _touched(base: Corpus, head: Corpus) -> list[Rfc]:
     """RFCs of the head that are new, or whose text differs from the base."""
-    found = []
-    for path in sorted(head.rfcs):
-        before = base.rfcs.get(path)
-        if before is None or before.text != head.rfcs[path].text:
-            found.append(head.rfcs[path])
-    return found
+    return [
+        head.rfcs[path]
+        for path in sorted(head.rfcs)
+        if path not in base.rfcs or _text(base.rfcs, path) != _text(head.rfcs, path)
+    ]
 
 
 def _additive_claims(changes: list[Change], base: Corpus, head: Corpus) -> Iterator[Change]:

@@ -23,9 +23,11 @@ from wopgen.compat.change import Change, Side
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import pointer
 
+_DIALECT = Draft202012Validator.META_SCHEMA["$id"]
+
 
 def _metaschema_class(data: Any) -> Any:
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or data.get("$schema", _DIALECT) == _DIALECT:  # nearly every schema, told at once
         return Draft202012Validator
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # an unknown $schema: read as 2020-12

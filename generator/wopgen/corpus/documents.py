@@ -20,7 +20,7 @@ import yaml
 # How many nodes a YAML document may expand to once every alias is followed.
 MAX_EXPANDED_NODES = 200_000
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 BOM = b"\xef\xbb\xbf"
 
 
@@ -56,43 +56,89 @@ def line_col(starts: list[int], offset: int) -> tuple[int, int]:
 def _index(text: str) -> dict[str, int]:
     """Map every JSON pointer in a valid document to the offset where its value starts."""
     offsets: dict[str, int] = {}
-    # Each frame: [is_object, pointer, next array index or current key, expecting_key]
+    # Each frame: [pointer of the container, its current key (escaped) or next index, whether the next
+    # string is a key (None in an array)].
     stack: list[list[Any]] = []
-    current = ""
-
-    def value_pointer() -> str:
-        if not stack:
-            return ""
-        frame = stack[-1]
-        if frame[0]:
-            return str(frame[1]) + "/" + escape_token(frame[2])
-        return str(frame[1]) + "/" + str(frame[2])
-
     for match in _TOKEN.finditer(text):
         tok = match.group()
-        start = match.start()
-        if tok in (",", ":"):
-            if tok == "," and stack:
+        first = tok[0]  # every token has one
+        if first == ",":
+            if stack:
                 frame = stack[-1]
-                if frame[0]:
-                    frame[3] = True
+                if frame[2] is None:
+                    frame[1] += 1
                 else:
-                    frame[2] += 1
+                    frame[2] = True
             continue
-        if tok in ("}", "]"):
+        if first == ":":
+            continue
+        if first == "}" or first == "]":
             stack.pop()
             continue
-        if stack and stack[-1][0] and stack[-1][3]:
-            stack[-1][2] = json.loads(tok)
-            stack[-1][3] = False
-            continue
-        current = value_pointer()
-        offsets[current] = start
-        if tok == "{":
-            stack.append([True, current, "", True])
-        elif tok == "[":
-            stack.append([False, current, 0, False])
+        if stack:
+            frame = stack[-1]
+            if frame[2]:  # a key: a string, decoded only when it holds an escape
+                key = json.loads(tok) if "\\" in tok else tok[1:-1]
+                frame[1] = escape_token(key) if "~" in key or "/" in key else key
+                frame[2] = False
+                continue
+            current = f"{frame[0]}/{frame[1]}"
+        else:
+            current = ""
+        offsets[current] = match.start()
+        if first == "{":
+            stack.append([current, "", True])
+        elif first == "[":
+            stack.append([current, 0, None])
     return offsets
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+_VALUE = json.JSONDecoder()
+
+
+def _skip(text: str, at: int) -> int:
+    """The first offset from `at` that is not JSON whitespace."""
+    return _SPACE.match(text, at).end()  # type: ignore[union-attr]  # `*` always matches
+
+
+def _after_value(text: str, at: int) -> int:
+    """The first offset after the value starting at `at` and the whitespace and comma after it."""
+    at = _skip(text, _VALUE.raw_decode(text, at)[1])
+    return _skip(text, at + 1) if text[at] == "," else at
+
+
+def _offset(text: str, where: str) -> int:
+    """Where the value at pointer `where` starts in a valid JSON text without repeated keys, or its
+    nearest existing ancestor: `_index(text)` asked about one pointer, found by descending to it and
+    stepping over the values beside the way (parsed by the `json` module's scanner)."""
+    at = _skip(text, 0)
+    for token in where.split("/")[1:] if where else ():
+        opener = text[at]
+        if opener == "{":
+            found, i = None, _skip(text, at + 1)
+            while text[i] != "}":
+                key, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
+                i = _skip(text, _skip(text, i) + 1)  # past the colon
+                if (escape_token(key) if "~" in key or "/" in key else key) == token:
+                    found = i
+                i = _after_value(text, i)
+            if found is None:
+                return at
+            at = found
+        elif opener == "[" and _INDEX.fullmatch(token):
+            i = _skip(text, at + 1)
+            for _ in range(int(token)):
+                if text[i] == "]":
+                    return at
+                i = _after_value(text, i)
+            if text[i] == "]":
+                return at
+            at = i
+        else:
+            return at
+    return at
 
 
 @dataclass(frozen=True)
@@ -136,6 +182,10 @@ def _duplicate_keys(text: str) -> list[DuplicateKey]:
     return found
 
 
+# How many pointers of one file are found on their own before its positions are indexed.
+_FOUND_ALONE = 8
+
+
 @dataclass
 class JsonDoc:
     """A parsed JSON file: its text, its value, and positions on demand."""
@@ -146,10 +196,24 @@ class JsonDoc:
     duplicates: list[DuplicateKey] = field(default_factory=list)
     _offsets: dict[str, int] | None = field(default=None, repr=False)
     _starts: list[int] | None = field(default=None, repr=False)
+    _asked: int = field(default=0, repr=False)
 
     def locate(self, where: str | Iterable[str | int] = "") -> tuple[int, int]:
-        """line, col (1-based) of the value at a pointer, or of its nearest existing ancestor."""
+        """line, col (1-based) of the value at a pointer, or of its nearest existing ancestor.
+
+        The first few pointers asked of a file are each found on their own; from then on (or at once,
+        for a file with repeated keys) every position is indexed in one pass and read from there."""
         ptr = where if isinstance(where, str) else pointer(where)
+        if self._offsets is None and not self.duplicates and self._asked < _FOUND_ALONE:
+            self._asked += 1
+            text = self.text
+            try:
+                offset = _offset(text, ptr)
+            except (IndexError, ValueError):  # a text that is not the JSON of `data`: the index copes
+                self._asked = _FOUND_ALONE
+            else:
+                start = text.rfind("\n", 0, offset) + 1  # of its line
+                return text.count("\n", 0, offset) + 1, offset - start + 1
         if self._offsets is None:
             self._offsets = _index(self.text)
             self._starts = _line_starts(self.text)

@@ -1,9 +1,9 @@
 """The located `$ref` graph of a corpus: the one place where a `$ref` is found and resolved.
 
-Every schema document is walked once. Each object is located (file, JSON pointer) and given its
-position (a schema, a map of named subschemas, instance data such as `examples`, or the value of
-an unknown keyword) and the base URI in effect there (the file's `$id`, changed by every embedded
-`$id`). Every `$ref` in a schema position is a `RefSite`; it is resolved through the corpus
+Every schema document is walked at most once, when something first asks about it. Each object is
+located (file, JSON pointer) and given its position (a schema, a map of named subschemas, instance
+data such as `examples`, or the value of an unknown keyword) and the base URI in effect there (the
+file's `$id`, changed by every embedded `$id`). Every `$ref` in a schema position is a `RefSite`; it is resolved through the corpus
 registry (`referencing`), so JSON pointers, `$anchor`s and embedded `$id`s all lead to a located
 target: the file and the pointer of the very node `referencing` returns.
 
@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
-from urllib.parse import unquote, urldefrag, urljoin, urlsplit
+from urllib.parse import unquote as _percent_decoded
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 import referencing.exceptions
 
@@ -166,6 +167,21 @@ def value_at(data: Any, pointer: str) -> tuple[bool, Any]:
     return True, node
 
 
+def unquote(text: str) -> str:
+    """`urllib.parse.unquote`, answered directly for a text with no `%` (nearly every pointer)."""
+    return _percent_decoded(text) if "%" in text else text
+
+
+def rebased(base: str, declared: str) -> str:
+    """The base URI inside a schema object that declares `$id` `declared`, where `base` was in effect."""
+    return split_fragment(join_uri(base, declared))[0]
+
+
+# What `referencing` indexes by `int` in parsed JSON: its arrays and strings (named, not the `Sequence` ABC,
+# whose check costs several times more).
+_SEQUENCES = (list, str, tuple)
+
+
 def _pointer_leads(contents: Any, fragment: str) -> bool:
     """Whether a URI fragment read as a JSON pointer leads somewhere in `contents`, read the way
     `referencing` reads it: percent-decoded, every sequence (strings too) indexed by `int`."""
@@ -173,7 +189,7 @@ def _pointer_leads(contents: Any, fragment: str) -> bool:
         return True
     try:
         for segment in unquote(fragment[1:]).split("/"):
-            key: int | str = int(segment) if isinstance(contents, Sequence) else unescape_token(segment)
+            key: int | str = int(segment) if isinstance(contents, _SEQUENCES) else unescape_token(segment)
             contents = contents[key]
     except (LookupError, ValueError, TypeError):
         return False
@@ -198,7 +214,7 @@ def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
         if not isinstance(node, dict):
             continue
         if position is Position.SCHEMA and isinstance(node.get("$id"), str):
-            here = split_fragment(join_uri(here, node["$id"]))[0]
+            here = rebased(here, node["$id"])
         yield SchemaObject(ptr, node, position, here)
         for key, value in reversed(node.items()):
             if isinstance(value, _CONTAINERS):
@@ -278,42 +294,126 @@ def map_subschemas(schema: Any, change: Callable[[Any], Any]) -> Any:
     return out
 
 
+# A `$ref` member with a string value as JSON text writes it, when the value holds no escape.
+_WRITTEN_REF = re.compile(r'"\$ref"\s*:\s*"([^"\\]*)"')
+
+
+def _may_embed_id(doc: JsonDoc) -> bool:
+    """Whether some object below the root of a schema file may have an `$id` member, read from its
+    text: every such member is written `"$id"` there unless a `\\u` escape spells it, so a text with
+    no escape and no `"$id"` beyond the root's own cannot have one (and need not be walked to know)."""
+    text = doc.text
+    own = 1 if isinstance(doc.data, dict) and "$id" in doc.data else 0
+    return "\\u" in text or text.count('"$id"') > own
+
+
 class RefGraph:
-    """The `$ref` graph of one corpus. Build it through `Corpus.graph` (computed once per corpus)."""
+    """The `$ref` graph of one corpus. Build it through `Corpus.graph` (computed once per corpus).
+
+    A file is walked when something first asks about it: its objects, its sites, a site at or below
+    one of its locations. What asks about every file (`sites`, `locate`, the derived views) walks them
+    all, in path order, so the answers are those of one walk of the whole corpus; a comparison that
+    reads a few files walks only those (and what they refer to).
+    """
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
-        self._objects: dict[str, list[SchemaObject]] = {}
-        self._where: dict[int, tuple[str, str]] = {}  # id() of every object -> its path and pointer
+        self._objects: dict[str, list[SchemaObject]] = {}  # path -> its objects, for each file walked
+        self._where: dict[int, tuple[str, str]] = {}  # id() of every object walked -> its path and pointer
         self._outside: dict[str, bool] = {}  # document URI -> whether it leaves the corpus
-        for path in sorted(corpus.schemas):
-            doc = corpus.schemas[path]
-            if not isinstance(doc.data, dict):
-                continue
-            found = list(schema_objects(doc.data, corpus.uri_of(path)))
+        self._file_sites: dict[str, list[RefSite]] = {}  # path -> its sites, for each file resolved
+        self._site_at: dict[Located, RefSite] = {}  # the sites of the files resolved, by where they are
+        self._sites_by_ref: dict[str, dict[str, list[RefSite]]] = {}  # path -> `$ref` as written -> its sites
+        self._all_walked = False
+
+    # --- walking, file by file -------------------------------------------------------------
+
+    def _walk(self, path: str) -> list[SchemaObject]:
+        """The objects of the schema at `path` (none when it is not an object), walked once."""
+        found = self._objects.get(path)
+        if found is None:
+            doc = self.corpus.schemas.get(path)
+            found = (
+                list(schema_objects(doc.data, self.corpus.uri_of(path))) if doc and isinstance(doc.data, dict) else []
+            )
             self._objects[path] = found
             for item in found:
                 self._where[id(item.node)] = (path, item.pointer)
-        self._files_by_uri = self._whole_file_resources()
-        self.sites: list[RefSite] = [
-            self._resolve(corpus.schemas[path], item)
-            for path, found in self._objects.items()
-            for item in found
-            if item.position is not Position.DATA and isinstance(item.node.get("$ref"), str)
-        ]
-        self._site_at = {site.source: site for site in self.sites}
-        self._sites_by_path: dict[str, list[RefSite]] = {}
-        for site in self.sites:
-            self._sites_by_path.setdefault(site.path, []).append(site)
+        return found
+
+    def _walk_all(self) -> None:
+        if not self._all_walked:
+            for path in sorted(self.corpus.schemas):
+                self._walk(path)
+            self._all_walked = True
+
+    def file_sites(self, path: str) -> list[RefSite]:
+        """The `$ref` sites of the schema at `path`, in document order (resolved on first use)."""
+        sites = self._file_sites.get(path)
+        if sites is None:
+            doc = self.corpus.schemas.get(path)
+            sites = (
+                [
+                    self._resolve(doc, item)
+                    for item in self._walk(path)
+                    if item.position is not Position.DATA and isinstance(item.node.get("$ref"), str)
+                ]
+                if doc is not None
+                else []
+            )
+            self._file_sites[path] = sites
+            by_ref: dict[str, list[RefSite]] = {}
+            for site in sites:
+                self._site_at[site.source] = site
+                by_ref.setdefault(site.ref, []).append(site)
+            self._sites_by_ref[path] = by_ref
+        return sites
+
+    def outward_refs(self, path: str) -> dict[str, RefSite] | None:
+        """Each `$ref` value written in the schema file at `path` that may lead out of it -> the site
+        it makes, read from the file's text without walking it; None when its text is not plain
+        enough to be read so (an escape, an embedded `$id`, a `$ref` member whose value is not a
+        plain string).
+
+        Without an embedded `$id`, every object of a file has the file's base URI, so a `$ref`
+        resolves the same wherever it is written and one resolution answers for all its sites. A
+        JSON pointer into that base (`#/...`) stays in the file when the base is the file's own
+        URI, and is left out then. The keys are a superset of the file's other sites' refs: a `$ref`
+        member inside instance data (`const`, `examples`) is read as one too. The sites answered are
+        located at the root."""
+        doc = self.corpus.schemas.get(path)
+        if doc is None or not isinstance(doc.data, dict) or _may_embed_id(doc):
+            return None
+        text = doc.text
+        written = _WRITTEN_REF.findall(text)
+        if len(written) != text.count('"$ref"'):
+            return None
+        base = self.corpus.uri_of(path)
+        if isinstance(doc.data.get("$id"), str):
+            base = rebased(base, doc.data["$id"])
+        files = self._files_by_uri
+        own = files is not None and files.get(base) == path
+        return {
+            ref: self._resolve(doc, SchemaObject("", {"$ref": ref}, Position.SCHEMA, base))
+            for ref in set(written)
+            if not (own and (ref == "#" or ref.startswith("#/")))
+        }
+
+    @cached_property
+    def sites(self) -> list[RefSite]:
+        """Every `$ref` site of the corpus: file by file in path order, each in document order."""
+        self._walk_all()
+        return [site for path in sorted(self.corpus.schemas) for site in self.file_sites(path)]
 
     # --- objects and nodes -----------------------------------------------------------------
 
     def objects(self, path: str) -> list[SchemaObject]:
         """Every object of the schema at `path` (instance data included), in document order."""
-        return self._objects.get(path, [])
+        return self._walk(path)
 
     def locate(self, node: object) -> Located | None:
         """Where an object of some corpus schema sits (by identity), or None."""
+        self._walk_all()
         found = self._where.get(id(node))
         return Located(*found) if found is not None else None
 
@@ -324,11 +424,13 @@ class RefGraph:
 
     def site_at(self, where: Located) -> RefSite | None:
         """The `$ref` written in the object at `where`, if that object has one in a schema position."""
+        self.file_sites(where.path)
         return self._site_at.get(where)
 
     # --- resolution ------------------------------------------------------------------------
 
-    def _whole_file_resources(self) -> dict[str, str] | None:
+    @cached_property
+    def _files_by_uri(self) -> dict[str, str] | None:
         """URI -> schema path of every resource of the registry, when each of them is a whole file:
         no schema the registry holds embeds an `$id` below its root and no two files claim one URI.
         Then a `$ref` to a URI (and a JSON pointer in it) is resolved here without crawling the
@@ -346,7 +448,7 @@ class RefGraph:
             for claim in claims:
                 if table.setdefault(claim, doc.path) != doc.path:
                     return None
-            if any("$id" in item.node for item in self._objects.get(doc.path, [])[1:]):
+            if _may_embed_id(doc) and any("$id" in item.node for item in self._walk(doc.path)[1:]):
                 return None
         return table
 
@@ -361,7 +463,10 @@ class RefGraph:
         outside = self._outside.get(document)
         if outside is None:
             within = document.startswith(self.corpus.settings.id_base)
-            outside = self._outside[document] = urlsplit(document).scheme not in ("http", "https") or not within
+            web = within and (
+                document.startswith(("https://", "http://")) or urlsplit(document).scheme in ("http", "https")
+            )
+            outside = self._outside[document] = not web
         if outside:
             return site(Status.EXTERNAL)
         known = self.corpus.schemas_by_uri.get(document)
@@ -397,7 +502,7 @@ class RefGraph:
         self, site: Callable[..., RefSite], known: JsonDoc | None, document: str, fragment: str
     ) -> RefSite:
         """A `$ref` to a whole-file resource with a JSON pointer (or none): what `referencing`
-        answers, found without it (see `_whole_file_resources`)."""
+        answers, found without it (see `_files_by_uri`)."""
         assert self._files_by_uri is not None
         path = self._files_by_uri.get(document)
         if path is None:
@@ -420,7 +525,7 @@ class RefGraph:
         """The locations met following `$ref`s from `where` (first `where`, last a node without a
         `$ref`), and whether the chain ends well: False on a `$ref` that does not resolve or on a loop."""
         met = [where]
-        while (site := self._site_at.get(met[-1])) is not None:
+        while (site := self.site_at(met[-1])) is not None:
             if site.status is not Status.RESOLVED or site.target is None or site.target in met:
                 return met, False
             met.append(site.target)
@@ -435,26 +540,19 @@ class RefGraph:
     def first_site_below(self, where: Located, ref: str) -> RefSite | None:
         """The first `$ref` site spelled `ref` in the value at `where` (itself included), in document
         order; None when there is none."""
+        self.file_sites(where.path)
         inside = where.pointer + "/"
-        for site in self._sites_by_ref.get((where.path, ref), ()):
+        for site in self._sites_by_ref[where.path].get(ref, ()):
             if site.pointer == where.pointer or site.pointer.startswith(inside):
                 return site
         return None
-
-    @cached_property
-    def _sites_by_ref(self) -> dict[tuple[str, str], list[RefSite]]:
-        """(path, `$ref` as written) -> its sites in that file, in document order."""
-        found: dict[tuple[str, str], list[RefSite]] = {}
-        for site in self.sites:
-            found.setdefault((site.path, site.ref), []).append(site)
-        return found
 
     def sites_below(self, where: Located) -> list[RefSite]:
         """The `$ref` sites in the value at `where` (itself included), in document order."""
         inside = where.pointer + "/"
         return [
             site
-            for site in self._sites_by_path.get(where.path, [])
+            for site in self.file_sites(where.path)
             if site.pointer == where.pointer or site.pointer.startswith(inside)
         ]
 
@@ -592,7 +690,7 @@ class RefGraph:
                 return [copy(item, f"{pointer}/{index}", False) for index, item in enumerate(node)]
             if not isinstance(node, dict):
                 return node
-            site = self._site_at.get(Located(where.path, pointer))
+            site = self.site_at(Located(where.path, pointer))
             embedded = not top and isinstance(node.get("$id"), str) and site_position(pointer) is not None
             out: dict[str, Any] = {}
             for key, value in node.items():

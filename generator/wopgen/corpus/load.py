@@ -275,7 +275,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
                 continue
             text = reader.read_text(rel)
             if text is not None:
-                rfcs.later(rel, partial(_rfc, reader, reader.relative(rel), text))
+                rfcs.later(rel, partial(_rfc, reader, reader.relative(rel), text), text)
 
     api_dir = optional("api", settings.api, "folder")
     if api_dir:

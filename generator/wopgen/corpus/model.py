@@ -77,9 +77,15 @@ class ParsedOnUse(MutableMapping[str, V]):
     def __init__(self) -> None:
         self._items: dict[str, V | _Pending[V]] = {}
 
-    def later(self, key: str, make: Callable[[], V]) -> None:
-        """Add the document `make()` returns, parsed when first asked for."""
-        self._items[key] = _Pending(make)
+    def later(self, key: str, make: Callable[[], V], source: str | None = None) -> None:
+        """Add the document `make()` returns, parsed when first asked for; `source`, the text it is
+        parsed from, may be given to be read without parsing it."""
+        self._items[key] = _Pending(make, source)
+
+    def source(self, key: str) -> str | None:
+        """The text the document at `key` is parsed from, while it is not parsed yet and was given."""
+        found = self._items[key]
+        return found.source if isinstance(found, _Pending) else None
 
     def __getitem__(self, key: str) -> V:
         found = self._items[key]
@@ -112,6 +118,7 @@ class ParsedOnUse(MutableMapping[str, V]):
 @dataclass(frozen=True)
 class _Pending(Generic[V]):
     make: Callable[[], V]
+    source: str | None = None
 
 
 @dataclass
@@ -207,6 +214,15 @@ class Corpus:
     @cached_property
     def _metaschema_errors(self) -> dict[str, tuple[ValidationError, ...] | None]:
         return {}
+
+    def adopt_metaschema_verdicts(self, other: Corpus) -> None:
+        """Take the metaschema verdicts `other` has reached on schemas whose text is the same here:
+        a verdict depends on the text alone (two versions of a corpus share most of their files)."""
+        mine = self._metaschema_errors
+        for path, verdict in other._metaschema_errors.items():
+            doc = self.schemas.get(path)
+            if doc is not None and path not in mine and doc.text == other.schemas[path].text:
+                mine[path] = verdict
 
     def resolvable(self, path: str) -> bool:
         """Whether the schema at `path` is in the registry: a JSON object the metaschema accepts."""

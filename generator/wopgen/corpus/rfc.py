@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 from wopgen.corpus.markdown import MarkdownDoc, source_lines
 
@@ -42,8 +43,7 @@ _NUMBER = re.compile(r"\b(\d{1,4})\b")
 EMPTY = ("", "—", "-", "–", "none", "n/a")
 
 
-@dataclass(frozen=True)
-class HeaderField:
+class HeaderField(NamedTuple):
     value: str
     line: int
 
@@ -122,9 +122,12 @@ def parse_rfc(path: str, text: str, filename: str, page: Callable[[], MarkdownDo
     m = FILENAME.match(filename)
     rfc = Rfc(path=path, text=text, file_number=int(m.group(1)) if m else None, page=page)
     in_table = False
-    for number, raw in enumerate(source_lines(text), start=1):
+    # Split at LF alone when the text has no CR: the same lines (the header stops before a last empty
+    # one), split in one call.
+    lines = text.split("\n") if "\r" not in text else source_lines(text)
+    for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
-        row = _ROW.match(stripped)
+        row = _ROW.match(stripped) if stripped.startswith("|") else None
         if row:
             if not in_table and rfc.header:
                 break  # a second table; only the first one is the header
