@@ -69,6 +69,7 @@ class GatePlan:
     scripts: tuple[tuple[Scripted, ...], ...]
     ceiling: float | None
     handoff_id: str | None
+    grader: Grader  # grades every run of the plan: what it works out once is kept for the next
     criteria: list[dict[str, Any]] = field(default_factory=list)  # the gate's evaluation criteria
     dimensions: list[str] = field(default_factory=list)  # their dimensions, in order: what a first attempt grades
     _texts: dict[int, str] = field(default_factory=dict)  # output index -> its text, once asked for
@@ -187,6 +188,7 @@ def parse_plan(body: dict[str, Any], profile: Profile) -> GatePlan:
         scripts=tuple(scripts),
         ceiling=body.get("costCeilingUsd"),
         handoff_id=None if handoff is None else handoff["handoffId"],
+        grader=Grader(gate["intentRefs"][0]),
         criteria=criteria,
         dimensions=[c["dimension"] for c in criteria],
     )
@@ -243,12 +245,13 @@ class GateRun:
         self.profile = profile
         self.defects = profile.defects  # asked several times per attempt: read without a call
         self.plan = plan
-        self.grader = Grader(plan.gate["intentRefs"][0])
+        self.grader = plan.grader
         # Whether a re-attempt grades only what failed (else every dimension of the gate again).
         self._targeted = (
             plan.behaviour["reverifyScope"] != "full" and "verification-targeted-ignored" not in self.defects
         )
         self.attempts: list[dict[str, Any]] = []  # what the seam reports, per attempt
+        self._fresh = [*_FRESH]  # what a fresh verifier context holds: read-only, shared by the run's contexts
         self.spent = 0.0
         self.ceiling_reached = False
         self.edge: str | None = None
@@ -291,7 +294,7 @@ class GateRun:
             criteria = plan.criteria
         else:
             criteria = [c for c in plan.criteria if c["dimension"] in dimensions]
-        graded = [c["dimension"] for c in criteria]
+        graded = [c["dimension"] for c in criteria]  # read-only: shared by the attempt's verified events and record
         self.run.verifications[result_id] = None  # being graded: the findings resource answers 409
         log.append("agent.decided", {"agentId": plan.generator, "decision": {"output": output, "handoffId": target}})
         started: dict[str, Any] = {
@@ -315,6 +318,7 @@ class GateRun:
         failed: set[str] | None = set() if self._targeted else None
         # What each verifier's context held: always a new one, with the output and the intent only.
         stale = self._stale_context if self.attempts and "verification-stale-context" in defects else None
+        contexts_of = []  # each verifier's context id, which is also its invocation id
         for index, (verifier, scripted) in enumerate(zip(plan.verifiers, plan.scripted(attempt), strict=True)):
             scores, own, confidence = grading.judge(verifier, scripted, f"{result_id}.v{index + 1}", failed)
             counted = [f for f in own if f["classification"] != "blocking"] if blocking_passed else own
@@ -328,8 +332,10 @@ class GateRun:
                 judgement["weight"] = scripted.weight
             judgements.append(judgement)
             findings.extend(own)
+            context = f"{result_id}/{verifier}"
+            contexts_of.append(context)
             if stale is None:
-                contexts.append({"verifierId": verifier, "contextId": f"{result_id}/{verifier}", "holds": [*_FRESH]})
+                contexts.append({"verifierId": verifier, "contextId": context, "holds": self._fresh})
             else:
                 contexts.append(stale(verifier))
         quorum = plan.quorum
@@ -345,21 +351,20 @@ class GateRun:
         if "verification-on-fail-ignored" in defects and verdict == "fail" and chosen != "reattempt":
             chosen = "reject" if behaviour["blocking"] else chosen
         revise = behaviour["blocking"] and chosen == "reattempt"  # a failing verifier asks for a revision
-        for judgement in judgements:
-            verifier = judgement["verifierId"]
+        for judgement, invocation in zip(judgements, contexts_of, strict=True):
             usage = {
                 "provider": "scripted-verifier",
                 "model": "heuristic-grader-1",
                 "costUsd": charge,
-                "invocationId": f"{result_id}/{verifier}",
+                "invocationId": invocation,
             }
             log.append("provider.usage", usage)
             said = judgement["verdict"]
             verified = {
-                "agentId": verifier,
+                "agentId": judgement["verifierId"],
                 "target": result_id,
                 "verdict": "pass" if said in ACCEPTING else "revise" if said == "fail" and revise else "fail",
-                "criteria": list(graded),
+                "criteria": graded,
                 "confidence": judgement["confidence"],
             }
             latest = log.append("agent.verified", verified)
@@ -443,7 +448,7 @@ class GateRun:
 
     def _leaky_gate_id(self, findings: list[dict[str, Any]]) -> str:
         gate_id = str(self.plan.gate["gateId"])
-        if self.profile.defect("verification-findings-leak") and findings:
+        if "verification-findings-leak" in self.defects and findings:
             return f"{gate_id} {findings[0]['description']}"
         return gate_id
 

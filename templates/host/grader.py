@@ -101,18 +101,20 @@ Facts = tuple[dict[str, Any], str, float, Any, str, str]
 
 
 class Grader:
-    """Grades the outputs of one gate run, attempt after attempt. What each attempt would work out again
-    is kept for the run: each criterion's facts, and its heuristic score of each output text graded (a
-    re-attempt often grades the same text). Criteria are known by identity, so they must outlive the
-    grader unchanged (the gate plan holds them)."""
+    """Grades the outputs of a gate plan, run after run and attempt after attempt. What an attempt would
+    work out again is kept with the plan: each criterion's facts, its heuristic score of each output
+    text graded (a re-attempt often grades the same text), and what a blocking finding on each score
+    says. Criteria are known by identity, so they must outlive the grader unchanged (the gate plan
+    holds both). Every entry is a pure function of its key, so threads may fill it side by side."""
 
-    __slots__ = ("_facts", "_heuristic", "_intent", "_worded")
+    __slots__ = ("_blocking", "_facts", "_heuristic", "_intent")
 
     def __init__(self, intent: str) -> None:
         self._intent = intent
         self._facts: dict[int, Facts] = {}  # id(criterion) -> its facts
         self._heuristic: dict[tuple[int, str], float] = {}  # (id(criterion), text) -> its heuristic score
-        self._worded: dict[tuple[int, float], str] = {}  # (id(facts), score) -> a finding's description of it
+        # (id(facts), score) -> a blocking finding on it, but for its ids: shared by every such finding
+        self._blocking: dict[tuple[int, float], dict[str, Any]] = {}
 
     def attempt(self, criteria: Sequence[dict[str, Any]], text: str, target: str) -> Grading:
         """The grading of one attempt: `criteria` graded on the output whose text is `text`."""
@@ -133,16 +135,27 @@ class Grader:
             facts.append(known)
         return Grading(self, facts, text, target)
 
-    def described(self, facts: Facts, value: float) -> str:
-        """What a blocking finding on the criterion of `facts` scored `value` says, worded once per score
-        (a zero is worded each time: 0.0 and -0.0 are one key but read differently)."""
-        if not value:
-            return f"{facts[1]} scored {value:g}, below its threshold of {facts[2]:g}"
+    def blocking(self, facts: Facts, value: float) -> dict[str, Any]:
+        """A blocking finding on the criterion of `facts` scored `value`, but for its ids (findingId,
+        verifierId): made once per score and shared, so read-only (a zero is made each time: 0.0 and
+        -0.0 are one key but read differently)."""
         key = (id(facts), value)
-        text = self._worded.get(key)
-        if text is None:
-            text = self._worded[key] = f"{facts[1]} scored {value:g}, below its threshold of {facts[2]:g}"
-        return text
+        found = self._blocking.get(key) if value else None
+        if found is None:
+            threshold = facts[2]
+            found = {
+                "dimension": facts[1],
+                "classification": "blocking",
+                "description": f"{facts[1]} scored {value:g}, below its threshold of {threshold:g}",
+                "evidence": [
+                    {"evidenceType": "metric", "metric": facts[4], "value": value, "threshold": threshold},
+                    {"evidenceType": "intent_reference", "ref": self._intent},
+                ],
+                "recommendation": facts[5],
+            }
+            if value:
+                self._blocking[key] = found
+        return found
 
     def heuristic(self, facts: Facts, text: str, words: AbstractSet[str]) -> float:
         """The heuristic score of the criterion of `facts` on the output whose text is `text` (words: `words`)."""
@@ -159,20 +172,17 @@ class Grading:
     marked lines, the heuristic scores); `judge` adds what is each verifier's own: the scores,
     confidence and findings its script pins, and the ids of its findings."""
 
-    __slots__ = (
-        *("_facts", "_grader", "_intent", "_lines", "_marked", "_marked_count", "_scores", "_target", "_text"),
-        "_words",
-    )
+    __slots__ = ("_facts", "_grader", "_lines", "_marked", "_marked_count", "_scores", "_target", "_text", "_words")
 
     def __init__(self, grader: Grader, facts: list[Facts], text: str, target: str) -> None:
         self._grader = grader
         self._facts = facts
         self._text = text
         self._words, self._lines, self._marked_count = _read(text) if facts else (frozenset(), (), 0)
-        graded = [f[1] for f in facts]
-        self._marked = "completeness" if "completeness" in graded else graded[0] if graded else ""
+        if self._lines:  # the dimension of a marked-line finding: completeness, else the first graded
+            graded = [f[1] for f in facts]
+            self._marked = "completeness" if "completeness" in graded else graded[0]
         self._scores: dict[int, float] = {}  # criterion index -> its heuristic score, once a verifier needs it
-        self._intent = grader._intent
         self._target = target
 
     def judge(
@@ -202,14 +212,7 @@ class Grading:
                     {
                         "findingId": f"{finding_prefix}-f{len(findings) + 1}",
                         "verifierId": verifier,
-                        "dimension": dimension,
-                        "classification": "blocking",
-                        "description": self._grader.described(facts, value),
-                        "evidence": [
-                            {"evidenceType": "metric", "metric": facts[4], "value": value, "threshold": threshold},
-                            {"evidenceType": "intent_reference", "ref": self._intent},
-                        ],
-                        "recommendation": facts[5],
+                        **self._grader.blocking(facts, value),
                     }
                 )
         if self._lines:

@@ -21,6 +21,10 @@ def size(value: Any) -> int:
         return len(json.dumps(value, default=str))
 
 
+# What an event's envelope (its ids, type, timestamp and sequence) adds to the weight of its payload: about
+# its length as JSON, which is what a reader receives.
+ENVELOPE_BYTES = 128
+
 TERMINAL_STATUSES = frozenset({"completed", "failed", "cancelled"})
 SUSPENDED = "waiting-input"
 
@@ -117,12 +121,13 @@ class Run:
     def weight(self) -> int:
         """Roughly what the run holds, in bytes (see `size`): its request, events, output and verification results.
 
-        Each event is measured once, by the first measure after it was appended; the parts that may
-        still change (output, error, results) are measured together on each measure.
+        Each event is weighed once, by the first measure after it was appended: its payload's size plus
+        ENVELOPE_BYTES for the members the log adds around it. The parts that may still change (output,
+        error, results) are measured together on each measure.
         """
         fresh = self.log.after(self._weighed - 1)
         if fresh:
-            self._event_bytes += size(fresh)
+            self._event_bytes += size([e["payload"] for e in fresh]) + ENVELOPE_BYTES * len(fresh)
             self._weighed += len(fresh)
         return self.request_bytes + self._event_bytes + size([self.output, self.error, *self.verifications.values()])
 

@@ -6,10 +6,12 @@ as a production host would, and the scenarios that drive it skip.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import HostError
-from .gates import GATE_FIXTURE, GateRun, parse_plan
+from .gates import GATE_FIXTURE, GatePlan, GateRun, parse_plan
 from .loop import Loop
 from .runs import SUSPENDED, Run
 from .script import LOOP_FIXTURE, WORKER
@@ -22,9 +24,20 @@ def _not_wired(seam: str) -> HostError:
     return HostError("not_found", f"the {seam} seam is not wired on this host")
 
 
+# The gate plans kept per host, by the exact bytes of the request they were read from: at most PLANS of
+# them, each from a body of at most PLAN_BODY_BYTES (a larger one is read on each request).
+PLANS = 32
+PLAN_BODY_BYTES = 16 * 1024
+
+
 class Seams:
     def __init__(self, host: Host) -> None:
         self.host = host
+        # Request bytes -> the gate plan read from them, oldest first. A plan depends on nothing but the
+        # bytes and the host's profile (which never changes), and a gate run only reads its plan, so
+        # every run of the same bytes may share one. Read without the lock; added under it.
+        self._plans: dict[bytes, GatePlan] = {}
+        self._plans_lock = threading.Lock()
 
     def _loop_run(self, turns: list[dict[str, Any]], owner: str | None) -> tuple[Run, Loop]:
         request = {"workflowId": LOOP_FIXTURE, "inputs": {"script": {"turns": turns}}}
@@ -111,20 +124,27 @@ class Seams:
             "aggregateScore": summary["aggregateScore"],
         }
 
-    def verification(self, body: dict[str, Any], owner: str | None) -> dict[str, Any]:
+    def verification(self, raw: bytes, decode: Callable[[], Any], owner: str | None) -> dict[str, Any]:
         """RFC 0901: a generator's scripted outputs graded at one gate, attempt after attempt.
 
-        The body names the gate, the generator and, per attempt, the output and optionally what each
-        verifier's judgement pins (confidence, weight, scores, findings). The answer lists every
-        attempt's result id, verdict, disposition and edge; the results themselves, findings
-        included, are read from GET /v1/runs/{runId}/verifications/{resultId}.
+        The body (`raw`, which `decode` reads and validates) names the gate, the generator and, per
+        attempt, the output and optionally what each verifier's judgement pins (confidence, weight,
+        scores, findings). The answer lists every attempt's result id, verdict, disposition and edge;
+        the results themselves, findings included, are read from
+        GET /v1/runs/{runId}/verifications/{resultId}.
         """
         profile = self.host.profile
-        if not profile.gates:
-            raise _not_wired("verification")
-        if profile.defect("verification-gates-advertised-not-implemented"):
-            raise HostError("capability_not_provided", "this host runs no verification gates")
-        plan = parse_plan(body, profile)
+        raw = raw if type(raw) is bytes else bytes(raw)  # a key that cannot change
+        plan = self._plans.get(raw)
+        if plan is None:  # bytes not read before (a plan is kept only once every check below passed)
+            body = decode()
+            if not profile.gates:
+                raise _not_wired("verification")
+            if profile.defect("verification-gates-advertised-not-implemented"):
+                raise HostError("capability_not_provided", "this host runs no verification gates")
+            plan = parse_plan(body, profile)
+            if len(raw) <= PLAN_BODY_BYTES:
+                self._keep(raw, plan)
         run = self.host.launch(GATE_FIXTURE, {"workflowId": GATE_FIXTURE}, lambda r: GateRun(r, profile, plan), owner)
         self.host.drain()
         engine = run.engine
@@ -142,3 +162,9 @@ class Seams:
         if run.error is not None:
             answer["error"] = run.error["code"]
         return answer
+
+    def _keep(self, raw: bytes, plan: GatePlan) -> None:
+        with self._plans_lock:
+            if raw not in self._plans and len(self._plans) >= PLANS:
+                del self._plans[next(iter(self._plans))]  # the oldest
+            self._plans[raw] = plan

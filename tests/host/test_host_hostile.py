@@ -244,6 +244,37 @@ def test_the_run_store_keeps_to_its_byte_budget(make_host):
     assert sum(run.weight() for run in host.runs.values()) <= 200_000
 
 
+def test_a_run_is_weighed_as_it_grows(make_host, module):
+    """The store weighs what a run gains after it started: its events, its output and its results."""
+    runs = module.runs
+    run = runs.Run("run-w", "w", {"workflowId": "w"})
+    empty = run.weight()
+    run.start({})
+    started = run.weight()
+    assert started >= empty + runs.ENVELOPE_BYTES
+    run.verifications["run-w.vr1"] = {"findings": ["y" * 10_000]}
+    graded = run.weight()
+    assert graded >= started + 10_000
+    run.complete({"blob": "z" * 10_000})  # the output, and the run.completed event that carries it
+    assert run.weight() >= graded + 20_000 + runs.ENVELOPE_BYTES
+
+    # Through the host: a gate run whose request the store keeps small, but whose events (the output) and
+    # results (each verifier's findings quote the marked lines) are large.
+    host = make_host(max_run_bytes=100_000)
+    marked = "\n".join(f"TODO {n} " + "m" * 990 for n in range(8))
+    body = request(
+        gate(quorum={"verifierCount": 3, "quorumStrategy": "majority"}, maxAttempts=1), judged(output=marked)
+    )
+    ids = [call(host, "POST", "/v1/host/sample/verification/run", body).body["runId"] for _ in range(6)]
+    kept = [i for i in ids if i in host.runs]
+    one = host.runs[ids[-1]]
+    # The output once in its agent.decided event, its marked lines once more in the results (the verifiers
+    # quote the same lines: a line shared in memory counts once).
+    assert host._weights[one.run_id] == one.weight() >= 2 * len(marked)
+    assert len(kept) < len(ids) and kept == ids[-len(kept) :]
+    assert sum(run.weight() for run in host.runs.values()) <= 100_000
+
+
 def test_unfinished_runs_are_never_evicted_and_new_ones_wait_for_room(make_host):
     host = make_host(max_runs=2, deferred=True)
     first = call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]

@@ -229,3 +229,84 @@ def test_the_seam_is_served_over_http_too(served):
     with urllib.request.urlopen(urllib.request.Request(base + SEAM, data=data, headers=headers)) as answer:
         body = json.loads(answer.read())
     assert body["attempts"][0]["verdict"] == "pass"
+
+
+# --- plans kept by request bytes ----------------------------------------------------------------
+
+
+def _CLOCK() -> str:
+    return "2026-01-01T00:00:00.000Z"
+
+
+def _raw(body: dict[str, Any]) -> bytes:
+    return json.dumps(body).encode()
+
+
+def _post(host: Any, raw: bytes, key: str = KEY) -> Any:
+    return host.handle("POST", SEAM, {"Authorization": f"Bearer {key}"}, raw)
+
+
+def _results(host: Any, answer: dict[str, Any]) -> list[bytes]:
+    """The encoded results of a gate run, with its run id written as RUN: comparable across runs."""
+    run_id = answer["runId"]
+    return [
+        result(host, answer, index).encoded().replace(run_id.encode(), b"RUN")
+        for index in range(len(answer["attempts"]))
+    ]
+
+
+def test_a_kept_plan_answers_only_the_bytes_it_was_read_from(make_host):
+    """Bodies equal as parsed JSON but not as bytes (a weight of 2 and of 2.0), and bodies one score apart,
+    sent in turn to one host, each get exactly what a host that never saw the others answers."""
+    quorum = {"verifierCount": 2, "quorumStrategy": "weighted"}
+    bodies = [
+        _raw(request(gate(quorum=quorum), judged({**PASSING, "weight": 2}, FAILING))),
+        _raw(request(gate(quorum=quorum), judged({**PASSING, "weight": 2.0}, FAILING))),
+        _raw(request(gate(quorum=quorum), judged({**FAILING, "weight": 2}, FAILING))),
+        _raw(request(gate(maxAttempts=1), judged(scores(4)))),
+        _raw(request(gate(maxAttempts=1), judged(scores(3)))),
+    ]
+    expected = []
+    for raw in bodies:
+        alone = make_host(clock=_CLOCK)
+        answer = _post(alone, raw).body
+        expected.append((answer["status"], answer["edge"], _results(alone, answer)))
+    shared = make_host(clock=_CLOCK)
+    for raw, wanted in [*zip(bodies, expected, strict=True), *zip(reversed(bodies), reversed(expected), strict=True)]:
+        answer = _post(shared, raw).body
+        assert (answer["status"], answer["edge"], _results(shared, answer)) == wanted
+    assert b'"weight": 2}' in expected[0][2][0] and b'"weight": 2.0}' in expected[1][2][0]
+    assert expected[2][0] == "failed" and expected[3][0] == "completed" and expected[4][0] == "failed"
+
+
+def test_a_kept_plan_still_runs_for_its_caller_only(make_host):
+    host = make_host(other_keys=[OTHER])
+    raw = _raw(request(gate(), judged(PASSING)))
+    mine, theirs = _post(host, raw).body, _post(host, raw, OTHER).body
+    assert mine["runId"] != theirs["runId"]
+    assert _post(host, raw).body["runId"] not in (mine["runId"], theirs["runId"])  # a new run every time
+    path = f"/v1/runs/{theirs['runId']}"
+    assert host.handle("GET", path, AUTH).status == 404
+    assert host.handle("GET", path, {"Authorization": f"Bearer {OTHER}"}).status == 200
+
+
+def test_a_refused_body_is_read_and_refused_again_each_time(make_host):
+    host = make_host()
+    wrong = _raw(request(gate(), judged(scores(9))))
+    for _ in range(2):
+        answer = _post(host, wrong)
+        assert (answer.status, answer.body["error"]) == (400, "validation_error") and "scale" in answer.body["message"]
+    broken = b'{"gate": '
+    assert [_post(host, broken).status for _ in range(2)] == [400, 400]
+    unwired, raw = make_host("core"), _raw(request(gate(), judged(PASSING)))  # a profile without gates
+    assert [_post(unwired, raw).status for _ in range(3)] == [404] * 3
+
+
+def test_the_kept_plans_are_bounded(make_host, module):
+    seams = sys.modules[module.__name__ + ".seams"]
+    host = make_host()
+    for number in range(seams.PLANS + 5):
+        assert _post(host, _raw(request(gate(), judged(PASSING, output=f"draft {number}")))).status == 200
+    large = _raw(request(gate(), judged(PASSING, output="x" * seams.PLAN_BODY_BYTES)))
+    assert _post(host, large).status == 200
+    assert len(host.seams._plans) == seams.PLANS and large not in host.seams._plans

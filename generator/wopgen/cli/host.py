@@ -152,7 +152,9 @@ def _suites(folder: Path | None) -> dict[str, str]:
     "--max-runs", type=click.IntRange(1), help="Runs kept before the oldest finished ones are evicted [default: 1000]."
 )
 @click.option(
-    "--max-run-bytes", type=click.IntRange(1), help="Bytes (serialised) the kept runs may weigh [default: 32 MiB]."
+    "--max-run-bytes",
+    type=click.IntRange(1),
+    help="Bytes the kept runs may weigh, about as serialised (an event: its payload + 128) [default: 32 MiB].",
 )
 @click.option("--max-streams", type=click.IntRange(1), help="Event streams open at once [default: 64].")
 @click.option(
