@@ -32,6 +32,7 @@ from wopgen.generate import site
 from wopgen.generate.site.markdown_once import OneConverter
 from wopgen.generate.site.template_cache import attach
 from wopgen.generate.site.template_cache import kept as template_cache_kept
+from wopgen.generate.site.theme_files import hide_dotted
 from wopgen.generate.writer import WriteError, clean_leftovers, move_tree, prepare, scratch_beside, write_tree
 from wopgen.templates import environment
 
@@ -165,6 +166,7 @@ def _run_mkdocs(
             if template_cache is not None:
                 config.plugins["wopgen-template-cache"] = _TemplateCache(template_cache)
             config.plugins["wopgen-one-converter"] = OneConverter()
+            hide_dotted(config.theme)  # the theme's ~14,000 hidden icon files are never copied: not walked
             config.plugins.on_startup(command="build", dirty=False)
             try:
                 mkdocs_build(config)
