@@ -17,9 +17,9 @@ Reported per corpus: pages; wall and CPU seconds for each baseline and for `wopg
 (load, render, mkdocs, atomic write, in a child process from the start of Python, as the baselines),
 twice: `cold`, with empty caches (a first build; each repeat gets new empty ones), and `warm`, with
 the caches a cold build filled (every later build with the same toolchain): the Markdown pages it
-parsed (the command keeps them, as `wopgen check` does, in build/.cache/check under the corpus root)
-and the compiled theme templates (the command keeps them in the user's cache folder); the benchmark
-keeps both in its temporary folder; the ratios (CPU time, of the processes and their children, is the steadier figure
+parsed (the command keeps them, as `wopgen check` does, in build/.cache/check under the corpus root),
+the pages mkdocs converted and the compiled theme templates (the command keeps those two in the
+user's cache folder); the benchmark keeps all three in its temporary folder; the ratios (CPU time, of the processes and their children, is the steadier figure
 when other work shares the machine); wopgen's own CPU seconds (`wopgen site build` minus `staged`)
 and the CPU seconds of its parts measured in this process: loading the corpus, rendering the pages,
 writing the staging tree; the output size (all files, in MB); the average and the largest schema
@@ -99,7 +99,8 @@ def build_one(root: Path, out: Path, cache: Path) -> None:
     """The child of `site_build`: what the command runs (the gate, the build, the caches it reads and
     keeps), its caches in `cache` instead of the corpus's build folder and the user's cache folder;
     then say how much memory it held (mkdocs runs inside it)."""
-    build_site(Context(root), out, force=True, pages=cache / "pages", templates=cache / "templates")
+    folders = {"memo": cache / "memo", "templates": cache / "templates", "converted": cache / "converted"}
+    build_site(Context(root), out, force=True, **folders)
     print(json.dumps({"wopgen": own_peak_mb()}))
 
 
