@@ -6,17 +6,20 @@ change of shape) and the two `oneOf` branches inlined, reordered and each grown 
 member (paired by their discriminating `const`, so only the two members are reported).
 The baseline, measured in the same run, is just `corpus.load` of both corpora; the comparison is
 `corpus.load` of both plus `compat.compare` (which builds each corpus's `$ref` graph, reads the RFCs'
-headers and compares). The two are timed in turn, round after round. Reported: the least CPU seconds
-and the shortest wall seconds of each, the ratio compare/baseline of each (on a shared machine the
-CPU ratio is the steadier one; target at most 1.5), and the changes found by rule.
+headers and compares). The two are timed in turn, round after round. Reported: the median CPU and
+wall seconds of each; the CPU ratio compare/baseline as the median of the per-round ratios, with their
+range (a shared machine runs a whole round fast or slow at random, so each round's two sides are
+compared with each other; target at most 1.5); the wall ratio of the medians; the changes found by
+rule.
 
-    python benchmarks/compat_scale.py [--size 1000] [--repeat 5]
+    python benchmarks/compat_scale.py [--size 1000] [--repeat 9]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import tempfile
 from collections import Counter
@@ -24,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import best_of_each
+from timing import each_round, paired_ratios
 
 from wopgen.compat import compare
 from wopgen.corpus import load
@@ -67,22 +70,24 @@ def comparison(base: Path, head: Path) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=9)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = write_corpus(Path(tmp) / "base", args.size)
         head = write_corpus(Path(tmp) / "head", args.size)
         edit_head(head, args.size)
         by_rule = Counter(c.rule for c in compare(load(base), load(head)))
-        timed = best_of_each(
+        found = each_round(
             args.repeat, {"load": lambda: baseline(base, head), "compare": lambda: comparison(base, head)}
         )
-    (load_wall, load_cpu), (compare_wall, compare_cpu) = timed["load"], timed["compare"]
-    print(f"{args.size} schemas per side (seconds: CPU / wall)")
+    load_wall, load_cpu = (statistics.median(times) for times in found["load"])
+    compare_wall, compare_cpu = (statistics.median(times) for times in found["compare"])
+    middle, least, most = paired_ratios(found, "load")["compare"]
+    print(f"{args.size} schemas per side (median seconds of {args.repeat} rounds: CPU / wall)")
     print(f"  baseline (load both)     {load_cpu:7.3f} / {load_wall:7.3f}")
     print(
         f"  load both + compare      {compare_cpu:7.3f} / {compare_wall:7.3f}   "
-        f"ratio {compare_cpu / load_cpu:5.2f} CPU (target <= 1.5), {compare_wall / load_wall:5.2f} wall"
+        f"ratio {middle:5.2f} CPU (target <= 1.5; rounds {least:.2f}-{most:.2f}), {compare_wall / load_wall:5.2f} wall"
     )
     print(f"  compare alone            {compare_cpu - load_cpu:7.3f} / {compare_wall - load_wall:7.3f}")
     print("  changes: " + ", ".join(f"{rule} {n}" for rule, n in sorted(by_rule.items())))

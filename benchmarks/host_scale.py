@@ -22,9 +22,10 @@
    profile, strict), with the generation and import timed separately, the RFC 0901 scenarios
    alone, plus the run over HTTP.
 
-Parts 1 and 2 report CPU time (the least of several rounds, the compared functions in turn), which
-waiting for a core on a shared machine does not inflate; part 3, where a server thread works too,
-reports wall time.
+Parts 1 and 2 report CPU time, which waiting for a core on a shared machine does not inflate, the
+compared functions timed in turn round after round: part 1, whose timings are short, gives rates from
+each function's median and ratios as the median (and range) of the per-round ratios; part 2 the least
+of several rounds. Part 3, where a server thread works too, reports wall time.
 
     python benchmarks/host_scale.py [--events 20000] [--repeat 3] [--no-conformance]
 """
@@ -33,12 +34,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from timing import best_of, best_of_each
+from timing import best_of, best_of_each, each_round, paired_ratios
 
 from wopgen.conformance.inprocess import SECOND_KEY, in_process, load_package
 from wopgen.conformance.runner import run
@@ -229,8 +231,11 @@ def main() -> None:
     # CPU seconds (the thread doing the work is this process's only busy one): waiting for a core, which a
     # shared machine adds to wall time at random, does not count in them.
     bare_s = best_of(args.repeat, bare_validate)[1]  # two orders of magnitude slower: timed on its own
-    rounds = 3 * args.repeat  # the compared timings are short: more rounds, taken in turn
-    timed = best_of_each(
+    # The compared timings are short (tens of milliseconds), and this machine runs a whole round fast or
+    # slow at random: many rounds, taken in turn; rates from the median CPU time of each, ratios as the
+    # median (and range) of the two sides' ratio within each round.
+    rounds = 5 * args.repeat
+    found = each_round(
         rounds,
         {
             "host": host_log,
@@ -241,28 +246,40 @@ def main() -> None:
             "minimal log": minimal_log,
         },
     )
-    host_s, plain_s, compiled_s, one_pass_s = (timed[k][1] for k in ("host", "plain", "compiled", "one pass"))
-    judges_s, minimal_s = timed["host judges"][1], timed["minimal log"][1]
+    median = {name: statistics.median(cpus) for name, (_, cpus) in found.items()}
+    to_compiled, to_one_pass = paired_ratios(found, "compiled"), paired_ratios(found, "one pass")
+    to_minimal, to_plain = paired_ratios(found, "minimal log"), paired_ratios(found, "plain")
+
+    def ratio(of: dict[str, tuple[float, float, float]], name: str) -> str:
+        middle, least, most = of[name]
+        return f"{middle:.2f} ({least:.2f}-{most:.2f})"
+
+    host_s = median["host"]
     n = len(events)
-    print(f"event log, {n} events of {len(set(t for t, _ in mix))} types (rates and ratios of CPU time)")
+    print(
+        f"event log, {n} events of {len(set(t for t, _ in mix))} types (rates from the median CPU time of "
+        f"{rounds} rounds; ratios: median of the per-round ratios, and their range)"
+    )
     print(f"  host append+validate : {n / host_s:>12,.0f} events/s  ({host_s:.3f} s)")
-    print(f"  plain list append    : {n / plain_s:>12,.0f} events/s  (host is {host_s / plain_s:,.0f}x slower)")
+    print(
+        f"  plain list append    : {n / median['plain']:>12,.0f} events/s  (host is {to_plain['host'][0]:,.0f}x slower)"
+    )
     print(f"  bare payload validate: {n / bare_s:>12,.0f} events/s  (host/bare = {host_s / bare_s:.2f})")
     print(
-        f"  jsonschema-rs payload+envelope: {n / compiled_s:>12,.0f} events/s  "
-        f"(host/compiled = {host_s / compiled_s:.2f}, target <= 1.5; host target >= 50,000 events/s)"
+        f"  jsonschema-rs payload+envelope: {n / median['compiled']:>12,.0f} events/s  "
+        f"(host/compiled = {ratio(to_compiled, 'host')}, target <= 1.5; host target >= 50,000 events/s)"
     )
     print(
-        f"  jsonschema-rs one pass (envelope with its typed payload): {n / one_pass_s:>12,.0f} events/s  "
-        f"(host/one pass = {host_s / one_pass_s:.2f})"
+        f"  jsonschema-rs one pass (envelope with its typed payload): {n / median['one pass']:>12,.0f} events/s  "
+        f"(host/one pass = {ratio(to_one_pass, 'host')})"
     )
     print(
-        f"  the host's payload judges, called bare: {n / judges_s:>12,.0f} events/s  "
-        f"(judges/compiled = {judges_s / compiled_s:.2f})"
+        f"  the host's payload judges, called bare: {n / median['host judges']:>12,.0f} events/s  "
+        f"(judges/compiled = {ratio(to_compiled, 'host judges')})"
     )
     print(
-        f"  minimal log (build, one-pass validate, keep): {n / minimal_s:>12,.0f} events/s  "
-        f"(host/minimal log = {host_s / minimal_s:.2f}; minimal log/compiled = {minimal_s / compiled_s:.2f})"
+        f"  minimal log (build, one-pass validate, keep): {n / median['minimal log']:>12,.0f} events/s  "
+        f"(host/minimal log = {ratio(to_minimal, 'host')}; minimal log/compiled = {ratio(to_compiled, 'minimal log')})"
     )
 
     gates = max(50, args.events // 100)

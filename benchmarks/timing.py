@@ -72,6 +72,20 @@ def median_of(repeat: int, fn: Callable[..., Any], *args: Any) -> tuple[float, f
     return median_of_each(repeat, {"only": lambda: fn(*args)})["only"]
 
 
+def paired_ratios(
+    found: dict[str, tuple[list[float], list[float]]], base: str
+) -> dict[str, tuple[float, float, float]]:
+    """From the rounds of `each_round`: each function's CPU time over `base`'s in the same round, as the
+    median, least and greatest of those per-round ratios. A shared machine speeds up or slows down a
+    whole round at random, so the two sides of a ratio measured next to each other share it; the least
+    time of each side, taken from whichever rounds were luckiest, does not."""
+    ratios: dict[str, tuple[float, float, float]] = {}
+    for name, (_, cpus) in found.items():
+        each = [cpu / of_base for cpu, of_base in zip(cpus, found[base][1], strict=True)]
+        ratios[name] = (statistics.median(each), min(each), max(each))
+    return ratios
+
+
 def own_peak_mb() -> float:
     """This process's peak resident memory since it started, in MB; NaN without /proc. (Its maxrss
     would also count the pages of the process it was forked from.)"""

@@ -129,6 +129,22 @@ def test_a_foreign_file_where_the_site_has_a_folder_fails_and_changes_nothing(tm
     assert (tmp_path / "move/out/assets").read_text() == "a file where a folder goes"
 
 
+def test_a_link_where_the_site_has_a_folder_fails_and_writes_nothing_through_it(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "app.js").write_text("a file outside the output")
+
+    def linked(out: Path) -> None:
+        write_tree({"index.html": "old home"}, out)
+        (out / "assets").symlink_to(elsewhere)
+
+    copied, moved = both_ways(tmp_path, linked, force=True)
+    assert isinstance(moved, str) and moved == copied and moved.endswith("File exists")
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["app.js"]
+    assert (elsewhere / "app.js").read_text() == "a file outside the output"
+    assert (tmp_path / "copy/out/index.html").read_text() == "old home"
+
+
 def test_a_manifest_among_the_built_files_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "built"
     folder.mkdir()

@@ -16,6 +16,7 @@ from wopgen.compat.change import Change, Side
 from wopgen.compat.engine import Plan, PlanError
 from wopgen.compat.rules import hint_for
 from wopgen.corpus import Corpus
+from wopgen.corpus.model import gc_paused
 from wopgen.corpus.settings import Settings
 
 __all__ = ["Change", "Plan", "PlanError", "Side", "compare", "compare_against", "compare_specs"]
@@ -26,11 +27,15 @@ def with_hints(changes: list[Change]) -> list[Change]:
 
 
 def compare(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
-    changes = engine.diff(base, head, plan)
-    if plan is None or not plan.pairs:  # two corpora: their HTTP surface and RFCs too
-        changes.extend(api.diff_error_envelope(base, head))
-        changes.extend(api.diff_operations(base, head))
-        changes = rfcs.apply(changes, base, head)
+    # A comparison builds acyclic data (each file's `$ref` sites, normalized views, changes), as the
+    # loader and the graph do, so the cycle collector is held back the same way: its passes would walk
+    # both loaded corpora and free nothing.
+    with gc_paused():
+        changes = engine.diff(base, head, plan)
+        if plan is None or not plan.pairs:  # two corpora: their HTTP surface and RFCs too
+            changes.extend(api.diff_error_envelope(base, head))
+            changes.extend(api.diff_operations(base, head))
+            changes = rfcs.apply(changes, base, head)
     return sorted(with_hints(changes), key=Change.sort_key)
 
 

@@ -235,7 +235,9 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
 
     Refused (WriteError, nothing changed): a folder that is the file-system root, holds a `.git`
     or any of the `protected` paths; a non-empty folder without a manifest unless `force`.
-    A symlinked `out` is followed: the folder it points at is replaced and the link kept.
+    A symlinked `out` is followed: the folder it points at is replaced and the link kept. A file or
+    symlink inside `out` where a generated file needs a folder fails (WriteError, nothing changed):
+    nothing is written through a link.
     """
     for relative in files:
         _safe(relative)
@@ -246,8 +248,10 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
         for entry in sorted(out.iterdir()) if out.is_dir() else []:
             _carry_over(entry, staging / entry.name, out, ours)
         digests: dict[str, str] = {}
+        folders: set[PurePosixPath] = set()  # the folders below staging already known to be real ones
         for relative in sorted(files):  # one file's content at a time, read once: `files` may be lazy
             target = staging / _safe(relative)
+            _refuse_links_above(staging, _safe(relative), folders)
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.is_symlink() or target.exists():
                 _remove(target)
@@ -259,6 +263,17 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def _refuse_links_above(staging: Path, relative: PurePosixPath, folders: set[PurePosixPath]) -> None:
+    """Fail (as a file in the way does) where a symlink carried over from the output stands where a
+    generated file needs a folder: writing through it would write outside the output."""
+    for folder in reversed(relative.parents[:-1]):  # from the top down; the last parent is "."
+        if folder in folders:
+            continue
+        if (staging / folder).is_symlink():
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(staging / folder))
+        folders.add(folder)
 
 
 class FolderFiles(Mapping[str, bytes]):
