@@ -15,12 +15,14 @@ The third prices the pages themselves (their content, highlighting, search index
 
 Reported per corpus: pages; wall and CPU seconds for each baseline and for `wopgen site build`
 (load, render, mkdocs, atomic write, in a child process from the start of Python, as the baselines),
-twice: `cold`, with an empty cache of compiled theme templates (a first build; each repeat gets a
-new empty cache), and `warm`, with the cache a cold build filled (every later build with the same
-toolchain: the command keeps the cache in the user's cache folder; the benchmark keeps it in its
-temporary folder); the ratios (CPU time, of the processes and their children, is the steadier figure
-when other work shares the machine); wopgen's own CPU seconds (`wopgen site build` minus `staged`)
-and the CPU seconds of its parts measured in this process: loading the corpus, rendering the pages,
+twice: `cold`, with empty caches (a first build; each repeat gets new empty ones), and `warm`, with
+the caches a cold build filled (every later build with the same toolchain): the Markdown pages it
+parsed (the command keeps them, as `wopgen check` does, in build/.cache/check under the corpus root),
+the pages mkdocs converted and the compiled theme templates (the command keeps those two in the
+user's cache folder); the benchmark keeps all three in its temporary folder; the ratios (CPU time,
+of the processes and their children, is the steadier figure when other work shares the machine);
+wopgen's own CPU seconds (the cold `wopgen site build` minus `staged`; a warm build reuses the pages
+converted before, so it can take less than `staged`) and the CPU seconds of its parts measured in this process: loading the corpus, rendering the pages,
 writing the staging tree; the output size (all files, in MB); the average and the largest schema
 page (`schemas/<name>/index.html`, in KB), the schema index page and the search index; the peak
 resident memory of the wopgen process (mkdocs runs inside it).
@@ -44,9 +46,10 @@ from synthetic import write_corpus
 from timing import best_of, child_cpu, own_peak_mb
 
 from wopgen.catalogue import catalogue
+from wopgen.cli.app import Context
+from wopgen.cli.site import build_site
 from wopgen.corpus import load
 from wopgen.generate.site import BASE_CONFIG, render
-from wopgen.generate.site.build import build
 from wopgen.generate.writer import write_tree
 
 REPO = Path(__file__).resolve().parents[1]
@@ -84,8 +87,9 @@ def mkdocs_build(project: Path, out: Path) -> None:
 
 
 def site_build(root: Path, out: Path, memory: dict[str, float], cache: Path) -> None:
-    """`wopgen site build` in a child process, as the command runs, with its compiled theme templates
-    kept in `cache`; records its peak memory (mkdocs runs inside it)."""
+    """`wopgen site build` in a child process, as the command runs, with its caches (the parsed
+    Markdown pages, the compiled theme templates) kept in `cache`; records its peak memory (mkdocs
+    runs inside it)."""
     command = [sys.executable, __file__, "--build-one", str(root), str(out), str(cache)]
     result = subprocess.run(command, check=True, capture_output=True, text=True)
     for key, value in json.loads(result.stdout.strip().splitlines()[-1]).items():
@@ -93,8 +97,11 @@ def site_build(root: Path, out: Path, memory: dict[str, float], cache: Path) -> 
 
 
 def build_one(root: Path, out: Path, cache: Path) -> None:
-    """The child of `site_build`: build, then say how much memory it held (mkdocs runs inside it)."""
-    build(load(root), out, force=True, rules=catalogue(), template_cache=cache)
+    """The child of `site_build`: what the command runs (the gate, the build, the caches it reads and
+    keeps), its caches in `cache` instead of the corpus's build folder and the user's cache folder;
+    then say how much memory it held (mkdocs runs inside it)."""
+    folders = {"memo": cache / "memo", "templates": cache / "templates", "converted": cache / "converted"}
+    build_site(Context(root), out, force=True, **folders)
     print(json.dumps({"wopgen": own_peak_mb()}))
 
 
@@ -156,7 +163,7 @@ def measure(label: str, root: Path, tmp: Path, repeat: int) -> None:
         f"{ours[1] / staged[1]:4.2f} vs staged; staged {staged[1] / flat[1]:4.2f} vs flat-nav "
         f"(wall {ours[0] / bare[0]:4.2f}, {ours[0] / flat[0]:4.2f}, {ours[0] / staged[0]:4.2f}; "
         f"{staged[0] / flat[0]:4.2f})\n"
-        f"{'':>12}  wopgen's own CPU {ours[1] - staged[1]:5.1f} s warm (load {parts['load']:4.1f}, "
+        f"{'':>12}  wopgen's own CPU {cold[1] - staged[1]:5.1f} s cold (load {parts['load']:4.1f}, "
         f"render {parts['render']:4.1f}, write staging {parts['write']:4.1f}; the rest is starting "
         f"Python and putting the built site in place)\n"
         f"{'':>12}  output {size['output_mb']:6.1f} MB "

@@ -263,11 +263,12 @@ def cli(ctx: click.Context, root: Path | None, config: Path | None, color: str) 
     ctx.obj = Context(root, config, color)
 
 
-def gated_corpus(obj: Context, what: str, also: tuple[str, ...] = ()) -> Corpus:
-    """The corpus, or exit 1 with the findings that stop `what` (see `wopgen.checks.gate`)."""
+def gated_corpus(obj: Context, what: str, also: tuple[str, ...] = (), memo: MarkdownMemo | None = None) -> Corpus:
+    """The corpus (its pages parsed through `memo` when given), or exit 1 with the findings that stop
+    `what` (see `wopgen.checks.gate`)."""
     from wopgen.checks.gate import blocking
 
-    corpus = obj.corpus()
+    corpus = obj.corpus(memo)
     problems = blocking(corpus, also)
     if problems:
         emit(problems, "text")

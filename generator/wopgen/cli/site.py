@@ -34,8 +34,10 @@ def site() -> None:
 @click.option(
     "--no-cache",
     is_flag=True,
-    help="Compile the theme's templates from their source instead of reusing the code compiled by an "
-    "earlier build (kept in the user's cache folder, wopgen/site-templates; safe to delete).",
+    help="Parse, convert and compile everything from source, instead of reusing the pages an earlier "
+    "check or build parsed (build/.cache/check under the corpus root), and the pages an earlier build "
+    "converted and the theme code it compiled (the user's cache folder, wopgen/site-pages and "
+    "wopgen/site-templates); all are safe to delete.",
 )
 @pass_context
 def site_build(obj: Context, out: Path | None, force: bool, no_cache: bool) -> None:
@@ -46,19 +48,46 @@ def site_build(obj: Context, out: Path | None, force: bool, no_cache: bool) -> N
     API description that breaks its format) is refused the same way: exit 1 with the findings.
     A broken link, a missing #anchor or any other mkdocs warning fails the build (exit 1) and
     prints what mkdocs said; the output folder is then left as it was. The same corpus always
-    gives a byte-identical site, with or without the cache of compiled theme templates.
+    gives a byte-identical site, with or without the caches (parsed and converted pages, compiled
+    theme templates).
     \b
     Examples:
       wopgen site build
       wopgen --root ../other-corpus site build --out /tmp/other-site
     """
+    from wopgen.cli.check import CACHE_FOLDER
+    from wopgen.generate.site import converted, template_cache
+
+    build_site(
+        obj,
+        out,
+        force=force,
+        memo=None if no_cache else obj.root() / CACHE_FOLDER,
+        templates=None if no_cache else template_cache.folder(),
+        converted=None if no_cache else converted.folder(),
+    )
+
+
+def build_site(
+    obj: Context,
+    out: Path | None,
+    *,
+    force: bool,
+    memo: Path | None,
+    templates: Path | None,
+    converted: Path | None,
+) -> None:
+    """What `wopgen site build` does, with its caches in the folders given (None: not used): the
+    parsed Markdown pages in `memo` (the folder `wopgen check` keeps them in, read and updated),
+    the theme's compiled templates in `templates`, the pages mkdocs converted in `converted`."""
     from wopgen.catalogue import catalogue
     from wopgen.checks.gate import API_RULES
     from wopgen.cli import progress
-    from wopgen.generate.site import template_cache
+    from wopgen.cli.check_cache import keep_memo, read_memo
     from wopgen.generate.site.build import SiteBuildError, WriteError, build
 
-    corpus = gated_corpus(obj, "site build", API_RULES)
+    pages = None if memo is None else read_memo(memo)
+    corpus = gated_corpus(obj, "site build", API_RULES, pages)
     target = out if out is not None else corpus.root / "build" / "site"
     try:
         with progress.counting("building the site") as report:
@@ -69,13 +98,17 @@ def site_build(obj: Context, out: Path | None, force: bool, no_cache: bool) -> N
                 force=force,
                 protected=protected_paths(corpus),
                 rules=catalogue(),
-                template_cache=None if no_cache else template_cache.folder(),
+                template_cache=templates,
+                page_cache=converted,
             )
     except SiteBuildError as exc:
         click.echo(f"wopgen site build: mkdocs refused the site:\n{exc}", err=True)
         sys.exit(EXIT_FINDINGS)
     except WriteError as exc:
         raise click.UsageError(str(exc)) from None
+    finally:
+        if memo is not None and pages is not None:
+            keep_memo(memo, pages, corpus)
     click.echo(f"built {plural(count, 'file')} into {target}")
 
 

@@ -29,9 +29,11 @@ from mkdocs.plugins import BasePlugin
 from wopgen.corpus import Corpus
 from wopgen.diagnostics import Rule
 from wopgen.generate import site
+from wopgen.generate.site.converted import PageCache, corpus_file
 from wopgen.generate.site.markdown_once import OneConverter
 from wopgen.generate.site.template_cache import attach
 from wopgen.generate.site.template_cache import kept as template_cache_kept
+from wopgen.generate.site.theme_files import hide_dotted
 from wopgen.generate.writer import WriteError, clean_leftovers, move_tree, prepare, scratch_beside, write_tree
 from wopgen.templates import environment
 
@@ -61,12 +63,15 @@ def build(
     protected: tuple[Path, ...] = (),
     rules: Sequence[Rule],
     template_cache: Path | None = None,
+    page_cache: Path | None = None,
 ) -> int:
     """Build the site for `corpus` into `out`, listing `rules` (the rule catalogue) on the reference
     page; returns the number of files written.
 
     `template_cache`, when given, is a folder where the compiled templates (the theme's and the
-    pages') are kept between builds (see `wopgen.generate.site.template_cache`); the site is the same with or without it.
+    pages') are kept between builds (see `wopgen.generate.site.template_cache`); `page_cache`, when
+    given, a folder where the pages mkdocs converted are kept, one file per corpus (see
+    `wopgen.generate.site.converted`). The site is the same with or without them.
 
     `on_page(done, total)`, when given, is called each time mkdocs has written a page (for a
     progress bar; `total` is the number of Markdown pages staged). The writer's refusals are
@@ -84,7 +89,8 @@ def build(
         del tree  # mkdocs reads the pages from the staging tree
         built = scratch / "site"
         with _environment(mkdocs_env(corpus)):
-            _run_mkdocs(staging / "mkdocs.yml", built, on_page, total, template_cache)
+            pages = None if page_cache is None else PageCache(page_cache / corpus_file(corpus.root))
+            _run_mkdocs(staging / "mkdocs.yml", built, on_page, total, template_cache, pages)
         return move_tree(built, out, force=force, protected=protected)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -149,10 +155,12 @@ def _run_mkdocs(
     on_page: Callable[[int, int], None] | None,
     total: int,
     template_cache: Path | None = None,
+    page_cache: PageCache | None = None,
 ) -> None:
     """`mkdocs build --strict` of `config_file` into `site_dir`, in this process; raises SiteBuildError
     with what mkdocs said when it refuses the site. `on_page(done, total)` follows the written pages;
-    the theme's compiled templates are kept in `template_cache` when given."""
+    the theme's compiled templates are kept in `template_cache` and converted pages in `page_cache`
+    when given."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, MkDocsException
@@ -164,7 +172,8 @@ def _run_mkdocs(
                 config.plugins["wopgen-progress"] = _Progress(on_page, total)
             if template_cache is not None:
                 config.plugins["wopgen-template-cache"] = _TemplateCache(template_cache)
-            config.plugins["wopgen-one-converter"] = OneConverter()
+            config.plugins["wopgen-one-converter"] = OneConverter(page_cache)
+            hide_dotted(config.theme)  # the theme's ~14,000 hidden icon files are never copied: not walked
             config.plugins.on_startup(command="build", dirty=False)
             try:
                 mkdocs_build(config)

@@ -1,0 +1,246 @@
+"""Pages converted by an earlier build, kept so an unchanged page is not converted again.
+
+Converting the pages' Markdown to HTML is the largest part of mkdocs' work on wopgen's pages (its
+inline patterns over every paragraph, table and list). What a conversion gives (`Converted`: the
+HTML, the table of contents, the title, the anchors the page defines and the anchors it links to)
+is a pure function of:
+- the page's Markdown as mkdocs converts it (after the hooks' `on_page_markdown`), its source path
+  and its URL;
+- every file of the site (source path, URL, whether it is excluded), which decide where each link
+  resolves and whether mkdocs warns about it;
+- the configuration that reaches the converter (Markdown extensions and their settings, directory
+  URLs, link validation levels), each written out as plain data: a setting that cannot be written
+  so (an object of unknown kind) turns the cache off for the build;
+- the code: the versions of mkdocs, Python-Markdown, pymdown-extensions, Pygments and Python, and
+  the source of this package's converter and hooks.
+`PageCache` keys each page by a digest of all of them. A page whose conversion logged anything
+(a broken link, an unrecognised one) is never kept, so a strict build fails on it every time; the
+anchors a kept page links to are checked by mkdocs again on every build, against the anchors the
+pages define now. An entry is plain data, never code; a damaged entry is converted again.
+
+The entries live in one file per corpus in the user's cache folder (`folder()`, private like the
+compiled templates: the HTML goes into the site as it is, so it must not come from a corpus
+someone else wrote). Each build keeps only the pages it built, so the file never grows beyond
+one site; deleting it is always safe.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import os
+import sys
+import types
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+_CODE = ("markdown_once.py", "converted.py", "page_hook.py")  # this package's files that touch conversion
+
+
+def folder() -> Path:
+    """Where `wopgen site build` keeps converted pages (one file per corpus)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("wopgen")) / "site-pages" / sys.implementation.cache_tag
+
+
+@dataclass
+class Converted:
+    """What converting one page gave."""
+
+    content: str
+    toc_tokens: list[Any]
+    title: str | None
+    anchors: list[str]
+    links: dict[str, dict[str, str]]  # target page's source path -> anchor -> link as written
+
+    def entry(self) -> list[Any]:
+        return [self.content, self.toc_tokens, self.title, self.anchors, self.links]
+
+    @classmethod
+    def from_entry(cls, entry: Any) -> Converted | None:
+        """The conversion `entry()` described; None for anything of another shape."""
+        if not isinstance(entry, list) or len(entry) != 5:
+            return None
+        content, toc, title, anchors, links = entry
+        if not (
+            isinstance(content, str)
+            and isinstance(toc, list)
+            and (title is None or isinstance(title, str))
+            and isinstance(anchors, list)
+            and all(isinstance(a, str) for a in anchors)
+            and isinstance(links, dict)
+            and all(
+                isinstance(target, str)
+                and isinstance(named, dict)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in named.items())
+                for target, named in links.items()
+            )
+            and _toc_tokens(toc)
+        ):
+            return None
+        return cls(content, toc, title, anchors, links)
+
+
+def _toc_tokens(tokens: list[Any]) -> bool:
+    """Whether `tokens` is shaped as Python-Markdown's `toc_tokens`."""
+    for token in tokens:
+        if not (
+            isinstance(token, dict)
+            and isinstance(token.get("level"), int)
+            and isinstance(token.get("id"), str)
+            and isinstance(token.get("name"), str)
+            and isinstance(token.get("children"), list)
+            and _toc_tokens(token["children"])
+        ):
+            return False
+    return True
+
+
+class _Unkeyable(Exception):
+    """A setting that cannot be written as plain data."""
+
+
+def _plain(value: Any) -> Any:
+    """`value` as JSON-ready data that names it exactly; raises _Unkeyable otherwise."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict) or (hasattr(value, "items") and hasattr(value, "keys")):
+        return {str(key): _plain(item) for key, item in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, functools.partial):
+        return ["partial", _plain(value.func), _plain(list(value.args)), _plain(dict(value.keywords))]
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) and "<locals>" not in value.__qualname__:
+        return ["function", value.__module__, value.__qualname__]
+    raise _Unkeyable(type(value).__name__)
+
+
+@functools.cache
+def _code() -> str:
+    import markdown  # type: ignore[import-untyped]  # Python-Markdown ships no annotations
+    import mkdocs
+    import pygments  # type: ignore[import-untyped]
+    import pymdownx  # type: ignore[import-untyped]
+
+    from wopgen import __version__
+
+    versions = [FORMAT, __version__, mkdocs.__version__, markdown.__version__, pymdownx.__version__]
+    versions += [pygments.__version__, sys.version, sys.implementation.cache_tag]
+    digest = hashlib.sha256(json.dumps(versions).encode())
+    here = Path(__file__).parent
+    for name in _CODE:
+        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
+    return digest.hexdigest()
+
+
+def build_key(config: Any, files: Any) -> str | None:
+    """The digest of what every page's conversion depends on besides the page itself; None when a
+    setting cannot be written out (the cache is then not used)."""
+    try:
+        settings = _plain(
+            [
+                config["markdown_extensions"],
+                config["mdx_configs"],
+                config["use_directory_urls"],
+                config["validation"],
+            ]
+        )
+    except _Unkeyable:
+        return None
+    digest = hashlib.sha256(_code().encode())
+    digest.update(json.dumps(settings, sort_keys=True).encode())
+    for file in sorted(files, key=lambda f: f.src_uri):
+        digest.update(f"{file.src_uri}\0{file.url}\0{file.inclusion.is_excluded()}\n".encode())
+    return digest.hexdigest()
+
+
+def page_key(build: str, page: Any) -> str:
+    text = f"{build}\0{page.file.src_uri}\0{page.file.url}\0{page.markdown}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class PageCache:
+    """The converted pages of one corpus, read from `path` at the first page, written back (the
+    pages of this build only) when it changed."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._given: dict[str, Any] | None = None
+        self._used: dict[str, Any] = {}
+        self._changed = False
+
+    def _entries(self) -> dict[str, Any]:
+        if self._given is None:
+            self._given = {}
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return self._given
+            if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("pages"), dict):
+                self._given = data["pages"]
+        return self._given
+
+    def recall(self, key: str) -> Converted | None:
+        found = Converted.from_entry(self._entries().get(key))
+        if found is not None:
+            self._used[key] = self._entries()[key]
+        return found
+
+    def keep(self, key: str, converted: Converted) -> None:
+        self._used[key] = converted.entry()
+        self._changed = True
+
+    def save(self) -> None:
+        """Write the pages of this build (only when they differ from what was read); a folder that
+        cannot be written only costs the next build the conversions."""
+        if not self._changed and self._used.keys() == self._entries().keys():
+            return
+        from wopgen.generate.site.template_cache import private_folder
+
+        if not private_folder(self.path.parent):
+            return
+        staging = self.path.with_name(f"{self.path.name}.tmp{os.getpid()}")
+        try:
+            body = {"format": FORMAT, "pages": self._used}
+            staging.write_text(json.dumps(body, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+            staging.replace(self.path)
+        except OSError:
+            staging.unlink(missing_ok=True)
+
+
+class _Heard(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.NOTSET)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+@contextmanager
+def heard() -> Iterator[_Heard]:
+    """Counts every log record emitted in the block (mkdocs' loggers and any other)."""
+    handler = _Heard()
+    loggers = [logging.getLogger(), logging.getLogger("mkdocs")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+def corpus_file(root: Path) -> str:
+    """The name of a corpus's file in `folder()`."""
+    return hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:32] + ".json"
+
+
+__all__ = ["Converted", "PageCache", "build_key", "corpus_file", "folder", "heard", "page_key"]
