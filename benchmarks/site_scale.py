@@ -43,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import best_of, child_cpu, own_peak_mb
+from timing import best_of, bytecode_compiled, child_cpu, own_peak_mb
 
 from wopgen.catalogue import catalogue
 from wopgen.cli.app import Context
@@ -182,6 +182,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,1000", help="synthetic corpus sizes in schemas, comma-separated")
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
+    bytecode_compiled()  # as an installed wopgen has it (see timing.bytecode_compiled)
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         measure("repository", REPO, tmp, args.repeat)
