@@ -20,42 +20,16 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable
-from functools import cache, cached_property
-from importlib import resources
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from wopgen import __version__
+from wopgen.caches import toolchain_fingerprint, write_whole
 from wopgen.corpus import Corpus
 from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.diagnostics import Diagnostic, Severity
 
 FORMAT = 1  # bump when the stored shape changes
-_PACKAGES = ("wopgen", "wopgen_templates", "wopgen_site")
-
-
-@cache
-def toolchain_fingerprint() -> str:
-    """A hash of every file of the installed toolchain packages (an edit to a template or a check
-    invalidates the cache, installed or editable)."""
-    digest = hashlib.sha256(f"{__version__}\0{FORMAT}".encode())
-    for package in _PACKAGES:
-        try:
-            root = resources.files(package)
-        except ModuleNotFoundError:
-            continue
-        for path in sorted(_walk(Path(str(root)))):
-            if path.suffix in {".pyc"} or "__pycache__" in path.parts:
-                continue
-            digest.update(path.as_posix().encode() + b"\0")
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def _walk(root: Path) -> Iterable[Path]:
-    for folder, _dirs, files in os.walk(root):
-        for name in files:
-            yield Path(folder) / name
 
 
 def corpus_key(corpus: Corpus) -> str:
@@ -140,13 +114,10 @@ def _store(folder: Path, name: str, key: str, body: dict[str, Any]) -> None:
         for entry in os.listdir(folder):
             if entry.startswith(f"{name}-") and entry.endswith(".json"):
                 (folder / entry).unlink(missing_ok=True)
-        target = _entry(folder, name, key)
-        staging = target.with_suffix(f".tmp{os.getpid()}")
-        payload = {"format": FORMAT, "key": key, **body}
-        staging.write_text(json.dumps(payload, sort_keys=True, separators=(",", ":")), encoding="utf-8")
-        staging.replace(target)
     except OSError:
         return
+    payload = {"format": FORMAT, "key": key, **body}
+    write_whole(_entry(folder, name, key), json.dumps(payload, sort_keys=True, separators=(",", ":")))
 
 
 def read_memo(folder: Path) -> MarkdownMemo:

@@ -12,7 +12,8 @@ is a pure function of:
   URLs, link validation levels), each written out as plain data: a setting that cannot be written
   so (an object of unknown kind) turns the cache off for the build;
 - the code: the versions of mkdocs, Python-Markdown, pymdown-extensions, Pygments and Python, and
-  the source of this package's converter and hooks.
+  every file of wopgen itself (`wopgen.caches.toolchain_fingerprint`, which `wopgen check`'s cache
+  is keyed by too).
 `PageCache` keys each page by a digest of all of them. A page whose conversion logged anything
 (a broken link, an unrecognised one) is never kept, so a strict build fails on it every time; the
 anchors a kept page links to are checked by mkdocs again on every build, against the anchors the
@@ -30,7 +31,6 @@ import functools
 import hashlib
 import json
 import logging
-import os
 import sys
 import types
 from collections.abc import Iterator
@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 FORMAT = 1
-_CODE = ("markdown_once.py", "converted.py", "page_hook.py")  # this package's files that touch conversion
 
 
 def folder() -> Path:
@@ -129,15 +128,11 @@ def _code() -> str:
     import pygments  # type: ignore[import-untyped]
     import pymdownx  # type: ignore[import-untyped]
 
-    from wopgen import __version__
+    from wopgen.caches import toolchain_fingerprint
 
-    versions = [FORMAT, __version__, mkdocs.__version__, markdown.__version__, pymdownx.__version__]
+    versions = [FORMAT, toolchain_fingerprint(), mkdocs.__version__, markdown.__version__, pymdownx.__version__]
     versions += [pygments.__version__, sys.version, sys.implementation.cache_tag]
-    digest = hashlib.sha256(json.dumps(versions).encode())
-    here = Path(__file__).parent
-    for name in _CODE:
-        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
-    return digest.hexdigest()
+    return hashlib.sha256(json.dumps(versions).encode()).hexdigest()
 
 
 def build_key(config: Any, files: Any) -> str | None:
@@ -202,17 +197,13 @@ class PageCache:
         cannot be written only costs the next build the conversions."""
         if not self._changed and self._used.keys() == self._entries().keys():
             return
+        from wopgen.caches import write_whole
         from wopgen.generate.site.template_cache import private_folder
 
         if not private_folder(self.path.parent):
             return
-        staging = self.path.with_name(f"{self.path.name}.tmp{os.getpid()}")
-        try:
-            body = {"format": FORMAT, "pages": self._used}
-            staging.write_text(json.dumps(body, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-            staging.replace(self.path)
-        except OSError:
-            staging.unlink(missing_ok=True)
+        body = {"format": FORMAT, "pages": self._used}
+        write_whole(self.path, json.dumps(body, ensure_ascii=False, separators=(",", ":")))
 
 
 class _Heard(logging.Handler):

@@ -1,0 +1,45 @@
+"""What wopgen's caches share: the fingerprint of the installed toolchain, which every cached result
+is keyed by, and writing a cache file whole or not at all."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from wopgen import __version__
+
+_PACKAGES = ("wopgen", "wopgen_templates", "wopgen_site")
+
+
+@cache
+def toolchain_fingerprint() -> str:
+    """A hash of every file of the installed toolchain packages (an edit to a template, a check or a
+    generator invalidates every cache keyed by it, installed or editable)."""
+    digest = hashlib.sha256(__version__.encode())
+    for package in _PACKAGES:
+        try:
+            root = resources.files(package)
+        except ModuleNotFoundError:
+            continue
+        found = (Path(folder) / name for folder, _dirs, files in os.walk(Path(str(root))) for name in files)
+        for path in sorted(found):
+            if path.suffix == ".pyc" or "__pycache__" in path.parts:
+                continue
+            digest.update(path.as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def write_whole(target: Path, text: str) -> None:
+    """Write `text` to `target` through a file beside it, so a reader finds the old file or the new one,
+    never part of one. A folder that cannot be written leaves the old file (the next run computes
+    again) and never fails the run."""
+    staging = target.with_name(f"{target.name}.tmp{os.getpid()}")
+    try:
+        staging.write_text(text, encoding="utf-8")
+        staging.replace(target)
+    except OSError:
+        staging.unlink(missing_ok=True)
