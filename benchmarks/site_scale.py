@@ -13,21 +13,25 @@ The third prices the pages themselves (their content, highlighting, search index
   wopgen's own work: starting Python, loading, rendering, writing the staging tree, and putting
   the built site in place.
 
-Reported per corpus: pages; wall and CPU seconds for each baseline and for `wopgen site build`
-(load, render, mkdocs, atomic write, in a child process from the start of Python, as the baselines),
-twice: `cold`, with empty caches (a first build; each repeat gets new empty ones), and `warm`, with
-the caches a cold build filled (every later build with the same toolchain): the Markdown pages it
-parsed (the command keeps them, as `wopgen check` does, in build/.cache/check under the corpus root),
-the pages mkdocs converted and the compiled theme templates (the command keeps those two in the
-user's cache folder); the benchmark keeps all three in its temporary folder; the ratios (CPU time,
-of the processes and their children, is the steadier figure when other work shares the machine);
-wopgen's own CPU seconds (the cold `wopgen site build` minus `staged`; a warm build reuses the pages
-converted before, so it can take less than `staged`) and the CPU seconds of its parts measured in this process: loading the corpus, rendering the pages,
+The five builds (three baselines, `wopgen site build` cold and warm) are timed in turn, round after
+round (`--repeat` rounds). Reported per corpus: pages; the median CPU and wall seconds of each build;
+the CPU ratios as the median of the ratios measured within each round, with their range (a shared
+machine runs whole rounds fast or slow at random, so the two sides of a ratio are compared within a
+round; CPU time, of the processes and their children, is the steadier figure). `wopgen site build`
+runs in a child process from the start of Python, as the baselines (load, render, mkdocs, atomic
+write), twice: `cold`, with empty caches (a first build; each round gets new empty ones), and
+`warm`, with the caches the first cold build filled (every later build with the same toolchain):
+the Markdown pages it parsed (the command keeps them, as `wopgen check` does, in build/.cache/check
+under the corpus root), the pages mkdocs converted with their search entries, and the compiled
+theme templates (the command keeps those in the user's cache folder); the benchmark keeps all of
+them in its temporary folder. Also reported: wopgen's own CPU seconds (the cold `wopgen site build`
+minus `staged`; a warm build reuses the pages converted before, so it can take less than `staged`)
+and the CPU seconds of its parts measured in this process: loading the corpus, rendering the pages,
 writing the staging tree; the output size (all files, in MB); the average and the largest schema
 page (`schemas/<name>/index.html`, in KB), the schema index page and the search index; the peak
 resident memory of the wopgen process (mkdocs runs inside it).
 
-    python benchmarks/site_scale.py [--sizes 100,1000] [--repeat 1]
+    python benchmarks/site_scale.py [--sizes 100,1000] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,7 +48,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import best_of, bytecode_compiled, child_cpu, own_peak_mb
+from timing import bytecode_compiled, child_cpu, each_round, own_peak_mb, paired_ratios
 
 from wopgen.catalogue import catalogue
 from wopgen.cli.app import Context
@@ -141,29 +146,39 @@ def measure(label: str, root: Path, tmp: Path, repeat: int) -> None:
     staged_project = tmp / f"staged-{label}"
     parts = staged_site(root, staged_project, repeat)
     pages = sum(1 for p in (staged_project / "docs").rglob("*.md"))
-    bare = best_of(
-        repeat, mkdocs_build, plain_site(tmp / f"bare-{label}", pages, False), tmp / f"b-{label}", cpu=child_cpu
-    )
-    flat = best_of(
-        repeat, mkdocs_build, plain_site(tmp / f"flat-{label}", pages, True), tmp / f"f-{label}", cpu=child_cpu
-    )
-    staged = best_of(repeat, mkdocs_build, staged_project, tmp / f"s-{label}", cpu=child_cpu)
+    bare_project = plain_site(tmp / f"bare-{label}", pages, False)
+    flat_project = plain_site(tmp / f"flat-{label}", pages, True)
     out, memory, caches = tmp / f"site-{label}", dict[str, float](), iter(range(1_000_000))
-    cold = best_of(repeat, lambda: site_build(root, out, memory, tmp / f"cache-{label}-{next(caches)}"), cpu=child_cpu)
-    ours = best_of(repeat, site_build, root, out, memory, tmp / f"cache-{label}-0", cpu=child_cpu)  # warm
+    rounds = each_round(
+        repeat,
+        {
+            "bare": lambda: mkdocs_build(bare_project, tmp / f"b-{label}"),
+            "flat": lambda: mkdocs_build(flat_project, tmp / f"f-{label}"),
+            "staged": lambda: mkdocs_build(staged_project, tmp / f"s-{label}"),
+            # each cold build gets new empty caches; the first fills the ones every warm build reads
+            "cold": lambda: site_build(root, out, memory, tmp / f"cache-{label}-{next(caches)}"),
+            "warm": lambda: site_build(root, out, memory, tmp / f"cache-{label}-0"),
+        },
+        cpu=child_cpu,
+    )
+    cpu = {name: statistics.median(cpus) for name, (_walls, cpus) in rounds.items()}
+    wall = {name: statistics.median(walls) for name, (walls, _cpus) in rounds.items()}
+
+    def ratios(base: str, *names: str) -> str:
+        found = paired_ratios(rounds, base)
+        return ", ".join(
+            f"{name} {found[name][0]:4.2f} ({found[name][1]:4.2f}-{found[name][2]:4.2f})" for name in names
+        )
+
     size = sizes(out)
     print(
-        f"{label:>12}: {pages:5d} pages; seconds wall / CPU: bare mkdocs {bare[0]:6.1f} / {bare[1]:6.1f}, "
-        f"flat-nav mkdocs {flat[0]:6.1f} / {flat[1]:6.1f}, staged mkdocs {staged[0]:6.1f} / {staged[1]:6.1f}, "
-        f"wopgen site build cold {cold[0]:6.1f} / {cold[1]:6.1f}, warm {ours[0]:6.1f} / {ours[1]:6.1f}\n"
-        f"{'':>12}  CPU ratio cold {cold[1] / bare[1]:4.2f} vs bare, {cold[1] / flat[1]:4.2f} vs flat-nav, "
-        f"{cold[1] / staged[1]:4.2f} vs staged (wall {cold[0] / bare[0]:4.2f}, {cold[0] / flat[0]:4.2f}, "
-        f"{cold[0] / staged[0]:4.2f})\n"
-        f"{'':>12}  CPU ratio warm {ours[1] / bare[1]:4.2f} vs bare, {ours[1] / flat[1]:4.2f} vs flat-nav, "
-        f"{ours[1] / staged[1]:4.2f} vs staged; staged {staged[1] / flat[1]:4.2f} vs flat-nav "
-        f"(wall {ours[0] / bare[0]:4.2f}, {ours[0] / flat[0]:4.2f}, {ours[0] / staged[0]:4.2f}; "
-        f"{staged[0] / flat[0]:4.2f})\n"
-        f"{'':>12}  wopgen's own CPU {cold[1] - staged[1]:5.1f} s cold (load {parts['load']:4.1f}, "
+        f"{label:>12}: {pages:5d} pages; median seconds of {repeat} rounds, CPU / wall: "
+        f"bare mkdocs {cpu['bare']:6.1f} / {wall['bare']:6.1f}, flat-nav mkdocs {cpu['flat']:6.1f} / {wall['flat']:6.1f}, "
+        f"staged mkdocs {cpu['staged']:6.1f} / {wall['staged']:6.1f}, "
+        f"wopgen site build cold {cpu['cold']:6.1f} / {wall['cold']:6.1f}, warm {cpu['warm']:6.1f} / {wall['warm']:6.1f}\n"
+        f"{'':>12}  CPU ratio, median of the rounds (range): vs bare {ratios('bare', 'cold', 'warm')}; "
+        f"vs flat-nav {ratios('flat', 'cold', 'warm', 'staged')}; vs staged {ratios('staged', 'cold', 'warm')}\n"
+        f"{'':>12}  wopgen's own CPU {cpu['cold'] - cpu['staged']:5.1f} s cold (load {parts['load']:4.1f}, "
         f"render {parts['render']:4.1f}, write staging {parts['write']:4.1f}; the rest is starting "
         f"Python and putting the built site in place)\n"
         f"{'':>12}  output {size['output_mb']:6.1f} MB "
@@ -180,7 +195,7 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100,1000", help="synthetic corpus sizes in schemas, comma-separated")
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="rounds; each times every build once, in turn")
     args = parser.parse_args()
     bytecode_compiled()  # as an installed wopgen has it (see timing.bytecode_compiled)
     with tempfile.TemporaryDirectory() as folder:
