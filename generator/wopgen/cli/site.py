@@ -35,8 +35,8 @@ def site() -> None:
     "--no-cache",
     is_flag=True,
     help="Parse, convert and compile everything from source, instead of reusing the pages an earlier "
-    "check or build parsed (build/.cache/check under the corpus root), and the pages an earlier build "
-    "converted and the theme code it compiled (the user's cache folder, wopgen/site-pages and "
+    "check or build parsed (build/.cache/check under the corpus root), and the pages, search entries "
+    "and code blocks an earlier build made and the theme code it compiled (the user's cache folder, wopgen/site-pages and "
     "wopgen/site-templates); all are safe to delete.",
 )
 @pass_context
@@ -48,8 +48,8 @@ def site_build(obj: Context, out: Path | None, force: bool, no_cache: bool) -> N
     API description that breaks its format) is refused the same way: exit 1 with the findings.
     A broken link, a missing #anchor or any other mkdocs warning fails the build (exit 1) and
     prints what mkdocs said; the output folder is then left as it was. The same corpus always
-    gives a byte-identical site, with or without the caches (parsed and converted pages, compiled
-    theme templates).
+    gives a byte-identical site, with or without the caches (parsed, converted and indexed
+    pages, code blocks, compiled theme templates).
     \b
     Examples:
       wopgen site build

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import yaml
@@ -214,12 +214,18 @@ def sources(site: SiteContext) -> dict[str, str]:
 
 
 def render(
-    corpus: Corpus, base: Path = BASE_CONFIG, hooks: tuple[Path, ...] = (), *, rules: Sequence[Rule]
+    corpus: Corpus,
+    base: Path = BASE_CONFIG,
+    hooks: tuple[Path, ...] = (),
+    *,
+    rules: Sequence[Rule],
+    known: Mapping[str, str] | None = None,
 ) -> dict[str, str | bytes]:
     """The staging tree: `mkdocs.yml` plus every file under `docs/`. `hooks` are mkdocs hook files
     (the live preview uses one to re-render the corpus on every rebuild); `rules` is the rule
-    catalogue the reference page lists."""
-    site = SiteContext(corpus, rules)
+    catalogue the reference page lists; `known`, the pieces of HTML an earlier rendering made with
+    the same code (highlighted code blocks, tables: see `staged`), by key."""
+    site = SiteContext(corpus, rules, known)
     pages: Pages = {"index.md": home(site), "assets/wop.css": site.render("assets/wop.css.j2")}
     pages.update(spec_pages(site))
     pages.update(site_rfcs.pages(site))

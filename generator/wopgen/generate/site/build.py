@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import json
 import logging
 import os
 import shutil
@@ -31,6 +32,8 @@ from wopgen.diagnostics import Rule
 from wopgen.generate import site
 from wopgen.generate.site.converted import PageCache, corpus_file
 from wopgen.generate.site.markdown_once import OneConverter
+from wopgen.generate.site.page_hook import BLOCKS, TABLES
+from wopgen.generate.site.search_entries import SearchEntries
 from wopgen.generate.site.template_cache import attach
 from wopgen.generate.site.template_cache import kept as template_cache_kept
 from wopgen.generate.site.theme_files import hide_dotted
@@ -70,7 +73,8 @@ def build(
 
     `template_cache`, when given, is a folder where the compiled templates (the theme's and the
     pages') are kept between builds (see `wopgen.generate.site.template_cache`); `page_cache`, when
-    given, a folder where the pages mkdocs converted are kept, one file per corpus (see
+    given, a folder where what a build made and the next may reuse (the pages mkdocs converted,
+    their search entries, the pieces of HTML the rendering made) is kept, one file per corpus (see
     `wopgen.generate.site.converted`). The site is the same with or without them.
 
     `on_page(done, total)`, when given, is called each time mkdocs has written a page (for a
@@ -79,8 +83,11 @@ def build(
     if this one is killed.
     """
     out = prepare(out, force=force, protected=protected)
+    pages = None if page_cache is None else PageCache(page_cache / corpus_file(corpus.root))
     with template_cache_kept(environment("site"), template_cache):  # wopgen's page templates
-        tree = site.render(corpus, rules=rules)
+        tree = site.render(corpus, rules=rules, known=None if pages is None else pages.pieces())
+    if pages is not None:
+        pages.keep_pieces({**_pieces(tree[BLOCKS]), **_pieces(tree[TABLES])})
     total = sum(1 for path in tree if path.endswith(".md"))
     scratch = _work_beside(out)
     try:
@@ -89,11 +96,15 @@ def build(
         del tree  # mkdocs reads the pages from the staging tree
         built = scratch / "site"
         with _environment(mkdocs_env(corpus)):
-            pages = None if page_cache is None else PageCache(page_cache / corpus_file(corpus.root))
             _run_mkdocs(staging / "mkdocs.yml", built, on_page, total, template_cache, pages)
         return move_tree(built, out, force=force, protected=protected)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _pieces(staged: str | bytes) -> dict[str, str]:
+    """The pieces of HTML in one of the staging tree's JSON files (see `wopgen.generate.site.staged`)."""
+    return dict(json.loads(staged))
 
 
 def _work_beside(out: Path) -> Path:
@@ -173,6 +184,8 @@ def _run_mkdocs(
             if template_cache is not None:
                 config.plugins["wopgen-template-cache"] = _TemplateCache(template_cache)
             config.plugins["wopgen-one-converter"] = OneConverter(page_cache)
+            if page_cache is not None:
+                config.plugins["wopgen-search-entries"] = SearchEntries(page_cache)
             hide_dotted(config.theme)  # the theme's ~14,000 hidden icon files are never copied: not walked
             config.plugins.on_startup(command="build", dirty=False)
             try:

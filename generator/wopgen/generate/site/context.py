@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -36,6 +36,7 @@ _OWN_HTML = frozenset(
 class SiteContext:
     corpus: Corpus
     rules: Sequence[Rule]  # the rule catalogue the reference page lists (the caller's: see wopgen.catalogue)
+    known: Mapping[str, str] | None = None  # pieces of HTML an earlier rendering made (see `staged`)
 
     @cached_property
     def paths(self) -> SitePaths:
@@ -44,12 +45,12 @@ class SiteContext:
     @cached_property
     def blocks(self) -> CodeBlocks:
         """The highlighted code blocks the pages name (written as `blocks.json`)."""
-        return CodeBlocks()
+        return CodeBlocks(self.known)
 
     @cached_property
     def tables(self) -> Tables:
         """The pipe tables of the pages written as HTML (`tables.json`, see `wopgen.generate.site.tables`)."""
-        return Tables()
+        return Tables(self.known)
 
     @cached_property
     def env(self) -> Environment:

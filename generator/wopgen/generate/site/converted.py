@@ -19,6 +19,10 @@ is a pure function of:
 anchors a kept page links to are checked by mkdocs again on every build, against the anchors the
 pages define now. An entry is plain data, never code; a damaged entry is converted again.
 
+The same file keeps two more things the next build may reuse: each page's search entries (see
+`search_entries`) and the pieces of HTML wopgen's rendering made (highlighted code blocks, tables;
+see `staged`), the latter only for the same `code_digest`.
+
 The entries live in one file per corpus in the user's cache folder (`folder()`, private like the
 compiled templates: the HTML goes into the site as it is, so it must not come from a corpus
 someone else wrote). Each build keeps only the pages it built, so the file never grows beyond
@@ -39,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 
 
 def folder() -> Path:
@@ -102,27 +106,28 @@ def _toc_tokens(tokens: list[Any]) -> bool:
     return True
 
 
-class _Unkeyable(Exception):
+class Unkeyable(Exception):
     """A setting that cannot be written as plain data."""
 
 
-def _plain(value: Any) -> Any:
-    """`value` as JSON-ready data that names it exactly; raises _Unkeyable otherwise."""
+def plain(value: Any) -> Any:
+    """`value` as JSON-ready data that names it exactly; raises Unkeyable otherwise."""
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
     if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
+        return [plain(item) for item in value]
     if isinstance(value, dict) or (hasattr(value, "items") and hasattr(value, "keys")):
-        return {str(key): _plain(item) for key, item in sorted(value.items(), key=lambda kv: str(kv[0]))}
+        return {str(key): plain(item) for key, item in sorted(value.items(), key=lambda kv: str(kv[0]))}
     if isinstance(value, functools.partial):
-        return ["partial", _plain(value.func), _plain(list(value.args)), _plain(dict(value.keywords))]
+        return ["partial", plain(value.func), plain(list(value.args)), plain(dict(value.keywords))]
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) and "<locals>" not in value.__qualname__:
         return ["function", value.__module__, value.__qualname__]
-    raise _Unkeyable(type(value).__name__)
+    raise Unkeyable(type(value).__name__)
 
 
 @functools.cache
-def _code() -> str:
+def code_digest() -> str:
+    """A digest of the code a conversion depends on (see the module)."""
     import markdown  # type: ignore[import-untyped]  # Python-Markdown ships no annotations
     import mkdocs
     import pygments  # type: ignore[import-untyped]
@@ -139,7 +144,7 @@ def build_key(config: Any, files: Any) -> str | None:
     """The digest of what every page's conversion depends on besides the page itself; None when a
     setting cannot be written out (the cache is then not used)."""
     try:
-        settings = _plain(
+        settings = plain(
             [
                 config["markdown_extensions"],
                 config["mdx_configs"],
@@ -147,9 +152,9 @@ def build_key(config: Any, files: Any) -> str | None:
                 config["validation"],
             ]
         )
-    except _Unkeyable:
+    except Unkeyable:
         return None
-    digest = hashlib.sha256(_code().encode())
+    digest = hashlib.sha256(code_digest().encode())
     digest.update(json.dumps(settings, sort_keys=True).encode())
     for file in sorted(files, key=lambda f: f.src_uri):
         digest.update(f"{file.src_uri}\0{file.url}\0{file.inclusion.is_excluded()}\n".encode())
@@ -162,48 +167,98 @@ def page_key(build: str, page: Any) -> str:
 
 
 class PageCache:
-    """The converted pages of one corpus, read from `path` at the first page, written back (the
-    pages of this build only) when it changed."""
+    """What one corpus's last build made and the next may reuse: its converted pages, their search
+    entries (`search_entries`) and the pieces of HTML its rendering made (`staged`). Read from
+    `path` when first asked, written back (what this build used only) when it changed."""
+
+    TABLES = ("pages", "search", "pieces")
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._given: dict[str, Any] | None = None
-        self._used: dict[str, Any] = {}
+        self._given: dict[str, dict[str, Any]] | None = None
+        self._used: dict[str, dict[str, Any]] = {table: {} for table in self.TABLES}
         self._changed = False
 
-    def _entries(self) -> dict[str, Any]:
+    def _table(self, name: str) -> dict[str, Any]:
         if self._given is None:
-            self._given = {}
+            self._given = {table: {} for table in self.TABLES}
             try:
                 data = json.loads(self.path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
-                return self._given
-            if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("pages"), dict):
-                self._given = data["pages"]
-        return self._given
+                return self._given[name]
+            if isinstance(data, dict) and data.get("format") == FORMAT:
+                for table in self.TABLES:
+                    if isinstance(data.get(table), dict):
+                        self._given[table] = data[table]
+        return self._given[name]
+
+    def _recall(self, table: str, key: str) -> Any:
+        found = self._table(table).get(key)
+        if found is not None:
+            self._used[table][key] = found
+        return found
+
+    def _keep(self, table: str, key: str, entry: Any) -> None:
+        self._used[table][key] = entry
+        self._changed = True
 
     def recall(self, key: str) -> Converted | None:
-        found = Converted.from_entry(self._entries().get(key))
+        """The conversion kept under `key`, if any (and well formed)."""
+        found = Converted.from_entry(self._table("pages").get(key))
         if found is not None:
-            self._used[key] = self._entries()[key]
+            self._recall("pages", key)
         return found
 
     def keep(self, key: str, converted: Converted) -> None:
-        self._used[key] = converted.entry()
-        self._changed = True
+        self._keep("pages", key, converted.entry())
+
+    def recall_entries(self, key: str) -> list[dict[str, Any]] | None:
+        """The search entries kept under `key`, if any (and well formed)."""
+        found = self._table("search").get(key)
+        if not _search_entries(found):
+            return None
+        return list(self._recall("search", key))
+
+    def keep_entries(self, key: str, entries: list[dict[str, Any]]) -> None:
+        self._keep("search", key, entries)
+
+    def pieces(self) -> dict[str, str]:
+        """The pieces of HTML the last rendering made, when it ran the same code (else none)."""
+        kept = self._table("pieces")
+        html = kept.get("html")
+        if kept.get("code") != code_digest() or not isinstance(html, dict):
+            return {}
+        return {key: piece for key, piece in html.items() if isinstance(piece, str)}
+
+    def keep_pieces(self, pieces: dict[str, str]) -> None:
+        """The pieces of HTML this rendering made, kept in place of the last one's."""
+        kept = {"code": code_digest(), "html": pieces}
+        if kept != self._table("pieces"):
+            self._used["pieces"] = kept
+            self._changed = True
+        else:
+            self._used["pieces"] = self._table("pieces")
 
     def save(self) -> None:
-        """Write the pages of this build (only when they differ from what was read); a folder that
-        cannot be written only costs the next build the conversions."""
-        if not self._changed and self._used.keys() == self._entries().keys():
+        """Write what this build used (only when it differs from what was read); a folder that cannot
+        be written only costs the next build the conversions."""
+        if not self._changed and all(self._used[t].keys() == self._table(t).keys() for t in self.TABLES):
             return
         from wopgen.caches import write_whole
         from wopgen.generate.site.template_cache import private_folder
 
         if not private_folder(self.path.parent):
             return
-        body = {"format": FORMAT, "pages": self._used}
+        body = {"format": FORMAT, **self._used}
         write_whole(self.path, json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+
+
+def _search_entries(entries: Any) -> bool:
+    """Whether `entries` is shaped as the search plugin's entries for one page."""
+    return isinstance(entries, list) and all(
+        isinstance(entry, dict) and all(isinstance(entry.get(name), str) for name in ("location", "title", "text"))
+        for entry in entries
+    )
 
 
 class _Heard(logging.Handler):
@@ -234,4 +289,15 @@ def corpus_file(root: Path) -> str:
     return hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:32] + ".json"
 
 
-__all__ = ["Converted", "PageCache", "build_key", "corpus_file", "folder", "heard", "page_key"]
+__all__ = [
+    "Converted",
+    "PageCache",
+    "Unkeyable",
+    "build_key",
+    "code_digest",
+    "corpus_file",
+    "folder",
+    "heard",
+    "page_key",
+    "plain",
+]

@@ -197,7 +197,7 @@ def _blocks(lines: list[str]) -> Iterator[tuple[int, int]]:
 
 
 class Tables(StagedHtml):
-    """The HTML tables of one rendering of the site, by key (a digest of the HTML)."""
+    """The HTML tables of one rendering of the site, by key (a digest of the table's Markdown)."""
 
     def place(self, markdown: str) -> str:
         """`markdown` with each table this module can write replaced by the comment naming its HTML."""
@@ -205,9 +205,10 @@ class Tables(StagedHtml):
             return markdown
         lines = markdown.split("\n")
         for start, end in reversed(list(_blocks(lines))):  # from the end: earlier indexes hold
+            table = [line.rstrip(" ") for line in lines[start:end]]
             try:
-                html = table_html([line.rstrip(" ") for line in lines[start:end]])
+                key = self.keep("\n".join(table), lambda: table_html(table))  # noqa: B023 (called at once)
             except NotPlain:
                 continue
-            lines[start:end] = [TABLE_COMMENT.format(self.keep(html, lambda: html))]  # noqa: B023 (called at once)
+            lines[start:end] = [TABLE_COMMENT.format(key)]
         return "\n".join(lines)

@@ -1,0 +1,93 @@
+"""Pieces of HTML a rendering made (highlighted code blocks, tables) are reused by the next build
+only when made by the same code from the same source: the same site, only new sources are made."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wopgen.catalogue import catalogue
+from wopgen.corpus import load
+from wopgen.generate.site import blocks, converted, render, tables
+from wopgen.generate.site.build import build
+from wopgen.generate.site.converted import PageCache
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What every code block highlighted and every table written as HTML from now on was made from."""
+    seen: list[str] = []
+    highlight, table_html = blocks.highlight, tables.table_html
+
+    def counted_highlight(text: str, *args: Any) -> Any:
+        seen.append(f"block:{text}")
+        return highlight(text, *args)
+
+    def counted_table(lines: list[str]) -> str:
+        html = table_html(lines)  # a table it cannot write (NotPlain) is left to mkdocs, every build
+        seen.append(f"table:{lines[0]}")
+        return html
+
+    monkeypatch.setattr(blocks, "highlight", counted_highlight)
+    monkeypatch.setattr(tables, "table_html", counted_table)
+    return seen
+
+
+def site(root: Path, out: Path, cache: Path | None) -> dict[str, bytes]:
+    build(load(root), out, rules=catalogue(), page_cache=cache)
+    return snapshot(out)
+
+
+def test_a_second_build_makes_no_piece_and_writes_the_same_site(
+    make_corpus: Callable[..., Path], tmp_path: Path, made: list[str]
+) -> None:
+    root, cache = make_corpus(), tmp_path / "cache"
+    plain = site(root, tmp_path / "plain", None)
+    assert any(m.startswith("block:") for m in made) and any(m.startswith("table:") for m in made)
+    made.clear()
+    assert site(root, tmp_path / "cold", cache) == plain
+    made.clear()
+    assert site(root, tmp_path / "warm", cache) == plain
+    assert made == []
+
+
+def test_only_a_new_example_is_highlighted(make_corpus: Callable[..., Path], tmp_path: Path, made: list[str]) -> None:
+    root, cache = make_corpus(), tmp_path / "cache"
+    site(root, tmp_path / "first", cache)
+    example = root / "schemas/examples/thing/valid/named.json"
+    example.write_text(json.dumps({"name": "renamed", "decision": "go"}) + "\n", encoding="utf-8")
+    made.clear()
+    changed = site(root, tmp_path / "changed", cache)
+    assert made == ['block:{\n  "name": "renamed",\n  "decision": "go"\n}']
+    assert changed == site(root, tmp_path / "plain", None)
+
+
+def test_pieces_of_other_code_or_shape_are_made_again(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
+    root = make_corpus()
+    corpus, rules = load(root), catalogue()
+    tree = render(corpus, rules=rules)
+    cache = PageCache(tmp_path / "site.json")
+    pieces = {**json.loads(tree["blocks.json"]), **json.loads(tree["tables.json"])}
+    cache.keep_pieces(pieces)
+    cache.save()
+    assert PageCache(tmp_path / "site.json").pieces() == pieces
+    forged = {key: "<p>forged</p>" for key in pieces}
+    assert render(corpus, rules=rules, known=forged)["blocks.json"] != tree["blocks.json"]  # they are used
+    data = json.loads((tmp_path / "site.json").read_text(encoding="utf-8"))
+    data["pieces"]["code"] = "another toolchain"
+    (tmp_path / "site.json").write_text(json.dumps(data), encoding="utf-8")
+    assert PageCache(tmp_path / "site.json").pieces() == {}
+    data["pieces"] = {"code": converted.code_digest(), "html": {"a": 5, "b": "<p>b</p>"}}
+    (tmp_path / "site.json").write_text(json.dumps(data), encoding="utf-8")
+    assert PageCache(tmp_path / "site.json").pieces() == {"b": "<p>b</p>"}
+    data["pieces"] = {"code": converted.code_digest(), "html": ["not", "a", "table"]}
+    (tmp_path / "site.json").write_text(json.dumps(data), encoding="utf-8")
+    assert PageCache(tmp_path / "site.json").pieces() == {}

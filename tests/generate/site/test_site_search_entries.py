@@ -1,0 +1,117 @@
+"""Search entries of pages indexed by an earlier build are reused only for the same page HTML, URL,
+table of contents, metadata and code: the same site and search index, damage is indexed again."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from material.plugins.search import plugin as search
+
+from wopgen.catalogue import catalogue
+from wopgen.corpus import load
+from wopgen.generate.site.build import build
+from wopgen.generate.site.search_entries import entries_key
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def indexed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The URL of every page the search plugin reads from now on."""
+    seen: list[str] = []
+    real = search.SearchIndex.add_entry_from_context
+
+    def add_entry_from_context(self: Any, page: Any) -> Any:
+        seen.append(page.url)
+        return real(self, page)
+
+    monkeypatch.setattr(search.SearchIndex, "add_entry_from_context", add_entry_from_context)
+    return seen
+
+
+def site(root: Path, out: Path, cache: Path | None) -> dict[str, bytes]:
+    build(load(root), out, rules=catalogue(), page_cache=cache)
+    return snapshot(out)
+
+
+def test_a_second_build_reads_no_page_for_search_and_writes_the_same_index(
+    make_corpus: Callable[..., Path], tmp_path: Path, indexed: list[str]
+) -> None:
+    root, cache = make_corpus(), tmp_path / "cache"
+    plain = site(root, tmp_path / "plain", None)
+    pages = len(indexed)
+    assert pages > 5 and json.loads(plain["search/search_index.json"])["docs"]
+    indexed.clear()
+    assert site(root, tmp_path / "cold", cache) == plain
+    assert len(indexed) == pages
+    indexed.clear()
+    assert site(root, tmp_path / "warm", cache) == plain
+    assert indexed == []
+
+
+def test_only_a_changed_page_is_read_again(
+    make_corpus: Callable[..., Path], tmp_path: Path, indexed: list[str]
+) -> None:
+    root, cache = make_corpus(), tmp_path / "cache"
+    site(root, tmp_path / "first", cache)
+    overview = root / "spec/v1/overview.md"
+    overview.write_text(overview.read_text(encoding="utf-8") + "\nA findable sentence.\n", encoding="utf-8")
+    indexed.clear()
+    changed = site(root, tmp_path / "changed", cache)
+    assert indexed == ["spec/v1/overview/"]
+    assert changed == site(root, tmp_path / "plain", None)
+    assert "A findable sentence." in changed["search/search_index.json"].decode()
+
+
+def test_damaged_entries_are_read_again(make_corpus: Callable[..., Path], tmp_path: Path, indexed: list[str]) -> None:
+    root, cache = make_corpus(), tmp_path / "cache"
+    plain = site(root, tmp_path / "plain", None)
+    site(root, tmp_path / "first", cache)
+    (kept,) = cache.glob("*.json")
+    data = json.loads(kept.read_text(encoding="utf-8"))
+    damaged = sorted(data["search"])[:3]
+    data["search"][damaged[0]] = {"location": "x"}
+    data["search"][damaged[1]] = [{"location": "x", "title": 5, "text": ""}]
+    data["search"][damaged[2]] = ["entry"]
+    kept.write_text(json.dumps(data), encoding="utf-8")
+    indexed.clear()
+    assert site(root, tmp_path / "again", cache) == plain
+    assert len(indexed) == 3
+
+
+def _page(**changes: Any) -> Any:
+    item = SimpleNamespace(id="summary", url="#summary", children=[])
+    page = {
+        "url": "rfcs/0001/",
+        "title": "RFC 0001",
+        "meta": {},
+        "toc": [SimpleNamespace(id="rfc", url="#rfc", children=[item])],
+        "content": "<h1 id='rfc'>RFC</h1><h2 id='summary'>Summary</h2><p>Text</p>",
+    }
+    return SimpleNamespace(**{**page, **changes})
+
+
+def test_the_entries_key_names_every_input() -> None:
+    key = entries_key("code", _page())
+    assert key is not None and key == entries_key("code", _page())
+    other = SimpleNamespace(id="summary", url="#synopsis", children=[])
+    changes = [
+        entries_key("other code", _page()),
+        entries_key("code", _page(url="rfcs/0002/")),
+        entries_key("code", _page(title="RFC 0002")),
+        entries_key("code", _page(meta={"search": {"boost": 2}})),
+        entries_key("code", _page(meta={"search": {"exclude": True}})),
+        entries_key("code", _page(meta={"tags": ["gates"]})),
+        entries_key("code", _page(meta={"title": "Stated"})),
+        entries_key("code", _page(toc=[SimpleNamespace(id="rfc", url="#rfc", children=[other])])),
+        entries_key("code", _page(content="<h1 id='rfc'>RFC</h1><p>Other</p>")),
+    ]
+    assert None not in changes and key not in changes and len(set(changes)) == len(changes)
+    assert entries_key("code", _page(meta={"tags": [object()]})) is None
