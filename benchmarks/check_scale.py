@@ -14,8 +14,10 @@ Two baselines are measured in the same run on the same files:
 
 Each figure is the median of `--repeat` runs, as wall-clock and as CPU seconds of the process; the
 compiled baseline and the three checks are timed in turn, round after round, so a passing load
-weighs on all of them alike. On a machine shared with other work the CPU ratio is the steadier one. `--rss` adds the peak memory of
-`wopgen check` (a process of its own).
+weighs on all of them alike. Wall ratios are of the medians; each CPU ratio is the median of the
+ratios within a round, with their range (a shared machine runs whole rounds fast or slow at
+random), and is the steadier figure. `--rss` adds the peak memory of `wopgen check` (a process of
+its own).
 
     python benchmarks/check_scale.py [--sizes 100,1000,5000] [--repeat 3] [--rss]
 """
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,7 +38,7 @@ from jsonschema import Draft202012Validator
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import median_of, median_of_each
+from timing import each_round, median_of, paired_ratios
 
 from wopgen.checks import run_all
 from wopgen.corpus import load
@@ -116,6 +119,11 @@ def peak_rss_mb(root: Path) -> float:
     return float(found[-1]) if found else float("nan")
 
 
+def versus(ratio: tuple[float, float, float]) -> str:
+    """A CPU ratio as the median of the rounds' ratios, with their range."""
+    return f"x{ratio[0]:.2f} ({ratio[1]:.2f}-{ratio[2]:.2f})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100,1000")
@@ -131,7 +139,7 @@ def main() -> None:
             pages = parsed_pages(root)
             # In turn, round after round: a load that comes and goes on a shared machine weighs on the
             # baseline and on the checks alike. The pure-Python baseline, far slower, is timed apart.
-            timed = median_of_each(
+            rounds = each_round(
                 args.repeat,
                 {
                     "rs": partial(compiled_baseline, root),
@@ -140,6 +148,10 @@ def main() -> None:
                     "reused": partial(check_reusing, root, pages),
                 },
             )
+            timed = {
+                name: (statistics.median(walls), statistics.median(cpus)) for name, (walls, cpus) in rounds.items()
+            }
+            to_rs = paired_ratios(rounds, "rs")
             timed["py"] = (
                 (float("nan"), float("nan")) if args.without_jsonschema else median_of(args.repeat, baseline, root)
             )
@@ -149,11 +161,11 @@ def main() -> None:
                 f"{size:>6} schemas (median of {args.repeat}, wall s / cpu s)  jsonschema-rs {rs[0]:.3f}/{rs[1]:.3f}  "
                 f"jsonschema {py[0]:.3f}/{py[1]:.3f}  "
                 f"check --select schema-,example- {selected[0]:.3f}/{selected[1]:.3f} "
-                f"(x{selected[0] / rs[0]:.2f}/x{selected[1] / rs[1]:.2f} rs, target <= 2)  "
-                f"check {full[0]:.3f}/{full[1]:.3f} (x{full[0] / rs[0]:.2f}/x{full[1] / rs[1]:.2f} rs, target <= 3; "
+                f"(x{selected[0] / rs[0]:.2f}/{versus(to_rs['selected'])} rs, target <= 2)  "
+                f"check {full[0]:.3f}/{full[1]:.3f} (x{full[0] / rs[0]:.2f}/{versus(to_rs['full'])} rs, target <= 3; "
                 f"x{full[0] / py[0]:.2f} jsonschema)  "
                 f"check, pages parsed before {reused[0]:.3f}/{reused[1]:.3f} "
-                f"(x{reused[0] / rs[0]:.2f}/x{reused[1] / rs[1]:.2f} rs, target <= 3)  findings {findings}"
+                f"(x{reused[0] / rs[0]:.2f}/{versus(to_rs['reused'])} rs, target <= 3)  findings {findings}"
                 + (f"  peak RSS of check {peak_rss_mb(root):.0f} MB" if args.rss else "")
             )
     sizes = sorted(results)

@@ -13,12 +13,12 @@ Baselines, measured in the same run on the same input:
   post-processing);
 - api: `yaml.safe_dump` of the same two documents, i.e. only the serialisation, no reading of the
   description, no bundling.
-Reported: for the models, the least CPU seconds (this process and the formatter's processes) and
-the shortest wall seconds of --repeat rounds (the synthetic corpus: --synthetic-repeat rounds, a
-third of --repeat unless given), with the ratio ours/baseline of each, and the range of the CPU
-ratios of single rounds (the functions are timed in turn, so one round's figures saw the same
-load); for the API, the shortest wall seconds and the ratio. On a shared machine the CPU ratio is
-the steadier one.
+Reported: for the models, the median CPU seconds (this process and the formatter's processes) and
+wall seconds of --repeat rounds (the synthetic corpus: --synthetic-repeat rounds, 3 unless given);
+the functions are timed in turn, so one round's figures saw the same load, and each CPU ratio
+ours/baseline is the median of the ratios within a round, with their range (a shared machine runs
+whole rounds fast or slow at random); for the API, the shortest wall seconds and the ratio. On a
+shared machine the CPU ratio is the steadier one.
 
     python benchmarks/generate_scale.py [--size 1000] [--repeat 3] [--synthetic-repeat N]
 """
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import statistics
 import sys
 import tempfile
 import warnings
@@ -37,7 +38,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
 from synthetic import write_corpus
-from timing import best_of, each_round, own_and_child_cpu
+from timing import best_of, each_round, own_and_child_cpu, paired_ratios
 
 from wopgen.corpus import load
 from wopgen.corpus.api import read_api
@@ -142,15 +143,16 @@ def measure(label: str, root: Path, repeat: int) -> None:
             },
             own_and_child_cpu,  # the formatter runs in child processes
         )
-    timed = {name: (min(walls), min(cpus)) for name, (walls, cpus) in rounds.items()}
-    per_round = [ours / plain for ours, plain in zip(rounds["ours"][1], rounds["plain"][1], strict=True)]
+    timed = {name: (statistics.median(walls), statistics.median(cpus)) for name, (walls, cpus) in rounds.items()}
+    to_ours = paired_ratios(rounds, "ours")
     base_api = best_of(repeat, plain_dump, documents)[0]
     ours_api = best_of(repeat, lambda: generate_api(load(root)))[0]
     files = len(generate_models(corpus))
     (ours_wall, ours_cpu), (plain_wall, plain_cpu) = timed["ours"], timed["plain"]
+    middle, least, most = paired_ratios(rounds, "plain")["ours"]
     print(
         f"{label:<28} models: datamodel-codegen {plain_cpu:7.2f} CPU s  wopgen models {ours_cpu:7.2f} CPU s  "
-        f"ratio {ours_cpu / plain_cpu:5.2f}  (per round {min(per_round):.2f}-{max(per_round):.2f}; wall "
+        f"ratio {middle:5.2f}  (rounds {least:.2f}-{most:.2f}; wall "
         f"{plain_wall:.2f}s / {ours_wall:.2f}s, ratio {ours_wall / plain_wall:.2f}; {files} files)"
     )
     for name, what in (
@@ -160,7 +162,7 @@ def measure(label: str, root: Path, repeat: int) -> None:
     ):
         wall, cpu = timed[name]
         print(
-            f"{'':<36} {what:<36} {cpu:7.2f} CPU s  ratio {ours_cpu / cpu:5.2f}  "
+            f"{'':<36} {what:<36} {cpu:7.2f} CPU s  ratio {1 / to_ours[name][0]:5.2f}  "
             f"(wall {wall:.2f}s, ratio {ours_wall / wall:.2f})"
         )
     print(f"{'':<36} loading the corpus alone {timed['loading'][1]:.2f} CPU s")
@@ -175,14 +177,14 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=1000, help="schemas in the synthetic corpus")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
-        "--synthetic-repeat", type=int, default=None, help="rounds on the synthetic corpus (default: --repeat // 3)"
+        "--synthetic-repeat", type=int, default=None, help="rounds on the synthetic corpus (default: 3)"
     )
     args = parser.parse_args()
     measure(f"repository ({len(load(REPO).schemas)} schemas)", REPO, args.repeat)
     with tempfile.TemporaryDirectory() as tmp:
         root = write_corpus(Path(tmp) / "synthetic", args.size)
         write_api(root, args.size)
-        rounds = args.synthetic_repeat if args.synthetic_repeat is not None else args.repeat // 3
+        rounds = args.synthetic_repeat if args.synthetic_repeat is not None else 3
         measure(f"synthetic ({args.size} schemas)", root, max(1, rounds))
 
 
