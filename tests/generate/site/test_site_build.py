@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from support.site_builds import snapshot
 from wopgen.catalogue import catalogue
 from wopgen.cli import cli
 from wopgen.cli.site_hook import on_pre_build
@@ -29,10 +30,6 @@ from wopgen.generate.writer import write_tree
 
 def run(*args: str) -> Any:
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_build_writes_the_site_byte_identically(make_corpus: Callable[..., Path], tmp_path: Path) -> None:

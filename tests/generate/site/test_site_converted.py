@@ -13,16 +13,11 @@ import markdown  # type: ignore[import-untyped]  # Python-Markdown ships no anno
 import pytest
 from click.testing import CliRunner
 
-from wopgen.catalogue import catalogue
+from support.site_builds import built_site
 from wopgen.cli import cli
-from wopgen.corpus import load
 from wopgen.generate.site import converted, template_cache
-from wopgen.generate.site.build import SiteBuildError, build
+from wopgen.generate.site.build import SiteBuildError
 from wopgen.generate.site.converted import build_key
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture
@@ -39,22 +34,17 @@ def conversions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def site(root: Path, out: Path, cache: Path | None) -> dict[str, bytes]:
-    build(load(root), out, rules=catalogue(), page_cache=cache)
-    return snapshot(out)
-
-
 def test_a_second_build_converts_no_page_and_writes_the_same_site(
     make_corpus: Callable[..., Path], tmp_path: Path, conversions: list[str]
 ) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
-    plain = site(root, tmp_path / "plain", None)
+    plain = built_site(root, tmp_path / "plain", None)
     pages = len(conversions)
     conversions.clear()
-    assert site(root, tmp_path / "cold", cache) == plain
+    assert built_site(root, tmp_path / "cold", cache) == plain
     assert len(conversions) == pages and len(list(cache.iterdir())) == 1
     conversions.clear()
-    assert site(root, tmp_path / "warm", cache) == plain
+    assert built_site(root, tmp_path / "warm", cache) == plain
     assert conversions == []
 
 
@@ -62,13 +52,13 @@ def test_only_a_changed_page_is_converted_again(
     make_corpus: Callable[..., Path], tmp_path: Path, conversions: list[str]
 ) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
-    site(root, tmp_path / "first", cache)
+    built_site(root, tmp_path / "first", cache)
     overview = root / "spec/v1/overview.md"
     overview.write_text(overview.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
     conversions.clear()
-    changed = site(root, tmp_path / "changed", cache)
+    changed = built_site(root, tmp_path / "changed", cache)
     assert conversions == ["# Overview"]
-    assert changed == site(root, tmp_path / "plain", None)
+    assert changed == built_site(root, tmp_path / "plain", None)
     assert b"One more sentence." in changed["spec/v1/overview/index.html"]
 
 
@@ -79,7 +69,7 @@ def test_a_broken_link_fails_every_strict_build(make_corpus: Callable[..., Path]
     root, cache = make_corpus(edit), tmp_path / "cache"
     for attempt in range(2):
         with pytest.raises(SiteBuildError) as refused:
-            site(root, tmp_path / f"site{attempt}", cache)
+            built_site(root, tmp_path / f"site{attempt}", cache)
         assert "missing-page.md" in str(refused.value)
     assert not list(cache.glob("*.json")) or all(
         "missing-page" not in json.dumps(v) for p in cache.glob("*.json") for v in json.loads(p.read_text())["pages"]
@@ -90,20 +80,20 @@ def test_a_kept_page_linking_to_an_anchor_that_went_fails_the_strict_build(
     make_corpus: Callable[..., Path], tmp_path: Path, conversions: list[str]
 ) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
-    site(root, tmp_path / "first", cache)  # the overview links to ../rfcs/0001-things.md#summary
+    built_site(root, tmp_path / "first", cache)  # the overview links to ../rfcs/0001-things.md#summary
     rfc = root / "spec/rfcs/0001-things.md"
     rfc.write_text(rfc.read_text(encoding="utf-8").replace("## Summary", "## Synopsis"), encoding="utf-8")
     conversions.clear()
     with pytest.raises(SiteBuildError) as refused:
-        site(root, tmp_path / "second", cache)
+        built_site(root, tmp_path / "second", cache)
     assert "#summary" in str(refused.value)
     assert "# Overview" not in conversions  # the overview came from the cache, and its link was checked
 
 
 def test_damage_is_converted_again(make_corpus: Callable[..., Path], tmp_path: Path, conversions: list[str]) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
-    plain = site(root, tmp_path / "plain", None)
-    site(root, tmp_path / "first", cache)
+    plain = built_site(root, tmp_path / "plain", None)
+    built_site(root, tmp_path / "first", cache)
     (kept,) = cache.glob("*.json")
     data = json.loads(kept.read_text(encoding="utf-8"))
     damaged = sorted(data["pages"])[:3]
@@ -112,11 +102,11 @@ def test_damage_is_converted_again(make_corpus: Callable[..., Path], tmp_path: P
     data["pages"][sorted(data["pages"])[3]][1] = [{"level": "one"}]  # a table of contents of another shape
     kept.write_text(json.dumps(data), encoding="utf-8")
     conversions.clear()
-    assert site(root, tmp_path / "entries", cache) == plain
+    assert built_site(root, tmp_path / "entries", cache) == plain
     assert len(conversions) == 4
     kept.write_text(kept.read_text(encoding="utf-8")[:100], encoding="utf-8")  # cut short
     conversions.clear()
-    assert site(root, tmp_path / "file", cache) == plain
+    assert built_site(root, tmp_path / "file", cache) == plain
     assert len(conversions) == len(data["pages"])
 
 

@@ -10,13 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from support.helpers import count_markdown_parses
+from support.site_builds import snapshot
 from wopgen.cli import cli
 from wopgen.cli.check import CACHE_FOLDER
 from wopgen.generate.site import template_cache
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture

@@ -10,15 +10,11 @@ from typing import Any
 
 import pytest
 
+from support.site_builds import built_site
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.generate.site import blocks, converted, render, tables
-from wopgen.generate.site.build import build
 from wopgen.generate.site.converted import PageCache
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture
@@ -41,33 +37,28 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def site(root: Path, out: Path, cache: Path | None) -> dict[str, bytes]:
-    build(load(root), out, rules=catalogue(), page_cache=cache)
-    return snapshot(out)
-
-
 def test_a_second_build_makes_no_piece_and_writes_the_same_site(
     make_corpus: Callable[..., Path], tmp_path: Path, made: list[str]
 ) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
-    plain = site(root, tmp_path / "plain", None)
+    plain = built_site(root, tmp_path / "plain", None)
     assert any(m.startswith("block:") for m in made) and any(m.startswith("table:") for m in made)
     made.clear()
-    assert site(root, tmp_path / "cold", cache) == plain
+    assert built_site(root, tmp_path / "cold", cache) == plain
     made.clear()
-    assert site(root, tmp_path / "warm", cache) == plain
+    assert built_site(root, tmp_path / "warm", cache) == plain
     assert made == []
 
 
 def test_only_a_new_example_is_highlighted(make_corpus: Callable[..., Path], tmp_path: Path, made: list[str]) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
-    site(root, tmp_path / "first", cache)
+    built_site(root, tmp_path / "first", cache)
     example = root / "schemas/examples/thing/valid/named.json"
     example.write_text(json.dumps({"name": "renamed", "decision": "go"}) + "\n", encoding="utf-8")
     made.clear()
-    changed = site(root, tmp_path / "changed", cache)
+    changed = built_site(root, tmp_path / "changed", cache)
     assert made == ['block:{\n  "name": "renamed",\n  "decision": "go"\n}']
-    assert changed == site(root, tmp_path / "plain", None)
+    assert changed == built_site(root, tmp_path / "plain", None)
 
 
 def test_pieces_of_other_code_or_shape_are_made_again(make_corpus: Callable[..., Path], tmp_path: Path) -> None:

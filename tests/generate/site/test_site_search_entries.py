@@ -12,14 +12,8 @@ from typing import Any
 import pytest
 from material.plugins.search import plugin as search
 
-from wopgen.catalogue import catalogue
-from wopgen.corpus import load
-from wopgen.generate.site.build import build
+from support.site_builds import built_site
 from wopgen.generate.site.search_entries import entries_key
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture
@@ -36,23 +30,18 @@ def indexed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def site(root: Path, out: Path, cache: Path | None) -> dict[str, bytes]:
-    build(load(root), out, rules=catalogue(), page_cache=cache)
-    return snapshot(out)
-
-
 def test_a_second_build_reads_no_page_for_search_and_writes_the_same_index(
     make_corpus: Callable[..., Path], tmp_path: Path, indexed: list[str]
 ) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
-    plain = site(root, tmp_path / "plain", None)
+    plain = built_site(root, tmp_path / "plain", None)
     pages = len(indexed)
     assert pages > 5 and json.loads(plain["search/search_index.json"])["docs"]
     indexed.clear()
-    assert site(root, tmp_path / "cold", cache) == plain
+    assert built_site(root, tmp_path / "cold", cache) == plain
     assert len(indexed) == pages
     indexed.clear()
-    assert site(root, tmp_path / "warm", cache) == plain
+    assert built_site(root, tmp_path / "warm", cache) == plain
     assert indexed == []
 
 
@@ -60,20 +49,20 @@ def test_only_a_changed_page_is_read_again(
     make_corpus: Callable[..., Path], tmp_path: Path, indexed: list[str]
 ) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
-    site(root, tmp_path / "first", cache)
+    built_site(root, tmp_path / "first", cache)
     overview = root / "spec/v1/overview.md"
     overview.write_text(overview.read_text(encoding="utf-8") + "\nA findable sentence.\n", encoding="utf-8")
     indexed.clear()
-    changed = site(root, tmp_path / "changed", cache)
+    changed = built_site(root, tmp_path / "changed", cache)
     assert indexed == ["spec/v1/overview/"]
-    assert changed == site(root, tmp_path / "plain", None)
+    assert changed == built_site(root, tmp_path / "plain", None)
     assert "A findable sentence." in changed["search/search_index.json"].decode()
 
 
 def test_damaged_entries_are_read_again(make_corpus: Callable[..., Path], tmp_path: Path, indexed: list[str]) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
-    plain = site(root, tmp_path / "plain", None)
-    site(root, tmp_path / "first", cache)
+    plain = built_site(root, tmp_path / "plain", None)
+    built_site(root, tmp_path / "first", cache)
     (kept,) = cache.glob("*.json")
     data = json.loads(kept.read_text(encoding="utf-8"))
     damaged = sorted(data["search"])[:3]
@@ -82,7 +71,7 @@ def test_damaged_entries_are_read_again(make_corpus: Callable[..., Path], tmp_pa
     data["search"][damaged[2]] = ["entry"]
     kept.write_text(json.dumps(data), encoding="utf-8")
     indexed.clear()
-    assert site(root, tmp_path / "again", cache) == plain
+    assert built_site(root, tmp_path / "again", cache) == plain
     assert len(indexed) == 3
 
 

@@ -14,16 +14,13 @@ import pytest
 from click.testing import CliRunner
 from jinja2 import DictLoader, Environment
 
+from support.site_builds import snapshot
 from wopgen.catalogue import catalogue
 from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.generate.site import template_cache
 from wopgen.generate.site.build import build
 from wopgen.generate.site.template_cache import TemplateCache, attach, kept, private_folder
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def compiled_while(monkeypatch: pytest.MonkeyPatch) -> list[str]:
