@@ -118,3 +118,67 @@ def test_a_valid_example_that_fails_is_still_explained(tmp_path: Path) -> None:
 def test_nothing_outside_the_corpus_is_fetched() -> None:
     compiled = CompiledSchemas([("https://example.test/a.json", {"$ref": "https://elsewhere.test/b.json"})])
     assert compiled.is_valid("https://example.test/a.json", {}) is None
+
+
+def test_the_repository_schemas_are_compiled_embedded_in_one_document(corpus: Corpus) -> None:
+    """So the agreement tests above hold for the registry every 2020-12 corpus gets."""
+    from wopgen.corpus.validation import _embedded
+
+    resources = [(corpus.uri_of(path), doc.data) for path, doc in sorted(corpus.schemas.items())]
+    assert _embedded(resources) is not None
+
+
+A = "https://example.test/a.json"
+B = "https://example.test/b.json"
+C = "https://example.test/c.json"
+LINKED = [
+    (
+        A,
+        {"$id": A, "type": "object", "properties": {"b": {"$ref": "b.json#/$defs/small"}, "c": {"$ref": "b.json#big"}}},
+    ),
+    (B, {"$defs": {"small": {"type": "integer", "maximum": 5}, "big": {"$anchor": "big", "minimum": 100}}}),
+]
+
+
+@pytest.mark.parametrize(
+    "resources",
+    [
+        [(A, {"type": "string"})],  # a URI that repeats
+        [("c.json", {"type": "string"})],  # not absolute
+        [(C + "#", {"type": "string"})],  # a fragment
+        [(C, {"$id": "https://example.test/d.json"})],  # another $id
+        [(C, {"$schema": "http://json-schema.org/draft-07/schema#"})],  # another dialect
+        [(C, True)],  # not an object
+    ],
+)
+def test_schemas_are_embedded_only_where_it_means_the_same(resources: list[tuple[str, Any]]) -> None:
+    from wopgen.corpus.validation import _embedded
+
+    assert _embedded(LINKED) is not None
+    assert _embedded([*LINKED, (C, {"$id": C, "$schema": "https://json-schema.org/draft/2020-12/schema"})]) is not None
+    assert _embedded(LINKED + resources) is None
+
+
+@pytest.mark.parametrize("embedded", [True, False])
+def test_both_registries_resolve_refs_anchors_and_pointers_alike(
+    embedded: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wopgen.corpus import validation
+
+    if not embedded:
+        monkeypatch.setattr(validation, "_embedded", lambda _resources: None)
+    compiled = CompiledSchemas(LINKED)
+    assert compiled.is_valid(A, {"b": 5, "c": 100}) is True
+    assert compiled.is_valid(A, {"b": 6}) is False
+    assert compiled.is_valid(A, {"c": 99}) is False
+    assert compiled.is_valid(B + "#/$defs/small", 4) is True
+    assert compiled.is_valid(B + "#/$defs/small", "4") is False
+    assert compiled.is_valid(B + "#big", 99) is False
+
+
+def test_a_schema_of_another_dialect_is_read_in_its_own() -> None:
+    """draft-07's array `items` is a tuple: compiled as its own resource, not embedded in 2020-12."""
+    tuple_schema = {"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "integer"}]}
+    compiled = CompiledSchemas([*LINKED, ("https://example.test/t.json", tuple_schema)])
+    assert compiled.is_valid("https://example.test/t.json", [1, "any"]) is True
+    assert compiled.is_valid("https://example.test/t.json", ["x"]) is False

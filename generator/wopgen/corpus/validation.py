@@ -14,9 +14,10 @@ refuses every other URI.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema_rs
 from jsonschema import Draft202012Validator
@@ -63,6 +64,11 @@ ANNOTATION_ONLY = {
 }
 
 
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+# The URI of the one document the corpus schemas are embedded in (see `_embedded`); no schema refers to it.
+_EMBEDDING = "urn:wopgen:corpus"
+
+
 def _refuse(uri: str) -> Any:
     raise ValueError(f"{uri} is not a corpus schema; nothing outside the corpus is fetched")
 
@@ -83,19 +89,40 @@ def _as_2020_12(schema: Any) -> Any:
     """The metaschema question is always asked of 2020-12, whatever `$schema` the document names;
     `jsonschema_rs.meta` would otherwise pick the draft the document declares."""
     if isinstance(schema, dict) and "$schema" in schema:
-        return {**schema, "$schema": "https://json-schema.org/draft/2020-12/schema"}
+        return {**schema, "$schema": DIALECT}
     return schema
+
+
+def _embedded(resources: Sequence[tuple[str, Any]]) -> dict[str, Any] | None:
+    """Every schema as a subresource of one 2020-12 document, each with its URI as `$id`: a registry
+    of that one document resolves every URI as a registry of the schemas one by one does, and
+    `jsonschema-rs` builds it in time linear in the schema count (the one-by-one registry takes the
+    square: 1.0 s against 0.14 s at 5,000 schemas). None where the two could differ: a URI that
+    repeats, is not absolute or carries a fragment, a schema that is not an object, states
+    another `$id`, or names another dialect (an embedded resource is read in its parent's)."""
+    seen: set[str] = set()
+    embedded: dict[str, Any] = {}
+    for number, (uri, schema) in enumerate(resources):
+        if uri in seen or not urlsplit(uri).scheme or "#" in uri or not isinstance(schema, dict):
+            return None
+        if schema.get("$id", uri) != uri or schema.get("$schema", DIALECT) != DIALECT:
+            return None
+        seen.add(uri)
+        embedded[str(number)] = {**schema, "$id": uri}
+    return {"$schema": DIALECT, "$defs": embedded}
 
 
 class CompiledSchemas:
     """Compiled validators over one registry of corpus schemas, built lazily and kept per target.
 
-    Compiling a validator costs time in proportion to the whole registry (`jsonschema-rs` prepares
-    it for each validator), so one validator per schema would cost the square of the schema count.
-    The whole schemas are therefore compiled once, together, as one validator whose property named
-    after each schema's URI refers to that schema: `{uri: instance}` is valid against it exactly
-    when `instance` is valid against the schema. A target inside a schema (`uri#/pointer`), or any
-    target when that shared validator cannot be compiled, gets a validator of its own.
+    The registry holds the schemas embedded in one document (`_embedded`) where that means the
+    same, else each schema as a resource of its own. Compiling a validator costs time growing with
+    the registry (`jsonschema-rs` prepares it for each validator: about 0.7 ms at 5,000 schemas), so
+    one validator per schema would cost the square of the schema count. The whole schemas are
+    therefore compiled once, together, as one validator whose property named after each schema's
+    URI refers to that schema: `{uri: instance}` is valid against it exactly when `instance` is
+    valid against the schema. A target inside a schema (`uri#/pointer`), or any target when that
+    shared validator cannot be compiled, gets a validator of its own.
     """
 
     def __init__(self, resources: Iterable[tuple[str, Any]]) -> None:
@@ -106,14 +133,16 @@ class CompiledSchemas:
 
     def _build_registry(self) -> Any:
         if self._registry is None:
-            self._registry = jsonschema_rs.Registry(self._resources, retriever=_refuse)
+            embedded = _embedded(self._resources)
+            resources = self._resources if embedded is None else [(_EMBEDDING, embedded)]
+            self._registry = jsonschema_rs.Registry(resources, retriever=_refuse)
         return self._registry
 
     def _compile(self, schema: dict[str, Any]) -> Any:
         """A compiled validator of `schema` over the registry; None when the compiled engine refuses it."""
         try:
             return jsonschema_rs.validator_for(
-                {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema},
+                {"$schema": DIALECT, **schema},
                 registry=self._build_registry(),
                 retriever=_refuse,
                 validate_formats=True,
