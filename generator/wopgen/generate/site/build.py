@@ -170,8 +170,8 @@ def _run_mkdocs(
 ) -> None:
     """`mkdocs build --strict` of `config_file` into `site_dir`, in this process; raises SiteBuildError
     with what mkdocs said when it refuses the site. `on_page(done, total)` follows the written pages;
-    the theme's compiled templates are kept in `template_cache` and converted pages in `page_cache`
-    when given."""
+    the theme's compiled templates are kept in `template_cache`, and converted pages and their search
+    entries in `page_cache`, when given."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, MkDocsException
