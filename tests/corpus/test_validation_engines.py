@@ -149,6 +149,9 @@ LINKED = [
         [(C, {"$id": "https://example.test/d.json"})],  # another $id
         [(C, {"$schema": "http://json-schema.org/draft-07/schema#"})],  # another dialect
         [(C, True)],  # not an object
+        [(C, {"$defs": {"b": {"$id": B, "type": "string"}}})],  # an $id below the root (here claiming B)
+        [(C, {"properties": {"x": {"$ref": "urn:wopgen:corpus#/$defs/0"}}})],  # the embedding document named
+        [("urn:wopgen:corpus", {"type": "string"})],  # the embedding document's own URI
     ],
 )
 def test_schemas_are_embedded_only_where_it_means_the_same(resources: list[tuple[str, Any]]) -> None:
@@ -166,7 +169,7 @@ def test_both_registries_resolve_refs_anchors_and_pointers_alike(
     from wopgen.corpus import validation
 
     if not embedded:
-        monkeypatch.setattr(validation, "_embedded", lambda _resources: None)
+        monkeypatch.setattr(validation, "_embedded", lambda _resources, _texts: None)
     compiled = CompiledSchemas(LINKED)
     assert compiled.is_valid(A, {"b": 5, "c": 100}) is True
     assert compiled.is_valid(A, {"b": 6}) is False
@@ -182,3 +185,21 @@ def test_a_schema_of_another_dialect_is_read_in_its_own() -> None:
     compiled = CompiledSchemas([*LINKED, ("https://example.test/t.json", tuple_schema)])
     assert compiled.is_valid("https://example.test/t.json", [1, "any"]) is True
     assert compiled.is_valid("https://example.test/t.json", ["x"]) is False
+
+
+def test_a_nested_id_claiming_another_schemas_uri_wins_as_it_does_one_by_one() -> None:
+    """A subschema of a whose `$id` is b's URI shadows b in a registry of single schemas (and in
+    `referencing`); embedded in one document b would win instead, so such a corpus is not embedded."""
+    shadowing = [(A, {"$defs": {"b": {"$id": B, "type": "string"}}}), (B, {"type": "integer"})]
+    compiled = CompiledSchemas(shadowing)
+    assert compiled.is_valid(B, "text") is True
+    assert compiled.is_valid(B, 1) is False
+
+
+def test_texts_decide_what_the_schemas_hold_below_their_root() -> None:
+    from wopgen.corpus.validation import _embedded
+
+    plain = [(A, {"$id": A, "type": "object"})]
+    assert _embedded(plain, ['{"$id": "https://example.test/a.json", "type": "object"}']) is not None
+    assert _embedded(plain, ['{"$id": "https://example.test/a.json", "type": "object", "x": {"\\u0024id": 1}}']) is None
+    assert _embedded(plain, ['{"$id": "https://example.test/a.json", "$defs": {"y": {"$id": "y.json"}}}']) is None

@@ -141,6 +141,15 @@ def _offset(text: str, where: str) -> int:
     return at
 
 
+def may_embed_id(text: str, data: Any) -> bool:
+    """Whether some object below the root of the schema document `data` may have an `$id` member,
+    read from its source `text`: every such member is written `"$id"` there unless a `\\u` escape
+    spells it, so a text with no escape and no `"$id"` beyond the root's own cannot have one (and
+    need not be walked to know)."""
+    own = 1 if isinstance(data, dict) and "$id" in data else 0
+    return "\\u" in text or text.count('"$id"') > own
+
+
 @dataclass(frozen=True)
 class DuplicateKey:
     """A key written twice in one object or mapping; the later value is the one kept."""

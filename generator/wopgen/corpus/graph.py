@@ -28,7 +28,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 import referencing.exceptions
 
-from wopgen.corpus.documents import JsonDoc, escape_token
+from wopgen.corpus.documents import JsonDoc, escape_token, may_embed_id
 from wopgen.corpus.keywords import DEFS, INSTANCE_DATA, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 
 if TYPE_CHECKING:
@@ -298,15 +298,6 @@ def map_subschemas(schema: Any, change: Callable[[Any], Any]) -> Any:
 _WRITTEN_REF = re.compile(r'"\$ref"\s*:\s*"([^"\\]*)"')
 
 
-def _may_embed_id(doc: JsonDoc) -> bool:
-    """Whether some object below the root of a schema file may have an `$id` member, read from its
-    text: every such member is written `"$id"` there unless a `\\u` escape spells it, so a text with
-    no escape and no `"$id"` beyond the root's own cannot have one (and need not be walked to know)."""
-    text = doc.text
-    own = 1 if isinstance(doc.data, dict) and "$id" in doc.data else 0
-    return "\\u" in text or text.count('"$id"') > own
-
-
 class RefGraph:
     """The `$ref` graph of one corpus. Build it through `Corpus.graph` (computed once per corpus).
 
@@ -382,7 +373,7 @@ class RefGraph:
         member inside instance data (`const`, `examples`) is read as one too. The sites answered are
         located at the root."""
         doc = self.corpus.schemas.get(path)
-        if doc is None or not isinstance(doc.data, dict) or _may_embed_id(doc):
+        if doc is None or not isinstance(doc.data, dict) or may_embed_id(doc.text, doc.data):
             return None
         text = doc.text
         written = _WRITTEN_REF.findall(text)
@@ -448,7 +439,7 @@ class RefGraph:
             for claim in claims:
                 if table.setdefault(claim, doc.path) != doc.path:
                     return None
-            if _may_embed_id(doc) and any("$id" in item.node for item in self._walk(doc.path)[1:]):
+            if may_embed_id(doc.text, doc.data) and any("$id" in item.node for item in self._walk(doc.path)[1:]):
                 return None
         return table
 

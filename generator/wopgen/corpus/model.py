@@ -288,9 +288,8 @@ class Corpus:
     def compiled(self) -> CompiledSchemas:
         """Compiled validators over the schemas the metaschema accepts, each under its URI: the fast
         answer to "does this validate?", with `validator` kept to explain a no."""
-        return CompiledSchemas(
-            (self.uri_of(path), doc.data) for path, doc in sorted(self.schemas.items()) if self.resolvable(path)
-        )
+        docs = [doc for path, doc in sorted(self.schemas.items()) if self.resolvable(path)]
+        return CompiledSchemas([(self.uri_of(doc.path), doc.data) for doc in docs], [doc.text for doc in docs])
 
     @cached_property
     def _base_validator(self) -> Validator:

@@ -14,6 +14,7 @@ refuses every other URI.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any
@@ -21,6 +22,8 @@ from urllib.parse import urlsplit
 
 import jsonschema_rs
 from jsonschema import Draft202012Validator
+
+from wopgen.corpus.documents import may_embed_id
 
 # Backtracking steps a `pattern` may take per match before the compiled engine gives up on it
 # (the pure-Python path then decides, under its own budget).
@@ -93,19 +96,28 @@ def _as_2020_12(schema: Any) -> Any:
     return schema
 
 
-def _embedded(resources: Sequence[tuple[str, Any]]) -> dict[str, Any] | None:
+def _embedded(resources: Sequence[tuple[str, Any]], texts: Sequence[str] | None = None) -> dict[str, Any] | None:
     """Every schema as a subresource of one 2020-12 document, each with its URI as `$id`: a registry
     of that one document resolves every URI as a registry of the schemas one by one does, and
     `jsonschema-rs` builds it in time linear in the schema count (the one-by-one registry takes the
-    square: 1.0 s against 0.14 s at 5,000 schemas). None where the two could differ: a URI that
-    repeats, is not absolute or carries a fragment, a schema that is not an object, states
-    another `$id`, or names another dialect (an embedded resource is read in its parent's)."""
+    square: 1.0 s against 0.14 s at 5,000 schemas).
+
+    None where the two could differ: a URI that repeats, is not absolute, carries a fragment or is
+    the embedding document's own; a schema that is not an object, states another `$id`, names
+    another dialect (an embedded resource is read in its parent's), may hold an `$id` below its root
+    (a nested resource claiming another schema's URI wins one by one, but not embedded), or names
+    the embedding document. The last two are read from the schemas' source `texts` (in the order of
+    `resources`), or from their JSON when none are given (see `documents.may_embed_id`).
+    """
     seen: set[str] = set()
     embedded: dict[str, Any] = {}
     for number, (uri, schema) in enumerate(resources):
-        if uri in seen or not urlsplit(uri).scheme or "#" in uri or not isinstance(schema, dict):
+        if uri in seen or uri == _EMBEDDING or not urlsplit(uri).scheme or "#" in uri or not isinstance(schema, dict):
             return None
         if schema.get("$id", uri) != uri or schema.get("$schema", DIALECT) != DIALECT:
+            return None
+        text = json.dumps(schema, ensure_ascii=False) if texts is None else texts[number]
+        if may_embed_id(text, schema) or _EMBEDDING in text:
             return None
         seen.add(uri)
         embedded[str(number)] = {**schema, "$id": uri}
@@ -125,15 +137,18 @@ class CompiledSchemas:
     shared validator cannot be compiled, gets a validator of its own.
     """
 
-    def __init__(self, resources: Iterable[tuple[str, Any]]) -> None:
+    def __init__(self, resources: Iterable[tuple[str, Any]], texts: Iterable[str] | None = None) -> None:
+        """`resources`: each schema under its URI; `texts`, when known, their source texts in the same
+        order (see `_embedded`)."""
         self._resources = list(resources)
+        self._texts = None if texts is None else list(texts)
         self._uris = frozenset(uri for uri, _schema in self._resources)
         self._registry: Any = None
         self._validators: dict[str, Any] = {}
 
     def _build_registry(self) -> Any:
         if self._registry is None:
-            embedded = _embedded(self._resources)
+            embedded = _embedded(self._resources, self._texts)
             resources = self._resources if embedded is None else [(_EMBEDDING, embedded)]
             self._registry = jsonschema_rs.Registry(resources, retriever=_refuse)
         return self._registry
