@@ -64,6 +64,27 @@ def test_duplicate_id(findings):
     assert ("schemas/thing.schema.json", 3) in hits(found, "schema-id-duplicate")
 
 
+@pytest.mark.parametrize("claimed", ["decision.schema.json", BASE + "decision.schema.json", "thing-part.json"])
+def test_a_nested_id_claiming_another_schemas_uri(findings, claimed):
+    """A subschema whose `$id` is another file's URI (relative or absolute), or another subschema's:
+    which one a `$ref` reaches would depend on the order a resolver reads them in."""
+
+    def edit(files):
+        files[THING]["$defs"] = {"part": {"$id": claimed, "type": "integer"}}
+        if claimed == "thing-part.json":
+            files[THING]["$defs"]["again"] = {"$id": claimed, "type": "string"}
+
+    found = hits(findings(edit), "schema-id-duplicate")
+    assert len(found) == 1 and found[0][0] == THING and found[0][1] > 3
+
+
+def test_a_nested_id_of_its_own_is_no_duplicate(findings):
+    def edit(files):
+        files[THING]["$defs"] = {"part": {"$id": "thing-part.json", "type": "integer"}}
+
+    assert hits(findings(edit), "schema-id-duplicate") == []
+
+
 def test_title_missing(findings):
     def edit(files):
         del files[THING]["title"]

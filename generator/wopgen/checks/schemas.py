@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
 from wopgen.corpus import Corpus
-from wopgen.corpus.documents import JsonDoc, escape_token
+from wopgen.corpus.documents import JsonDoc, escape_token, may_embed_id
 from wopgen.corpus.events import (
     ENUM_POINTER,
     EVENT_SCHEMA,
@@ -17,7 +17,7 @@ from wopgen.corpus.events import (
     event_types,
     type_index,
 )
-from wopgen.corpus.graph import Status
+from wopgen.corpus.graph import Position, Status
 from wopgen.diagnostics import Diagnostic, define
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -28,7 +28,9 @@ CONTENT_FIELDS = frozenset(
 METASCHEMA = define("schema-metaschema", "error", "A schema is not a valid JSON Schema 2020-12 document.")
 DIALECT_RULE = define("schema-dialect", "error", f"`$schema` is missing or is not {DIALECT}.")
 ID_RULE = define("schema-id", "error", "`$id` is missing or is not the configured base followed by the file name.")
-ID_DUPLICATE = define("schema-id-duplicate", "error", "Two schema files declare the same `$id`.")
+ID_DUPLICATE = define(
+    "schema-id-duplicate", "error", "Two schema files, or a subschema and another schema, claim the same `$id`."
+)
 TITLE = define("schema-title", "error", "A schema has no string `title` (it names the generated model).")
 DIRECTION = define(
     "schema-direction",
@@ -76,6 +78,7 @@ def _check(corpus: Corpus) -> Iterator[Diagnostic]:
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
         yield from _check_document(corpus, path, doc, seen_ids)
+    yield from _check_nested_ids(corpus)
     yield from _check_refs(corpus)
     yield from _check_unused_defs(corpus)
     yield from _check_cycles(corpus)
@@ -125,6 +128,29 @@ def _check_document(corpus: Corpus, path: str, doc: JsonDoc, seen_ids: dict[str,
     if not isinstance(data.get("title"), str) or not data.get("title", "").strip():
         yield TITLE.at(path, doc.line("/title"), "schema has no title", 'add "title": "<ModelName>"')
     yield from _check_direction(corpus, path, doc)
+
+
+def _check_nested_ids(corpus: Corpus) -> Iterator[Diagnostic]:
+    """An `$id` below a schema's root that claims the URI of another schema (a file, or a subschema
+    claimed first): which of the two a `$ref` to that URI reaches then depends on the order a
+    resolver reads them in, so validation and every check that follows `$ref`s could go either way."""
+    claims = {uri.rstrip("#"): doc.path for uri, doc in corpus.schemas_by_uri.items()}
+    for path in sorted(corpus.schemas):
+        doc = corpus.schemas[path]
+        if not isinstance(doc.data, dict) or not may_embed_id(doc.text, doc.data):
+            continue
+        for item in corpus.graph.objects(path):
+            if not item.pointer or item.position is not Position.SCHEMA or not isinstance(item.node.get("$id"), str):
+                continue
+            claimed = urldefrag(item.base).url
+            owner = claims.setdefault(claimed, f"{path}#{item.pointer}")
+            if owner != f"{path}#{item.pointer}":
+                yield ID_DUPLICATE.at(
+                    path,
+                    doc.line(item.pointer + "/$id"),
+                    f"the $id at {item.pointer} claims {claimed!r}, which {owner} already has",
+                    "give the subschema an $id of its own, or drop its $id and $ref the other schema",
+                )
 
 
 def _check_direction(corpus: Corpus, path: str, doc: JsonDoc) -> Iterator[Diagnostic]:
