@@ -144,7 +144,6 @@ def measure(label: str, root: Path, repeat: int) -> None:
             own_and_child_cpu,  # the formatter runs in child processes
         )
     timed = {name: (statistics.median(walls), statistics.median(cpus)) for name, (walls, cpus) in rounds.items()}
-    to_ours = paired_ratios(rounds, "ours")
     base_api = best_of(repeat, plain_dump, documents)[0]
     ours_api = best_of(repeat, lambda: generate_api(load(root)))[0]
     files = len(generate_models(corpus))
@@ -162,7 +161,7 @@ def measure(label: str, root: Path, repeat: int) -> None:
     ):
         wall, cpu = timed[name]
         print(
-            f"{'':<36} {what:<36} {cpu:7.2f} CPU s  ratio {1 / to_ours[name][0]:5.2f}  "
+            f"{'':<36} {what:<36} {cpu:7.2f} CPU s  ratio {paired_ratios(rounds, name)['ours'][0]:5.2f}  "
             f"(wall {wall:.2f}s, ratio {ours_wall / wall:.2f})"
         )
     print(f"{'':<36} loading the corpus alone {timed['loading'][1]:.2f} CPU s")

@@ -65,14 +65,16 @@ def test_damaged_entries_are_read_again(make_corpus: Callable[..., Path], tmp_pa
     built_site(root, tmp_path / "first", cache)
     (kept,) = cache.glob("*.json")
     data = json.loads(kept.read_text(encoding="utf-8"))
-    damaged = sorted(data["search"])[:3]
+    damaged = sorted(data["search"])[:5]
     data["search"][damaged[0]] = {"location": "x"}
     data["search"][damaged[1]] = [{"location": "x", "title": 5, "text": ""}]
     data["search"][damaged[2]] = ["entry"]
+    data["search"][damaged[3]] = [{"location": "x", "title": "t", "text": "", "tags": 5}]
+    data["search"][damaged[4]] = [{"location": "x", "title": "t", "text": "", "boost": "high"}]
     kept.write_text(json.dumps(data), encoding="utf-8")
     indexed.clear()
     assert built_site(root, tmp_path / "again", cache) == plain
-    assert len(indexed) == 3
+    assert len(indexed) == 5
 
 
 def _page(**changes: Any) -> Any:

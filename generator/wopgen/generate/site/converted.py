@@ -254,9 +254,14 @@ class PageCache:
 
 
 def _search_entries(entries: Any) -> bool:
-    """Whether `entries` is shaped as the search plugin's entries for one page."""
+    """Whether `entries` is shaped as the search plugin's entries for one page: location, title and
+    text, and tags (strings) and a boost (a number) when the page states them."""
     return isinstance(entries, list) and all(
-        isinstance(entry, dict) and all(isinstance(entry.get(name), str) for name in ("location", "title", "text"))
+        isinstance(entry, dict)
+        and all(isinstance(entry.get(name), str) for name in ("location", "title", "text"))
+        and set(entry) <= {"location", "title", "text", "tags", "boost"}
+        and (not isinstance(entry.get("boost"), bool) and isinstance(entry.get("boost", 0), int | float))
+        and (isinstance(entry.get("tags", []), list) and all(isinstance(tag, str) for tag in entry.get("tags", [])))
         for entry in entries
     )
 

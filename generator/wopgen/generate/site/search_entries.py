@@ -68,8 +68,8 @@ def _search_index(config: Any) -> tuple[Any, str] | None:
         return None
     for instance in config.plugins.values():
         if type(instance) is search.SearchPlugin and instance.config.enabled:
-            index = getattr(instance, "search_index", None)
-            if isinstance(getattr(index, "entries", None), list) and hasattr(index, "add_entry_from_context"):
+            index = getattr(instance, "search_index", None)  # mkdocs-material's own, not one put in its place
+            if type(index) is search.SearchIndex and isinstance(getattr(index, "entries", None), list):
                 return index, search.__file__
     return None
 
