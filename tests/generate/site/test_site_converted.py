@@ -1,5 +1,7 @@
 """Pages converted by an earlier build are reused only for the same Markdown, files, settings and
-code: the same site, a strict build still fails on a broken link or anchor, damage is converted again."""
+code: the same site, a strict build still fails on a broken link or anchor, damage is converted again.
+A second build also reads no page for search and highlights nothing (see test_site_search_entries
+and test_site_pieces for those caches' keys and damage)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import markdown  # type: ignore[import-untyped]  # Python-Markdown ships no annotations
 import pytest
 from click.testing import CliRunner
 
@@ -20,46 +21,38 @@ from wopgen.generate.site.build import SiteBuildError
 from wopgen.generate.site.converted import build_key
 
 
-@pytest.fixture
-def conversions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The first line of every page Python-Markdown converts from now on."""
-    seen: list[str] = []
-    real = markdown.Markdown.convert
-
-    def convert(self: Any, source: str) -> Any:
-        seen.append(source.split("\n", 1)[0])
-        return real(self, source)
-
-    monkeypatch.setattr(markdown.Markdown, "convert", convert)
-    return seen
-
-
-def test_a_second_build_converts_no_page_and_writes_the_same_site(
-    make_corpus: Callable[..., Path], tmp_path: Path, conversions: list[str]
+def test_a_second_build_converts_indexes_and_highlights_nothing_and_writes_the_same_site(
+    make_corpus: Callable[..., Path], tmp_path: Path, conversions: list[str], indexed: list[str], made: list[str]
 ) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
     plain = built_site(root, tmp_path / "plain", None)
-    pages = len(conversions)
-    conversions.clear()
+    pages, read = len(conversions), len(indexed)
+    assert read > 5 and json.loads(plain["search/search_index.json"])["docs"]
+    assert any(m.startswith("block:") for m in made) and any(m.startswith("table:") for m in made)
+    for seen in (conversions, indexed, made):
+        seen.clear()
     assert built_site(root, tmp_path / "cold", cache) == plain
-    assert len(conversions) == pages and len(list(cache.iterdir())) == 1
-    conversions.clear()
+    assert len(conversions) == pages and len(indexed) == read and len(list(cache.iterdir())) == 1
+    for seen in (conversions, indexed, made):
+        seen.clear()
     assert built_site(root, tmp_path / "warm", cache) == plain
-    assert conversions == []
+    assert (conversions, indexed, made) == ([], [], [])
 
 
-def test_only_a_changed_page_is_converted_again(
-    make_corpus: Callable[..., Path], tmp_path: Path, conversions: list[str]
+def test_only_a_changed_page_is_converted_and_indexed_again(
+    make_corpus: Callable[..., Path], tmp_path: Path, conversions: list[str], indexed: list[str]
 ) -> None:
     root, cache = make_corpus(), tmp_path / "cache"
     built_site(root, tmp_path / "first", cache)
     overview = root / "spec/v1/overview.md"
     overview.write_text(overview.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
     conversions.clear()
+    indexed.clear()
     changed = built_site(root, tmp_path / "changed", cache)
-    assert conversions == ["# Overview"]
+    assert conversions == ["# Overview"] and indexed == ["spec/v1/overview/"]
     assert changed == built_site(root, tmp_path / "plain", None)
     assert b"One more sentence." in changed["spec/v1/overview/index.html"]
+    assert b"One more sentence." in changed["search/search_index.json"]
 
 
 def test_a_broken_link_fails_every_strict_build(make_corpus: Callable[..., Path], tmp_path: Path) -> None:

@@ -6,48 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from support.site_builds import built_site
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
-from wopgen.generate.site import blocks, converted, render, tables
+from wopgen.generate.site import converted, render
 from wopgen.generate.site.converted import PageCache
-
-
-@pytest.fixture
-def made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """What every code block highlighted and every table written as HTML from now on was made from."""
-    seen: list[str] = []
-    highlight, table_html = blocks.highlight, tables.table_html
-
-    def counted_highlight(text: str, *args: Any) -> Any:
-        seen.append(f"block:{text}")
-        return highlight(text, *args)
-
-    def counted_table(lines: list[str]) -> str:
-        html = table_html(lines)  # a table it cannot write (NotPlain) is left to mkdocs, every build
-        seen.append(f"table:{lines[0]}")
-        return html
-
-    monkeypatch.setattr(blocks, "highlight", counted_highlight)
-    monkeypatch.setattr(tables, "table_html", counted_table)
-    return seen
-
-
-def test_a_second_build_makes_no_piece_and_writes_the_same_site(
-    make_corpus: Callable[..., Path], tmp_path: Path, made: list[str]
-) -> None:
-    root, cache = make_corpus(), tmp_path / "cache"
-    plain = built_site(root, tmp_path / "plain", None)
-    assert any(m.startswith("block:") for m in made) and any(m.startswith("table:") for m in made)
-    made.clear()
-    assert built_site(root, tmp_path / "cold", cache) == plain
-    made.clear()
-    assert built_site(root, tmp_path / "warm", cache) == plain
-    assert made == []
 
 
 def test_only_a_new_example_is_highlighted(make_corpus: Callable[..., Path], tmp_path: Path, made: list[str]) -> None:

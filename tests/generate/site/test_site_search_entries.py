@@ -9,54 +9,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
-from material.plugins.search import plugin as search
-
 from support.site_builds import built_site
 from wopgen.generate.site.search_entries import entries_key
-
-
-@pytest.fixture
-def indexed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The URL of every page the search plugin reads from now on."""
-    seen: list[str] = []
-    real = search.SearchIndex.add_entry_from_context
-
-    def add_entry_from_context(self: Any, page: Any) -> Any:
-        seen.append(page.url)
-        return real(self, page)
-
-    monkeypatch.setattr(search.SearchIndex, "add_entry_from_context", add_entry_from_context)
-    return seen
-
-
-def test_a_second_build_reads_no_page_for_search_and_writes_the_same_index(
-    make_corpus: Callable[..., Path], tmp_path: Path, indexed: list[str]
-) -> None:
-    root, cache = make_corpus(), tmp_path / "cache"
-    plain = built_site(root, tmp_path / "plain", None)
-    pages = len(indexed)
-    assert pages > 5 and json.loads(plain["search/search_index.json"])["docs"]
-    indexed.clear()
-    assert built_site(root, tmp_path / "cold", cache) == plain
-    assert len(indexed) == pages
-    indexed.clear()
-    assert built_site(root, tmp_path / "warm", cache) == plain
-    assert indexed == []
-
-
-def test_only_a_changed_page_is_read_again(
-    make_corpus: Callable[..., Path], tmp_path: Path, indexed: list[str]
-) -> None:
-    root, cache = make_corpus(), tmp_path / "cache"
-    built_site(root, tmp_path / "first", cache)
-    overview = root / "spec/v1/overview.md"
-    overview.write_text(overview.read_text(encoding="utf-8") + "\nA findable sentence.\n", encoding="utf-8")
-    indexed.clear()
-    changed = built_site(root, tmp_path / "changed", cache)
-    assert indexed == ["spec/v1/overview/"]
-    assert changed == built_site(root, tmp_path / "plain", None)
-    assert "A findable sentence." in changed["search/search_index.json"].decode()
 
 
 def test_damaged_entries_are_read_again(make_corpus: Callable[..., Path], tmp_path: Path, indexed: list[str]) -> None:
