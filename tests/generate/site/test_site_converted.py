@@ -6,6 +6,8 @@ and test_site_pieces for those caches' keys and damage)."""
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -148,3 +150,17 @@ def test_no_cache_neither_reads_nor_writes_converted_pages(
     assert not (tmp_path / "converted").exists()
     assert CliRunner().invoke(cli, args, catch_exceptions=False).exit_code == 0
     assert len(list((tmp_path / "converted").iterdir())) == 1
+
+
+def test_a_build_removes_the_files_of_corpora_not_built_for_a_month(tmp_path: Path) -> None:
+    folder = tmp_path / "site-pages"
+    folder.mkdir(mode=0o700)
+    month = converted.PRUNE_DAYS * 86400
+    old, recent = folder / "old.json", folder / "recent.json"
+    for path, age in ((old, month + 3600), (recent, month - 3600)):
+        path.write_text("{}", encoding="utf-8")
+        os.utime(path, (time.time() - age, time.time() - age))
+    cache = converted.PageCache(folder / "this.json")
+    cache.keep_pieces({"k": "<p>piece</p>"})
+    cache.save()
+    assert sorted(p.name for p in folder.iterdir()) == ["recent.json", "this.json"]

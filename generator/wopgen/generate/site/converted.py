@@ -26,7 +26,9 @@ see `staged`), the latter only for the same `code_digest`.
 The entries live in one file per corpus in the user's cache folder (`folder()`, private like the
 compiled templates: the HTML goes into the site as it is, so it must not come from a corpus
 someone else wrote). Each build keeps only the pages it built, so the file never grows beyond
-one site; deleting it is always safe.
+one site; a build that writes its file removes the files of corpora not built for `PRUNE_DAYS`
+days (a checkout since deleted, a temporary folder), so the folder does not grow with every corpus
+ever built; deleting any of them is always safe.
 """
 
 from __future__ import annotations
@@ -36,14 +38,16 @@ import hashlib
 import json
 import logging
 import sys
+import time
 import types
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 FORMAT = 2
+PRUNE_DAYS = 30  # a corpus's file unused for this long is removed by the next build that writes one
 
 
 def folder() -> Path:
@@ -251,6 +255,16 @@ class PageCache:
             return
         body = {"format": FORMAT, **self._used}
         write_whole(self.path, json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+        _prune(self.path.parent, time.time() - PRUNE_DAYS * 86400)
+
+
+def _prune(folder: Path, before: float) -> None:
+    """Remove the files in `folder` last written before `before` (seconds since the epoch): the
+    caches of corpora not built since, and staging files a killed write left."""
+    for stale in folder.iterdir():
+        with suppress(OSError):  # gone already, or not ours to remove: left as it is
+            if stale.is_file() and not stale.is_symlink() and stale.stat().st_mtime < before:
+                stale.unlink()
 
 
 def _search_entries(entries: Any) -> bool:
