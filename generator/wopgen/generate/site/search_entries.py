@@ -80,7 +80,6 @@ class SearchEntries(BasePlugin[LegacyConfig]):  # type: ignore[no-untyped-call] 
     def __init__(self, cache: PageCache) -> None:
         super().__init__()
         self.cache = cache
-        self.indexed = 0  # pages the search plugin read this build (the others were recalled)
 
     def on_pre_build(self, config: Any) -> None:
         found = _search_index(config)
@@ -98,7 +97,6 @@ class SearchEntries(BasePlugin[LegacyConfig]):  # type: ignore[no-untyped-call] 
             before = len(index.entries)
             with heard() as said:
                 add(page)
-            self.indexed += 1
             if key is None or said.count:  # a page whose indexing logged anything is never kept
                 return
             try:
