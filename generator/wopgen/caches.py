@@ -1,10 +1,12 @@
 """What wopgen's caches share: the fingerprint of the installed toolchain, which every cached result
-is keyed by, and writing a cache file whole or not at all."""
+is keyed by, writing a cache file whole or not at all, and the private folder a cache of code or
+HTML must live in."""
 
 from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -43,3 +45,15 @@ def write_whole(target: Path, text: str) -> None:
         staging.replace(target)
     except OSError:
         staging.unlink(missing_ok=True)
+
+
+def private_folder(path: Path) -> bool:
+    """Make `path` (and its parents) when missing, the last one readable and writable by this user
+    only; whether it is a folder this user owns that nobody else can write to."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        found = os.lstat(path)
+    except OSError:
+        return False
+    own = not hasattr(os, "getuid") or found.st_uid == os.getuid()
+    return stat.S_ISDIR(found.st_mode) and own and not found.st_mode & (stat.S_IWGRP | stat.S_IWOTH)

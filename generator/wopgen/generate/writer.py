@@ -250,8 +250,9 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
         digests: dict[str, str] = {}
         folders: set[PurePosixPath] = set()  # the folders below staging already known to be real ones
         for relative in sorted(files):  # one file's content at a time, read once: `files` may be lazy
-            target = staging / _safe(relative)
-            _refuse_links_above(staging, _safe(relative), folders)
+            inside = _safe(relative)
+            target = staging / inside
+            _refuse_links_above(staging, inside, folders)
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.is_symlink() or target.exists():
                 _remove(target)

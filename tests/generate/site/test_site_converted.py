@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from support.site_builds import built_site
+from support.site_builds import built_site, edit_kept
 from wopgen.cli import cli
 from wopgen.generate.site import converted, template_cache
 from wopgen.generate.site.build import SiteBuildError
@@ -67,7 +67,9 @@ def test_a_broken_link_fails_every_strict_build(make_corpus: Callable[..., Path]
             built_site(root, tmp_path / f"site{attempt}", cache)
         assert "missing-page.md" in str(refused.value)
     assert not list(cache.glob("*.json")) or all(
-        "missing-page" not in json.dumps(v) for p in cache.glob("*.json") for v in json.loads(p.read_text())["pages"]
+        "missing-page" not in json.dumps(v)
+        for p in cache.glob("*.json")
+        for v in json.loads(p.read_text())["pages"].values()
     )
 
 
@@ -89,13 +91,14 @@ def test_damage_is_converted_again(make_corpus: Callable[..., Path], tmp_path: P
     root, cache = make_corpus(), tmp_path / "cache"
     plain = built_site(root, tmp_path / "plain", None)
     built_site(root, tmp_path / "first", cache)
+
+    def damage(data: dict[str, Any]) -> None:
+        for number, key in enumerate(sorted(data["pages"])[:3]):
+            data["pages"][key] = [["not", "html"], 5, None, [], {}] if number else {"a": 1}
+        data["pages"][sorted(data["pages"])[3]][1] = [{"level": "one"}]  # a table of contents of another shape
+
+    data = edit_kept(cache, damage)
     (kept,) = cache.glob("*.json")
-    data = json.loads(kept.read_text(encoding="utf-8"))
-    damaged = sorted(data["pages"])[:3]
-    for number, key in enumerate(damaged):
-        data["pages"][key] = [["not", "html"], 5, None, [], {}] if number else {"a": 1}
-    data["pages"][sorted(data["pages"])[3]][1] = [{"level": "one"}]  # a table of contents of another shape
-    kept.write_text(json.dumps(data), encoding="utf-8")
     conversions.clear()
     assert built_site(root, tmp_path / "entries", cache) == plain
     assert len(conversions) == 4

@@ -3,13 +3,12 @@ table of contents, metadata and code: the same site and search index, damage is 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from support.site_builds import built_site
+from support.site_builds import built_site, edit_kept
 from wopgen.generate.site.search_entries import entries_key
 
 
@@ -17,15 +16,14 @@ def test_damaged_entries_are_read_again(make_corpus: Callable[..., Path], tmp_pa
     root, cache = make_corpus(), tmp_path / "cache"
     plain = built_site(root, tmp_path / "plain", None)
     built_site(root, tmp_path / "first", cache)
-    (kept,) = cache.glob("*.json")
-    data = json.loads(kept.read_text(encoding="utf-8"))
-    damaged = sorted(data["search"])[:5]
-    data["search"][damaged[0]] = {"location": "x"}
-    data["search"][damaged[1]] = [{"location": "x", "title": 5, "text": ""}]
-    data["search"][damaged[2]] = ["entry"]
-    data["search"][damaged[3]] = [{"location": "x", "title": "t", "text": "", "tags": 5}]
-    data["search"][damaged[4]] = [{"location": "x", "title": "t", "text": "", "boost": "high"}]
-    kept.write_text(json.dumps(data), encoding="utf-8")
+    wrong: list[Any] = [
+        {"location": "x"},
+        [{"location": "x", "title": 5, "text": ""}],
+        ["entry"],
+        [{"location": "x", "title": "t", "text": "", "tags": 5}],
+        [{"location": "x", "title": "t", "text": "", "boost": "high"}],
+    ]
+    edit_kept(cache, lambda data: data["search"].update(zip(sorted(data["search"])[: len(wrong)], wrong, strict=True)))
     indexed.clear()
     assert built_site(root, tmp_path / "again", cache) == plain
     assert len(indexed) == 5

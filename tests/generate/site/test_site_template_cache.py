@@ -15,12 +15,13 @@ from click.testing import CliRunner
 from jinja2 import DictLoader, Environment
 
 from support.site_builds import snapshot
+from wopgen.caches import private_folder
 from wopgen.catalogue import catalogue
 from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.generate.site import template_cache
 from wopgen.generate.site.build import build
-from wopgen.generate.site.template_cache import TemplateCache, attach, kept, private_folder
+from wopgen.generate.site.template_cache import TemplateCache, attach, kept
 
 
 def compiled_while(monkeypatch: pytest.MonkeyPatch) -> list[str]:

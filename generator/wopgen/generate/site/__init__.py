@@ -220,11 +220,13 @@ def render(
     *,
     rules: Sequence[Rule],
     known: Mapping[str, str] | None = None,
+    used: dict[str, str] | None = None,
 ) -> dict[str, str | bytes]:
     """The staging tree: `mkdocs.yml` plus every file under `docs/`. `hooks` are mkdocs hook files
     (the live preview uses one to re-render the corpus on every rebuild); `rules` is the rule
     catalogue the reference page lists; `known`, the pieces of HTML an earlier rendering made with
-    the same code (highlighted code blocks, tables: see `staged`), by key."""
+    the same code (highlighted code blocks, tables: see `staged`), by key. `used`, when given, is
+    filled with the pieces this rendering's pages name, for the next one."""
     site = SiteContext(corpus, rules, known)
     pages: Pages = {"index.md": home(site), "assets/wop.css": site.render("assets/wop.css.j2")}
     pages.update(spec_pages(site))
@@ -243,4 +245,7 @@ def render(
     tree["sources.json"] = json.dumps(sources(site), indent=2) + "\n"
     tree[BLOCKS] = site.blocks.dumps()
     tree[TABLES] = site.tables.dumps()
+    if used is not None:
+        used.update(site.blocks.html)
+        used.update(site.tables.html)
     return tree

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
-import json
 import logging
 import os
 import shutil
@@ -32,7 +31,6 @@ from wopgen.diagnostics import Rule
 from wopgen.generate import site
 from wopgen.generate.site.converted import PageCache, corpus_file
 from wopgen.generate.site.markdown_once import OneConverter
-from wopgen.generate.site.page_hook import BLOCKS, TABLES
 from wopgen.generate.site.search_entries import SearchEntries
 from wopgen.generate.site.template_cache import attach
 from wopgen.generate.site.template_cache import kept as template_cache_kept
@@ -84,10 +82,11 @@ def build(
     """
     out = prepare(out, force=force, protected=protected)
     pages = None if page_cache is None else PageCache(page_cache / corpus_file(corpus.root))
+    pieces: dict[str, str] = {}
     with template_cache_kept(environment("site"), template_cache):  # wopgen's page templates
-        tree = site.render(corpus, rules=rules, known=None if pages is None else pages.pieces())
+        tree = site.render(corpus, rules=rules, known=None if pages is None else pages.pieces(), used=pieces)
     if pages is not None:
-        pages.keep_pieces({**_pieces(tree[BLOCKS]), **_pieces(tree[TABLES])})
+        pages.keep_pieces(pieces)
     total = sum(1 for path in tree if path.endswith(".md"))
     scratch = _work_beside(out)
     try:
@@ -96,15 +95,14 @@ def build(
         del tree  # mkdocs reads the pages from the staging tree
         built = scratch / "site"
         with _environment(mkdocs_env(corpus)):
-            _run_mkdocs(staging / "mkdocs.yml", built, on_page, total, template_cache, pages)
+            try:
+                _run_mkdocs(staging / "mkdocs.yml", built, on_page, total, template_cache, pages)
+            finally:  # what the pages that were built made is kept, even when mkdocs refused the site
+                if pages is not None:
+                    pages.save()
         return move_tree(built, out, force=force, protected=protected)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _pieces(staged: str | bytes) -> dict[str, str]:
-    """The pieces of HTML in one of the staging tree's JSON files (see `wopgen.generate.site.staged`)."""
-    return dict(json.loads(staged))
 
 
 def _work_beside(out: Path) -> Path:

@@ -248,8 +248,7 @@ class PageCache:
         be written only costs the next build the conversions."""
         if not self._changed and all(self._used[t].keys() == self._table(t).keys() for t in self.TABLES):
             return
-        from wopgen.caches import write_whole
-        from wopgen.generate.site.template_cache import private_folder
+        from wopgen.caches import private_folder, write_whole
 
         if not private_folder(self.path.parent):
             return

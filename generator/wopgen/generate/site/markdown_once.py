@@ -156,9 +156,5 @@ class OneConverter(BasePlugin[LegacyConfig]):  # type: ignore[no-untyped-call]  
             page.links_to_anchors = linked
         return True
 
-    def on_post_build(self, config: Any) -> None:
-        if self.cache is not None:
-            self.cache.save()
-
 
 __all__ = ["EXTENSIONS", "MKDOCS_VERSIONS", "OneConverter", "applies"]

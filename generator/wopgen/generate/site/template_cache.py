@@ -17,8 +17,6 @@ compiled code of both in a folder of the user's cache (`folder()`), one file per
 from __future__ import annotations
 
 import contextlib
-import os
-import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +24,8 @@ from pathlib import Path
 
 from jinja2 import Environment
 from jinja2.bccache import Bucket, FileSystemBytecodeCache
+
+from wopgen.caches import private_folder
 
 
 def folder() -> Path:
@@ -54,18 +54,6 @@ class TemplateCache(FileSystemBytecodeCache):
             super().dump_bytecode(bucket)
 
 
-def private_folder(path: Path) -> bool:
-    """Make `path` (and its parents) when missing, the last one readable and writable by this user
-    only; whether it is a folder this user owns that nobody else can write to."""
-    try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        found = os.lstat(path)
-    except OSError:
-        return False
-    own = not hasattr(os, "getuid") or found.st_uid == os.getuid()
-    return stat.S_ISDIR(found.st_mode) and own and not found.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-
-
 def attach(env: Environment, path: Path | None) -> Environment:
     """`env` with its compiled templates kept in `path` (None, or a folder that is not private: as it
     was)."""
@@ -86,4 +74,4 @@ def kept(env: Environment, path: Path | None) -> Iterator[None]:
         env.bytecode_cache = saved
 
 
-__all__ = ["TemplateCache", "attach", "folder", "kept", "private_folder"]
+__all__ = ["TemplateCache", "attach", "folder", "kept"]
