@@ -22,7 +22,7 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
-from wopgen.corpus.documents import JsonDoc, YamlDoc
+from wopgen.corpus.documents import JsonDoc, YamlDoc, may_embed_id
 from wopgen.corpus.files import glob_paths, inside
 from wopgen.corpus.graph import RefGraph
 from wopgen.corpus.markdown import MarkdownDoc
@@ -234,13 +234,25 @@ class Corpus:
         refused, never fetched. A schema left out is reported by `schema-metaschema`, and every
         `$ref` into it is unresolvable rather than a crash."""
         resources = []
+        embedding = False  # whether some schema may hold an `$id` below its root
         for uri, doc in self.schemas_by_uri.items():
             if not self.resolvable(doc.path):
                 continue
             resource = referencing.Resource.from_contents(doc.data, default_specification=DRAFT202012)
             resources.append((uri, resource))
+            embedding = embedding or may_embed_id(doc.text, doc.data)
         registry: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg]
-        return registry.with_resources(resources).crawl()
+        if not embedding:  # every resource is a whole file under its own URIs: the crawl order decides nothing
+            return registry.with_resources(resources).crawl()
+        # A subschema's `$id` may claim the URI of a file or of another subschema (`schema-id-duplicate`).
+        # One crawl of every file takes them in the order of a hash set, which changes from run to run with
+        # the hash seed, and the last one crawled wins the URI. Crawled file by file in the order of
+        # `schemas_by_uri` instead, then each file given back its own URI, the outcome is the same in every
+        # run: a file keeps its URI, and of subschemas claiming one URI the last crawled has it.
+        for pair in resources:
+            registry = registry.with_resources([pair]).crawl()
+        taken = [(uri, resource) for uri, resource in resources if registry[uri] is not resource]
+        return registry.with_resources(taken) if taken else registry
 
     @cached_property
     def graph(self) -> RefGraph:
