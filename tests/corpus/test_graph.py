@@ -4,10 +4,10 @@ that for every `$ref` the graph's target is the very node `referencing` resolves
 from __future__ import annotations
 
 import copy
+import json
 import os
 import subprocess
 import sys
-import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -145,8 +145,9 @@ def test_findings_on_a_claimed_uri_are_the_same_whatever_the_hash_seed(tmp_path:
     root = corpus_of(tmp_path / "c", _claims_decision)
     outputs = set()
     for seed in "0123":
+        command = ["--root", str(root), "check", "--no-cache", "--select", "schema-,example-"]
         done = subprocess.run(
-            [sys.executable, "-m", "wopgen", "--root", str(root), "check", "--no-cache", "--select", "schema-,example-"],
+            [sys.executable, "-m", "wopgen", *command],
             capture_output=True,
             text=True,
             env={**os.environ, "PYTHONHASHSEED": seed},
