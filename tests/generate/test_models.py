@@ -3,8 +3,10 @@ and is the same byte for byte on every run."""
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +14,11 @@ import pydantic
 import pytest
 from click.testing import CliRunner
 
+from support.corpus_factory import schema
 from support.generated_models import PAYLOADS, generated, package, payload_model, repo_corpus, root_model
 from wopgen.cli import cli
 from wopgen.corpus import Example, load
+from wopgen.diagnostics import Diagnostic
 from wopgen.generate.models import ModelsError, generate_models
 from wopgen.semantics import problems as semantic_problems
 
@@ -155,6 +159,44 @@ def test_package_name_comes_from_settings(make_corpus: Any) -> None:
 def test_bad_package_name_is_an_error(make_corpus: Any) -> None:
     with pytest.raises(ModelsError, match="not a Python package name"):
         generate_models(load(make_corpus()), package="not-a-package")
+
+
+def _recursive(*names: str) -> Callable[[dict[str, Any]], None]:
+    """Schemas read from sub-folders too, with a `Note` schema at each of `names` (below `schemas/`)."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["pyproject.toml"] += "schemas-recursive = true\n"
+        for name in names:
+            body = schema(name, {"type": "object", "properties": {"text": {"type": "string"}}})
+            files[f"schemas/{name}.schema.json"] = {**body, "title": "Note"}
+
+    return edit
+
+
+def test_a_schema_in_a_sub_folder_has_its_root_class_exported(make_corpus: Any, tmp_path: Path) -> None:
+    warnings: list[Diagnostic] = []
+    files = generate_models(load(make_corpus(_recursive("envelopes/note"))), package="sub_folder", warnings=warnings)
+    assert warnings == []
+    assert "from .note_schema import Note\n" in files["sub_folder/__init__.py"]
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        models = importlib.import_module("sub_folder")
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert "Note" in models.__all__ and models.Note(text="x").text == "x"
+
+
+def test_two_schemas_of_one_file_name_are_refused(make_corpus: Any, tmp_path: Path) -> None:
+    """The package has a module per schema file name: the second would have replaced the first unseen."""
+    root = make_corpus(_recursive("a/note", "b/note"))
+    with pytest.raises(ModelsError, match=r"schemas/a/note.schema.json and schemas/b/note.schema.json share"):
+        generate_models(load(root))
+    result = CliRunner().invoke(cli, ["--root", str(root), "models", "--out", str(tmp_path / "m")])
+    assert result.exit_code != 0 and "share the file name note.schema.json" in result.output
+    assert not (tmp_path / "m").exists()
 
 
 def test_cli_writes_then_checks_then_reports_drift(make_corpus: Any, tmp_path: Path) -> None:

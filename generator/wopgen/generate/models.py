@@ -91,6 +91,13 @@ def module_name(schema_name: str) -> str:
     return (schema_name + SCHEMA_SUFFIX).removesuffix(".json").replace("-", "_").replace(".", "_")
 
 
+def _fed_module(path: str) -> str:
+    """The module of the schema file at `path`: the library is fed every schema by its file name alone
+    (`schemas/envelopes/error.schema.json` as `error.schema.json`), one module per file name."""
+    name = Path(path).name
+    return module_name(name.removesuffix(SCHEMA_SUFFIX) if name.endswith(SCHEMA_SUFFIX) else name.removesuffix(".json"))
+
+
 def _class_name(event_type: str) -> str:
     return pascal_case(event_type) + "Event"
 
@@ -487,22 +494,34 @@ def _root_classes(
     generator made of the title or of the file name, whichever the module defines."""
     roots = []
     for name, doc in sorted(corpus.schemas_by_name.items()):
-        text = modules.get(f"{package}/{module_name(name)}.py")
-        title = doc.data.get("title") if isinstance(doc.data, dict) else None
+        if not isinstance(doc.data, dict):
+            continue  # not fed to the library (a schema that is not an object is a check finding)
+        module = _fed_module(doc.path)
+        text = modules.get(f"{package}/{module}.py")
+        title = doc.data.get("title")
         if text is None:
+            if warnings is not None:
+                warnings.append(
+                    UNTYPED.at(
+                        doc.path,
+                        1,
+                        f"datamodel-code-generator wrote no module for {name}, so nothing of it is exported",
+                        "give the schema a type or properties the library can make a class of",
+                    )
+                )
             continue
         candidates = [title, re.sub(r"[^A-Za-z0-9_]", "", title), pascal_case(title)] if isinstance(title, str) else []
         candidates.append(pascal_case(name.rsplit("/", 1)[-1]))
         found = next((c for c in candidates if c and c.isidentifier() and f"\nclass {c}(" in text), None)
         if found is not None:
-            roots.append(RootClass(module_name(name), found))
+            roots.append(RootClass(module, found))
         elif warnings is not None:
             warnings.append(
                 UNTYPED.at(
                     doc.path,
                     doc.line("/title"),
                     f"the root class of {name} is not exported from the package (no class named after its title)",
-                    f'import it from {package}.{module_name(name)}, or give the schema a "title" that is a class name',
+                    f'import it from {package}.{module}, or give the schema a "title" that is a class name',
                 )
             )
     return roots
@@ -522,9 +541,18 @@ def _input_and_split(
 ) -> tuple[dict[str, Any], list[EventVariant], tuple[list[EventVariant], list[EventVariant]]]:
     """`generator_input` with the variants split by `fed_variants` (once: the split decides both the
     input and how the library's module is completed); the split is empty when `complete`."""
-    files: dict[str, Any] = {
-        Path(doc.path).name: doc.data for doc in corpus.schemas.values() if isinstance(doc.data, dict)
-    }
+    files: dict[str, Any] = {}
+    fed_from: dict[str, str] = {}  # file name -> the schema fed under it
+    for path, doc in sorted(corpus.schemas.items()):
+        if not isinstance(doc.data, dict):
+            continue
+        name = Path(path).name
+        if name in fed_from:
+            raise ModelsError(
+                f"{fed_from[name]} and {path} share the file name {name}: the models package has one module per "
+                "schema file name, so rename one of them"
+            )
+        files[name], fed_from[name] = doc.data, path
     if not files:
         raise ModelsError("the corpus has no schemas to generate models from")
     derived = _event_variants(corpus, complete)
