@@ -309,18 +309,20 @@ def rule_settings(pyproject: Path, table: object) -> RuleSettings:
 class SiteSettings:
     """`[tool.wopgen.site]`: `repo-url` (the repository link in the header), `edit-uri` (appended to
     it for the edit link of every page rendered from a corpus file, e.g. `edit/main/`) and
-    `version` (the label shown next to the site name)."""
+    `version` (the label shown next to the site name) and `description` (what the corpus specifies, in
+    the words the home page opens with; without one it opens neutrally)."""
 
     repo_url: str = ""
     edit_uri: str = ""
     version: str = ""
+    description: str = ""
     raw_html: bool = False  # `raw-html = true`: publish raw HTML written in pages and RFCs (trusted authors only)
 
 
 def site_settings(pyproject: Path, table: object) -> SiteSettings:
     if not isinstance(table, dict):
         raise SettingsError(f"{pyproject}: [tool.wopgen] site must be a table ([tool.wopgen.site])")
-    keys = {"repo-url": "repo_url", "edit-uri": "edit_uri", "version": "version"}
+    keys = {"repo-url": "repo_url", "edit-uri": "edit_uri", "version": "version", "description": "description"}
     values: dict[str, Any] = {}
     for key, value in table.items():
         if key == "raw-html":

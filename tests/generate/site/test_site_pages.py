@@ -182,6 +182,53 @@ def test_capabilities_page_reads_the_ladder_from_the_schema(make_corpus: Callabl
     assert "| `multiAgent.version` | integer | minimum `1`; maximum `2` |" in page
 
 
+def test_capabilities_page_finds_an_execution_model_written_inline(make_corpus: Callable[..., Path]) -> None:
+    """The published corpus writes it as `properties.multiAgent.properties.executionModel`, with no `$defs`."""
+
+    def edit(files: dict[str, Any]) -> None:
+        version = {"type": "integer", "description": "1 = the loop (RFC 0037)."}
+        model = {"type": "object", "properties": {"version": version}}
+        files["schemas/capabilities.schema.json"] = {
+            **files["schemas/decision.schema.json"],
+            "$id": "https://openwop.dev/spec/v1/capabilities.schema.json",
+            "title": "Capabilities",
+            "type": "object",
+            "properties": {"multiAgent": {"type": "object", "properties": {"executionModel": model}}},
+        }
+        del files["schemas/capabilities.schema.json"]["enum"]
+
+    page = pages(make_corpus(edit))["docs/capabilities.md"]
+    assert "no discovery schema" not in page
+    assert "| 1 | the loop | RFC 0037 | — |" in page
+    assert "| `multiAgent.executionModel.version` | integer |" in page
+
+
+def test_events_page_leaves_out_what_no_payload_states(make_corpus: Callable[..., Path]) -> None:
+    """Without any `x-wop-*` annotation in the corpus, "always", "baseline" and "not stated" would be
+    claims the schemas never made."""
+
+    def edit(files: dict[str, Any]) -> None:
+        for node in files["schemas/run-event-payloads.schema.json"]["$defs"].values():
+            for key in [k for k in node if k.startswith("x-wop-")]:
+                del node[key]
+
+    page = pages(make_corpus(edit))["docs/events.md"]
+    assert "carries `x-wop-capability`, `x-wop-rfc` or `x-wop-content-free`, so this page leaves out" in page
+    assert "| Event | Payload |\n|---|---|\n| [`run.started`](#event-run-started) |" in page
+    for claim in ("Gated by", "Introduced by", "Content-free", "always", "baseline", "not stated"):
+        assert claim not in page
+    fixture = pages(make_corpus())["docs/events.md"]  # x-wop-rfc and x-wop-content-free on agentVerified
+    assert "| Event | Payload | Introduced by | Content-free |" in fixture
+    assert "| baseline | not stated |" in fixture and "carries `x-wop-capability`, so" in fixture
+
+    def gate(files: dict[str, Any]) -> None:
+        files["schemas/run-event-payloads.schema.json"]["$defs"]["agentVerified"]["x-wop-capability"] = "multiAgent.v"
+
+    annotated = pages(make_corpus(gate))["docs/events.md"]
+    assert "| Event | Payload | Gated by | Introduced by | Content-free |" in annotated
+    assert "| always | baseline | not stated |" in annotated and "leaves out" not in annotated
+
+
 def test_rule_catalogue_page_lists_every_rule(make_corpus: Callable[..., Path]) -> None:
     page = pages(make_corpus())["docs/rules.md"]
     listed = set(re.findall(r"^\| `([a-z0-9-]+)` \|", page, re.M))

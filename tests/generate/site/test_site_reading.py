@@ -141,7 +141,19 @@ def test_repository_edit_links_and_version_come_from_settings(make_corpus: Calla
     assert "repo_url" not in plain and "copyright" not in plain
 
 
-@pytest.mark.parametrize("table", ['repo-url = "ftp://x"\n', "version = 1\n", 'colour = "red"\n'])
+def test_the_home_page_opens_with_the_description_the_settings_give(make_corpus: Callable[..., Path]) -> None:
+    """A corpus titled like this repository's (the default title) is not described in this repository's words."""
+    home = _text(render(load(make_corpus()), rules=catalogue()), "docs/index.md")
+    assert "The specification: normative prose, the RFCs" in home and "slice" not in home
+    described = make_corpus(lambda files: _site_table(files, 'description = "The Acme protocol."\n'))
+    assert "The Acme protocol: normative prose, the RFCs" in _text(
+        render(load(described), rules=catalogue()), "docs/index.md"
+    )
+
+
+@pytest.mark.parametrize(
+    "table", ['repo-url = "ftp://x"\n', "version = 1\n", 'colour = "red"\n', "description = ['a']\n"]
+)
 def test_bad_site_settings_are_refused(make_corpus: Callable[..., Path], table: str) -> None:
     with pytest.raises(SettingsError, match=r"tool\.wopgen"):
         load(make_corpus(lambda files: _site_table(files, table)))

@@ -17,7 +17,6 @@ import yaml
 
 from wopgen import templates
 from wopgen.corpus import Corpus
-from wopgen.corpus.conventions import Conventions
 from wopgen.corpus.rfc import Rfc
 from wopgen.diagnostics import Rule
 from wopgen.generate.site import api as site_api
@@ -92,10 +91,6 @@ def _title(site: SiteContext, path: str) -> str:
     return heading.text if heading is not None else Path(path).stem
 
 
-# What the home page says of this repository's own slice; another corpus gets a neutral opening.
-_SUMMARY = "The OpenWOP v1 specification slice for agent execution loops, verifier turns and agent evaluation"
-
-
 def home(site: SiteContext) -> str:
     corpus = site.corpus
     specs = [
@@ -109,7 +104,7 @@ def home(site: SiteContext) -> str:
     return site.render(
         "home.md.j2",
         title=corpus.settings.conventions.site_title,
-        summary=_SUMMARY if corpus.settings.conventions.site_title == Conventions.site_title else "",
+        summary=corpus.settings.site.description.strip().rstrip("."),
         specs=specs,
         schemas=len(corpus.schemas),
         examples=len(corpus.examples),

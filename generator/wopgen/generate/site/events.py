@@ -67,13 +67,30 @@ def _rfc(site: SiteContext, page: str, value: Any) -> str:
     return "baseline"
 
 
+# The annotations the catalogue reads, each with what it tells: an event without one is ungated, from
+# the baseline or of unstated content only when some event of the corpus carries it. A corpus whose
+# payloads carry none (the published OpenWOP v1 schemas) does not say, and the page says nothing of it.
+ANNOTATIONS = (
+    ("x-wop-capability", "the capability flag that gates it"),
+    ("x-wop-rfc", "the RFC that introduced it"),
+    ("x-wop-content-free", "whether its payload is content-free (identifiers, counts and scores only)"),
+)
+
+
+def _stated(found: list[Event]) -> dict[str, bool]:
+    """For each annotation of ANNOTATIONS, whether some event payload of the corpus carries it."""
+    return {key: any(e.annotation(key) is not None for e in found) for key, _ in ANNOTATIONS}
+
+
 def _linker(site: SiteContext, page: str) -> schemadoc.RefLinker:
     return lambda holder: site.paths.schema_ref(page, holder)
 
 
 def events_page(site: SiteContext) -> str:
     rows = []
-    for event in events(site):
+    found = events(site)
+    stated = _stated(found)
+    for event in found:
         payload_link = ""
         fields: list[schemadoc.Field] = []
         if event.def_name:
@@ -100,11 +117,29 @@ def events_page(site: SiteContext) -> str:
                 "fields": fields,
             }
         )
-    return site.render("events.md.j2", rows=rows)
+    return site.render(
+        "events.md.j2",
+        rows=rows,
+        stated=stated,
+        told=[what for key, what in ANNOTATIONS if stated[key]],
+        untold=[(key, what) for key, what in ANNOTATIONS if not stated[key]],
+    )
 
 
-def _capability_schema(site: SiteContext) -> str | None:
-    return next(iter(p for p, _node in _defs(site, "executionModel")), None)
+def _execution_model(site: SiteContext) -> tuple[str, Mapping[str, Any]] | None:
+    """The discovery schema and its `executionModel`: a `$defs` entry of that name, else a member of
+    that name below a schema's root (`multiAgent.executionModel`, as the published corpus writes it)."""
+    for found in _defs(site, "executionModel"):
+        return found
+    graph = site.corpus.graph
+    for path in sorted(site.corpus.schemas):
+        if '"executionModel"' not in site.corpus.schemas[path].text:  # no such member: no walk
+            continue
+        for dotted, _child, target in graph.property_tree(Located(path, "")):
+            node = graph.node(target)
+            if dotted.rsplit(".", 1)[-1] == "executionModel" and isinstance(node, Mapping):
+                return path, node
+    return None
 
 
 def _flags(site: SiteContext, path: str) -> list[tuple[str, str, str, str]]:
@@ -125,10 +160,10 @@ def _flags(site: SiteContext, path: str) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def ladder(site: SiteContext, path: str) -> list[dict[str, str]]:
+def ladder(site: SiteContext, model: Mapping[str, Any]) -> list[dict[str, str]]:
     """The rungs named in the description of `executionModel.version`: `N = what (RFC NNNN)`."""
-    model = next((node for p, node in _defs(site, "executionModel") if p == path), {})
-    version = model.get("properties", {}).get("version", {})
+    members = model.get("properties")
+    version = members.get("version", {}) if isinstance(members, Mapping) else {}
     description = version.get("description", "") if isinstance(version, Mapping) else ""
     by_rfc: dict[str, list[str]] = {}
     for event in events(site):
@@ -150,7 +185,8 @@ def ladder(site: SiteContext, path: str) -> list[dict[str, str]]:
 
 
 def capabilities_page(site: SiteContext) -> str:
-    path = _capability_schema(site)
+    found = _execution_model(site)
+    path, model = found if found is not None else (None, {})
     gated: dict[str, list[str]] = {}
     for event in events(site):
         flag = event.annotation("x-wop-capability")
@@ -165,7 +201,7 @@ def capabilities_page(site: SiteContext) -> str:
         schema=site.corpus.schema_name(path) if path else "",
         schema_link=site.paths.href(CAPABILITIES, Target(site.paths.schema_page(path))) if path else "",
         flags=_flags(site, path) if path else [],
-        ladder=ladder(site, path) if path else [],
+        ladder=ladder(site, model) if path else [],
         gates=gates,
     )
 
