@@ -71,6 +71,19 @@ def test_unknown_rfc_citation(findings):
     assert hits(findings(edit), "doc-rfc-unknown") == [(DOC, 7)]
 
 
+def test_an_unknown_rfc_in_a_list_of_citations(findings):
+    """RFC 0001 is the corpus's and 0037 is external (pyproject.toml); 0042 and 0043 are neither."""
+
+    def edit(files):
+        files[DOC] = HEADER + "As RFC 0001/0042 and RFCs 0037–0043 say.\n"
+
+    found = [d for d in findings(edit) if d.rule == "doc-rfc-unknown"]
+    assert [(d.line, d.col, d.message) for d in found] == [
+        (7, 13, "cites RFC 0042, which is not in the corpus"),
+        (7, 32, "cites RFC 0043, which is not in the corpus"),
+    ]
+
+
 def test_a_json_pointer_into_a_schema_must_name_a_member(findings):
     def edit(files):
         files[DOC] = HEADER + (

@@ -75,6 +75,22 @@ def test_code_holds_no_links_headings_tasks_or_rfc_mentions() -> None:
     assert doc.code_lines == {3, 4, 6, 7, 8, 9, 10, 11}
 
 
+@pytest.mark.parametrize(
+    ("line", "cited"),
+    [
+        ("RFC 0070/0072/0077 run agents.", [(70, 1), (72, 10), (77, 15)]),
+        ("RFCs 0058, 0059 and 0061 bound runs.", [(58, 1), (59, 12), (61, 21)]),
+        ("The RFC 0030–0033 track and RFC 0037→0041.", [(30, 5), (33, 14), (37, 29), (41, 38)]),
+        ("RFC-0061 or 0062.", [(61, 1), (62, 13)]),
+        # IETF numbers, a slug, a date and a bare number after the citation are not RFCs of the corpus.
+        ("RFC 2119; RFC 0090-agent-verifier; RFC 0001 2026-05-22; RFC 0081 §D, 0082.", [(90, 11), (1, 36), (81, 57)]),
+    ],
+)
+def test_every_rfc_a_citation_lists_is_a_mention(line: str, cited: list[tuple[int, int]]) -> None:
+    doc = parse_markdown("p.md", line + "\n")
+    assert [(m.number, m.col) for m in doc.rfc_mentions] == cited
+
+
 def test_headings_of_both_styles_with_the_sites_anchors() -> None:
     text = (
         "Setext One\n"

@@ -24,7 +24,12 @@ from markdown_it.token import Token
 
 _TASK = re.compile(r"\[([ xX])\][ \t]+([^\n]*)")
 # OpenWOP RFCs are cited with four digits and a leading zero (RFC 0061); IETF ones (RFC 2119) are not.
-_RFC = re.compile(r"\bRFC[ \u00a0-]?(0\d{3})\b")
+# Several may follow one "RFC" or "RFCs": a list (RFC 0070/0072/0077, RFCs 0058, 0059 and 0061) or a
+# range, whose two ends are cited (RFC 0030–0033, RFC 0037→0041).
+_RFC = re.compile(
+    r"\bRFCs?[ \u00a0-]?(0\d{3})\b((?:[ \u00a0]*(?:[/,\-\u2013\u2014\u2192]|and\b|or\b)[ \u00a0]*0\d{3}\b)*)"
+)
+_FOLLOWING = re.compile(r"0\d{3}")
 _NEWLINE = re.compile(r"\r\n?|\n")
 # `[text][label]` or `[text][]` left as text: the label has no definition (a defined one is a link).
 _UNDEFINED = re.compile(r"\[([^\[\]\n]+)\]\[([^\[\]\n]*)\]")
@@ -465,4 +470,6 @@ def _read(parser: MarkdownIt, path: str, text: str) -> MarkdownDoc:
             continue
         for mention in _RFC.finditer(raw):
             doc.rfc_mentions.append(RfcMention(int(mention.group(1)), number, mention.start() + 1))
+            for more in _FOLLOWING.finditer(raw, mention.start(2), mention.end(2)):
+                doc.rfc_mentions.append(RfcMention(int(more.group()), number, more.start() + 1))
     return doc
