@@ -59,10 +59,18 @@ def test_only_true_findings_remain() -> None:
         ("rfc-compatibility", SHADOW, 13),  # "n/a (withdrawn …)" is not one of the three classes
         # Two RFC files carry the number 0090 (RFC 0001: numbers are not reused).
         ("rfc-number-duplicate", SHADOW, 5),
-        # Descriptions state a default ("Default `completion`", "Defaults to …") no `default` declares.
+        # Descriptions state a default no `default` declares: "Default `completion`", "Defaults to …",
+        # "default when absent is `warn`", "Default when omitted: `input`", "Defaults to `finder` when not
+        # specified".
         ("schema-default-undeclared", "schemas/artifact-type-pack-manifest.schema.json", 113),
+        ("schema-default-undeclared", "schemas/capabilities.schema.json", 80),
+        ("schema-default-undeclared", "schemas/capabilities.schema.json", 209),
         ("schema-default-undeclared", "schemas/capabilities.schema.json", 231),
         ("schema-default-undeclared", "schemas/capabilities.schema.json", 816),
+        ("schema-default-undeclared", "schemas/capabilities.schema.json", 2101),
+        ("schema-default-undeclared", "schemas/node-pack-manifest.schema.json", 242),
+        ("schema-default-undeclared", "schemas/prompt-template.schema.json", 132),
+        ("schema-default-undeclared", "schemas/security-advisory.schema.json", 101),
     ]
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from support.helpers import hits
 
 PATH = "schemas/thing.schema.json"
@@ -35,6 +37,38 @@ def test_a_declared_default_that_agrees_passes(findings):
     def edit(files):
         _with_mode(files, {"type": "integer", "default": 2, "description": "Attempts. Defaults to `2`."})
         files[PATH]["properties"]["on"] = {"type": "boolean", "default": True, "description": "Default: `true`."}
+
+    assert hits(findings(edit), RULE) == []
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Where to look. Defaults to `tenant` when omitted.",
+        "Per CSAF. Defaults to `tenant` when not specified.",
+        "Where the binding comes from. Default when omitted: `tenant`.",
+        "Scope. Default when absent: `tenant`.",
+        "Optional; default when absent is `tenant`. Under `tenant` the host looks up...",
+        'Default: `"tenant"` if omitted.',
+    ],
+)
+def test_a_default_stated_for_the_members_absence_is_flagged(findings, description):
+    def edit(files):
+        _with_mode(files, {"type": "string", "enum": ["tenant", "user"], "description": description})
+
+    found = [d for d in findings(edit) if d.rule == RULE]
+    assert [d.message for d in found] == [
+        "the description gives the default 'tenant' but the schema declares no `default`"
+    ]
+
+
+def test_a_default_under_another_condition_is_not_the_members(findings):
+    def edit(files):
+        _with_mode(
+            files,
+            {"type": "string", "description": "Defaults to `user` when `shared` is set; `tenant` otherwise."},
+        )
+        files[PATH]["properties"]["by"] = {"type": "string", "description": "Defaults to `x` when omitted by a host."}
 
     assert hits(findings(edit), RULE) == []
 

@@ -22,10 +22,14 @@ DEFAULT_UNDECLARED = define(
     "A description states a default (absent means `x`, defaults to `x`) that the schema does not declare, or declares differently, with `default`.",
 )
 
-# "absent means `x`", "defaults to `x`", "default `x`" / "Default: `x`", ending the clause; not "the
-# default `x`", which names some other default rather than this member's.
+# "absent means `x`", "defaults to `x`", "default `x`" / "Default: `x`", and "default when omitted: `x`" /
+# "default when absent is `x`", each ending the clause or followed by the member's absence alone ("when
+# omitted", "if not specified"); not "the default `x`", which names some other default rather than this
+# member's, nor a default given only under another condition ("defaults to `x` when `y` is set").
+_ABSENT = r"(?:when|if)\s+(?:omitted|absent|unset|not\s+(?:specified|set|given|provided|present))"
 _STATED = re.compile(
-    r"(?:[Aa]bsent means|[Dd]efaults to|(?<!the )(?<!spec )\b[Dd]efault:?)\s+`([^`]+)`(?=\s*(?:[.;,)]|$))"
+    r"(?:[Aa]bsent means|[Dd]efaults to|(?<!the )(?<!spec )\b[Dd]efault(?:\s+" + _ABSENT + r"(?::|\s+is)|:)?)"
+    r"\s+`([^`]+)`(?=\s*(?:[.;,)]|$|" + _ABSENT + r"\s*(?:[.;,)]|$)))"
 )
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
