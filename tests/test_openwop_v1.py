@@ -59,6 +59,9 @@ def test_only_true_findings_remain() -> None:
         ("rfc-compatibility", SHADOW, 13),  # "n/a (withdrawn …)" is not one of the three classes
         # Two RFC files carry the number 0090 (RFC 0001: numbers are not reused).
         ("rfc-number-duplicate", SHADOW, 5),
+        # The second RFC 0090 (withdrawn) is "Superseded by RFC 0081 §D + ...", and RFC 0081's Supersedes
+        # is "—": the two records disagree.
+        ("rfc-supersession", "RFCS/0081-agent-evaluation-and-scorecards.md", 13),
         # Descriptions state a default no `default` declares: "Default `completion`", "Defaults to …",
         # "default when absent is `warn`", "Default when omitted: `input`", "Defaults to `finder` when not
         # specified".

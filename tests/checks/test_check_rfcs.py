@@ -79,6 +79,19 @@ def test_supersession_must_agree_both_ways(findings):
     assert sorted((d.path, d.line) for d in found) == [(RFC, 7), (RFC, 14)]
 
 
+def test_the_links_of_a_second_rfc_of_one_number_are_checked_too(findings):
+    """0002-newer-things.md comes second of the two RFCs numbered 0002 (by path), and its Supersedes
+    still needs 0001 to point back."""
+
+    def edit(files):
+        files["spec/rfcs/0002-a-first.md"] = rfc_text(number="0002")
+        files["spec/rfcs/0002-newer-things.md"] = rfc_text(number="0002", supersedes="0001")
+
+    found = findings(edit)
+    assert len(hits(found, "rfc-number-duplicate")) == 1
+    assert sorted((d.path, d.line) for d in found if d.rule == "rfc-supersession") == [(RFC, 7), (RFC, 14)]
+
+
 def test_supersession_agreeing_is_clean(findings):
     def edit(files):
         files[RFC] = rfc_text(status="Superseded", superseded_by="0002")

@@ -193,8 +193,15 @@ _LINKS = (("Supersedes", "Superseded by", "supersedes"), ("Superseded by", "Supe
 
 
 def _supersession(corpus: Corpus) -> Iterator[Diagnostic]:
+    """Each RFC file's Supersedes and Superseded by, against the RFC each names (the first file of its
+    number, as everywhere: two files of one number are `rfc-number-duplicate`). Every file is read,
+    the second of a number too, so its links are checked as well."""
     table = corpus.rfcs_by_number
-    for number, rfc in sorted(table.items()):
+    for path in sorted(corpus.rfcs):
+        rfc = corpus.rfcs[path]
+        number = rfc.file_number if rfc.file_number is not None else rfc.number
+        if number is None:
+            continue
         for field, back, verb in _LINKS:
             for ref in rfc.references(field):
                 other = table.get(ref)
