@@ -25,7 +25,7 @@ from markdown_it.token import Token
 _TASK = re.compile(r"\[([ xX])\][ \t]+([^\n]*)")
 # OpenWOP RFCs are cited with four digits and a leading zero (RFC 0061); IETF ones (RFC 2119) are not.
 # Several may follow one "RFC" or "RFCs": a list (RFC 0070/0072/0077, RFCs 0058, 0059 and 0061) or a
-# range, whose two ends are cited (RFC 0030–0033, RFC 0037→0041).
+# range, whose two ends are cited (RFC 0030-0033, with a hyphen or an en dash; RFC 0037→0041).
 _RFC = re.compile(
     r"\bRFCs?[ \u00a0-]?(0\d{3})\b((?:[ \u00a0]*(?:[/,\-\u2013\u2014\u2192]|and\b|or\b)[ \u00a0]*0\d{3}\b)*)"
 )
