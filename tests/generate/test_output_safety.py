@@ -113,6 +113,42 @@ def test_ordinary_permissions(tmp_path: Path) -> None:
     assert (tmp_path / "out/pkg/a.py").stat().st_mode & 0o777 == 0o644
 
 
+def test_the_folder_keeps_its_permissions(tmp_path: Path) -> None:
+    """A folder made private (`chmod 700`) stays private once regenerated, and so does one never written before."""
+    for out in (tmp_path / "written", tmp_path / "new"):
+        out.mkdir(mode=0o700)
+        out.chmod(0o700)
+        if out.name == "written":
+            write_tree({"a.py": "1"}, out)
+            out.chmod(0o700)
+        write_tree({"a.py": "2"}, out)
+        assert out.stat().st_mode & 0o777 == 0o700
+        assert (out / "a.py").read_text() == "2"
+
+
+def test_a_folder_another_command_wrote_is_refused_even_with_force(tmp_path: Path) -> None:
+    """Its manifest does not list what this command would write: regenerating there dropped the other
+    command's files (`wopgen api --out gen`, then `wopgen models --out gen`, left only wop_models)."""
+    out = tmp_path / "gen"
+    write_tree({"openapi.yaml": "a\n"}, out, command="api")
+    for force in (False, True):
+        with pytest.raises(WriteError, match=r"holds the output of `wopgen api`.*`wopgen models` would remove"):
+            write_tree({"wop_models/a.py": "x\n"}, out, force=force, command="models")
+    assert listing(out) == [MANIFEST, "openapi.yaml"]
+    write_tree({"openapi.yaml": "b\n"}, out, command="api")  # the same command again
+    assert (out / "openapi.yaml").read_text() == "b\n"
+
+
+def test_a_manifest_that_names_no_command_is_taken_over(tmp_path: Path) -> None:
+    """Output written before manifests named their command is regenerated as before, and named from then on."""
+    out = tmp_path / "gen"
+    write_tree({"a.py": "1\n"}, out)
+    write_tree({"a.py": "2\n"}, out, command="models")
+    assert "# written by: wopgen models\n" in (out / MANIFEST).read_text()
+    with pytest.raises(WriteError, match="wopgen models"):
+        write_tree({"b.py": "x\n"}, out, command="api")
+
+
 def test_leftovers_of_a_killed_run_are_removed_and_a_lost_target_is_restored(tmp_path: Path) -> None:
     out = tmp_path / "out"
     write_tree({"a": "1"}, out)
@@ -159,6 +195,16 @@ def test_models_into_a_folder_with_other_files(make_corpus: Callable[..., Path],
     assert generated and all(p.startswith("wop_models/") for p in generated)
     assert run("--root", str(root), "models", "--out", str(out)).exit_code == 0
     assert (out / "handwritten.py").read_text() == "keep = True\n"
+
+
+def test_generators_sharing_an_out_folder_keep_each_others_files(tmp_path: Path) -> None:
+    root, out = write(tmp_path / "corpus", api_files()), tmp_path / "gen"
+    assert run("--root", str(root), "models", "--out", str(out)).exit_code == 0
+    before = listing(out)
+    result = CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(out)])
+    assert result.exit_code == 2 and "holds the output of `wopgen models`" in result.output
+    assert listing(out) == before
+    assert run("--root", str(root), "api", "--out", str(tmp_path / "api")).exit_code == 0
 
 
 def test_out_slash_is_refused_cleanly(make_corpus: Callable[..., Path]) -> None:

@@ -303,8 +303,10 @@ def generated_tree(
     check_only: bool,
     also: tuple[str, ...] = (),
     force: bool = False,
+    command: str = "",
 ) -> None:
-    """Shared body of the generating commands: refuse a broken corpus, then write or compare."""
+    """Shared body of the generating commands: refuse a broken corpus, then write or compare. The
+    output's manifest names `command` (default: `what`) as the command that wrote it."""
     from wopgen.cli import progress
     from wopgen.generate.writer import WriteError, drift, write_tree
 
@@ -323,7 +325,7 @@ def generated_tree(
         click.echo(f"{target}: stale; run `wopgen {what}` to regenerate", err=True)
         sys.exit(EXIT_FINDINGS)
     try:
-        write_tree(files, target, force=force, protected=protected_paths(corpus))
+        write_tree(files, target, force=force, protected=protected_paths(corpus), command=command or what)
     except WriteError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"wrote {plural(len(files), 'file')} to {target}")

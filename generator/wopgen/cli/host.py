@@ -57,7 +57,7 @@ def host_generate(obj: Context, out: Path | None, check_only: bool, force: bool)
       wopgen host generate --out /tmp/host && PYTHONPATH=/tmp/host python -c "import wop_host"
       wopgen host generate --check            # CI: is build/host up to date?
     """
-    generated_tree(obj, "host", _render_host, out, check_only, force=force)
+    generated_tree(obj, "host", _render_host, out, check_only, force=force, command="host generate")
 
 
 def profile_names(module: object, mutants: bool = False) -> list[str]:

@@ -5,10 +5,12 @@ staging folder beside the target and swaps it into place, so a failed or interru
 leaves a half-written output folder. `drift` compares instead of writing, for `--check`.
 
 The writer only ever replaces what it wrote itself: every output folder carries a manifest
-(`.wopgen-output`, one `sha256  path` line per generated file). On regeneration the files the old
-manifest lists are dropped and every other file in the folder (a `CNAME`, hand-written notes) is
-carried over untouched. A folder that holds files but no manifest is refused unless the caller
-passes `force`; folders that hold the corpus or a `.git` are refused always.
+(`.wopgen-output`, one `sha256  path` line per generated file, and the command that wrote them). On
+regeneration the files the old manifest lists are dropped and every other file in the folder (a
+`CNAME`, hand-written notes) is carried over untouched. A folder that holds files but no manifest is
+refused unless the caller passes `force`, and so is a folder another command wrote (its manifest
+does not list what this one would write, so regenerating there would drop the other's files); folders
+that hold the corpus or a `.git` are refused always.
 
 `create_tree` starts files people will edit from then on (`wopgen init`): it only adds files that
 do not exist yet, keeps no manifest (none of it is the writer's to replace later) and leaves
@@ -25,6 +27,7 @@ import hashlib
 import os
 import re
 import shutil
+import stat
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import suppress
@@ -35,6 +38,7 @@ Tree = Mapping[str, str | bytes]
 
 MANIFEST = ".wopgen-output"
 _MANIFEST_HEADER = "# files written by wopgen (sha256  path); wopgen replaces only these\n"
+_WRITTEN_BY = "# written by: wopgen "  # then the command, on a line of its own
 _OLD = ".wopgen-old"
 _SCRATCH = ".wopgen-staging"
 _STAGING_INSIDE = re.compile(re.escape(_SCRATCH) + r"\.(\d+)\.[0-9a-f]{8}")  # create_tree's, by process id
@@ -56,9 +60,26 @@ def _as_bytes(content: str | bytes) -> bytes:
     return content if isinstance(content, bytes) else content.encode("utf-8")
 
 
-def manifest_text(digests: dict[str, str]) -> str:
-    """The manifest of the files whose sha256 hex digests `digests` holds, by relative path."""
-    return _MANIFEST_HEADER + "".join(f"{digests[p]}  {p}\n" for p in sorted(digests))
+def manifest_text(digests: dict[str, str], command: str = "") -> str:
+    """The manifest of the files whose sha256 hex digests `digests` holds, by relative path, written by
+    the wopgen `command` (`models`, `site build`; none for a staging folder)."""
+    written_by = f"{_WRITTEN_BY}{command}\n" if command else ""
+    return _MANIFEST_HEADER + written_by + "".join(f"{digests[p]}  {p}\n" for p in sorted(digests))
+
+
+def manifest_command(folder: Path) -> str:
+    """The wopgen command the manifest of `folder` says wrote it ("" when it names none: a manifest of
+    an earlier release, or no manifest)."""
+    try:
+        with (folder / MANIFEST).open(encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if not line.startswith("#"):
+                    break
+                if line.startswith(_WRITTEN_BY):
+                    return line[len(_WRITTEN_BY) :].strip()
+    except OSError:
+        return ""
+    return ""
 
 
 def read_manifest(folder: Path) -> set[str] | None:
@@ -200,7 +221,7 @@ def _folder(out: Path, refused: Callable[[Path], str | None]) -> Path:
     return out
 
 
-def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> Path:
+def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = (), command: str = "") -> Path:
     """The folder `write_tree` will replace (a symlink followed), after every refusal is checked
     and the leftovers of interrupted runs are cleaned away; raises WriteError."""
     kept = [Path(os.path.abspath(p)) for p in protected]
@@ -214,6 +235,12 @@ def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -
         raise WriteError(
             f"refusing to write into {out}: the folder holds files wopgen did not write (no {MANIFEST} "
             "manifest); choose a new or empty folder, or pass --force to add the generated files beside them"
+        )
+    other = manifest_command(out) if present and command else ""
+    if other and other != command:
+        raise WriteError(
+            f"refusing to write into {out}: it holds the output of `wopgen {other}` ({MANIFEST}), which "
+            f"`wopgen {command}` would remove; give each command a folder of its own"
         )
     return out
 
@@ -230,18 +257,23 @@ def scratch_beside(out: Path) -> Path:
     return scratch
 
 
-def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> None:
-    """Make `out` hold `files` (and keep every file in it that wopgen did not write), atomically.
+def write_tree(
+    files: Tree, out: Path, *, force: bool = False, protected: Iterable[Path] = (), command: str = ""
+) -> None:
+    """Make `out` hold `files` (and keep every file in it that wopgen did not write), atomically; the
+    manifest says the wopgen `command` wrote them.
 
     Refused (WriteError, nothing changed): a folder that is the file-system root, holds a `.git`
-    or any of the `protected` paths; a non-empty folder without a manifest unless `force`.
+    or any of the `protected` paths; a non-empty folder without a manifest unless `force`; a folder
+    whose manifest names another command. The folder keeps its permissions (and owner, where the
+    process may set it).
     A symlinked `out` is followed: the folder it points at is replaced and the link kept. A file or
     symlink inside `out` where a generated file needs a folder fails (WriteError, nothing changed):
     nothing is written through a link.
     """
     for relative in files:
         _safe(relative)
-    out = prepare(out, force=force, protected=protected)
+    out = prepare(out, force=force, protected=protected, command=command)
     ours = (read_manifest(out) or set()) if out.is_dir() else set()
     staging = scratch_beside(out)
     try:
@@ -259,7 +291,8 @@ def write_tree(files: Tree, out: Path, *, force: bool = False, protected: Iterab
             content = _as_bytes(files[relative])
             target.write_bytes(content)
             digests[relative] = hashlib.sha256(content).hexdigest()
-        (staging / MANIFEST).write_text(manifest_text(digests), encoding="utf-8")
+        (staging / MANIFEST).write_text(manifest_text(digests, command), encoding="utf-8")
+        _keep_mode_and_owner(out, staging)
         _swap(staging, out)
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
@@ -298,7 +331,9 @@ class FolderFiles(Mapping[str, bytes]):
         return len(self.paths)
 
 
-def move_tree(folder: Path, out: Path, *, force: bool = False, protected: Iterable[Path] = ()) -> int:
+def move_tree(
+    folder: Path, out: Path, *, force: bool = False, protected: Iterable[Path] = (), command: str = ""
+) -> int:
     """Make `out` hold the files of `folder` exactly as `write_tree(FolderFiles(folder), out, ...)`
     would (the same refusals, files carried over, manifest and atomic swap), by turning `folder`
     itself into the new output instead of copying its files; returns the number of files.
@@ -309,11 +344,11 @@ def move_tree(folder: Path, out: Path, *, force: bool = False, protected: Iterab
     empty folders are dropped, as the writer writes only the folders that hold files. A folder
     holding anything but folders and regular files (a symbolic link) is copied file by file instead.
     """
-    out = prepare(out, force=force, protected=protected)
+    out = prepare(out, force=force, protected=protected, command=command)
     found = _plain_files(folder)
     if found is None or not _same_disk(folder, out.parent):
         files = FolderFiles(folder)
-        write_tree(files, out, force=force, protected=protected)
+        write_tree(files, out, force=force, protected=protected, command=command)
         return len(files)
     for relative in found:
         _safe(relative)
@@ -322,11 +357,26 @@ def move_tree(folder: Path, out: Path, *, force: bool = False, protected: Iterab
         digests = {relative: _digest(folder / relative) for relative in found}
         for entry in sorted(out.iterdir()) if out.is_dir() else []:
             _carry_beside(entry, folder / entry.name, out, ours)
-        (folder / MANIFEST).write_text(manifest_text(digests), encoding="utf-8")
+        (folder / MANIFEST).write_text(manifest_text(digests, command), encoding="utf-8")
+        _keep_mode_and_owner(out, folder)
         _swap(folder, out)
     except OSError as exc:
         raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
     return len(found)
+
+
+def _keep_mode_and_owner(out: Path, replacement: Path) -> None:
+    """Give the folder about to replace `out` the permissions of `out` (a private `chmod 700` output stays
+    private), and its owner and group where this process may set them."""
+    try:
+        kept = out.stat()
+    except FileNotFoundError:
+        return  # a new folder: made as every folder is, under the umask
+    os.chmod(replacement, stat.S_IMODE(kept.st_mode))
+    mine = replacement.stat()
+    if (mine.st_uid, mine.st_gid) != (kept.st_uid, kept.st_gid):
+        with suppress(PermissionError):
+            os.chown(replacement, kept.st_uid, kept.st_gid)
 
 
 def _plain_files(folder: Path) -> list[str] | None:

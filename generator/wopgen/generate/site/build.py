@@ -38,6 +38,8 @@ from wopgen.generate.site.theme_files import hide_dotted
 from wopgen.generate.writer import WriteError, clean_leftovers, move_tree, prepare, scratch_beside, write_tree
 from wopgen.templates import environment
 
+SITE_COMMAND = "site build"  # what the built site's manifest says wrote it
+
 
 class SiteBuildError(Exception):
     """mkdocs refused the site; the message is what mkdocs said."""
@@ -80,7 +82,7 @@ def build(
     checked before mkdocs runs; mkdocs works in a folder beside `out`, which the next run removes
     if this one is killed.
     """
-    out = prepare(out, force=force, protected=protected)
+    out = prepare(out, force=force, protected=protected, command=SITE_COMMAND)
     pages = None if page_cache is None else PageCache(page_cache / corpus_file(corpus.root))
     pieces: dict[str, str] = {}
     with template_cache_kept(environment("site"), template_cache):  # wopgen's page templates
@@ -100,7 +102,7 @@ def build(
             finally:  # what the pages that were built made is kept, even when mkdocs refused the site
                 if pages is not None:
                     pages.save()
-        return move_tree(built, out, force=force, protected=protected)
+        return move_tree(built, out, force=force, protected=protected, command=SITE_COMMAND)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
