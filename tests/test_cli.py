@@ -118,3 +118,20 @@ def test_rfc_new_and_list(make_corpus):
     # the new RFC passes the RFC rules except Affects, which it asks the author to fill
     check = json.loads(run("--root", str(root), "check", "--format", "json").output)
     assert [d["rule"] for d in check["diagnostics"]] == []
+
+
+def test_rfc_new_refuses_what_it_cannot_write_and_leaves_nothing(make_corpus, tmp_path):
+    root = make_corpus()
+    rfcs = root / "spec/rfcs"
+    before = sorted(p.name for p in rfcs.iterdir())
+    for title in ("two\nlines", "not \udcff UTF-8"):  # the shell passes undecodable bytes as surrogates
+        result = run("--root", str(root), "rfc", "new", title)
+        assert result.exit_code == 2 and "one line of UTF-8 text" in result.output
+    (rfcs / "0038-hello.md").symlink_to(tmp_path / "outside.md")  # a link where the new RFC would go
+    result = run("--root", str(root), "rfc", "new", "Hello")
+    assert result.exit_code == 2 and "already has 0038-hello.md" in result.output
+    assert not (tmp_path / "outside.md").exists()
+    (rfcs / "0038-hello.md").unlink()
+    assert sorted(p.name for p in rfcs.iterdir()) == before
+    long = run("--root", str(root), "rfc", "new", "y" * 5000)  # a file name the file system would refuse
+    assert long.exit_code == 0 and long.output.strip() == "spec/rfcs/0038-" + "y" * 60 + ".md"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import getpass
+import posixpath
+import unicodedata
 
 import click
 
@@ -27,17 +29,28 @@ def rfc_new(obj: Context, title: str, author: str | None) -> None:
       wopgen rfc new "Verification gates and structured findings"
     """
     from wopgen.generate.rfc import new_rfc
+    from wopgen.generate.writer import WriteError, create_tree
 
     if not title.strip():
         raise click.UsageError("the title must not be empty")
+    _one_line(title, "the title")
+    if author is not None:
+        _one_line(author, "--author")
     corpus = obj.corpus()
     relative, text = new_rfc(corpus, title, author or _current_user(), dt.date.today())
-    target = corpus.root / relative
-    if target.exists():
-        raise click.UsageError(f"{relative} already exists")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    folder, name = posixpath.split(relative)
+    try:  # only ever a new file, never through a link, and nothing left behind when it fails
+        create_tree({name: text}, corpus.root / folder)
+    except WriteError as exc:
+        raise click.UsageError(str(exc)) from None
     click.echo(relative)
+
+
+def _one_line(value: str, what: str) -> None:
+    """Refuse a value the RFC's header table cannot hold: a line break or other control character, or
+    bytes that are not UTF-8 (which the shell passes through undecoded)."""
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
+        raise click.UsageError(f"{what} must be one line of UTF-8 text, without control characters")
 
 
 def _current_user() -> str:

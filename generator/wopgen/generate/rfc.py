@@ -8,10 +8,13 @@ import re
 from wopgen.corpus import Corpus
 from wopgen.templates import environment
 
+SLUG_LENGTH = 60  # characters at most: a file name stays short, whatever the title
+
 
 def slug(title: str) -> str:
+    """The file-name part of a title: its first eight words, lower case, joined by `-`."""
     words = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
-    return "-".join(words.split("-")[:8]) or "untitled"
+    return "-".join(words.split("-")[:8])[:SLUG_LENGTH].strip("-") or "untitled"
 
 
 def next_number(corpus: Corpus) -> int:
