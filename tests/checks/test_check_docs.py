@@ -24,6 +24,20 @@ def test_banner_level_unknown(findings):
     assert hits(findings(edit), "doc-banner") == [(DOC, 3)]
 
 
+def test_a_banner_pattern_that_backtracks_without_end_is_stopped(findings):
+    """A banner-pattern is the corpus author's regular expression: one that backtracks for ever on a
+    block quote hung `check`; it is stopped at the budget and reported at that block quote."""
+
+    def edit(files):
+        files["pyproject.toml"] += "banner-pattern = '>\\s*(?P<level>(?=x?)(a|aa)+)$'\n"
+        files[DOC] = "# Overview\n\n> " + "a" * 40 + "!\n"
+
+    found = [d for d in findings(edit) if d.rule == "doc-banner" and d.path == DOC]
+    assert [(d.line, d.message.split(" (")[0]) for d in found] == [
+        (3, "banner-pattern ran past 1 s on this block quote")
+    ]
+
+
 def test_banner_disagrees_with_rfc_status(findings):
     def edit(files):
         files[DOC] = files[DOC].replace("`Accepted` via", "`Active` via")

@@ -11,6 +11,7 @@ from wopgen.corpus import Corpus
 from wopgen.corpus.conventions import BANNER_PATTERN, numbered_rfc
 from wopgen.corpus.graph import value_at
 from wopgen.corpus.markdown import MarkdownDoc
+from wopgen.corpus.regexes import BUDGET_SECONDS, PatternTimeout, bounded_match
 from wopgen.corpus.rfc import STATUSES
 from wopgen.diagnostics import Diagnostic, define
 
@@ -65,7 +66,18 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
 def _banner(corpus: Corpus, doc: MarkdownDoc) -> Iterator[Diagnostic]:
     conventions = corpus.settings.conventions
     found = doc.first_blockquote()
-    match = conventions.banner_regex.match(found[1]) if found else None
+    try:
+        match = bounded_match(conventions.banner_pattern, found[1]) if found else None
+    except PatternTimeout:
+        assert found is not None
+        yield BANNER.at(
+            doc.path,
+            found[0],
+            f"banner-pattern ran past {BUDGET_SECONDS:g} s on this block quote (catastrophic backtracking), "
+            "so the banner cannot be judged",
+            "rewrite banner-pattern without nested or overlapping repetition",
+        )
+        return
     if found is None or match is None:
         line = found[0] if found else (doc.title.line + 1 if doc.title else 1)
         yield BANNER.at(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -53,10 +53,6 @@ class Conventions:
     external_paths: tuple[str, ...] = ()
     site_title: str = "OpenWOP v1"
     repository_url: str = ""
-    banner_regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "banner_regex", re.compile(self.banner_pattern))
 
     # --- questions the checks ask ------------------------------------------------------
 

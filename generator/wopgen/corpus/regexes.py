@@ -63,6 +63,20 @@ def search(pattern: str, text: str) -> bool:
     return compiled.search(text) is not None
 
 
+@lru_cache(maxsize=64)
+def _as_re(pattern: str) -> Any:
+    return regex.compile(pattern, flags=regex.VERSION0)  # VERSION0: the pattern is read as `re` reads it
+
+
+def bounded_match(pattern: str, text: str) -> Any:
+    """`re.match(pattern, text)` for a pattern a user configured (a match object or None), with the
+    `regex` module, which reads it as `re` does but stops: PatternTimeout past the budget."""
+    try:
+        return _as_re(pattern).match(text, timeout=BUDGET_SECONDS)
+    except TimeoutError:
+        raise PatternTimeout(pattern, text) from None
+
+
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not search(pattern, instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
