@@ -178,3 +178,29 @@ def test_init_rejects_a_bad_id_base(tmp_path: Path) -> None:
     code, _ = run("init", str(tmp_path / "x"), "--id-base", "https://acme.example/no-slash")
     assert code == 2
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--title", "Acme\nProtocol", "--title must be one line"),  # a heading and a TOML line broken in two
+        ("--id-base", "https://acme.example/\udcff/", "--id-base must be one line"),  # bytes that are not UTF-8
+        ("--author", "A.\tAuthor", "--author must be one line"),
+        ("--repository-url", "javascript:alert(1)", "--repository-url must be an http(s) URL"),
+    ],
+)
+def test_init_refuses_values_that_would_leave_a_broken_corpus(
+    tmp_path: Path, option: str, value: str, said: str
+) -> None:
+    code, output = run("init", str(tmp_path / "x"), option, value)
+    assert code == 2 and said in output
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_repository_url_setting_must_be_http(tmp_path: Path) -> None:
+    """The site links it from every page; mkdocs refused it only when the site was built."""
+    assert run("init", str(tmp_path / "x"))[0] == 0
+    settings = tmp_path / "x/pyproject.toml"
+    settings.write_text(settings.read_text().replace('repository-url = ""', 'repository-url = "javascript:x"'))
+    code, output = run("--root", str(tmp_path / "x"), "check")
+    assert code == 2 and "repository-url must be an http(s) URL" in output

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import getpass
 import posixpath
-import unicodedata
 
 import click
 
@@ -47,9 +46,9 @@ def rfc_new(obj: Context, title: str, author: str | None) -> None:
 
 
 def _one_line(value: str, what: str) -> None:
-    """Refuse a value the RFC's header table cannot hold: a line break or other control character, or
-    bytes that are not UTF-8 (which the shell passes through undecoded)."""
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
+    from wopgen.generate.rfc import one_line
+
+    if not one_line(value):
         raise click.UsageError(f"{what} must be one line of UTF-8 text, without control characters")
 
 

@@ -262,6 +262,9 @@ def parse_conventions(table: Mapping[str, Any]) -> Conventions:
         raise ConventionError("examples-required may list only valid and invalid")
     if values.get("examples_layout") == "per-def" and not values.get("examples_schema"):
         raise ConventionError('examples-layout = "per-def" needs examples-schema (the single-file schema)')
+    url = values.get("repository_url")
+    if url and not url.startswith(("https://", "http://")):
+        raise ConventionError(f"repository-url must be an http(s) URL (got {url!r})")
     pattern = values.get("banner_pattern")
     if pattern is not None:
         try:

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 
 from wopgen.corpus import Corpus
 from wopgen.templates import environment
+
+
+def one_line(value: str) -> bool:
+    """Whether `value` fits a header cell, a page title or a one-line TOML string: no line break or other
+    control character, and no byte that is not UTF-8 (which the shell passes through undecoded)."""
+    return not any(unicodedata.category(c) in ("Cc", "Cs") for c in value)
+
 
 SLUG_LENGTH = 60  # characters at most: a file name stays short, whatever the title
 
