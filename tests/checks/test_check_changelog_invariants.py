@@ -64,6 +64,18 @@ def test_invariant_glob_that_leaves_the_root_does_not_count(findings):
     assert hits(findings(edit), "invariant-untested") == [(INV, 5)]
 
 
+def test_a_test_path_outside_the_repository_is_a_shape_finding(findings):
+    """Beside a test that exists, `../../../etc/passwd` passed unremarked: it can witness nothing here."""
+
+    def edit(files):
+        files[INV] = files[INV].replace(
+            "      - tests/test_things.py\n", "      - tests/test_things.py\n      - ../../../etc/passwd\n"
+        )
+
+    found = findings(edit)
+    assert hits(found, "invariant-shape") == [(INV, 5)] and hits(found, "invariant-untested") == []
+
+
 def test_malformed_yaml_is_a_diagnostic(findings):
     def edit(files):
         files[INV] = "invariants:\n  - id: [unclosed\n"

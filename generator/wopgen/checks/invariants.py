@@ -76,6 +76,14 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 "list repository paths, e.g. tests/corpus/test_content_free.py",
             )
             continue
+        outside = [t for t in tests if not corpus.inside(t)]
+        if outside:
+            yield SHAPE.at(
+                doc.path,
+                entry.line_of("tests"),
+                f"{ident}: tests must be paths inside the repository, not {outside[0]!r}",
+                "name the test by its path from the repository root, e.g. tests/corpus/test_content_free.py",
+            )
         if tier == "protocol" and not any(corpus.glob(pattern) for pattern in tests):
             yield UNTESTED.at(
                 doc.path,
