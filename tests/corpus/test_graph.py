@@ -51,6 +51,33 @@ def _anchored(files: dict[str, Any]) -> None:
     capabilities["$defs"]["agents"]["$anchor"] = "agents"
 
 
+def _dynamic(files: dict[str, Any]) -> None:
+    """A tree whose children refer to their node by `$dynamicRef` (a `$dynamicAnchor` in `$defs`), and two
+    `$dynamicRef`s that start nowhere: an anchor nothing declares, and a document on another host."""
+    properties = files[THING]["properties"]
+    files[THING]["$defs"]["node"] = {
+        "$dynamicAnchor": "node",
+        "type": "object",
+        "properties": {"kids": {"type": "array", "items": {"$dynamicRef": "#node"}}},
+    }
+    properties["tree"] = {"$dynamicRef": "#node"}
+    properties["lost"] = {"$dynamicRef": "#meta"}
+    properties["away"] = {"$dynamicRef": "https://elsewhere.example/meta.json"}
+
+
+def test_a_dynamic_ref_must_start_somewhere(tmp_path: Path) -> None:
+    """`check` passed `$dynamicRef`s that lead nowhere, and `models` then failed on them; a `$def` only a
+    `$dynamicRef` lands in was unused."""
+    found = diagnose(corpus_of(tmp_path / "c", _dynamic))
+    assert [d.message for d in found if d.rule == "schema-ref-unresolved"] == [
+        f"$dynamicRef '#meta': pointer 'meta' does not exist in {BASE}thing.schema.json"
+    ]
+    assert [d.message.split(",")[0] for d in found if d.rule == "schema-ref-external"] == [
+        "$dynamicRef 'https://elsewhere.example/meta.json' resolves to 'https://elsewhere.example/meta.json'"
+    ]
+    assert hits(found, "schema-defs-unused") == []
+
+
 def test_an_anchor_reference_uses_its_def_and_bundles(tmp_path: Path) -> None:
     root = corpus_of(tmp_path / "c", _anchored, api_files())
     corpus = load(root)

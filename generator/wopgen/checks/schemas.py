@@ -17,7 +17,7 @@ from wopgen.corpus.events import (
     event_types,
     type_index,
 )
-from wopgen.corpus.graph import Position, Status
+from wopgen.corpus.graph import Position, RefSite, Status
 from wopgen.diagnostics import Diagnostic, define
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -39,12 +39,14 @@ DIRECTION = define(
     "artifact), or declares another value; see the direction-* settings.",
 )
 REF_UNRESOLVED = define(
-    "schema-ref-unresolved", "error", "A `$ref` does not resolve to a schema or subschema in the corpus."
+    "schema-ref-unresolved",
+    "error",
+    "A `$ref` (or where a `$dynamicRef` starts) does not resolve to a schema or subschema in the corpus.",
 )
 REF_EXTERNAL = define(
     "schema-ref-external",
     "error",
-    "A `$ref` points at the network or outside the corpus; it is never fetched.",
+    "A `$ref` (or `$dynamicRef`) points at the network or outside the corpus; it is never fetched.",
 )
 REF_CYCLE = define(
     "schema-ref-cycle", "error", "A chain of `$ref`s leads back to itself without any schema in between."
@@ -170,8 +172,14 @@ def _check_direction(corpus: Corpus, path: str, doc: JsonDoc) -> Iterator[Diagno
 
 
 def _check_refs(corpus: Corpus) -> Iterator[Diagnostic]:
+    graph = corpus.graph
+    yield from _check_ref_sites(corpus, graph.sites, "$ref")
+    yield from _check_ref_sites(corpus, graph.dynamic_sites, "$dynamicRef")
+
+
+def _check_ref_sites(corpus: Corpus, sites: list[RefSite], keyword: str) -> Iterator[Diagnostic]:
     base = corpus.settings.id_base
-    for site in corpus.graph.sites:
+    for site in sites:
         if site.status is Status.EXTERNAL:
             line, col = site.locate()
             document = urldefrag(site.uri)[0]
@@ -183,14 +191,14 @@ def _check_refs(corpus: Corpus) -> Iterator[Diagnostic]:
             yield REF_EXTERNAL.at(
                 site.path,
                 line,
-                f"$ref {site.ref!r} resolves to {site.uri!r}, {where}",
+                f"{keyword} {site.ref!r} resolves to {site.uri!r}, {where}",
                 f"refer to schemas in the corpus only (their $id starts with {base})",
                 col=col,
             )
         elif site.status in _UNRESOLVED_HINTS:
             line, col = site.locate()
             yield REF_UNRESOLVED.at(
-                site.path, line, f"$ref {site.ref!r}: {site.detail}", _UNRESOLVED_HINTS[site.status], col=col
+                site.path, line, f"{keyword} {site.ref!r}: {site.detail}", _UNRESOLVED_HINTS[site.status], col=col
             )
 
 

@@ -391,6 +391,24 @@ class RefGraph:
         }
 
     @cached_property
+    def dynamic_sites(self) -> list[RefSite]:
+        """Every `$dynamicRef` of the corpus, each resolved as a `$ref` of the same value would be: where
+        the dynamic reference starts (JSON Schema 2020-12, 8.2.3.2), which must exist, and which a
+        `$dynamicAnchor` there may then move. The sites say `$ref`; only the checks read them."""
+        found = []
+        for path in sorted(self.corpus.schemas):
+            doc = self.corpus.schemas[path]
+            if '"$dynamicRef"' not in doc.text and "\\u" not in doc.text:  # none written: no walk
+                continue
+            for item in self._walk(path):
+                ref = item.node.get("$dynamicRef")
+                if item.position is not Position.DATA and isinstance(ref, str):
+                    found.append(
+                        self._resolve(doc, SchemaObject(item.pointer, {"$ref": ref}, item.position, item.base))
+                    )
+        return found
+
+    @cached_property
     def sites(self) -> list[RefSite]:
         """Every `$ref` site of the corpus: file by file in path order, each in document order."""
         self._walk_all()
@@ -608,9 +626,10 @@ class RefGraph:
 
     @cached_property
     def used_defs(self) -> dict[str, frozenset[str]]:
-        """Schema path -> names of its top-level `$defs` entries that some `$ref` lands in or below."""
+        """Schema path -> names of its top-level `$defs` entries that some `$ref` (or `$dynamicRef`) lands
+        in or below."""
         used: dict[str, set[str]] = {}
-        for site in self.sites:
+        for site in [*self.sites, *self.dynamic_sites]:
             if site.target is None:
                 continue
             parts = site.target.pointer.split("/")
