@@ -18,7 +18,7 @@ from wopgen.cli import cli
 from wopgen.conformance.report import as_json, text
 from wopgen.conformance.runner import run, summary
 from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
-from wopgen.conformance.transport import Http
+from wopgen.conformance.transport import Http, TransportError
 
 DISCOVERY = {"protocolVersion": "1.0", "supportedEnvelopes": [], "schemaVersions": {}}
 LIMITS = {"clarificationRounds": 0, "schemaRounds": 0, "envelopesPerTurn": 0}
@@ -270,3 +270,74 @@ def test_a_gated_scenario_whose_seam_is_not_wired_soft_skips(stub, repo_corpus):
     (result,) = run([BY_NAME["agent-loop-workspace-snapshot"]], Http(host.url, KEY, timeout=2), repo_corpus)
     assert result.status == "skipped"
     assert "/v1/host/sample/agentloop/run is not wired (HTTP 404)" in result.message
+
+
+def trickle(head: bytes, unit: bytes) -> Route:
+    """A route that writes `head`, then `unit` every 0.1 s: each piece comes well within a socket timeout,
+    yet the answer never ends (the stub gives up after 8 s, so a client without a deadline fails, not hangs)."""
+
+    def route(handler: BaseHTTPRequestHandler) -> None:
+        handler.wfile.write(head)
+        ends = time.monotonic() + 8
+        while time.monotonic() < ends:
+            handler.wfile.write(unit)
+            time.sleep(0.1)
+
+    return route
+
+
+@pytest.mark.parametrize(
+    ("head", "unit"),
+    [
+        (b"", b"H"),  # a status line that never ends
+        (b"HTTP/1.1 200 OK\r\nX-A: ", b"a"),  # a header value that never ends
+        (b"HTTP/1.1 200 OK\r\n", b"X-B: b\r\n"),  # headers that never end
+    ],
+)
+def test_an_answer_trickled_a_byte_at_a_time_is_cut_at_the_request_deadline(stub, head, unit):
+    host = stub({"GET /.well-known/openwop": trickle(head, unit)})
+    start = time.monotonic()
+    with pytest.raises(TransportError, match="did not end within the request deadline"):
+        Http(host.url, KEY, timeout=0.5).request("GET", "/.well-known/openwop")
+    assert time.monotonic() - start < 2
+
+
+def test_a_body_trickled_a_byte_at_a_time_is_cut_at_the_request_deadline(stub):
+    host = stub({"GET /slow": trickle(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n[", b" ")})
+    start = time.monotonic()
+    reply = Http(host.url, KEY, timeout=0.5).request("GET", "/slow")
+    assert time.monotonic() - start < 2
+    assert reply.status == 200 and reply.problem == "the answer did not end within the request deadline"
+
+
+def test_a_host_trickling_every_answer_ends_the_run_at_max_seconds(stub, repo_corpus):
+    slow = trickle(b"HTTP/1.1 200 OK\r\n", b"X-B: b\r\n")
+    paths = ("POST /v1/runs", "GET /v1/runs/r1", "GET /v1/runs/r1/events/poll", "GET /v1/runs/r1/events")
+    host = stub({"GET /.well-known/openwop": discovery_only} | dict.fromkeys(paths, slow))
+    start = time.monotonic()
+    result = CliRunner().invoke(
+        cli,
+        [
+            *("--root", str(repo_corpus.root), "conformance", "--url", host.url, "--api-key", KEY),
+            *("--timeout", "1", "--max-seconds", "2", "--format", "json"),
+        ],
+    )
+    assert time.monotonic() - start < 5
+    assert result.exit_code == 1, result.output
+    scenarios = json.loads(result.output)["scenarios"]
+    assert any(s["message"] == "not run: the whole run's deadline passed" for s in scenarios)
+
+
+def test_a_discovery_document_trickled_for_ever_is_a_clear_usage_error(stub, repo_corpus):
+    host = stub({"GET /.well-known/openwop": trickle(b"HTTP/1.1 200 OK\r\nX-A: ", b"a")})
+    start = time.monotonic()
+    result = CliRunner().invoke(
+        cli,
+        [
+            *("--root", str(repo_corpus.root), "conformance", "--url", host.url, "--api-key", KEY),
+            *("--timeout", "1", "--max-seconds", "5"),
+        ],
+    )
+    assert time.monotonic() - start < 3
+    assert result.exit_code == 2, result.output
+    assert "cannot reach" in result.output and "did not end within the request deadline" in result.output

@@ -10,7 +10,9 @@ redirect to another origin is refused, so the bearer key never leaves the host i
 from __future__ import annotations
 
 import http.client
+import io
 import json
+import socket
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ MAX_BODY_BYTES = 4 * 1024 * 1024  # an answer longer than this is cut and report
 MAX_STREAM_BYTES = 2 * 1024 * 1024
 MAX_STREAM_EVENTS = 2_000
 MAX_REDIRECTS = 3
+LATE = "the answer did not end within the request deadline"
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,51 @@ class TransportError(OSError):
     """The host could not be talked to over HTTP at all (an OSError, like a refused connection)."""
 
 
+class _DeadlineReader(io.RawIOBase):
+    """The socket's own reader, with the socket timeout cut before each receive to the time left until `ends`.
+
+    A socket timeout bounds one receive only: a host that sends a byte just within it, again and
+    again, would hold a status line, a header or a body open for ever. A read that would end past
+    `ends` raises TimeoutError, as a socket timeout does, and says which deadline it was.
+    """
+
+    def __init__(self, raw: io.RawIOBase, sock: socket.socket, ends: float) -> None:
+        super().__init__()
+        self.raw = raw
+        self.sock = sock
+        self.ends = ends
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        left = self.ends - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(LATE)
+        self.sock.settimeout(left)
+        try:
+            return self.raw.readinto(buffer)
+        except TimeoutError:
+            raise TimeoutError(LATE) from None
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
+
+
+def _response_class(ends: float) -> type[http.client.HTTPResponse]:
+    """An HTTPResponse that reads its status line, headers and body through a `_DeadlineReader`."""
+
+    class Bounded(http.client.HTTPResponse):
+        def __init__(self, sock: socket.socket, *args: Any, **kwargs: Any) -> None:
+            super().__init__(sock, *args, **kwargs)
+            # detach, not close: the socket's reader keeps the socket open for the body once the
+            # connection lets go of it (http.client closes the connection after `Connection: close`)
+            self.fp = io.BufferedReader(_DeadlineReader(self.fp.detach(), sock, ends))
+
+    return Bounded
+
+
 def _origin(url: str) -> tuple[str, str, int]:
     parts = urlsplit(url)
     port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -221,10 +269,13 @@ class Http:
             raise DeadlineExceeded("the whole run's deadline passed")
         return min(self.timeout, left)
 
-    def _connect(self, url: str, seconds: float) -> http.client.HTTPConnection:
+    def _connect(self, url: str, ends: float) -> http.client.HTTPConnection:
+        """A connection whose connect and send take at most the time left, and whose answer ends by `ends`."""
         scheme, host, port = _origin(url)
         kind = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
-        return kind(host, port, timeout=seconds)
+        connection = kind(host, port, timeout=max(0.05, ends - time.monotonic()))
+        connection.response_class = _response_class(ends)
+        return connection
 
     def _send(
         self, method: str, path: str, data: bytes | None, headers: dict[str, str]
@@ -235,7 +286,7 @@ class Http:
         url = self.base + path
         for _ in range(MAX_REDIRECTS + 1):
             try:
-                connection = self._connect(url, max(0.05, ends - time.monotonic()))
+                connection = self._connect(url, ends)
                 target = urlsplit(url)
                 connection.request(
                     method, (target.path or "/") + (f"?{target.query}" if target.query else ""), data, headers
@@ -264,9 +315,11 @@ class Http:
         size = 0
         while True:
             if time.monotonic() > ends:
-                return b"".join(chunks), "the answer did not end within the request deadline"
+                return b"".join(chunks), LATE
             try:
                 chunk = answer.read1(65536)
+            except TimeoutError:
+                return b"".join(chunks), LATE
             except (OSError, http.client.HTTPException) as exc:
                 return b"".join(chunks), f"{type(exc).__name__}: {exc}"
             if not chunk:
