@@ -18,7 +18,7 @@ from wopgen.cli import cli
 from wopgen.conformance.report import as_json, text
 from wopgen.conformance.runner import run, summary
 from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
-from wopgen.conformance.transport import Http, TransportError
+from wopgen.conformance.transport import Http, TransportError, parse_sse
 
 DISCOVERY = {"protocolVersion": "1.0", "supportedEnvelopes": [], "schemaVersions": {}}
 LIMITS = {"clarificationRounds": 0, "schemaRounds": 0, "envelopesPerTurn": 0}
@@ -341,3 +341,31 @@ def test_a_discovery_document_trickled_for_ever_is_a_clear_usage_error(stub, rep
     assert time.monotonic() - start < 3
     assert result.exit_code == 2, result.output
     assert "cannot reach" in result.output and "did not end within the request deadline" in result.output
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000  # JSON nested far deeper than the interpreter's recursion limit
+
+
+def test_json_nested_too_deeply_is_an_undecodable_answer_not_a_traceback(stub, repo_corpus):
+    def deep(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(DEEP)))
+        handler.end_headers()
+        handler.wfile.write(DEEP)
+
+    host = stub({"GET /.well-known/openwop": deep})
+    reply = Http(host.url, KEY, timeout=2).request("GET", "/.well-known/openwop")
+    assert reply.status == 200 and isinstance(reply.body, str) and reply.body.startswith("[[[")
+    result = CliRunner().invoke(
+        cli,
+        ["--root", str(repo_corpus.root), "conformance", "--url", host.url, "--api-key", KEY],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 2, result.output
+    assert "GET /.well-known/openwop answered 200, not a discovery document" in result.output
+
+
+def test_an_event_nested_too_deeply_is_skipped_like_any_event_that_is_not_json():
+    frames = [b"data: " + DEEP + b"\n", b"\n", b'data: {"type": "run.completed"}\n', b"\n"]
+    assert list(parse_sse(frames)) == [{"type": "run.completed"}]

@@ -79,11 +79,16 @@ class Transport(Protocol):
 
 
 def _decode(data: bytes) -> Any:
+    """The JSON of an answer, or its text when it is not JSON the client can read.
+
+    JSON nested deeper than the interpreter's recursion limit raises RecursionError, not ValueError;
+    it is as unreadable as any other invalid answer.
+    """
     if not data:
         return None
     try:
         return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return data.decode("utf-8", errors="replace")
 
 
@@ -102,7 +107,7 @@ def parse_sse(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
             if data:
                 try:
                     decoded = json.loads("\n".join(data))
-                except ValueError:
+                except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
                     decoded = None
                 if name == "batch" and isinstance(decoded, list):
                     yield from (e for e in decoded if isinstance(e, dict))
