@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from wopgen.generate.writer import MANIFEST, WriteError, drift, write_tree
+from wopgen.generate.writer import MANIFEST, WriteError, drift, file_refusal, write_file, write_tree
 
 
 def test_write_then_no_drift(tmp_path):
@@ -36,3 +36,27 @@ def test_a_failed_write_leaves_the_previous_tree_untouched(tmp_path):
         write_tree({"ok.txt": "x", "../escape.txt": "y"}, out)
     assert (out / "keep.txt").read_text() == "keep\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_write_file_replaces_the_file_a_symlink_points_at_and_keeps_the_link(tmp_path):
+    real = tmp_path / "real.json"
+    real.write_text("old\n")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_file("new\n", link)
+    assert link.is_symlink() and real.read_text() == "new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]
+
+
+def test_write_file_into_a_missing_folder_is_a_write_error(tmp_path):
+    with pytest.raises(WriteError, match="cannot write"):
+        write_file("x", tmp_path / "missing" / "report.json")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_file_refusal_sees_a_corpus_folder_however_it_is_spelt(tmp_path):
+    schemas = tmp_path / "corpus" / "schemas"
+    schemas.mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    assert file_refusal(tmp_path / "elsewhere" / ".." / "corpus" / "schemas" / "a.json", [schemas])
+    assert file_refusal(tmp_path / "corpus" / "report.json", [schemas]) is None

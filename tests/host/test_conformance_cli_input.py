@@ -1,16 +1,21 @@
 """`wopgen conformance` refuses malformed --url, --select and --opt-out values with exit 2, never a traceback,
-and the HTTP transport turns a URL or reply the client cannot handle into a transport failure."""
+and a --report that would replace a corpus file or any file but an earlier report; the HTTP transport
+turns a URL or reply the client cannot handle into a transport failure."""
 
 from __future__ import annotations
 
+import errno
+import os
 import socket
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from wopgen.cli import cli
+from wopgen.conformance.report import is_report
 from wopgen.conformance.runner import DiscoveryError, discover
 from wopgen.conformance.transport import Http, TransportError
 
@@ -86,3 +91,86 @@ def test_a_reply_that_is_not_http_is_a_transport_failure(not_http):
 def test_a_url_the_client_cannot_parse_is_a_transport_failure():
     with pytest.raises(DiscoveryError, match=r"cannot reach .*Invalid IPv6 URL"):
         discover(Http("http://[::1", "k"))
+
+
+def _report_run(root, report) -> Result:
+    return _conformance(root, "--select", "core-run-surface", "--report", str(report))
+
+
+@pytest.mark.parametrize(
+    "relative",
+    ["schemas/run-event.schema.json", "schemas/examples/new-report.json", "spec/v1/report.xml"],
+)
+def test_a_report_is_never_written_over_or_among_corpus_files(corpus_copy, relative):
+    root = corpus_copy()
+    target = root / relative
+    before = target.read_bytes() if target.exists() else None
+    result = _report_run(root, target)
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for --report: refusing to write" in result.output and "part of the corpus" in result.output
+    assert (target.read_bytes() if target.exists() else None) == before
+
+
+def test_a_report_through_a_symlink_into_the_corpus_is_refused(corpus_copy, tmp_path):
+    root = corpus_copy()
+    schema = root / "schemas" / "run-event.schema.json"
+    before = schema.read_bytes()
+    link = tmp_path / "report.json"
+    link.symlink_to(schema)
+    result = _report_run(root, link)
+    assert result.exit_code == 2 and "part of the corpus" in result.output, result.output
+    assert schema.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["report.json", "report.xml"])
+def test_a_report_replaces_an_earlier_report_but_no_other_file(corpus_copy, tmp_path, name):
+    root = corpus_copy()
+    report = tmp_path / name
+    for _ in range(2):  # the second run replaces the first run's report
+        result = _report_run(root, report)
+        assert result.exit_code == 0, result.output
+    assert "core-run-surface" in report.read_text(encoding="utf-8")
+    other = tmp_path / ("package.json" if name.endswith(".json") else "pom.xml")
+    other.write_text('{"name": "mine"}' if name.endswith(".json") else "<project/>", encoding="utf-8")
+    result = _report_run(root, other)
+    assert result.exit_code == 2, result.output
+    assert "refusing to replace" in result.output and "not a report of `wopgen conformance`" in result.output
+    assert other.read_text(encoding="utf-8") in ('{"name": "mine"}', "<project/>")
+
+
+def test_a_report_cut_short_by_a_full_disk_leaves_the_earlier_one(corpus_copy, tmp_path, monkeypatch):
+    root = corpus_copy()
+    report = tmp_path / "report.json"
+    assert _report_run(root, report).exit_code == 0
+    earlier = report.read_bytes()
+    plain_write = Path.write_text
+
+    def disk_full(path: Path, text: str, *args, **kwargs) -> int:
+        plain_write(path, text[: len(text) // 2], *args, **kwargs)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(Path, "write_text", disk_full)
+    result = _report_run(root, report)
+    assert result.exit_code == 2 and "No space left on device" in result.output, result.output
+    assert report.read_bytes() == earlier
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus", "report.json"]  # no scratch file left
+
+
+def test_only_a_file_written_as_a_conformance_report_is_one(tmp_path, monkeypatch):
+    others = {
+        "wopgen-check.json": '{"tool": {"name": "wopgen"}, "diagnostics": []}',
+        "list.json": "[1, 2]",
+        "other-suite.xml": '<testsuite name="pytest"/>',
+        "odd-encoding.xml": '<?xml version="1.0" encoding="rot13"?><testsuite/>',
+        "binary.xml": "\x00\x01",
+    }
+    for name, text in others.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert not is_report(tmp_path / name), name
+    os.mkfifo(tmp_path / "fifo.json")  # not opened: reading it would wait for a writer
+    assert not is_report(tmp_path / "fifo.json")
+    report = tmp_path / "suite.xml"
+    report.write_text('<?xml version="1.0"?>\n<testsuite name="wopgen-conformance" tests="0"/>\n', encoding="utf-8")
+    assert is_report(report)
+    monkeypatch.setattr("wopgen.conformance.report.MAX_REPORT_BYTES", 16)
+    assert not is_report(report)  # longer than any report: not read through

@@ -285,14 +285,19 @@ force_option = click.option(
 )
 
 
-def protected_paths(corpus: Corpus) -> tuple[Path, ...]:
-    """What an output folder may never hold: the corpus root and every folder the settings name
-    (so `--out .`, `--out schemas` or `--out ..` is refused however it is spelt)."""
+def corpus_parts(corpus: Corpus) -> tuple[Path, ...]:
+    """Every folder and file the settings name: the schemas, examples, pages, RFCs, API, invariants
+    and changelog (where they are set)."""
     from wopgen.corpus.settings import PARTS
 
     settings = corpus.settings
-    named = [settings.path(getattr(settings, part)) for part in PARTS if isinstance(getattr(settings, part), str)]
-    return (corpus.root, *named)
+    return tuple(settings.path(getattr(settings, part)) for part in PARTS if isinstance(getattr(settings, part), str))
+
+
+def protected_paths(corpus: Corpus) -> tuple[Path, ...]:
+    """What an output folder may never hold: the corpus root and every part the settings name
+    (so `--out .`, `--out schemas` or `--out ..` is refused however it is spelt)."""
+    return (corpus.root, *corpus_parts(corpus))
 
 
 def generated_tree(

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import click
 
-from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, pass_context
+from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, corpus_parts, pass_context
 from wopgen.cli.host import host_files, profile_option, unknown_profile
+
+if TYPE_CHECKING:
+    from wopgen.corpus import Corpus
 
 
 def _scenario_names(values: tuple[str, ...], known: Mapping[str, object], option: str) -> tuple[str, ...]:
@@ -45,6 +50,22 @@ def _check_url(url: str) -> None:
         raise click.BadParameter(problem, param_hint="--url")
 
 
+def _check_report(report: Path, corpus: Corpus) -> None:
+    """Refuse a --report that is a corpus file or lies in a corpus folder, or that would replace a file
+    other than an earlier report: checked before the run, so no run is spent on a report never written."""
+    from wopgen.conformance.report import is_report
+    from wopgen.generate.writer import file_refusal
+
+    problem = file_refusal(report, corpus_parts(corpus))
+    if problem is None and os.path.exists(report) and not is_report(report):  # no OSError, unlike Path.exists
+        problem = (
+            f"refusing to replace {report}: it is not a report of `wopgen conformance`; "
+            "remove it or choose another file"
+        )
+    if problem is not None:
+        raise click.BadParameter(problem, param_hint="--report")
+
+
 @cli.command()
 @click.option("--url", help="Base URL of a running host (default: a freshly generated host, in-process).")
 @click.option("--api-key", envvar="WOPGEN_API_KEY", help="Bearer key for --url [env: WOPGEN_API_KEY].")
@@ -70,7 +91,9 @@ def _check_url(url: str) -> None:
 )
 @click.option("--select", "only", multiple=True, metavar="NAMES", help="Run only these scenarios.")
 @click.option(
-    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write FILE.json or FILE.xml (JUnit)."
+    "--report",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write FILE.json or FILE.xml (JUnit); replaces only an earlier report, never a corpus file.",
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option(
@@ -120,9 +143,11 @@ def conformance(
     spec clause it enforces, the request, the status and an excerpt of the body. Over --url,
     each request and stream read is bounded by --timeout and the run by --max-seconds; a
     redirect to another origin is refused (the key is never sent there) and reported.
+    --report is written atomically and replaces only an earlier report: a corpus file, or any
+    other file already at that path, is refused before the run starts.
 
-    Exit codes: 0 no scenario failed, 1 a scenario failed, 2 usage error (bad option,
-    unreachable host, a key the host refuses with 401).
+    Exit codes: 0 no scenario failed, 1 a scenario failed, 2 usage error (bad option, a
+    refused --report, unreachable host, a key the host refuses with 401).
     """
     from wopgen.conformance import report as reports
     from wopgen.conformance.inprocess import in_process, load_package
@@ -152,6 +177,8 @@ def conformance(
         if profile not in module.profiles():
             raise unknown_profile(module)
         transport = in_process(module, profile)
+    if report is not None:
+        _check_report(report, corpus)
     from wopgen.cli import progress
 
     try:
@@ -182,8 +209,10 @@ def conformance(
             if report.suffix == ".json"
             else reports.junit(results, target)
         )
+        from wopgen.generate.writer import WriteError, write_file
+
         try:
-            report.write_text(body, encoding="utf-8")
-        except OSError as exc:
-            raise click.UsageError(f"cannot write {report}: {exc.strerror or exc}") from None
+            write_file(body, report)
+        except WriteError as exc:
+            raise click.UsageError(str(exc)) from None
     sys.exit(EXIT_FINDINGS if any(r.status == "failed" for r in results) else EXIT_CLEAN)

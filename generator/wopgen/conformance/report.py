@@ -1,17 +1,22 @@
 """Conformance reports: text for people, JSON for machines, JUnit XML for CI dashboards.
 
 Each carries every failed assertion of a scenario (clause, request, status, body excerpt), and
-keeps corpus results apart from host results.
+keeps corpus results apart from host results. `is_report` recognises a file written here, the one
+kind of file `--report` replaces.
 """
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from wopgen.conformance.runner import FAILED, SKIPPED, Result, behaviour_answered, summary
 from wopgen.report import json_report
 
 _MARK = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}
+_SUITE = "wopgen-conformance"
+MAX_REPORT_BYTES = 64 * 1024 * 1024  # far above any report: a larger file is something else
 
 
 def headline(results: list[Result]) -> str:
@@ -60,7 +65,7 @@ def junit(results: list[Result], target: str) -> str:
     skipped = sum(1 for r in results if r.status == SKIPPED)
     suite = ET.Element(
         "testsuite",
-        name="wopgen-conformance",
+        name=_SUITE,
         tests=str(len(results)),
         failures=str(failures),
         skipped=str(skipped),
@@ -78,3 +83,34 @@ def junit(results: list[Result], target: str) -> str:
             ET.SubElement(case, "skipped", message=r.message)
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def is_report(path: Path) -> bool:
+    """Whether `path` is a regular file holding a report `as_json` or `junit` wrote.
+
+    A file over MAX_REPORT_BYTES is none of ours and is not read through; anything that is not a
+    regular file (a FIFO would block the read) is not one either.
+    """
+    try:
+        if not path.is_file():
+            return False
+        with path.open("rb") as file:
+            data = file.read(MAX_REPORT_BYTES + 1)
+    except OSError:
+        return False
+    if len(data) > MAX_REPORT_BYTES:
+        return False
+    try:
+        document = json.loads(data)
+    except (ValueError, RecursionError):
+        return _is_junit(data)
+    tool = document.get("tool") if isinstance(document, dict) else None
+    return isinstance(tool, dict) and tool.get("name") == "wopgen" and "scenarios" in document
+
+
+def _is_junit(data: bytes) -> bool:
+    try:
+        suite = ET.fromstring(data)
+    except (ET.ParseError, ValueError, LookupError):  # not XML, or an encoding the parser cannot read
+        return False
+    return suite.tag == "testsuite" and suite.get("name") == _SUITE

@@ -15,6 +15,9 @@ that hold the corpus or a `.git` are refused always.
 `create_tree` starts files people will edit from then on (`wopgen init`): it only adds files that
 do not exist yet, keeps no manifest (none of it is the writer's to replace later) and leaves
 nothing behind when it fails.
+
+`write_file` puts a single file (a report) in place atomically; `file_refusal` says why a path
+must not be one, because it is a corpus file or lies in a corpus folder.
 """
 
 from __future__ import annotations
@@ -537,6 +540,33 @@ def _carry_over(source: Path, target: Path, out: Path, ours: set[str]) -> None:
         os.symlink(os.readlink(source), target)
     else:
         _link_or_copy(str(source), str(target))
+
+
+def file_refusal(out: Path, protected: Iterable[Path]) -> str | None:
+    """Why the single file `out` must never be written, or None: it is, or lies in, one of `protected`
+    (the corpus's own files and folders, not its root), however it is spelt or linked to."""
+    target = Path(os.path.realpath(out))
+    for path in protected:
+        if _holds(Path(os.path.realpath(path)), target):
+            return f"refusing to write {out}: it is part of the corpus ({path})"
+    return None
+
+
+def write_file(content: str, out: Path) -> None:
+    """Make the file `out` hold `content`, atomically: written beside it, then renamed over it, so a
+    failed or interrupted run leaves the earlier file (or none), never part of the new one. A
+    symlinked `out` is followed: the file it points at is replaced and the link kept."""
+    target = Path(os.path.realpath(out))
+    scratch = _sidecar(target, _SCRATCH)
+    try:
+        scratch.write_text(content, encoding="utf-8")
+        scratch.replace(target)
+    except BaseException as exc:  # an interrupt too: no scratch file is left behind
+        with suppress(OSError):
+            scratch.unlink()
+        if isinstance(exc, OSError):
+            raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise
 
 
 @dataclass(frozen=True)
