@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -66,6 +67,26 @@ def test_deep_but_parseable_schema_does_not_crash(findings):
         }
 
     findings(edit)  # must not raise
+
+
+# Linux file names are bytes; macOS and Windows refuse a name that is not Unicode.
+bytes_names = pytest.mark.skipif(sys.platform != "linux", reason="needs file names that are not UTF-8")
+
+
+@bytes_names
+def test_a_file_name_that_is_not_utf8(findings):
+    """Such a name in a part of the corpus is reported as a printable name, elsewhere it is left out."""
+
+    def edit(files):
+        files[os.fsdecode(b"schemas/x\xff.schema.json")] = "{}"
+        files[os.fsdecode(b"spec/v1/\xfe/page.md")] = "# Page\n"
+        files[os.fsdecode(b"notes-\xff.txt")] = ""
+
+    found = findings(edit)
+    assert sorted((d.rule, d.path, d.message) for d in found) == [
+        ("corpus-unreadable", "schemas/x\\xff.schema.json", "the file name is not valid UTF-8; not read"),
+        ("corpus-unreadable", "spec/v1/\\xfe/page.md", "the file name is not valid UTF-8; not read"),
+    ]
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")

@@ -30,7 +30,7 @@ def toolchain_fingerprint() -> str:
         for path in sorted(found):
             if path.suffix == ".pyc" or "__pycache__" in path.parts:
                 continue
-            digest.update(path.as_posix().encode() + b"\0")
+            digest.update(os.fsencode(path) + b"\0")  # any name the disk holds, UTF-8 or not
             digest.update(path.read_bytes())
     return digest.hexdigest()
 

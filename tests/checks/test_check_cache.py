@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -91,6 +93,21 @@ def test_the_key_hashes_what_the_loader_read(make_corpus: Callable[..., Path]) -
     # The key is of the bytes the checks were given, not of the disk after loading.
     corpus.sources["schemas/thing.schema.json"] = "0" * 32
     assert corpus_key(corpus) != key
+
+
+def test_the_key_hashes_any_file_name(make_corpus: Callable[..., Path]) -> None:
+    corpus = load(make_corpus())
+    key = corpus_key(corpus)
+    corpus.sources[os.fsdecode(b"notes-\xff.txt")] = "0" * 32  # a name whose bytes are not UTF-8
+    assert corpus_key(corpus) != key
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="needs file names that are not UTF-8")
+def test_a_file_name_that_is_not_utf8_outside_the_corpus_parts(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    (root / os.fsdecode(b"notes-\xff.txt")).touch()
+    result = CliRunner().invoke(cli, ["--root", str(root), "check", "--select", "api-"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
 
 
 def test_without_a_cache_nothing_is_read_or_written(make_corpus: Callable[..., Path]) -> None:

@@ -60,3 +60,12 @@ def test_file_refusal_sees_a_corpus_folder_however_it_is_spelt(tmp_path):
     (tmp_path / "elsewhere").mkdir()
     assert file_refusal(tmp_path / "elsewhere" / ".." / "corpus" / "schemas" / "a.json", [schemas])
     assert file_refusal(tmp_path / "corpus" / "report.json", [schemas]) is None
+
+
+def test_any_failure_while_writing_leaves_no_staging_folder(tmp_path):
+    out = tmp_path / "out"
+    write_tree({"keep.txt": "keep\n"}, out)
+    with pytest.raises(UnicodeEncodeError):  # not an OSError: a generator's own mistake
+        write_tree({"a.txt": "fine", "b.txt": "\udcff"}, out)
+    assert (out / "keep.txt").read_text() == "keep\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

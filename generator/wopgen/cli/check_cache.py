@@ -41,10 +41,16 @@ def corpus_key(corpus: Corpus) -> str:
     digest.update(b"settings\0" + corpus.settings.source_digest.encode() + b"\0")
     for kind, names in ((b"file", corpus.files), (b"folder", corpus.folders)):
         for relative in sorted(names):
-            digest.update(kind + b"\0" + relative.encode() + b"\0")
+            digest.update(kind + b"\0" + _name(relative) + b"\0")
     for relative, hashed in sorted(corpus.sources.items()):
-        digest.update(b"read\0" + relative.encode() + b"\0" + hashed.encode() + b"\0")
+        digest.update(b"read\0" + _name(relative) + b"\0" + hashed.encode() + b"\0")
     return digest.hexdigest()
+
+
+def _name(relative: str) -> bytes:
+    """A path as the disk holds it: a name that is not UTF-8 (read with its bytes kept as surrogates)
+    is hashed as those bytes, instead of failing the check."""
+    return relative.encode("utf-8", "surrogateescape")
 
 
 class CheckCache:

@@ -41,6 +41,21 @@ def inside(relative: str) -> bool:
     return normal != ".." and not normal.startswith("../")
 
 
+def decodable(relative: str) -> bool:
+    """Whether a name read from the disk is UTF-8 there: the bytes of any other name reach Python as
+    lone surrogates, which no text of the corpus can name and no file or report can hold."""
+    try:
+        relative.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown(relative: str) -> str:
+    """A name read from the disk as it can be printed: a byte that is not UTF-8 is written `\\xff`."""
+    return relative.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def glob_paths(paths: frozenset[str], pattern: str) -> list[str]:
     """The paths matching a glob (`*`, `?`, `[...]` within a segment, `**` across them)."""
     if ".." in pattern.split("/") or not inside(pattern):
@@ -87,30 +102,35 @@ def _segment_regex(part: str) -> str:
 
 @dataclass(frozen=True)
 class Listing:
-    """The one walk of the disk: files, folders, links that lead out of the root, and whether the
-    walk stopped at MAX_LISTED entries."""
+    """The one walk of the disk: files, folders, links that lead out of the root, files whose path
+    is not UTF-8, and whether the walk stopped at MAX_LISTED entries."""
 
     files: frozenset[str]
     folders: frozenset[str]
     escaping: frozenset[str]  # links whose target is outside the root: not files of the corpus
+    undecodable: frozenset[str]  # not files of the corpus either: no text can name them
     truncated: bool
 
     def under(self, folder: str, pattern: str) -> list[str]:
-        """Files (and escaping links, which the loader reports) below `folder` matching `pattern`."""
+        """Files (and escaping links and undecodable names, which the loader reports) below `folder`
+        matching `pattern`."""
         normal = posixpath.normpath(folder)
         prefix = "" if normal == "." else normal + "/"
-        return glob_paths(self.files | self.escaping, prefix + pattern)
+        return glob_paths(self.files | self.escaping | self.undecodable, prefix + pattern)
 
 
 def listing(root: Path) -> Listing:
-    """Every file and folder below `root`, skipping ignored folders; links that leave the root are
-    kept apart, so the loader can say so when a part of the corpus holds one.
+    """Every file and folder below `root`, skipping ignored folders; links that leave the root and
+    files whose path is not UTF-8 are kept apart, so the loader can say so when a part of the corpus
+    holds one.
 
-    Links to folders are listed but not entered, so a link loop cannot trap the walk.
+    Links to folders are listed but not entered, so a link loop cannot trap the walk. A folder whose
+    name is not UTF-8 is entered, but only its files are listed (as undecodable).
     """
     files: set[str] = set()
     folders: set[str] = set()
     escaping: set[str] = set()
+    undecodable: set[str] = set()
     stack = [""]
     top = os.fspath(root)
     while stack:
@@ -121,7 +141,8 @@ def listing(root: Path) -> Listing:
             continue
         for entry in entries:
             relative = f"{here}/{entry.name}" if here else entry.name
-            if entry.is_symlink():
+            named = decodable(relative)
+            if entry.is_symlink() and named:
                 try:
                     target = Path(entry.path).resolve()
                     target.relative_to(root)
@@ -129,13 +150,14 @@ def listing(root: Path) -> Listing:
                     escaping.add(relative)  # leaves the root: not part of the listing
                     continue
                 (folders if target.is_dir() else files).add(relative)
-            elif entry.is_dir():
+            elif entry.is_dir(follow_symlinks=False):
                 if entry.name in IGNORED_FOLDERS or entry.name.endswith(".egg-info"):
                     continue
-                folders.add(relative)
+                if named:
+                    folders.add(relative)
                 stack.append(relative)
             else:
-                files.add(relative)
-            if len(files) + len(folders) >= MAX_LISTED:
-                return Listing(frozenset(files), frozenset(folders), frozenset(escaping), True)
-    return Listing(frozenset(files), frozenset(folders), frozenset(escaping), False)
+                (files if named else undecodable).add(relative)
+            if len(files) + len(folders) + len(undecodable) >= MAX_LISTED:
+                return Listing(frozenset(files), frozenset(folders), frozenset(escaping), frozenset(undecodable), True)
+    return Listing(frozenset(files), frozenset(folders), frozenset(escaping), frozenset(undecodable), False)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
-from wopgen.corpus.files import listing
+from wopgen.corpus.files import decodable, listing, shown
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, ParsedOnUse, gc_paused
@@ -93,6 +93,17 @@ class _Reader:
             return None
         self.sources[rel] = hashlib.blake2b(raw, digest_size=16).hexdigest()
         return raw
+
+    def named(self, rel: str) -> bool:
+        """Whether the listed file `rel` has a name the corpus can use. A name that is not UTF-8 is
+        reported (in a printable form) instead of read: no page or `$ref` can name the file, and no
+        report or generated file could hold its name."""
+        if decodable(rel):
+            return True
+        self.diagnostics.append(
+            UNREADABLE.at(shown(rel), 1, "the file name is not valid UTF-8; not read", "rename the file")
+        )
+        return False
 
     def read_text(self, path: Path | str) -> str | None:
         raw = self.read_bytes(path)
@@ -179,8 +190,8 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
 
     def _files(relative: str, pattern: str) -> list[str]:
         """The listed files of a part matching `pattern` (relative to the root, in path order): the
-        disk is walked once, by `listing`."""
-        return sorted(listed.under(relative, pattern), key=_path_order)
+        disk is walked once, by `listing`. Those whose name is not UTF-8 are reported, not returned."""
+        return [rel for rel in sorted(listed.under(relative, pattern), key=_path_order) if reader.named(rel)]
 
     if listed.truncated:
         diagnostics.append(

@@ -297,9 +297,11 @@ def write_tree(
         (staging / MANIFEST).write_text(manifest_text(digests, command), encoding="utf-8")
         _keep_mode_and_owner(out, staging)
         _swap(staging, out)
-    except OSError as exc:
+    except BaseException as exc:  # a generator's error or an interrupt too: no staging folder is left behind
         shutil.rmtree(staging, ignore_errors=True)
-        raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+        if isinstance(exc, OSError):
+            raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise
 
 
 def _refuse_links_above(staging: Path, relative: PurePosixPath, folders: set[PurePosixPath]) -> None:
