@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
 
 import pytest
@@ -87,6 +89,26 @@ def test_a_file_name_that_is_not_utf8(findings):
         ("corpus-unreadable", "schemas/x\\xff.schema.json", "the file name is not valid UTF-8; not read"),
         ("corpus-unreadable", "spec/v1/\\xfe/page.md", "the file name is not valid UTF-8; not read"),
     ]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_is_reported_and_never_opened(make_corpus):
+    """Reading a pipe would wait for a writer for ever: `check` runs apart, so a hang fails the test."""
+    root = make_corpus()
+    pipes = ["CHANGELOG.md", "schemas/examples/thing/valid/pipe.json", "schemas/pipe.schema.json", "spec/v1/notes.md"]
+    for relative in pipes:
+        (root / relative).unlink(missing_ok=True)
+        os.mkfifo(root / relative)
+    done = subprocess.run(
+        [sys.executable, "-m", "wopgen", "--root", str(root), "check", "--select", "corpus-", "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    found = json.loads(done.stdout)["diagnostics"]
+    assert [(d["rule"], d["path"]) for d in found] == [("corpus-unreadable", path) for path in pipes]
+    assert all(d["message"].startswith("not a regular file") for d in found)
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")

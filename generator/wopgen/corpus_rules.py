@@ -14,8 +14,8 @@ MAX_LISTED = 200_000  # the most files the one walk of the disk lists (corpus/fi
 UNREADABLE = define(
     "corpus-unreadable",
     "error",
-    "A corpus file cannot be read as UTF-8 text (permissions, encoding, byte-order mark, size), or its name "
-    "is not UTF-8.",
+    "A corpus file cannot be read as UTF-8 text (permissions, encoding, byte-order mark, size, a named pipe "
+    "or device rather than a regular file), or its name is not UTF-8.",
 )
 OUTSIDE_ROOT = define(
     "corpus-outside-root",

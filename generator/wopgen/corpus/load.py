@@ -10,6 +10,7 @@ import hashlib
 import os
 import posixpath
 import re
+import stat
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -38,6 +39,8 @@ from wopgen.corpus_rules import (
 from wopgen.diagnostics import Diagnostic, Severity
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
+# Opening a named pipe waits for a writer unless O_NONBLOCK is given (POSIX; elsewhere none waits).
+_NO_WAIT = getattr(os, "O_NONBLOCK", 0)
 
 
 class _Reader:
@@ -80,12 +83,12 @@ class _Reader:
             )
             return None
         try:
-            with open(where, "rb") as handle:
-                size = os.fstat(handle.fileno()).st_size
-                if size > MAX_FILE_BYTES:
-                    self.diagnostics.append(
-                        UNREADABLE.at(rel, 1, f"file is {size} bytes, over the {MAX_FILE_BYTES} limit")
-                    )
+            # What is open is asked what it is, so nothing but a regular file is ever read: a named
+            # pipe would never end, a device might not either.
+            with open(os.open(where, os.O_RDONLY | _NO_WAIT), "rb") as handle:
+                problem = _unusable(os.fstat(handle.fileno()))
+                if problem:
+                    self.diagnostics.append(UNREADABLE.at(rel, 1, problem))
                     return None
                 raw = handle.read()
         except OSError as exc:
@@ -171,6 +174,15 @@ class _Reader:
         return lambda: self.parse_markdown(rel, text)
 
 
+def _unusable(found: os.stat_result) -> str | None:
+    """Why the file `found` describes is not read, or None: only a regular file within the size limit is."""
+    if not stat.S_ISREG(found.st_mode):
+        return "not a regular file (a named pipe, a device or a socket); not read"
+    if found.st_size > MAX_FILE_BYTES:
+        return f"file is {found.st_size} bytes, over the {MAX_FILE_BYTES} limit"
+    return None
+
+
 _EXAMPLE_KINDS = ("valid", "invalid")
 _WHY_SUFFIX = ".why"
 
@@ -242,7 +254,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
     def optional(name: str, relative: str, kind: str) -> Path | None:
         """A part a corpus may leave out: missing is a finding only when [tool.wopgen] names it."""
         path = settings.path(relative)
-        present = path.is_dir() if kind == "folder" else path.is_file() or path.is_symlink()
+        present = path.is_dir() if kind == "folder" else path.is_symlink() or (path.exists() and not path.is_dir())
         if present:
             return path
         if settings.names(name):
