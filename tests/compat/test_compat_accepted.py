@@ -105,6 +105,14 @@ def test_a_malformed_file_is_a_usage_error(tmp_path: Path, text: str, says: str)
     assert says in result.output
 
 
+def test_a_file_nested_too_deeply_is_a_usage_error(tmp_path: Path) -> None:
+    old, new = sides(tmp_path)
+    file = accepted(tmp_path, "x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    result = run("compat", "--against", old, "--head", new, "--accepted", file)
+    assert result.exit_code == 2, result.output
+    assert "nested too deeply" in result.output
+
+
 def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     old, new = sides(tmp_path)
     result = run("compat", "--against", old, "--head", new, "--accepted", str(tmp_path / "nope.toml"))

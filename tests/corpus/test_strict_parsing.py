@@ -110,6 +110,18 @@ def test_a_symlink_loop_on_a_named_part_is_a_config_error(tmp_path: Path) -> Non
     assert result.exit_code == 2 and "loop" in result.output
 
 
+@pytest.mark.parametrize("given", ["pyproject", "config"])
+def test_settings_nested_too_deeply_are_a_config_error(tmp_path: Path, given: str) -> None:
+    root = tmp_path / "c"
+    root.mkdir()
+    settings = root / "pyproject.toml" if given == "pyproject" else tmp_path / "other.toml"
+    settings.write_text("[tool.wopgen]\nx = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    config = ["--config", str(settings)] if given == "config" else []
+    result = CliRunner().invoke(cli, [*config, "--root", str(root), "check"])
+    assert result.exit_code == 2, result.output
+    assert f"{settings}: cannot read settings: values nested too deeply" in result.output
+
+
 def test_rfc_new_without_a_passwd_entry(make_corpus: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> None:
     import getpass
 

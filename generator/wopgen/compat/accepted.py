@@ -80,6 +80,8 @@ def read_accepted(path: Path) -> tuple[str, list[Entry]]:
         raise AcceptedError(f"the accepted-changes file {label} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise AcceptedError(f"the accepted-changes file {label} is not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise AcceptedError(f"the accepted-changes file {label} is nested too deeply to read") from None
     unknown_tables = sorted(set(data) - {"accepted"})
     if unknown_tables:
         raise AcceptedError(f"{label}: unknown key {unknown_tables[0]!r}; write each entry as an [[accepted]] table")

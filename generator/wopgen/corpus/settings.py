@@ -158,6 +158,8 @@ def _parse(pyproject: Path) -> tuple[dict[str, Any], str]:
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SettingsError(f"{pyproject}: cannot read settings: {exc}") from exc
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise SettingsError(f"{pyproject}: cannot read settings: values nested too deeply") from None
     tool = data.get("tool", {})
     return (tool if isinstance(tool, dict) else {}), text
 
