@@ -232,6 +232,8 @@ def load_suite(text: str, origin: str) -> dict[str, Any]:
         suite = json.loads(text)
     except ValueError as exc:
         raise ValueError(f"{origin}: not JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"{origin}: not JSON (nested too deeply to read)") from None
     problems = errors("agent-eval-suite", suite)
     if problems:
         raise ValueError(f"{origin}: not an AgentEvalSuite: " + "; ".join(problems))

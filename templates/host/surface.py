@@ -32,6 +32,8 @@ def load_catalogue(folder: str | Path) -> dict[str, dict[str, Any]]:
             definition = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise ValueError(f"{path}: not a JSON workflow definition ({exc})") from None
+        except RecursionError:
+            raise ValueError(f"{path}: not a JSON workflow definition (nested too deeply to read)") from None
         problems = errors("workflow-definition", definition)
         if problems:
             raise ValueError(f"{path}: {problems[0]}")

@@ -11,10 +11,12 @@ import urllib.error
 import urllib.request
 
 import pytest
+from click.testing import CliRunner
 from openwop_client import OpenwopClient, WopError
 from openwop_client.types import CancelRunRequest, CreateRunRequest, ResumeRunRequest, RunConfigurable
 
 from host.host_helpers import KEY, LOOP, REPO, call
+from wopgen.cli import cli
 
 
 def test_the_published_client_works_against_the_host(served):
@@ -182,3 +184,14 @@ def test_a_catalogue_folder_is_loaded_listed_and_served(make_host, tmp_path):
     (folder / "broken.json").write_text(json.dumps({"id": "Broken"}))
     with pytest.raises(ValueError, match=r"broken\.json"):
         make_host("core").load_fixtures(folder)
+
+
+@pytest.mark.parametrize("option", ["--fixtures", "--suites"])
+def test_a_file_nested_too_deeply_is_a_usage_error_naming_it(tmp_path, option):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    command = ["--root", str(REPO), "host", "serve", "--port", "0", option, str(folder)]
+    result = CliRunner().invoke(cli, command, catch_exceptions=False)
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'deep.json'}: not " in result.output and "nested too deeply" in result.output
