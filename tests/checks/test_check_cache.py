@@ -129,6 +129,19 @@ def test_a_damaged_entry_is_computed_again(make_corpus: Callable[..., Path]) -> 
     assert len(calls) == 2
 
 
+def test_an_entry_nested_too_deeply_to_read_is_computed_again(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus()
+    check = ["--root", str(root), "check", "--select", "api-"]
+    assert CliRunner().invoke(cli, check).exit_code == 0
+    entries = sorted((root / "build/.cache/check").glob("*.json"))
+    assert [p.name.split("-")[0] for p in entries] == ["api", "markdown"]
+    for entry in entries:
+        entry.write_text("[" * 100_000 + "]" * 100_000)
+    result = CliRunner().invoke(cli, check, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert all(json.loads(entry.read_text())["format"] for entry in entries)  # stored again
+
+
 def test_an_unwritable_cache_folder_only_costs_time(make_corpus: Callable[..., Path]) -> None:
     root = make_corpus()
     (root / "build").write_text("a file where the cache folder would go")

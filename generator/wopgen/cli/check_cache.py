@@ -104,7 +104,7 @@ def _recall(folder: Path, name: str, key: str) -> dict[str, Any] | None:
     """The entry `name` stored under `key`; None when absent, stale or not ours."""
     try:
         data = json.loads(_entry(folder, name, key).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # absent, damaged, or nested past what the decoder reads
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
         return None

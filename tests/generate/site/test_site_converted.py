@@ -106,6 +106,10 @@ def test_damage_is_converted_again(make_corpus: Callable[..., Path], tmp_path: P
     conversions.clear()
     assert built_site(root, tmp_path / "file", cache) == plain
     assert len(conversions) == len(data["pages"])
+    kept.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")  # nested past what json.loads reads
+    conversions.clear()
+    assert built_site(root, tmp_path / "deep", cache) == plain
+    assert len(conversions) == len(data["pages"])
 
 
 class _File:

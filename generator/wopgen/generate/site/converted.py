@@ -188,7 +188,7 @@ class PageCache:
             self._given = {table: {} for table in self.TABLES}
             try:
                 data = json.loads(self.path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+            except (OSError, ValueError, RecursionError):  # absent, damaged, or nested past what the decoder reads
                 return self._given[name]
             if isinstance(data, dict) and data.get("format") == FORMAT:
                 for table in self.TABLES:
