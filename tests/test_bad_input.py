@@ -42,6 +42,21 @@ def test_invalid_utf8_in_markdown(findings):
     assert [(d.rule, d.line) for d in found] == [("corpus-unreadable", 3)]
 
 
+def test_a_number_out_of_range_is_a_parse_error_at_its_place(findings):
+    """1e400 would be read as infinity, which no JSON or YAML writer gives back as a number."""
+
+    def edit(files):
+        files[THING] = '{\n  "x-wop-note": 1e400,\n  "title": "Thing"\n}'
+        files[VALID] = '{"name": "1e400",\n "size": -1E+400}'
+
+    found = [d for d in findings(edit) if d.path in (THING, VALID)]
+    assert [(d.path, d.rule, d.line, d.col) for d in found] == [
+        (VALID, "example-invalid-json", 2, 10),
+        (THING, "schema-invalid-json", 2, 17),
+    ]
+    assert found[1].message == "invalid JSON: the number 1e400 is out of range (it would be read as infinity)"
+
+
 def test_ten_thousand_deep_nesting(findings):
     deep = "[" * 10_000 + "]" * 10_000
 

@@ -36,10 +36,16 @@ FILE_LIMIT = define(
     "so a check that looks a file up may call a later one missing.",
 )
 SCHEMA_INVALID_JSON = define(
-    "schema-invalid-json", "error", "A schema file is not valid JSON; the position of the error is given."
+    "schema-invalid-json",
+    "error",
+    "A schema file is not valid JSON, or holds a number no reader keeps as one (NaN, Infinity, a number past "
+    "the range of a double such as 1e400); the position of the error is given.",
 )
 EXAMPLE_INVALID_JSON = define(
-    "example-invalid-json", "error", "An example file is not valid JSON; the position of the error is given."
+    "example-invalid-json",
+    "error",
+    "An example file is not valid JSON, or holds a number no reader keeps as one (NaN, Infinity, a number past "
+    "the range of a double such as 1e400); the position of the error is given.",
 )
 EXAMPLE_MISPLACED = define(
     "example-misplaced",

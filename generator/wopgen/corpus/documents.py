@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -238,8 +239,34 @@ class JsonDoc:
         return self.locate(where)[0]
 
 
+class _Refused(ValueError):
+    """A literal `json` would accept that is no JSON number: NaN, Infinity, or a number past the
+    range of a double (read as infinity, which no JSON text or YAML writer can give back)."""
+
+    def __init__(self, literal: str, message: str) -> None:
+        super().__init__(message)
+        self.literal = literal
+
+
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+    raise _Refused(name, f"{name} is not valid JSON")
+
+
+def _finite(literal: str) -> float:
+    """The number `literal` writes, unless it is too large to be kept as anything but infinity."""
+    value = float(literal)
+    if math.isinf(value):
+        raise _Refused(literal, f"the number {literal} is out of range (it would be read as infinity)")
+    return value
+
+
+def _literal_at(text: str, literal: str) -> tuple[int, int]:
+    """line, col of the first bare token (not inside a string) written `literal`: the one the parser,
+    which reads in order, refused."""
+    for match in _TOKEN.finditer(text):
+        if match.group() == literal:
+            return line_col(_line_starts(text), match.start())
+    return 1, 1
 
 
 def decode_text(raw: bytes) -> str:
@@ -269,10 +296,12 @@ def parse_json(path: str, raw: bytes) -> JsonDoc:
         return result
 
     try:
-        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=pairs)
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         raise ParseError(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
-    except ValueError as exc:  # NaN / Infinity
+    except _Refused as exc:
+        raise ParseError(f"invalid JSON: {exc}", *_literal_at(text, exc.literal)) from None
+    except ValueError as exc:  # an integer of more digits than Python converts
         raise ParseError(f"invalid JSON: {exc}", 1, 1) from None
     except RecursionError:
         raise ParseError("JSON nested too deeply to process; flatten the structure", 1, 1) from None
