@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from contextlib import suppress
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -36,15 +37,13 @@ def toolchain_fingerprint() -> str:
 
 
 def write_whole(target: Path, text: str) -> None:
-    """Write `text` to `target` through a file beside it, so a reader finds the old file or the new one,
-    never part of one. A folder that cannot be written leaves the old file (the next run computes
+    """Write `text` to `target` with the writer's `write_file`, so a reader finds the old file or the new
+    one, never part of one. A folder that cannot be written leaves the old file (the next run computes
     again) and never fails the run."""
-    staging = target.with_name(f"{target.name}.tmp{os.getpid()}")
-    try:
-        staging.write_text(text, encoding="utf-8")
-        staging.replace(target)
-    except OSError:
-        staging.unlink(missing_ok=True)
+    from wopgen.generate.writer import WriteError, write_file
+
+    with suppress(WriteError):
+        write_file(text, target)
 
 
 def private_folder(path: Path) -> bool:
