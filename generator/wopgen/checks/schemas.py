@@ -17,7 +17,7 @@ from wopgen.corpus.events import (
     event_types,
     type_index,
 )
-from wopgen.corpus.graph import Position, RefSite, Status
+from wopgen.corpus.graph import Position, Status
 from wopgen.diagnostics import Diagnostic, define
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -172,14 +172,8 @@ def _check_direction(corpus: Corpus, path: str, doc: JsonDoc) -> Iterator[Diagno
 
 
 def _check_refs(corpus: Corpus) -> Iterator[Diagnostic]:
-    graph = corpus.graph
-    yield from _check_ref_sites(corpus, graph.sites, "$ref")
-    yield from _check_ref_sites(corpus, graph.dynamic_sites, "$dynamicRef")
-
-
-def _check_ref_sites(corpus: Corpus, sites: list[RefSite], keyword: str) -> Iterator[Diagnostic]:
     base = corpus.settings.id_base
-    for site in sites:
+    for site in [*corpus.graph.sites, *corpus.graph.dynamic_sites]:
         if site.status is Status.EXTERNAL:
             line, col = site.locate()
             document = urldefrag(site.uri)[0]
@@ -191,14 +185,14 @@ def _check_ref_sites(corpus: Corpus, sites: list[RefSite], keyword: str) -> Iter
             yield REF_EXTERNAL.at(
                 site.path,
                 line,
-                f"{keyword} {site.ref!r} resolves to {site.uri!r}, {where}",
+                f"{site.keyword} {site.ref!r} resolves to {site.uri!r}, {where}",
                 f"refer to schemas in the corpus only (their $id starts with {base})",
                 col=col,
             )
         elif site.status in _UNRESOLVED_HINTS:
             line, col = site.locate()
             yield REF_UNRESOLVED.at(
-                site.path, line, f"{keyword} {site.ref!r}: {site.detail}", _UNRESOLVED_HINTS[site.status], col=col
+                site.path, line, f"{site.keyword} {site.ref!r}: {site.detail}", _UNRESOLVED_HINTS[site.status], col=col
             )
 
 

@@ -113,7 +113,8 @@ class SchemaObject(NamedTuple):
 
 @dataclass(frozen=True)
 class RefSite:
-    """One `$ref`: where it is written, what it says, and what it resolves to."""
+    """One `$ref` (or `$dynamicRef`, as `keyword` says): where it is written, what it says, and what it
+    resolves to."""
 
     doc: JsonDoc
     pointer: str  # pointer of the object holding the `$ref`
@@ -123,6 +124,7 @@ class RefSite:
     status: Status
     target: Located | None  # for RESOLVED (and UNCHECKED when the pointer can be followed as text)
     detail: str = ""  # why it does not resolve, for the diagnostic
+    keyword: str = "$ref"
 
     @property
     def path(self) -> str:
@@ -133,8 +135,8 @@ class RefSite:
         return Located(self.doc.path, self.pointer)
 
     def locate(self) -> tuple[int, int]:
-        """line, col of the `$ref` value."""
-        return self.doc.locate(self.pointer + "/$ref")
+        """line, col of the `$ref` (or `$dynamicRef`) value."""
+        return self.doc.locate(f"{self.pointer}/{self.keyword}")
 
     @property
     def line(self) -> int:
@@ -394,18 +396,15 @@ class RefGraph:
     def dynamic_sites(self) -> list[RefSite]:
         """Every `$dynamicRef` of the corpus, each resolved as a `$ref` of the same value would be: where
         the dynamic reference starts (JSON Schema 2020-12, 8.2.3.2), which must exist, and which a
-        `$dynamicAnchor` there may then move. The sites say `$ref`; only the checks read them."""
+        `$dynamicAnchor` there may then move. Only the checks read them."""
         found = []
         for path in sorted(self.corpus.schemas):
             doc = self.corpus.schemas[path]
             if '"$dynamicRef"' not in doc.text and "\\u" not in doc.text:  # none written: no walk
                 continue
             for item in self._walk(path):
-                ref = item.node.get("$dynamicRef")
-                if item.position is not Position.DATA and isinstance(ref, str):
-                    found.append(
-                        self._resolve(doc, SchemaObject(item.pointer, {"$ref": ref}, item.position, item.base))
-                    )
+                if item.position is not Position.DATA and isinstance(item.node.get("$dynamicRef"), str):
+                    found.append(self._resolve(doc, item, "$dynamicRef"))
         return found
 
     @cached_property
@@ -461,13 +460,14 @@ class RefGraph:
                 return None
         return table
 
-    def _resolve(self, doc: JsonDoc, item: SchemaObject) -> RefSite:
-        ref = item.node["$ref"]
+    def _resolve(self, doc: JsonDoc, item: SchemaObject, keyword: str = "$ref") -> RefSite:
+        """The site of the reference `item` writes under `keyword`, resolved as a `$ref` of that value."""
+        ref = item.node[keyword]
         uri = join_uri(item.base, ref)
         document, fragment = split_fragment(uri)
 
         def site(status: Status, target: Located | None = None, detail: str = "") -> RefSite:
-            return RefSite(doc, item.pointer, ref, item.base, uri, status, target, detail)
+            return RefSite(doc, item.pointer, ref, item.base, uri, status, target, detail, keyword)
 
         outside = self._outside.get(document)
         if outside is None:
