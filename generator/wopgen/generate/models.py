@@ -91,13 +91,6 @@ def module_name(schema_name: str) -> str:
     return (schema_name + SCHEMA_SUFFIX).removesuffix(".json").replace("-", "_").replace(".", "_")
 
 
-def _fed_module(path: str) -> str:
-    """The module of the schema file at `path`: the library is fed every schema by its file name alone
-    (`schemas/envelopes/error.schema.json` as `error.schema.json`), one module per file name."""
-    name = Path(path).name
-    return module_name(name.removesuffix(SCHEMA_SUFFIX) if name.endswith(SCHEMA_SUFFIX) else name.removesuffix(".json"))
-
-
 def _class_name(event_type: str) -> str:
     return pascal_case(event_type) + "Event"
 
@@ -496,7 +489,9 @@ def _root_classes(
     for name, doc in sorted(corpus.schemas_by_name.items()):
         if not isinstance(doc.data, dict):
             continue  # not fed to the library (a schema that is not an object is a check finding)
-        module = _fed_module(doc.path)
+        # The library is fed every schema by its file name alone (`envelopes/error` as `error.schema.json`),
+        # one module per file name.
+        module = module_name(name.rsplit("/", 1)[-1])
         text = modules.get(f"{package}/{module}.py")
         title = doc.data.get("title")
         if text is None:
