@@ -1,13 +1,12 @@
 """What wopgen's caches share: the fingerprint of the installed toolchain, which every cached result
-is keyed by, writing a cache file whole or not at all, and the private folder a cache of code or
-HTML must live in."""
+is keyed by, and the private folder a cache of code or HTML must live in. (A cache file is written
+whole or not at all by the writer's `keep_file`.)"""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import stat
-from contextlib import suppress
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -34,16 +33,6 @@ def toolchain_fingerprint() -> str:
             digest.update(os.fsencode(path) + b"\0")  # any name the disk holds, UTF-8 or not
             digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def write_whole(target: Path, text: str) -> None:
-    """Write `text` to `target` with the writer's `write_file`, so a reader finds the old file or the new
-    one, never part of one. A folder that cannot be written leaves the old file (the next run computes
-    again) and never fails the run."""
-    from wopgen.generate.writer import WriteError, write_file
-
-    with suppress(WriteError):
-        write_file(text, target)
 
 
 def private_folder(path: Path) -> bool:

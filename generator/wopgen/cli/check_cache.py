@@ -24,7 +24,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from wopgen.caches import toolchain_fingerprint, write_whole
+from wopgen.caches import toolchain_fingerprint
 from wopgen.corpus import Corpus
 from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.diagnostics import Diagnostic, Severity
@@ -123,7 +123,9 @@ def _store(folder: Path, name: str, key: str, body: dict[str, Any]) -> None:
     except OSError:
         return
     payload = {"format": FORMAT, "key": key, **body}
-    write_whole(_entry(folder, name, key), json.dumps(payload, sort_keys=True, separators=(",", ":")))
+    from wopgen.generate.writer import keep_file  # the one writer, imported only when a cache is written
+
+    keep_file(json.dumps(payload, sort_keys=True, separators=(",", ":")), _entry(folder, name, key))
 
 
 def read_memo(folder: Path) -> MarkdownMemo:

@@ -16,8 +16,9 @@ that hold the corpus or a `.git` are refused always.
 do not exist yet, keeps no manifest (none of it is the writer's to replace later) and leaves
 nothing behind when it fails.
 
-`write_file` puts a single file (a report) in place atomically; `file_refusal` says why a path
-must not be one, because it is a corpus file or lies in a corpus folder.
+`write_file` puts a single file (a report) in place atomically, and `keep_file` a cache file, whose
+failure never fails the run; `file_refusal` says why a path must not be one, because it is a corpus
+file or lies in a corpus folder.
 """
 
 from __future__ import annotations
@@ -569,6 +570,14 @@ def write_file(content: str, out: Path) -> None:
         if isinstance(exc, OSError):
             raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
         raise
+
+
+def keep_file(content: str, out: Path) -> None:
+    """`write_file` for a cache: a reader finds the old file or the new one, never part of one, and a
+    folder that cannot be written leaves the old file (the next run computes again) without failing
+    the run."""
+    with suppress(WriteError):
+        write_file(content, out)
 
 
 @dataclass(frozen=True)

@@ -248,12 +248,13 @@ class PageCache:
         be written only costs the next build the conversions."""
         if not self._changed and all(self._used[t].keys() == self._table(t).keys() for t in self.TABLES):
             return
-        from wopgen.caches import private_folder, write_whole
+        from wopgen.caches import private_folder
+        from wopgen.generate.writer import keep_file
 
         if not private_folder(self.path.parent):
             return
         body = {"format": FORMAT, **self._used}
-        write_whole(self.path, json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+        keep_file(json.dumps(body, ensure_ascii=False, separators=(",", ":")), self.path)
         _prune(self.path.parent, time.time() - PRUNE_DAYS * 86400)
 
 
