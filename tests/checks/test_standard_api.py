@@ -148,6 +148,32 @@ def test_refs_must_resolve(findings, old: str, new: str, line: int):
     assert hits(api_findings(findings, broken), "api-ref-unresolved") == [(OPENAPI, line)]
 
 
+def test_findings_point_at_the_value_they_are_about(findings):
+    """The column too: a `$ref` finding at its value, a validator finding at the member it names."""
+
+    def broken(files: Files) -> None:
+        files[OPENAPI] = OPENAPI_TEXT.replace(
+            "'../../schemas/thing.schema.json'", "'../../schemas/gone.schema.json'", 1
+        )
+
+    [ref] = [d for d in api_findings(findings, broken) if d.rule == "api-ref-unresolved"]
+    assert (ref.line, ref.col) == (20, 23)  # `                $ref: '../../schemas/gone.schema.json'`
+
+    def wrong_version(files: Files) -> None:
+        files[OPENAPI] = OPENAPI_TEXT.replace("openapi: 3.1.0", "openapi: 3.0.3")
+
+    [version] = [d for d in api_findings(findings, wrong_version) if d.rule == "api-openapi"]
+    assert (version.line, version.col) == (1, 10)
+
+    def unknown_member(files: Files) -> None:
+        files[OPENAPI] = OPENAPI_TEXT.replace(
+            "      operationId: postDecision\n", "      operationId: postDecision\n      colour: red\n"
+        )
+
+    [member] = [d for d in api_findings(findings, unknown_member) if d.rule == "api-openapi"]
+    assert (member.line, member.col) == (24, 5)  # the operation the validator names: `    post:`
+
+
 def test_asyncapi_ref_into_schemas(findings):
     def broken(files: Files) -> None:
         files[ASYNCAPI] = ASYNCAPI_TEXT.replace("run-event.schema.json", "run-events.schema.json")

@@ -20,7 +20,7 @@ from referencing.jsonschema import DRAFT7
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import StandardDocument
-from wopgen.corpus.documents import line_at as _line
+from wopgen.corpus.documents import line_at, locate_at
 from wopgen.corpus.graph import ref_strings
 from wopgen.diagnostics import Diagnostic, define
 
@@ -72,11 +72,13 @@ def check(corpus: Corpus, documents: list[StandardDocument]) -> Iterator[Diagnos
             problem = corpus.graph.document_ref_problem(document.path, document.doc.data, ref)
             if problem is not None:
                 broken = broken or ref.startswith("#")
+                line, col = locate_at(document.doc.data, [*path, "$ref"])
                 yield REF_UNRESOLVED.at(
                     document.path,
-                    _line(document.doc.data, [*path, "$ref"]),
+                    line,
                     f"$ref {ref!r}: {problem}",
                     "point at a component of this document or at a schema file of the corpus",
+                    col=col,
                 )
         if not broken:
             clean.append(document)
@@ -118,21 +120,13 @@ def _standard(document: StandardDocument) -> Iterator[Diagnostic]:
     rule = OPENAPI_INVALID if openapi else ASYNCAPI_INVALID
     if openapi and not document.version.startswith("3.1"):
         message = f"openapi {document.version!r}: wopgen reads OpenAPI 3.1 documents"
-        yield rule.at(
-            document.path,
-            _line(document.doc.data, ["openapi"]),
-            message,
-            "write the document as OpenAPI 3.1 (openapi: 3.1.0)",
-        )
+        line, col = locate_at(document.doc.data, ["openapi"])
+        yield rule.at(document.path, line, message, "write the document as OpenAPI 3.1 (openapi: 3.1.0)", col=col)
         return
     if not openapi and document.version not in ASYNCAPI_VERSIONS:
         message = f"asyncapi {document.version!r}: wopgen validates AsyncAPI {' and '.join(ASYNCAPI_VERSIONS)}"
-        yield rule.at(
-            document.path,
-            _line(document.doc.data, ["asyncapi"]),
-            message,
-            "write the document as one of those versions",
-        )
+        line, col = locate_at(document.doc.data, ["asyncapi"])
+        yield rule.at(document.path, line, message, "write the document as one of those versions", col=col)
         return
     try:
         errors = standard_errors(document.kind, document.version, _without_external_refs(document.doc.data))
@@ -141,11 +135,13 @@ def _standard(document: StandardDocument) -> Iterator[Diagnostic]:
         return
     validator = "openapi-spec-validator" if openapi else f"the official AsyncAPI {document.version} JSON Schema"
     for where, message in errors[:50]:
+        line, col = locate_at(document.doc.data, where)
         yield rule.at(
             document.path,
-            _line(document.doc.data, where),
+            line,
             f"at /{'/'.join(map(str, where))}: {message[:240]}",
             f"{validator} rejects it",
+            col=col,
         )
 
 
@@ -160,12 +156,12 @@ def _operation_ids(documents: list[StandardDocument]) -> Iterator[Diagnostic]:
                 for method in _METHODS:
                     op = item.get(method) if isinstance(item, dict) else None
                     if isinstance(op, dict) and isinstance(op.get("operationId"), str):
-                        line = _line(data, ["paths", route, method, "operationId"])
+                        line = line_at(data, ["paths", route, method, "operationId"])
                         seen.append((op["operationId"], document.path, line))
         else:
             operations = data.get("operations") if isinstance(data, dict) else None
             for key in operations or {} if isinstance(operations, dict) else ():
-                seen.append((str(key), document.path, _line(data, ["operations", key])))
+                seen.append((str(key), document.path, line_at(data, ["operations", key])))
     yield from operation_ids_repeated(seen)
 
 

@@ -312,40 +312,60 @@ def parse_json(path: str, raw: bytes) -> JsonDoc:
 
 
 class YamlMap(dict[str, Any]):
-    """A mapping that knows its own line and the line of each of its keys."""
+    """A mapping that knows its own line and the line of each of its keys, and where each member
+    is written (`mark_of`)."""
 
     line: int = 1
     key_lines: dict[str, int]
+    marks: dict[str, tuple[int, int]]
 
     def line_of(self, key: str) -> int:
         lines: dict[str, int] = getattr(self, "key_lines", {})
         return lines.get(key, self.line)
 
+    def mark_of(self, key: str) -> tuple[int, int]:
+        """line, col (1-based) of the member `key`: of its value when that is a scalar written on
+        the key's line, else of the key."""
+        marks: dict[str, tuple[int, int]] = getattr(self, "marks", {})
+        return marks.get(key, (self.line_of(key), 1))
+
 
 class YamlList(list[Any]):
     line: int = 1
     item_lines: list[int]
+    item_marks: list[tuple[int, int]]
 
     def line_of(self, index: int) -> int:
         lines: list[int] = getattr(self, "item_lines", [])
         return lines[index] if index < len(lines) else self.line
 
+    def mark_of(self, index: int) -> tuple[int, int]:
+        """line, col (1-based) where the item `index` starts."""
+        marks: list[tuple[int, int]] = getattr(self, "item_marks", [])
+        return marks[index] if index < len(marks) else (self.line_of(index), 1)
+
 
 def line_at(data: Any, parts: list[Any]) -> int:
     """The line of the value at `parts` (keys and indexes) in a YAML tree, or of the nearest
     enclosing value whose line is known."""
-    line = getattr(data, "line", 1)
+    return locate_at(data, parts)[0]
+
+
+def locate_at(data: Any, parts: list[Any]) -> tuple[int, int]:
+    """line, col (1-based) of the value at `parts` (keys and indexes) in a YAML tree (see
+    `YamlMap.mark_of`), or of the nearest enclosing value whose place is known."""
+    where = (getattr(data, "line", 1), 1)
     node = data
     for part in parts:
         if isinstance(node, YamlMap) and str(part) in node:
-            line = node.line_of(str(part))
+            where = node.mark_of(str(part))
             node = node[str(part)]
         elif isinstance(node, YamlList) and isinstance(part, int) and part < len(node):
-            line = node.line_of(part)
+            where = node.mark_of(part)
             node = node[part]
         else:
             break
-    return line
+    return where
 
 
 # libyaml's parser where it is installed (several times faster); the constructors below are the
@@ -362,6 +382,7 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> YamlMap:
     result = YamlMap()
     result.line = node.start_mark.line + 1
     result.key_lines = {}
+    result.marks = {}
     for key_node, value_node in node.value:
         if not isinstance(key_node, yaml.ScalarNode):
             raise yaml.constructor.ConstructorError(
@@ -373,7 +394,12 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> YamlMap:
             first = result.key_lines.get(str(key), result.line)
             loader.duplicates.append(DuplicateKey(str(key), line, key_node.start_mark.column + 1, first))
         result[key] = loader.construct_object(value_node, deep=True)
-        result.key_lines.setdefault(str(key), line)
+        if str(key) not in result.key_lines:
+            result.key_lines[str(key)] = line
+            mark = value_node.start_mark if isinstance(value_node, yaml.ScalarNode) else key_node.start_mark
+            if mark.line + 1 != line:  # a scalar continued on the next line: the key is the place
+                mark = key_node.start_mark
+            result.marks[str(key)] = (line, mark.column + 1)
     return result
 
 
@@ -398,6 +424,7 @@ def _sequence(loader: _Loader, node: yaml.SequenceNode) -> YamlList:
     result = YamlList(loader.construct_object(child, deep=True) for child in node.value)
     result.line = node.start_mark.line + 1
     result.item_lines = [child.start_mark.line + 1 for child in node.value]
+    result.item_marks = [(child.start_mark.line + 1, child.start_mark.column + 1) for child in node.value]
     return result
 
 
