@@ -74,15 +74,17 @@ def test_schema_and_example_checks_parse_no_markdown(monkeypatch: pytest.MonkeyP
     )
     assert selected.exit_code == 0, selected.output
     # Schemas name RFCs (`x-wop-rfc`), whose numbers and status are in the header table: that is read
-    # from the file's lines, so no RFC is parsed as Markdown either.
-    assert not [path for path in parsed if path.startswith(("spec/v1/", "spec/rfcs/"))]
-    # The full check parses every page and RFC, each once.
+    # from the file's lines, so no RFC is parsed as Markdown either, and nor is the changelog.
+    assert not parsed
+    # The full check parses every page and RFC, and the changelog, each once.
     parsed.clear()
     full = runner.invoke(cli, ["--root", str(REPO), "check", "--no-cache", "--format", "json"])
     assert full.exit_code == 0, full.output
     pages = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "spec/v1").rglob("*.md"))
     rfcs = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "spec/rfcs").glob("[0-9]*.md"))
-    assert {path: parsed[path] for path in [*pages, *rfcs]} == dict.fromkeys([*pages, *rfcs], 1)
+    assert {path: parsed[path] for path in [*pages, *rfcs, "CHANGELOG.md"]} == dict.fromkeys(
+        [*pages, *rfcs, "CHANGELOG.md"], 1
+    )
 
 
 def test_without_rfc_annotations_no_rfc_is_parsed(
@@ -98,4 +100,15 @@ def test_without_rfc_annotations_no_rfc_is_parsed(
     parsed = count_markdown_parses(monkeypatch)
     result = CliRunner().invoke(cli, ["--root", str(root), "check", "--select", "schema-,example-"])
     assert result.exit_code == 0, result.output
-    assert set(parsed) == {"CHANGELOG.md"}  # read with the corpus; the pages and the RFC are not parsed
+    assert not parsed  # read with the corpus; the pages, the RFC and the changelog are not parsed
+
+
+@pytest.mark.parametrize("command", [["models"], ["api"]])
+def test_generators_of_schemas_and_api_parse_no_markdown(
+    command: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`models` and `api` read no page, RFC or changelog, so none is parsed."""
+    parsed = count_markdown_parses(monkeypatch)
+    result = CliRunner().invoke(cli, ["--root", str(REPO), *command, "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert not parsed

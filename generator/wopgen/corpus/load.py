@@ -156,10 +156,6 @@ class _Reader:
         self.duplicates(doc.path, doc.duplicates)
         return doc
 
-    def read_markdown(self, path: Path | str) -> MarkdownDoc | None:
-        text = self.read_text(path)
-        return None if text is None else self.parse_markdown(self.relative(path), text)
-
     def parse_markdown(self, rel: str, text: str) -> MarkdownDoc:
         if self.memo is None:
             return parse_markdown(rel, text)
@@ -211,6 +207,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
         )
     pages: ParsedOnUse[MarkdownDoc] = ParsedOnUse()
     rfcs: ParsedOnUse[Rfc] = ParsedOnUse()
+    changelogs: ParsedOnUse[MarkdownDoc] = ParsedOnUse()
     corpus = Corpus(
         settings=settings,
         load_diagnostics=diagnostics,
@@ -218,6 +215,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
         folders=listed.folders,
         docs=pages,
         rfcs=rfcs,
+        changelogs=changelogs,
     )
 
     def missing(name: str, relative: str, kind: str) -> None:
@@ -315,7 +313,9 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
 
     changelog = optional("changelog", settings.changelog, "file")
     if changelog:
-        corpus.changelog = reader.read_markdown(changelog)
+        page = reader.read_markdown_later(changelog)
+        if page is not None:
+            changelogs.later(reader.relative(changelog), page)
     corpus.sources = reader.sources
     if not corpus.schemas and not corpus.rfcs and not corpus.docs and not listed.truncated:
         diagnostics.append(

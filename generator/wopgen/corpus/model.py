@@ -139,7 +139,9 @@ class Corpus:
     rfcs: MutableMapping[str, Rfc] = field(default_factory=ParsedOnUse)
     api: dict[str, YamlDoc] = field(default_factory=dict)
     invariants: YamlDoc | None = None
-    changelog: MarkdownDoc | None = None
+    # The changelog under its path (none or one entry), read at load and parsed when first asked
+    # for: most commands never read it. See `changelog`.
+    changelogs: MutableMapping[str, MarkdownDoc] = field(default_factory=ParsedOnUse)
     load_diagnostics: list[Diagnostic] = field(default_factory=list)
     # Every file and folder of the repository (relative, POSIX), listed once by `load`; links that
     # lead out of the root and the ignored folders are left out. `exists` and `glob` ask this list.
@@ -151,6 +153,13 @@ class Corpus:
     @property
     def root(self) -> Path:
         return self.settings.root
+
+    @property
+    def changelog(self) -> MarkdownDoc | None:
+        """The changelog, parsed (None when the corpus has none)."""
+        for path in self.changelogs:
+            return self.changelogs[path]
+        return None
 
     def checked(self) -> dict[str, int]:
         """How much of each part was read: what the summary of `wopgen check` says it looked at."""

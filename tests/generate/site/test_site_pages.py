@@ -99,6 +99,7 @@ def test_rfc_pages_rewrite_the_links_the_loader_found_without_parsing_again(
     assert corpus.rfcs["spec/rfcs/0001-things.md"].doc.links  # the loader has read the page
     for path in corpus.docs:  # and every other page: from here on, any parse is a second one
         assert corpus.docs[path].path == path
+    assert corpus.changelog is not None  # the changelog too (parsed when first asked for)
 
     def refuse(text: str, env: Any = None) -> Any:
         raise AssertionError("a page was parsed a second time")
