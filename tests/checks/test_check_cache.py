@@ -131,7 +131,7 @@ def test_a_damaged_entry_is_computed_again(make_corpus: Callable[..., Path]) -> 
 
 def test_an_entry_nested_too_deeply_to_read_is_computed_again(make_corpus: Callable[..., Path]) -> None:
     root = make_corpus()
-    check = ["--root", str(root), "check", "--select", "api-"]
+    check = ["--root", str(root), "check", "--select", "api-,changelog-"]  # the changelog is Markdown
     assert CliRunner().invoke(cli, check).exit_code == 0
     entries = sorted((root / "build/.cache/check").glob("*.json"))
     assert [p.name.split("-")[0] for p in entries] == ["api", "markdown"]
@@ -153,10 +153,10 @@ def test_an_unwritable_cache_folder_only_costs_time(make_corpus: Callable[..., P
 def test_check_no_cache_flag(make_corpus: Callable[..., Path]) -> None:
     root = make_corpus()
     runner = CliRunner()
-    plain = runner.invoke(cli, ["--root", str(root), "check", "--select", "api-", "--no-cache"])
+    plain = runner.invoke(cli, ["--root", str(root), "check", "--select", "api-,changelog-", "--no-cache"])
     assert plain.exit_code == 0, plain.output
     assert not (root / "build/.cache").exists()
-    cached = runner.invoke(cli, ["--root", str(root), "check", "--select", "api-"])
+    cached = runner.invoke(cli, ["--root", str(root), "check", "--select", "api-,changelog-"])
     assert cached.exit_code == 0, cached.output
     assert sorted(p.name.split("-")[0] for p in (root / "build/.cache/check").iterdir()) == ["api", "markdown"]
 
