@@ -181,6 +181,29 @@ def test_asyncapi_ref_into_schemas(findings):
     assert hits(api_findings(findings, broken), "api-ref-unresolved") == [(ASYNCAPI, 25)]
 
 
+def test_asyncapi_channel_parameters_match_the_address(findings):
+    def undeclared(files: Files) -> None:
+        files[ASYNCAPI] = ASYNCAPI_TEXT.replace("/runs/{runId}/events", "/runs/{runId}/events/{kind}")
+
+    found = [d for d in api_findings(findings, undeclared) if d.rule == "api-channel-parameters"]
+    assert [(d.path, d.line, d.col) for d in found] == [(ASYNCAPI, 7, 14)]
+    assert "names {kind}" in found[0].message
+
+    def extra(files: Files) -> None:
+        files[ASYNCAPI] = ASYNCAPI_TEXT.replace("/runs/{runId}/events", "/runs/events")
+
+    found = [d for d in api_findings(findings, extra) if d.rule == "api-channel-parameters"]
+    assert [(d.path, d.line, d.col) for d in found] == [(ASYNCAPI, 9, 7)]
+    assert "parameter 'runId' is not an expression" in found[0].message
+
+
+def test_asyncapi_channel_without_a_fixed_address_is_not_judged(findings):
+    def dynamic(files: Files) -> None:
+        files[ASYNCAPI] = ASYNCAPI_TEXT.replace("address: /runs/{runId}/events", "address: null")
+
+    assert hits(api_findings(findings, dynamic), "api-channel-parameters") == []
+
+
 def test_operation_ids_unique_across_documents(findings):
     def clash(files: Files) -> None:
         files[OPENAPI] = OPENAPI_TEXT.replace("operationId: postDecision", "operationId: getThing")

@@ -31,11 +31,7 @@ PATH_PARAMETERS = define(
     "error",
     "A `{name}` of an operation's path has no required `in: path` parameter, or a path parameter is not in the path.",
 )
-CHANNEL_PARAMETERS = define(
-    "api-channel-parameters",
-    "error",
-    "A `{name}` of a channel's address has no parameter entry, or a parameter entry is not in the address.",
-)
+CHANNEL_PARAMETERS = standard_api.CHANNEL_PARAMETERS
 ERROR_CODE_UNKNOWN = define(
     "api-error-code-unknown",
     "error",

@@ -7,6 +7,7 @@ unique across both documents. Nothing is fetched: a `$ref` to the network is a f
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -48,6 +49,12 @@ REF_UNRESOLVED = define(
     "a schema pointer that does not resolve, or a network address (never fetched).",
 )
 OPERATION_ID = define("api-operation-id-duplicate", "error", "Two operations (HTTP or channel) share an operationId.")
+CHANNEL_PARAMETERS = define(
+    "api-channel-parameters",
+    "error",
+    "A `{name}` of a channel's address has no parameter entry, or a parameter entry is not in the address.",
+)
+_EXPRESSION = re.compile(r"\{([^{}]+)\}")  # a channel address expression
 
 
 def _without_external_refs(data: Any) -> Any:
@@ -84,7 +91,51 @@ def check(corpus: Corpus, documents: list[StandardDocument]) -> Iterator[Diagnos
             clean.append(document)
     for document in clean:
         yield from _standard(document)
+        if document.kind == "asyncapi":
+            yield from _channel_parameters(document)
     yield from _operation_ids(documents)
+
+
+def _channel_parameters(document: StandardDocument) -> Iterator[Diagnostic]:
+    """AsyncAPI 3: the parameters of a channel are the expressions of its address, no more and no
+    fewer (a Parameters Object "MUST contain all the parameters used in the parent channel address",
+    and each key "MUST match the parameter name used in the parent channel address"). A channel
+    whose address is null (unknown or dynamic) or a `$ref` is not judged."""
+    data = document.doc.data
+    for section in ("channels", "components"):
+        channels = data.get(section) if isinstance(data, dict) else None
+        if section == "components":
+            channels = channels.get("channels") if isinstance(channels, dict) else None
+        if not isinstance(channels, dict):
+            continue
+        base = ["channels"] if section == "channels" else ["components", "channels"]
+        for key, channel in channels.items():
+            if not isinstance(channel, dict) or "$ref" in channel or not isinstance(channel.get("address"), str):
+                continue
+            address = channel["address"]
+            used = _EXPRESSION.findall(address)
+            parameters = channel.get("parameters")
+            declared = [str(name) for name in parameters] if isinstance(parameters, dict) else []
+            for name in dict.fromkeys(used):
+                if name not in declared:
+                    line, col = locate_at(data, [*base, key, "address"])
+                    yield CHANNEL_PARAMETERS.at(
+                        document.path,
+                        line,
+                        f"channel {key}: the address {address!r} names {{{name}}} but parameters has no {name!r}",
+                        f"add {name} under the channel's parameters",
+                        col=col,
+                    )
+            for name in declared:
+                if name not in used:
+                    line, col = locate_at(data, [*base, key, "parameters", name])
+                    yield CHANNEL_PARAMETERS.at(
+                        document.path,
+                        line,
+                        f"channel {key}: parameter {name!r} is not an expression of the address {address!r}",
+                        f"write {{{name}}} in the address or remove the parameter",
+                        col=col,
+                    )
 
 
 class Unvalidated(Exception):
