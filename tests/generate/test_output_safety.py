@@ -205,6 +205,12 @@ def test_generators_sharing_an_out_folder_keep_each_others_files(tmp_path: Path)
     assert result.exit_code == 2 and "holds the output of `wopgen models`" in result.output
     assert listing(out) == before
     assert run("--root", str(root), "api", "--out", str(tmp_path / "api")).exit_code == 0
+    # --check says the same, instead of calling the other command's files stale and advising a
+    # regeneration it would then refuse.
+    checked = CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(out), "--check"])
+    assert checked.exit_code == 2 and "holds the output of `wopgen models`" in checked.output
+    assert "stale" not in checked.output
+    assert run("--root", str(root), "models", "--out", str(out), "--check").exit_code == 0
 
 
 def test_out_slash_is_refused_cleanly(make_corpus: Callable[..., Path]) -> None:

@@ -322,7 +322,10 @@ def generated_tree(
         files = render(corpus)
     target = out if out is not None else corpus.root / "build" / what
     if check_only:
-        difference = drift(files, target)
+        try:
+            difference = drift(files, target, command=command or what)
+        except WriteError as exc:
+            raise click.UsageError(str(exc)) from None
         if difference.clean:
             click.echo(f"{target}: up to date ({plural(len(files), 'file')})")
             sys.exit(EXIT_CLEAN)

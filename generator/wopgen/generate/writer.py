@@ -240,13 +240,18 @@ def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = (), c
             f"refusing to write into {out}: the folder holds files wopgen did not write (no {MANIFEST} "
             "manifest); choose a new or empty folder, or pass --force to add the generated files beside them"
         )
-    other = manifest_command(out) if present and command else ""
+    _refuse_another_command(out, command, "write into")
+    return out
+
+
+def _refuse_another_command(out: Path, command: str, doing: str) -> None:
+    """WriteError when the manifest of `out` says another command than `command` wrote it."""
+    other = manifest_command(out) if command and out.is_dir() else ""
     if other and other != command:
         raise WriteError(
-            f"refusing to write into {out}: it holds the output of `wopgen {other}` ({MANIFEST}), which "
+            f"refusing to {doing} {out}: it holds the output of `wopgen {other}` ({MANIFEST}), which "
             f"`wopgen {command}` would remove; give each command a folder of its own"
         )
-    return out
 
 
 def scratch_beside(out: Path) -> Path:
@@ -599,9 +604,11 @@ class Drift:
         return "\n".join(lines) + ("\n" if lines else "")
 
 
-def drift(files: Tree, out: Path) -> Drift:
+def drift(files: Tree, out: Path, command: str = "") -> Drift:
     """How `out` differs from `files` (nothing is written). Files the manifest does not list are
-    not wopgen's and do not count as stale."""
+    not wopgen's and do not count as stale. With `command`, a folder another command wrote is a
+    WriteError, as it is for `write_tree`: comparing with it would call its files stale."""
+    _refuse_another_command(out, command, "compare with")
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} if out.is_dir() else set()
     on_disk.discard(MANIFEST)
     ours = read_manifest(out) if out.is_dir() else None
