@@ -210,17 +210,20 @@ class Context:
         index = type_index(self.corpus)
         return index is not None and isinstance(event_type, str) and event_type in index.payloads
 
-    def valid_event(self, event: Any) -> bool:
+    def valid_event(self, event: Any, channel: str = "") -> bool:
         """The envelope members every event carries; the payload of a type the slice defines.
 
         An event of a type this reader does not know is skipped past its envelope (run-events.md:
         a client MUST skip it), and extra envelope members are allowed (the envelope is open).
+        `channel` names where the event came from in the messages (e.g. "streamed").
         """
+        name = f"{channel} event" if channel else "event"
         if not isinstance(event, dict):
-            return self.check(False, f"an event is not a JSON object: {event!r:.80}", "event-envelope")
+            return self.check(False, f"{'a ' + name} is not a JSON object: {event!r:.80}", "event-envelope")
         missing = [m for m in ("eventId", "runId", "type", "timestamp", "sequence", "payload") if m not in event]
-        if not self.check(not missing, f"event {event.get('sequence')} lacks {missing}", "event-envelope"):
-            return False
+        if missing:
+            label = f"{name} {event['sequence']}" if "sequence" in event else name
+            return self.check(False, f"{label} lacks {missing}", "event-envelope")
         if not self.known(event["type"]):
             return True
         return self.valid("run-event", event, f"event {event.get('sequence')}", clause="known-payloads") and self.valid(
@@ -333,8 +336,7 @@ class Context:
         body = reply.body if isinstance(reply.body, dict) else {}
         events = body.get("events")
         self.require(isinstance(events, list), "the poll answer has no events list", "events-in-order")
-        complete = body.get("isComplete")
-        self.check(isinstance(complete, bool), f"the poll answer's isComplete is {complete!r}", "events-in-order")
+        # `isComplete` is judged where a MUST names it: polling past the end of a finished run (poll-complete).
         assert isinstance(events, list)
         kept = [e for e in events if isinstance(e, dict)]
         sequences = [e.get("sequence") for e in kept]

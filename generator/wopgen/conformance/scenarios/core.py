@@ -99,10 +99,28 @@ def _lifecycle(ctx: Context) -> None:
     with ctx.under("sse-closes"):
         ctx.equal(streamed.status, 200, "the event stream: status")
         ctx.check(not streamed.problem, f"the event stream of a finished run: {streamed.problem}")
-        got = [e.get("sequence") for e in streamed.body] if isinstance(streamed.body, list) else None
-        ctx.equal(got, [e["sequence"] for e in events], "SSE delivers the polled events", "events-in-order")
-    reply = ctx.request("POST", f"/v1/runs/{run_id}:resume", {"reason": "conformance"})
-    ctx.error(reply, "conflict", "resuming a finished run", "resume-conflict")
+    if isinstance(streamed.body, list):
+        # Each streamed event carries the envelope (event-envelope); where every one carries its
+        # sequence, the stream delivers the run's events in order, as the poll did (events-in-order).
+        enveloped = [ctx.valid_event(event, "streamed") for event in streamed.body]
+        if all(enveloped):
+            got = [e["sequence"] for e in streamed.body]
+            ctx.equal(got, [e["sequence"] for e in events], "SSE delivers the polled events", "events-in-order")
+    if _offers_resume(ctx.caps):
+        reply = ctx.request("POST", f"/v1/runs/{run_id}:resume", {"reason": "conformance"})
+        ctx.error(reply, "conflict", "resuming a finished run", "resume-conflict")
+
+
+def _offers_resume(caps: dict[str, Any]) -> bool:
+    """Whether the host says it resumes runs: `runs.pauseResume.supported` (the published family for
+    `:pause` and `:resume`) or `multiAgent.executionModel.statefulResume` (suspended loops resume)."""
+    runs = caps.get("runs")
+    pause_resume = runs.get("pauseResume") if isinstance(runs, dict) else None
+    multi = caps.get("multiAgent")
+    model = multi.get("executionModel") if isinstance(multi, dict) else None
+    return (isinstance(pause_resume, dict) and pause_resume.get("supported") is True) or (
+        isinstance(model, dict) and model.get("statefulResume") is True
+    )
 
 
 def _evals_refused(ctx: Context) -> None:
