@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterator
 from typing import Any
 
-import referencing.exceptions
-from jsonschema.exceptions import UnknownType, ValidationError, best_match
-
+from wopgen.checks.validating import describe, validate
 from wopgen.corpus import Corpus, Example
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import INDEX_POINTER, index_of
-from wopgen.corpus.regexes import BUDGET_SECONDS, PatternTimeout
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.semantics import problems as semantic_problems
 
@@ -66,12 +62,6 @@ def _target(corpus: Corpus, example: Example) -> tuple[str, str, Any, list[str |
         )
     pointer = f"{INDEX_POINTER}/{escape_token(data['type'])}"
     return schema.path, pointer, data["payload"], ["payload"]
-
-
-def _describe(error: ValidationError, prefix: list[str | int]) -> tuple[list[str | int], str]:
-    where = [*prefix, *error.absolute_path]
-    path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
-    return where, f"`{error.validator}` at {path}: {error.message[:240]}"
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
@@ -162,47 +152,17 @@ def _check_example(corpus: Corpus, example: Example, def_target: tuple[str, str]
         yield target
         return
     schema_path, pointer, instance, prefix = target
-    if corpus.compiled_verdict(schema_path, pointer, instance) is (example.kind == "valid"):
+    verdict = validate(corpus, schema_path, pointer, instance, expect_valid=example.kind == "valid", noun="example")
+    if verdict.confirmed:
         return  # the compiled engine confirms what the example claims: nothing to explain
-    validator = corpus.validator(schema_path, pointer)
-    try:
-        error = best_match(validator.iter_errors(instance))
-    except PatternTimeout as exc:
-        yield PATTERN_TOO_SLOW.at(
-            example.path,
-            1,
-            f"the pattern {exc.pattern!r} of {schema_path} ran past {BUDGET_SECONDS:g} s on the string "
-            f"{exc.text[:60]!r} of this example",
-            "rewrite the pattern without nested or overlapping repetition (or without look-around and "
-            "back-references, so it runs in linear time)",
+    if verdict.problem:
+        yield (PATTERN_TOO_SLOW if verdict.slow_pattern else UNVERIFIABLE).at(
+            example.path, 1, verdict.problem, verdict.hint
         )
         return
-    except referencing.exceptions.Unresolvable as exc:
-        yield UNVERIFIABLE.at(
-            example.path,
-            1,
-            f"schema {schema_path} has an unresolvable $ref: {exc}",
-            "fix the schema-ref-* findings first",
-        )
-        return
-    except (UnknownType, re.error, TypeError, ValueError, AttributeError) as exc:
-        yield UNVERIFIABLE.at(
-            example.path,
-            1,
-            f"schema {schema_path} cannot be evaluated: {str(exc).splitlines()[0][:160]}",
-            "fix the schema-metaschema findings first",
-        )
-        return
-    except RecursionError:
-        yield UNVERIFIABLE.at(
-            example.path,
-            1,
-            f"validation against {schema_path} never ends (a $ref cycle or extreme nesting)",
-            "fix the schema-ref-cycle findings first",
-        )
-        return
+    error = verdict.error
     if example.kind == "valid" and error is not None:
-        where, text = _describe(error, prefix)
+        where, text = describe(error, prefix)
         line, col = example.doc.locate(where)
         yield VALID_FAILS.at(
             example.path, line, f"valid example fails {text}", f"fix the example or the schema ({schema_path})", col=col
