@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
+import posixpath
 import re
 import tomllib
 from collections.abc import Mapping
@@ -48,6 +50,7 @@ class Settings:
     reserved_rfcs: frozenset[int] = field(default_factory=frozenset)  # numbers another RFC series uses
     baseline: str | None = None
     models_package: str = "wop_models"
+    instances: tuple[InstanceSet, ...] = ()  # files outside the examples validated against a schema
     conventions: Conventions = field(default_factory=Conventions)  # the house rules (corpus/conventions.py)
     source: Path | None = None  # the file the table was read from (pyproject.toml, or --config FILE)
     source_digest: str = field(default="", compare=False)  # a hash of that file's text, as it was read
@@ -68,6 +71,34 @@ class Settings:
     def line(self, key: str) -> int:
         """The pyproject.toml line of `key`, else of the [tool.wopgen] header, else 1."""
         return self.lines.get(key) or self.lines.get(TABLE, 1)
+
+    def source_path(self) -> str:
+        """The settings file as a finding names it: relative to the root when it lies inside it (as
+        `pyproject.toml` does), else its absolute path (a `--config` file kept elsewhere)."""
+        if self.source is None:
+            return PYPROJECT
+        try:
+            return self.source.relative_to(self.root).as_posix()
+        except ValueError:
+            return self.source.as_posix()
+
+
+@dataclass(frozen=True)
+class InstanceSet:
+    """One entry of `instances`: the files a glob matches (relative to the corpus root) are JSON
+    documents that must validate against `schema` (relative to the schemas folder), or against the
+    subschema at `pointer` inside it."""
+
+    files: str
+    schema: str
+    pointer: str = ""
+    line: int = field(default=1, compare=False)  # where the entry is written in the settings file
+    col: int = field(default=1, compare=False)
+
+    @property
+    def target(self) -> str:
+        """The schema as the setting names it: `name.schema.json`, or `name.schema.json#/$defs/X`."""
+        return f"{self.schema}#{self.pointer}" if self.pointer else self.schema
 
 
 # (key, field, kind, meaning) of every key that says where the corpus lives and what it is called;
@@ -108,8 +139,17 @@ _PARTS: tuple[tuple[str, str, str, str], ...] = (
     ),
     ("baseline", "baseline", "string", "Git ref or folder `wopgen check` compares against for compatibility."),
     ("models-package", "models_package", "string", "Python package name of `wopgen models`."),
+    (
+        "instances",
+        "instances",
+        "list of tables",
+        'JSON files outside the examples that must validate against a schema, each entry `{ files = "<glob>", '
+        'schema = "<schema>" }`: `files` is relative to the corpus root (`*` within a folder, `**` across '
+        "folders), `schema` relative to the schemas folder, optionally with a `#/$defs/...` JSON pointer "
+        "(`instance-*` rules; a glob that matches nothing is `instance-unmatched`).",
+    ),
 )
-_KEYS = {key: name for key, name, kind, _ in _PARTS if kind != "list of numbers"}  # string values
+_KEYS = {key: name for key, name, kind, _ in _PARTS if kind in ("path", "string")}  # string values
 _NUMBER_LISTS = {key: name for key, name, kind, _ in _PARTS if kind == "list of numbers"}  # lists of RFC numbers
 
 
@@ -124,6 +164,7 @@ def setting_values(settings: Settings) -> dict[str, object]:
     """The value `settings` holds for every key `settings_reference` documents (lists of numbers sorted)."""
     values: dict[str, object] = {key: getattr(settings, name) for key, name in _KEYS.items()}
     values.update({key: sorted(getattr(settings, name)) for key, name in _NUMBER_LISTS.items()})
+    values["instances"] = [{"files": entry.files, "schema": entry.target} for entry in settings.instances]
     for f in fields(settings.conventions):
         key = key_of(f.name)
         if key is not None:
@@ -174,6 +215,8 @@ def key_lines(text: str) -> dict[str, int]:
             inside = header.group(1) == "tool.wopgen"
             if header.group(1) == "tool.wopgen.rules":
                 lines.setdefault("rules", number)
+            if header.group(1) == "tool.wopgen.instances":  # the [[tool.wopgen.instances]] form
+                lines.setdefault("instances", number)
             if inside:
                 lines[TABLE] = number
             continue
@@ -211,12 +254,14 @@ def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> S
             values["rules"] = rule_settings(pyproject, value)
         elif key == "site":
             values["site"] = site_settings(pyproject, value)
+        elif key == "instances":
+            values["instances"] = instance_sets(pyproject, root.resolve(), value, text)
         elif key in _KEYS:
             if not isinstance(value, str):
                 raise SettingsError(f"{pyproject}: [tool.wopgen] {key} must be a string")
             values[_KEYS[key]] = value
         else:
-            known = ", ".join(sorted([*_KEYS, *_NUMBER_LISTS, *CONVENTION_KEYS, "rules", "site"]))
+            known = ", ".join(sorted([*_KEYS, *_NUMBER_LISTS, *CONVENTION_KEYS, "instances", "rules", "site"]))
             raise SettingsError(f"{pyproject}: unknown [tool.wopgen] key {key!r} (known: {known})")
     base = values.get("id_base", Settings.id_base)
     if not base.endswith("/"):
@@ -253,6 +298,98 @@ def _inside_root(pyproject: Path, root: Path, key: str, value: str) -> None:
             f"{pyproject}: [tool.wopgen] {key} = {value!r} is not a path inside the corpus root {root}; "
             "give a path relative to pyproject.toml that stays below it"
         )
+
+
+# --- instances: JSON files validated against a schema ------------------------------------------------
+
+_INSTANCE_KEYS = ("files", "schema")
+_WILDCARDS = re.compile(r"[*?\[]")
+_POINTER_TOKEN = re.compile(r"^(?:[^~]|~[01])*$")
+
+
+def instance_sets(pyproject: Path, root: Path, value: object, text: str) -> tuple[InstanceSet, ...]:
+    """Read `instances`: a list of tables `{ files = "<glob>", schema = "<schema>[#/pointer]" }`.
+
+    Its shape is checked here, and that each glob stays below the corpus root; whether the schema
+    exists and the pointer leads somewhere is asked of the loaded corpus (`instance-schema-unresolved`),
+    as a part that does not exist is (`corpus-missing`)."""
+    shape = 'a list of tables, each { files = "<glob>", schema = "<schema file>" }'
+    if not isinstance(value, list):
+        raise SettingsError(f"{pyproject}: [tool.wopgen] instances must be {shape}")
+    places = _instance_places(text, value)
+    entries: list[InstanceSet] = []
+    for index, entry in enumerate(value):
+        name = f"[tool.wopgen] instances[{index}]"
+        if not isinstance(entry, dict):
+            raise SettingsError(f"{pyproject}: {name} must be a table such as {shape.split('each ', 1)[1]}")
+        unknown = sorted(set(entry) - set(_INSTANCE_KEYS))
+        if unknown:
+            raise SettingsError(
+                f"{pyproject}: unknown key {unknown[0]!r} in {name} (known: {', '.join(_INSTANCE_KEYS)})"
+            )
+        for key in _INSTANCE_KEYS:
+            found = entry.get(key)
+            if not isinstance(found, str) or not found.strip() or "\x00" in found:
+                what = (
+                    "a glob relative to the corpus root" if key == "files" else "a schema file below the schemas folder"
+                )
+                raise SettingsError(f'{pyproject}: {name} needs {key} = "...", {what}')
+        files, schema = entry["files"], entry["schema"]
+        _glob_inside_root(pyproject, root, name, files)
+        path, _, fragment = schema.partition("#")
+        normal = posixpath.normpath(path) if path else ""
+        if not path or path.startswith("/") or normal == ".." or normal.startswith("../"):
+            raise SettingsError(
+                f"{pyproject}: {name} schema = {schema!r} is not a path below the schemas folder; "
+                "name the schema file relative to it (workflow-definition.schema.json)"
+            )
+        if fragment and (not fragment.startswith("/") or not all(map(_POINTER_TOKEN.match, fragment.split("/")))):
+            raise SettingsError(
+                f"{pyproject}: {name} schema = {schema!r}: what follows '#' must be a JSON pointer such as "
+                "#/$defs/Name (a '/' before each member, '~' written ~0 and '/' inside a name ~1)"
+            )
+        line, col = places[index]
+        entries.append(InstanceSet(files, normal, fragment, line=line, col=col))
+    return tuple(entries)
+
+
+def _glob_inside_root(pyproject: Path, root: Path, name: str, glob: str) -> None:
+    """A glob of instance files stays below the corpus root: relative, no `..`, and its fixed folders
+    (those before the first wildcard) no link out of the root."""
+    parts = glob.split("/")
+    fixed = list(itertools.takewhile(lambda part: not _WILDCARDS.search(part), parts))
+    try:
+        target = (root / "/".join(fixed)).resolve() if fixed else root
+    except (OSError, RuntimeError, ValueError):
+        target = None
+    if Path(glob).is_absolute() or ".." in parts or target is None or not target.is_relative_to(root):
+        raise SettingsError(
+            f"{pyproject}: {name} files = {glob!r} leaves the corpus root {root}; give a glob relative to the "
+            "corpus root that stays below it (conformance-fixtures/**/*.json)"
+        )
+
+
+def _instance_places(text: str, entries: list[Any]) -> list[tuple[int, int]]:
+    """The settings-file line and column of each entry: where its `files = "..."` is written, searched
+    in order from the `instances` key (TOML keeps no positions), else the line of that key."""
+    known = key_lines(text)
+    start = known.get("instances") or known.get(TABLE, 1)
+    at = sum(len(line) for line in text.splitlines(keepends=True)[: start - 1])
+    found: list[tuple[int, int]] = []
+    for entry in entries:
+        glob = entry.get("files") if isinstance(entry, dict) else None
+        match = (
+            re.compile(r"""\bfiles\s*=\s*(["'])""" + re.escape(glob) + r"\1").search(text, at)
+            if isinstance(glob, str)
+            else None
+        )
+        if match is None:
+            found.append((start, 1))
+            continue
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        found.append((text.count("\n", 0, match.start()) + 1, match.start() - line_start + 1))
+        at = match.end()
+    return found
 
 
 # --- [tool.wopgen.rules]: which rules run, at which severity, and where they are ignored ------------
