@@ -77,3 +77,16 @@ API_FORMAT = define(
     "The API folder holds neither the declarative operations.yaml/channels.yaml nor an OpenAPI 3.1 or "
     "AsyncAPI 3.x document, so nothing in it would be checked.",
 )
+INSTANCE_INVALID_JSON = define(
+    "instance-invalid-json",
+    "error",
+    "A file an `instances` glob of [tool.wopgen] matches is not valid JSON, or holds a number no reader keeps "
+    "as one (NaN, Infinity, a number past the range of a double such as 1e400); the position of the error is "
+    "given.",
+)
+INSTANCE_UNMATCHED = define(
+    "instance-unmatched",
+    "warning",
+    "An `instances` glob of [tool.wopgen] matches no file of the corpus, so nothing is validated against its "
+    "schema (a mistyped folder or extension would otherwise check nothing in silence).",
+)

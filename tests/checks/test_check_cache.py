@@ -182,3 +182,37 @@ def test_parsed_pages_are_reused_and_never_stale(make_corpus: Callable[..., Path
     assert _check_json(root) == []
     memo.write_text("not json")
     assert _check_json(root) == []
+
+
+def _with_an_instance(files: dict[str, object]) -> None:
+    files["pyproject.toml"] = str(files["pyproject.toml"]) + (
+        'instances = [{ files = "fixtures/*.json", schema = "thing.schema.json" }]\n'
+    )
+    files["fixtures/one.json"] = {"name": "x"}
+
+
+def test_an_instance_file_is_read_into_the_key(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus(_with_an_instance)
+    corpus = load(root)
+    assert "fixtures/one.json" in corpus.sources
+    calls: list[int] = []
+    findings(root, calls)
+    findings(root, calls)
+    assert len(calls) == 1
+    _edit(root / "fixtures/one.json")
+    assert corpus_key(load(root)) != corpus_key(corpus)
+    findings(root, calls)
+    assert len(calls) == 2  # the cached checks run again after an instance file changed
+
+
+def test_an_edited_instance_is_checked_again_with_the_cache_on(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus(_with_an_instance)
+    check = ["--root", str(root), "check", "--format", "json"]  # the cache is on unless --no-cache
+    first = CliRunner().invoke(cli, check)
+    assert first.exit_code == 0, first.output
+    assert any((root / "build/.cache/check").iterdir())
+    (root / "fixtures/one.json").write_text('{"name": 1}\n', encoding="utf-8")
+    second = CliRunner().invoke(cli, check)
+    assert second.exit_code == 1, second.output
+    found = json.loads(second.output)["diagnostics"]
+    assert [(d["rule"], d["path"]) for d in found] == [("instance-invalid", "fixtures/one.json")]

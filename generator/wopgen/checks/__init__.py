@@ -13,6 +13,7 @@ from wopgen.checks import (
     conformance,
     docs,
     examples,
+    instances,
     invariants,
     prose_enums,
     rfc_records,
@@ -39,6 +40,7 @@ MODULES = (
     schemas,
     schema_defaults,
     examples,
+    instances,
     rfcs,
     rfc_records,
     docs,
@@ -59,6 +61,7 @@ Families = tuple[str, ...]  # the rule-id prefixes a check can emit
 CHECKS: tuple[tuple[Families, Check], ...] = (
     (("schema-",), lambda corpus: chain(schemas.check(corpus), schema_defaults.check(corpus))),
     (("example-",), examples.check),
+    (("instance-",), instances.check),
     (("rfc-",), lambda corpus: chain(rfcs.check(corpus), rfc_records.check(corpus))),
     (("doc-",), lambda corpus: chain(docs.check(corpus), prose_enums.check(corpus))),
     (("changelog-",), changelog.check),

@@ -5,6 +5,6 @@
 """
 
 from wopgen.corpus.load import load
-from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example
+from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, Instance
 
-__all__ = ["SCHEMA_SUFFIX", "Corpus", "Example", "load"]
+__all__ = ["SCHEMA_SUFFIX", "Corpus", "Example", "Instance", "load"]

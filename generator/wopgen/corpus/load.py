@@ -20,7 +20,7 @@ from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, 
 from wopgen.corpus.files import decodable, listing, shown
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.markdown_memo import MarkdownMemo
-from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, ParsedOnUse, gc_paused
+from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, Instance, ParsedOnUse, gc_paused
 from wopgen.corpus.rfc import Rfc, parse_rfc
 from wopgen.corpus.settings import PYPROJECT, Settings, load_settings
 from wopgen.corpus_rules import (
@@ -29,6 +29,8 @@ from wopgen.corpus_rules import (
     EXAMPLE_INVALID_JSON,
     EXAMPLE_MISPLACED,
     FILE_LIMIT,
+    INSTANCE_INVALID_JSON,
+    INSTANCE_UNMATCHED,
     INVALID_YAML,
     MAX_LISTED,
     MISSING_PART,
@@ -60,6 +62,10 @@ class _Reader:
         self.diagnostics = diagnostics
         self.listed = listed  # files the one walk found inside the root: no need to resolve them again
         self.sources: dict[str, str] = {}
+        # Every JSON file read so far, by relative path (None: it could not be read or parsed, which
+        # was reported then): a file two parts name (an instance that is also an example) is read and
+        # reported once.
+        self.json_docs: dict[str, JsonDoc | None] = {}
 
     def relative(self, path: Path | str) -> str:
         if isinstance(path, str):
@@ -119,10 +125,16 @@ class _Reader:
             return None
 
     def read_json(self, path: Path | str, rule: Any) -> JsonDoc | None:
+        """The JSON document at `path`, read and parsed once per load; a parse error is a `rule` finding."""
+        rel = self.relative(path)
+        if rel not in self.json_docs:
+            self.json_docs[rel] = self._parse_json(path, rel, rule)
+        return self.json_docs[rel]
+
+    def _parse_json(self, path: Path | str, rel: str, rule: Any) -> JsonDoc | None:
         raw = self.read_bytes(path)
         if raw is None:
             return None
-        rel = self.relative(path)
         try:
             doc = parse_json(rel, raw)
         except ParseError as exc:
@@ -316,6 +328,25 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
         page = reader.read_markdown_later(changelog)
         if page is not None:
             changelogs.later(reader.relative(changelog), page)
+
+    for entry in settings.instances:
+        matched = sorted(listed.under(".", entry.files), key=_path_order)
+        if not matched and not listed.truncated:
+            diagnostics.append(
+                INSTANCE_UNMATCHED.at(
+                    settings.source_path(),
+                    entry.line,
+                    f"[tool.wopgen] instances: files = {entry.files!r} matches no file, so nothing is validated "
+                    f"against {entry.target}",
+                    "correct the glob: it is relative to the corpus root, `*` stays within a folder and `**` "
+                    "crosses folders (build/, .git/ and the other ignored folders are never listed)",
+                    col=entry.col,
+                )
+            )
+        for rel in filter(reader.named, matched):  # a name that is not UTF-8 is reported, not read
+            doc = reader.read_json(rel, INSTANCE_INVALID_JSON)
+            if doc is not None:
+                corpus.instances.append(Instance(entry, doc))
     corpus.sources = reader.sources
     if not corpus.schemas and not corpus.rfcs and not corpus.docs and not listed.truncated:
         diagnostics.append(

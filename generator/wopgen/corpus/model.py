@@ -28,7 +28,7 @@ from wopgen.corpus.graph import RefGraph
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.regexes import BoundedValidator
 from wopgen.corpus.rfc import Rfc
-from wopgen.corpus.settings import Settings
+from wopgen.corpus.settings import InstanceSet, Settings
 from wopgen.corpus.validation import CompiledSchemas, metaschema_accepts
 from wopgen.diagnostics import Diagnostic
 
@@ -65,6 +65,18 @@ class Example:
     doc: JsonDoc
     why: str = ""
     def_name: str = ""  # the per-def layout: the `$defs` entry of `examples-schema` it illustrates
+
+    @property
+    def path(self) -> str:
+        return self.doc.path
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A JSON file an `instances` entry of the settings matches, to validate against its schema."""
+
+    entry: InstanceSet
+    doc: JsonDoc
 
     @property
     def path(self) -> str:
@@ -135,6 +147,7 @@ class Corpus:
     settings: Settings
     schemas: dict[str, JsonDoc] = field(default_factory=dict)  # keyed by relative path
     examples: list[Example] = field(default_factory=list)
+    instances: list[Instance] = field(default_factory=list)  # in the order of the entries, then of paths
     docs: MutableMapping[str, MarkdownDoc] = field(default_factory=ParsedOnUse)
     rfcs: MutableMapping[str, Rfc] = field(default_factory=ParsedOnUse)
     api: dict[str, YamlDoc] = field(default_factory=dict)
@@ -169,6 +182,8 @@ class Corpus:
             "RFCs": len(self.rfcs),
             "pages": len(self.docs),
             "API files": len(self.api),
+            # only when [tool.wopgen] instances asks for any: a corpus without them reads as before
+            **({"instances": len(self.instances)} if self.settings.instances else {}),
         }
 
     # --- schemas -------------------------------------------------------------------------
