@@ -230,6 +230,25 @@ def test_a_settings_file_outside_the_root_is_named_by_its_path(make_corpus, tmp_
     ]
 
 
+def test_annotations_keep_the_path_of_a_settings_file_outside_the_corpus(make_corpus, tmp_path: Path) -> None:
+    """In a corpus below the top of its git work tree, corpus paths gain that folder for GitHub; the
+    absolute path of a --config file kept elsewhere is left as it is."""
+    root = make_corpus(lambda files: files.update({"fixtures/things/wrong.json": {"name": 5}}))
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    config = tmp_path / "other.toml"
+    config.write_text(
+        "[tool.wopgen]\ninstances = [\n"
+        '  { files = "nowhere/*.json", schema = "thing.schema.json" },\n'
+        f'  {{ files = "{FIXTURES}", schema = "thing.schema.json" }},\n'
+        "]\n"
+    )
+    args = ["--config", str(config), "--root", str(root), "check", "--select", "instance-", "--format", "github"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1, result.output
+    assert f"file={config.resolve().as_posix()},line=3," in result.output
+    assert "file=corpus/fixtures/things/wrong.json,line=2," in result.output
+
+
 # --- reading the files as every corpus file is read ----------------------------------------------
 
 
@@ -306,3 +325,14 @@ def test_a_corpus_without_instances_reads_as_before(make_corpus: Callable[..., P
     assert "instances" not in load(root).checked()
     result = CliRunner().invoke(cli, ["--root", str(root), "check", "--no-cache", "--format", "json"])
     assert "instances" not in json.loads(result.output)["checked"]
+
+
+def test_no_command_writes_over_an_instance_file(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus(lambda files: things(files, named={"name": "x"}))
+    fixture = root / "fixtures/things/named.json"
+    before = fixture.read_bytes()
+    # --url: no host is generated from this small corpus; the report is refused before any request
+    args = ["--root", str(root), "conformance", "--url", "http://127.0.0.1:9", "--api-key", "k"]
+    result = CliRunner().invoke(cli, [*args, "--report", str(fixture)])
+    assert result.exit_code == 2 and "it is part of the corpus" in result.output, result.output
+    assert fixture.read_bytes() == before

@@ -139,7 +139,8 @@ def emit(
     if prefix:
         from dataclasses import replace
 
-        ordered = [replace(d, path=prefix + d.path) for d in ordered]
+        # a settings file outside the corpus (--config) is named by its absolute path: no prefix for it
+        ordered = [d if d.path.startswith("/") else replace(d, path=prefix + d.path) for d in ordered]
     click.echo(render_for_tools(fmt, ordered), nl=False, err=err)
 
 
@@ -287,11 +288,12 @@ force_option = click.option(
 
 def corpus_parts(corpus: Corpus) -> tuple[Path, ...]:
     """Every folder and file the settings name: the schemas, examples, pages, RFCs, API, invariants
-    and changelog (where they are set)."""
+    and changelog (where they are set), and each file an `instances` glob matched."""
     from wopgen.corpus.settings import PARTS
 
     settings = corpus.settings
-    return tuple(settings.path(getattr(settings, part)) for part in PARTS if isinstance(getattr(settings, part), str))
+    parts = (settings.path(getattr(settings, part)) for part in PARTS if isinstance(getattr(settings, part), str))
+    return (*parts, *(settings.path(instance.path) for instance in corpus.instances))
 
 
 def protected_paths(corpus: Corpus) -> tuple[Path, ...]:
