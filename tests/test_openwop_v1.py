@@ -27,13 +27,18 @@ SHADOW = "RFCS/0090-shadow-run-contract.md"
 pytestmark = pytest.mark.skipif(not EXTERNAL.is_dir(), reason="../shared/external/openwop-v1 is absent")
 
 
-def check(root: Path) -> list[dict[str, object]]:
+def report(root: Path) -> dict[str, Any]:
     # --no-cache: checking material the project does not own writes nothing into it
     result = CliRunner().invoke(
         cli, ["--config", str(CONFIG), "--root", str(root), "check", "--no-cache", "--format", "json"]
     )
     assert result.exit_code in (0, 1), result.output
-    diagnostics: list[dict[str, object]] = json.loads(result.output)["diagnostics"]
+    found: dict[str, Any] = json.loads(result.output)
+    return found
+
+
+def check(root: Path) -> list[dict[str, object]]:
+    diagnostics: list[dict[str, object]] = report(root)["diagnostics"]
     return diagnostics
 
 
@@ -75,6 +80,43 @@ def test_only_true_findings_remain() -> None:
         ("schema-default-undeclared", "schemas/prompt-template.schema.json", 132),
         ("schema-default-undeclared", "schemas/security-advisory.schema.json", 101),
     ]
+
+
+FIXTURES = EXTERNAL / "conformance-fixtures"
+
+
+def test_the_conformance_fixtures_are_validated() -> None:
+    """Every fixture the settings map to a schema is read and validates: the workflow definitions at
+    the top of the catalogue, its prompt templates and its pack manifest. The one JSON file left (the
+    synthetic OAuth provider) has no schema in the corpus."""
+    workflows = sorted(FIXTURES.glob("*.json"))
+    prompts = sorted(FIXTURES.glob("prompt-templates/*.json"))
+    packs = sorted(FIXTURES.glob("pack-manifests/*.json"))
+    assert (len(workflows), len(prompts), len(packs), len(list(FIXTURES.rglob("*.json")))) == (82, 7, 1, 91)
+    found = report(EXTERNAL)
+    assert found["checked"]["instances"] == len(workflows) + len(prompts) + len(packs)
+    assert [d for d in found["diagnostics"] if str(d["rule"]).startswith("instance-")] == []
+    corpus = load(EXTERNAL, load_settings(EXTERNAL, CONFIG))
+    assert sorted(i.path for i in corpus.instances) == sorted(
+        p.relative_to(EXTERNAL).as_posix() for p in [*workflows, *prompts, *packs]
+    )
+
+
+def test_a_broken_fixture_is_the_one_instance_finding(tmp_path: Path) -> None:
+    copy = tmp_path / "openwop"
+    shutil.copytree(EXTERNAL, copy)
+    fixture = copy / "conformance-fixtures" / "conformance-noop.json"
+    data = json.loads(fixture.read_text(encoding="utf-8"))
+    data["nodes"][0]["typeId"] = 7  # a node type id is a string
+    fixture.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    line = next(n for n, text in enumerate(fixture.read_text().splitlines(), 1) if '"typeId": 7' in text)
+    found = [d for d in check(copy) if str(d["rule"]).startswith("instance-")]
+    assert [(d["rule"], d["path"], d["line"]) for d in found] == [
+        ("instance-invalid", "conformance-fixtures/conformance-noop.json", line)
+    ]
+    assert str(found[0]["message"]).startswith(
+        "does not validate against schemas/workflow-definition.schema.json: `type` at $.nodes[0].typeId"
+    )
 
 
 def _breaks_type(data: dict[str, Any]) -> None:
