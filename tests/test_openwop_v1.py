@@ -176,9 +176,9 @@ def test_models_take_one_library_run_and_equal_the_whole_run(monkeypatch: pytest
 
 def test_site_builds(tmp_path: Path) -> None:
     out = tmp_path / "site"
-    result = CliRunner().invoke(
-        cli, ["--config", str(CONFIG), "--root", str(EXTERNAL), "site", "build", "--out", str(out)]
-    )
+    # --no-cache, as for check: the page cache would otherwise be written under EXTERNAL/build
+    args = ["--config", str(CONFIG), "--root", str(EXTERNAL), "site", "build", "--out", str(out), "--no-cache"]
+    result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert (out / "rfcs" / "0090-agent-verifier-and-convergence" / "index.html").is_file()
     assert (out / "schemas" / "envelopes" / "error" / "index.html").is_file()
