@@ -397,7 +397,9 @@ def test_every_documented_key_is_read_and_shown(tmp_path: Path) -> None:
         (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
         with pytest.raises(SettingsError) as refused:
             load_settings(tmp_path)
-        assert "unknown" not in str(refused.value) and key in str(refused.value), key
+        table, _, name = key.rpartition(".")  # `rules.select` is `select` of [tool.wopgen.rules]
+        named = f"[tool.wopgen.{table}] {name}" if table else key
+        assert "unknown" not in str(refused.value) and named in str(refused.value), key
 
 
 def test_config_file_replaces_pyproject(make_corpus, tmp_path: Path) -> None:

@@ -209,8 +209,10 @@ def default_text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, frozenset):
         return "[" + ", ".join(str(v) for v in sorted(value)) + "]"
-    if isinstance(value, tuple):
+    if isinstance(value, tuple | list):
         return "[" + ", ".join(f'"{v}"' for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f'"{k}" = {default_text(v)}' for k, v in value.items()) + "}"
     return f'"{value}"' if value else '""'
 
 

@@ -153,11 +153,62 @@ _KEYS = {key: name for key, name, kind, _ in _PARTS if kind in ("path", "string"
 _NUMBER_LISTS = {key: name for key, name, kind, _ in _PARTS if kind == "list of numbers"}  # lists of RFC numbers
 
 
+# (key, kind, meaning) of the keys of the `[tool.wopgen.rules]` and `[tool.wopgen.site]` tables, under
+# their dotted names: `rules.select = [...]` in `[tool.wopgen]` is the same key as `select` in
+# `[tool.wopgen.rules]`. Their defaults are those of `RuleSettings` and `SiteSettings`.
+_TABLE_KEYS: tuple[tuple[str, str, str], ...] = (
+    (
+        "rules.select",
+        "list of rule ids or prefixes",
+        "Run only these rules (ids or prefixes such as `schema-`); `check --select` replaces the list.",
+    ),
+    ("rules.ignore", "list of rule ids or prefixes", "Never report these rules; `check --ignore` adds to the list."),
+    (
+        "rules.severity",
+        "table of rule id or prefix -> error|warning|info",
+        "Report these rules at another severity; of several matching prefixes the longest decides.",
+    ),
+    (
+        "rules.per-path-ignores",
+        "table of glob -> list of rule ids or prefixes",
+        "Do not report these rules in the files a glob (from the corpus root) matches.",
+    ),
+    ("site.repo-url", "string", "Repository linked from the site's header (an http(s) URL); else `repository-url`."),
+    ("site.edit-uri", "string", "Appended to the repository URL for the edit link of each page, e.g. `edit/main/`."),
+    ("site.version", "string", "A version label shown beside the site's name."),
+    ("site.description", "string", "What the corpus specifies, in the words the site's home page opens with."),
+    (
+        "site.raw-html",
+        "bool",
+        "Publish raw HTML written in pages and RFCs (trusted authors only); else it shows as text.",
+    ),
+)
+
+
+def _table_values(settings: Settings) -> dict[str, object]:
+    """The value `settings` holds for each key of `_TABLE_KEYS`."""
+    rules, site = settings.rules, settings.site
+    return {
+        "rules.select": list(rules.select),
+        "rules.ignore": list(rules.ignore),
+        "rules.severity": dict(rules.severity),
+        "rules.per-path-ignores": {glob: list(ids) for glob, ids in rules.per_path_ignores},
+        "site.repo-url": site.repo_url,
+        "site.edit-uri": site.edit_uri,
+        "site.version": site.version,
+        "site.description": site.description,
+        "site.raw-html": site.raw_html,
+    }
+
+
 def settings_reference() -> tuple[Setting, ...]:
-    """Every key of `[tool.wopgen]` with its kind, default and meaning, parts first."""
+    """Every key of `[tool.wopgen]` with its kind, default and meaning, parts first; the keys of its
+    `rules` and `site` tables last."""
     defaults = Settings(root=Path())
     parts = (Setting(key, kind, default_text(getattr(defaults, name)), meaning) for key, name, kind, meaning in _PARTS)
-    return (*parts, *convention_reference())
+    table_defaults = _table_values(defaults)
+    tables = (Setting(key, kind, default_text(table_defaults[key]), meaning) for key, kind, meaning in _TABLE_KEYS)
+    return (*parts, *convention_reference(), *tables)
 
 
 def setting_values(settings: Settings) -> dict[str, object]:
@@ -169,6 +220,7 @@ def setting_values(settings: Settings) -> dict[str, object]:
         key = key_of(f.name)
         if key is not None:
             values[key] = getattr(settings.conventions, f.name)
+    values.update(_table_values(settings))
     return values
 
 
