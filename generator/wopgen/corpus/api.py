@@ -3,17 +3,20 @@
 `read_api(corpus)` turns the parsed YAML into typed records and reports every shape problem
 (unknown key, missing key, wrong type or value) as a diagnostic with its file and line. The format
 is documented in CONTRIBUTING.md, "API descriptions"; the generator and the `api-*` checks share
-this one reader.
+this one reader. An OpenAPI or AsyncAPI document kept in the folder instead is read as written;
+`DocumentRefs` follows its `$ref`s (through the graph's `document_ref`) for whoever renders it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import YamlDoc, YamlList, YamlMap
+from wopgen.corpus.graph import Located, value_at
 from wopgen.corpus_rules import API_FORMAT, API_SHAPE
 from wopgen.diagnostics import Diagnostic
 
@@ -147,6 +150,99 @@ def standard_kind(data: Any) -> tuple[str, str] | None:
         if isinstance(version, str | int | float):
             return kind, str(version)
     return None
+
+
+# The members a Reference Object (or a schema that is only a `$ref`) may carry beside `$ref`
+# without adding anything to what it stands for.
+_NOTES = frozenset({"$ref", "summary", "description", "title", "$comment"})
+
+
+class DocumentRefs:
+    """The `$ref`s of one OpenAPI or AsyncAPI document, followed as those formats follow them.
+
+    A ref is read relative to the file it is written in: a pointer into the document itself, into a
+    schema of the corpus, or into another file of the corpus (a shared fragment of the API folder).
+    `path` None stands for a document that is no corpus file (the ones `wopgen api` renders, which are
+    self-contained): only its own pointers lead anywhere. Nothing is fetched.
+    """
+
+    def __init__(self, corpus: Corpus | None, path: str | None, data: Any) -> None:
+        self.corpus = corpus
+        self.path = path or ""
+        self.data = data
+
+    def _data(self, path: str) -> tuple[bool, Any]:
+        if path == self.path:
+            return True, self.data
+        corpus = self.corpus
+        if corpus is not None and path in corpus.schemas:
+            return True, corpus.schemas[path].data
+        if corpus is not None and path in corpus.api:
+            return True, corpus.api[path].data
+        return False, None
+
+    def target(self, ref: str, written_in: str | None = None) -> Located | None:
+        """Where `ref`, written in the file `written_in` (default: this document), leads; None when
+        it leads nowhere (`wopgen check` reports it as `api-ref-unresolved`)."""
+        at = self.path if written_in is None else written_in
+        if self.corpus is None or not self.path:
+            if not ref.startswith("#"):
+                return None
+            pointer = ref[1:]
+            return Located(at, pointer) if value_at(self.data, pointer)[0] else None
+        known, data = self._data(at)
+        return self.corpus.graph.document_ref(at, data, ref)[0] if known else None
+
+    def value(self, where: Located) -> tuple[bool, Any]:
+        """(found, value) at a location `target` gave."""
+        known, data = self._data(where.path)
+        return value_at(data, where.pointer) if known else (False, None)
+
+    def resolve(self, node: Any) -> Mapping[str, Any] | None:
+        """The object a Reference Object stands for (a parameter, a response, a request body, a
+        header, a message, a channel parameter): its `$ref`s followed, however many, to an object
+        without one, with the `summary` and `description` written beside a `$ref` taking the place of
+        the target's (as OpenAPI 3.1 says). `node` itself when it is no reference; None when a `$ref`
+        leads nowhere, to something that is not an object, or round in a loop."""
+        if not isinstance(node, Mapping):
+            return None
+        notes: dict[str, Any] = {}
+        seen: set[Located] = set()
+        at: str | None = None
+        while isinstance(node.get("$ref"), str):
+            for key in ("summary", "description"):
+                if key in node and key not in notes:
+                    notes[key] = node[key]
+            where = self.target(node["$ref"], at)
+            if where is None or where in seen:
+                return None
+            seen.add(where)
+            found, node = self.value(where)
+            if not found or not isinstance(node, Mapping):
+                return None
+            at = where.path
+        return {**node, **notes} if notes else node
+
+    def schema_target(self, node: Mapping[str, Any]) -> Located | None:
+        """Where the schema `{"$ref": ...}` of this document stands: a node of a corpus schema, or,
+        when the chain of references ends inside the API files, the last schema there that is more
+        than a `$ref` (a component written inline). References that add nothing (a component that is
+        only a `$ref`, maybe with notes) are followed; None when one leads nowhere or loops."""
+        seen: set[Located] = set()
+        at: str | None = None
+        while True:
+            where = self.target(str(node["$ref"]), at)
+            if where is None or where in seen:
+                return None
+            if self.corpus is not None and where.path in self.corpus.schemas:
+                return where
+            seen.add(where)
+            found, value = self.value(where)
+            if not found:
+                return None
+            if not (isinstance(value, Mapping) and isinstance(value.get("$ref"), str) and set(value) <= _NOTES):
+                return where
+            node, at = value, where.path
 
 
 @dataclass

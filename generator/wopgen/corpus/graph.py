@@ -601,26 +601,39 @@ class RefGraph:
         AsyncAPI document, whose parsed content is `data`), leads nowhere; None when it resolves
         inside that document, to a schema of the corpus (by `$id` or relative path) or to another
         corpus file. Nothing is fetched."""
+        return self.document_ref(path, data, ref)[1]
+
+    def document_ref(self, path: str, data: Any, ref: str) -> tuple[Located | None, str | None]:
+        """Where `ref`, written in the corpus document `path` that is not a schema (see
+        `document_ref_problem`), leads: (the file and the JSON pointer, None), or (None, why it leads
+        nowhere). The file is `path` itself for a pointer into the document, a schema path, or another
+        file of the corpus (a shared YAML fragment, whose pointer is not checked here). A pointer into a
+        schema the metaschema rejects is given as written. Nothing is fetched."""
         corpus = self.corpus
         target, fragment = urldefrag(ref)
+        pointer = unquote(fragment)
         if not target:
-            return None if value_at(data, unquote(fragment))[0] else f"no {fragment or '/'} in this document"
+            if value_at(data, pointer)[0]:
+                return Located(path, pointer), None
+            return None, f"no {fragment or '/'} in this document"
         if "://" in target:
             schema = corpus.schemas_by_uri.get(target)
             if schema is None:
-                return f"{target} is not a schema of the corpus (nothing is fetched from the network)"
+                return None, f"{target} is not a schema of the corpus (nothing is fetched from the network)"
             found = schema.path
         else:
             found = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
             if not corpus.inside(found):
-                return f"{target} leaves the corpus"
+                return None, f"{target} leaves the corpus"
             if found not in corpus.schemas:
-                return None if corpus.exists(found) else f"{found} does not exist"  # e.g. a shared YAML fragment
+                if corpus.exists(found):  # e.g. a shared YAML fragment
+                    return Located(found, pointer), None
+                return None, f"{found} does not exist"
         if not corpus.resolvable(found):
-            return None  # the schema itself is broken; `schema-metaschema` says why
-        if fragment and not value_at(corpus.schemas[found].data, unquote(fragment))[0]:
-            return f"no {fragment} in {found}"
-        return None
+            return Located(found, pointer), None  # the schema itself is broken; `schema-metaschema` says why
+        if fragment and not value_at(corpus.schemas[found].data, pointer)[0]:
+            return None, f"no {fragment} in {found}"
+        return Located(found, pointer), None
 
     # --- derived views ---------------------------------------------------------------------
 
