@@ -1,8 +1,11 @@
-"""API reference pages, rendered from the OpenAPI and AsyncAPI documents `wopgen api` generates.
+"""API reference pages, rendered from the OpenAPI and AsyncAPI documents: the ones `wopgen api`
+generates from operations.yaml/channels.yaml, or the corpus's own, kept in the API folder as written.
 
 The operations and the event channel become plain Markdown (no viewer, nothing from a CDN); every
-schema the documents name links to its schema page, and the generated files are published next to
-the pages for tools that want them.
+schema of the corpus the documents name links to its schema page, and the documents are published
+next to the pages for tools that want them. A corpus's own document is read as OpenAPI and AsyncAPI
+read it: its Reference Objects followed (`DocumentRefs`), path-item parameters merged into each
+operation.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from wopgen.corpus.api import StandardDocument, read_api
+from wopgen.corpus.api import DocumentRefs, StandardDocument, read_api
+from wopgen.corpus.graph import unescape_token
 from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, ApiError, api_documents, dump
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.events import EVENTS, event_anchor
@@ -25,6 +29,7 @@ FOLDER = "api"
 HTTP = f"{FOLDER}/index.md"
 CHANNELS = f"{FOLDER}/events.md"
 _COMPONENT = re.compile(r"^#/components/schemas/([^/]+)(?:/\$defs/([^/]+))?$")
+_SCHEMA_COMPONENT = re.compile(r"^/components/schemas/([^/]+)$")
 _METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
 
 
@@ -32,31 +37,65 @@ def operation_anchor(operation_id: str) -> str:
     return "op-" + re.sub(r"[^a-z0-9]+", "-", operation_id.lower()).strip("-")
 
 
-class _Components:
-    """Links from `#/components/schemas/<Title>[/$defs/<name>]` to the schema pages."""
+def one_line(text: Any) -> str:
+    """Text for a table cell, a heading or an emphasis: one line, whitespace collapsed."""
+    return " ".join(str(text).split())
 
-    def __init__(self, site: SiteContext, page: str) -> None:
+
+class _Components:
+    """Links from the schemas a document names to the schema pages.
+
+    A generated document bundles the corpus schemas as `#/components/schemas/<Title>[/$defs/<name>]`;
+    a corpus's own document names them by file (`../schemas/x.schema.json[#/$defs/y]`, or an `$id`),
+    directly or through components that are only a reference, and its own inline components by name.
+    """
+
+    def __init__(self, site: SiteContext, page: str, refs: DocumentRefs, generated: bool) -> None:
         self.site = site
         self.page = page
+        self.refs = refs
+        self.generated = generated
         self.by_title: dict[str, str] = {}
-        for path in sorted(site.corpus.schemas):
-            data = site.corpus.schemas[path].data
-            title = data.get("title") if isinstance(data, dict) else None
-            if isinstance(title, str):
-                self.by_title.setdefault(title, path)
+        if generated:
+            for path in sorted(site.corpus.schemas):
+                data = site.corpus.schemas[path].data
+                title = data.get("title") if isinstance(data, dict) else None
+                if isinstance(title, str):
+                    self.by_title.setdefault(title, path)
 
     def __call__(self, node: Mapping[str, Any]) -> tuple[str, str] | None:
-        match = _COMPONENT.match(str(node["$ref"]))
-        if match is None or match.group(1) not in self.by_title:
+        if self.generated:
+            match = _COMPONENT.match(str(node["$ref"]))
+            if match is None or match.group(1) not in self.by_title:
+                return None
+            name, definition = match.groups()
+            page = self.site.paths.schema_page(self.by_title[name])
+            if definition:
+                return definition, self.site.paths.href(self.page, Target(page), def_anchor(definition))
+            return name, self.site.paths.href(self.page, Target(page))
+        where = self.refs.schema_target(node)
+        if where is None:
             return None
-        name, definition = match.groups()
-        page = self.site.paths.schema_page(self.by_title[name])
-        if definition:
-            return definition, self.site.paths.href(self.page, Target(page), def_anchor(definition))
-        return name, self.site.paths.href(self.page, Target(page))
+        if where.path in self.site.corpus.schemas:
+            return self.site.paths.schema_link(self.page, where)
+        component = _SCHEMA_COMPONENT.match(where.pointer)
+        return (unescape_token(component.group(1)), "") if component else None
 
     def schema(self, node: Any) -> str:
         return cell(type_of(node, self)) if node else "—"
+
+    def _schema_file(self, schema: Any) -> str | None:
+        """The path of the corpus schema a body's schema names as a whole, or None."""
+        ref = schema.get("$ref") if isinstance(schema, Mapping) else None
+        if not isinstance(ref, str):
+            return None
+        if self.generated:
+            match = _COMPONENT.match(ref)
+            return self.by_title.get(match.group(1)) if match is not None and not match.group(2) else None
+        where = self.refs.schema_target(schema)
+        return (
+            where.path if where is not None and where.path in self.site.corpus.schemas and not where.pointer else None
+        )
 
     def example(self, content: Any) -> str:
         """The first valid example of the schema a request or answer body names, as indented JSON
@@ -64,86 +103,164 @@ class _Components:
         if not isinstance(content, Mapping):
             return ""
         for entry in content.values():
-            schema = entry.get("schema") if isinstance(entry, Mapping) else None
-            ref = schema.get("$ref") if isinstance(schema, Mapping) else None
-            match = _COMPONENT.match(ref) if isinstance(ref, str) else None
-            if match is None or match.group(2) or match.group(1) not in self.by_title:
+            path = self._schema_file(entry.get("schema") if isinstance(entry, Mapping) else None)
+            if path is None:
                 continue
-            name = self.site.corpus.schema_name(self.by_title[match.group(1)])
-            found = self.site.examples(name, "valid")
+            found = self.site.examples(self.site.corpus.schema_name(path), "valid")
             if found:
                 return self.site.blocks.add(json.dumps(found[0].doc.data, indent=2, ensure_ascii=False))
         return ""
 
 
-def _body(content: Any, link: _Components) -> str:
-    if not isinstance(content, Mapping) or not content:
-        return "—"
-    parts = []
+def _bodies(content: Any, link: _Components) -> list[str]:
+    """One entry per media type of a body: its schema, then the media type."""
+    if not isinstance(content, Mapping):
+        return []
+    out = []
     for media, entry in content.items():
         schema = entry.get("schema") if isinstance(entry, Mapping) else None
-        parts.append(f"{link.schema(schema)} (`{media}`)")
-    return "<br>".join(parts)
+        out.append(f"{link.schema(schema)} (`{media}`)")
+    return out
+
+
+def _content_schema(value: Mapping[str, Any]) -> Any:
+    """The schema of a parameter or header: its `schema`, else that of its first `content` entry."""
+    if "schema" in value:
+        return value.get("schema")
+    content = value.get("content")
+    if isinstance(content, Mapping):
+        for entry in content.values():
+            return entry.get("schema") if isinstance(entry, Mapping) else None
+    return None
+
+
+_NOWHERE = "(the reference leads nowhere)"  # `wopgen check` reports it as api-ref-unresolved
+
+
+def _parameter(raw: Mapping[str, Any], link: _Components) -> dict[str, Any]:
+    p = link.refs.resolve(raw)
+    if p is None:  # named by the reference as written
+        return {"name": str(raw.get("$ref", "")), "in": "", "required": False, "type": "—", "description": _NOWHERE}
+    place = str(p.get("in", ""))
+    return {
+        "name": str(p.get("name", "")),
+        "in": place,
+        "required": bool(p.get("required")) or place == "path",  # a path parameter always is
+        "type": link.schema(_content_schema(p)),
+        "description": cell(str(p.get("description", ""))),
+    }
+
+
+def _parameters(item: Mapping[str, Any], op: Mapping[str, Any], link: _Components) -> list[dict[str, Any]]:
+    """The parameters of an operation: those of its path item, then its own; one of its own with the
+    name and place of a path-item one takes that one's place (OpenAPI 3.1, Path Item Object)."""
+    rows: list[dict[str, Any]] = []
+    row_of: dict[tuple[str, str], int] = {}
+    for level in (item.get("parameters"), op.get("parameters")):
+        for raw in level if isinstance(level, list) else []:
+            if not isinstance(raw, Mapping):
+                continue
+            row = _parameter(raw, link)
+            key = (row["name"], row["in"])
+            if row["in"] and key in row_of:
+                rows[row_of[key]] = row
+            else:
+                row_of[key] = len(rows)
+                rows.append(row)
+    return rows
+
+
+def _headers(status: str, answer: Mapping[str, Any], link: _Components) -> list[dict[str, str]]:
+    """The headers of one response, each with its type and description."""
+    headers = answer.get("headers")
+    out = []
+    for name, raw in headers.items() if isinstance(headers, Mapping) else ():
+        if str(name).lower() == "content-type":  # OpenAPI 3.1: a response header of that name is ignored
+            continue
+        header = link.refs.resolve(raw)
+        out.append(
+            {
+                "status": status,
+                "name": str(name),
+                "type": link.schema(_content_schema(header)) if header is not None else "—",
+                "description": cell(str(header.get("description", ""))) if header is not None else _NOWHERE,
+            }
+        )
+    return out
+
+
+def _responses(op: Mapping[str, Any], link: _Components) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    """The rows of the operation's responses, and those of their headers."""
+    rows, headers = [], []
+    for status, raw in (op.get("responses") or {}).items():
+        answer = link.refs.resolve(raw)
+        if answer is None:
+            rows.append({"status": str(status), "description": _NOWHERE, "body": "—", "example": ""})
+            continue
+        rows.append(
+            {
+                "status": str(status),
+                "description": cell(str(answer.get("description", ""))),
+                "body": "; ".join(_bodies(answer.get("content"), link)) or "—",
+                "example": link.example(answer.get("content")),
+            }
+        )
+        headers += _headers(str(status), answer, link)
+    return rows, headers
 
 
 def _operations(document: Mapping[str, Any], link: _Components) -> list[dict[str, Any]]:
     out = []
-    for path, item in (document.get("paths") or {}).items():
+    for path, raw_item in (document.get("paths") or {}).items():
+        item = link.refs.resolve(raw_item) or {}
         for method in _METHODS:
-            op = item.get(method) if isinstance(item, Mapping) else None
+            op = item.get(method)
             if not isinstance(op, Mapping):
                 continue
             operation_id = str(op.get("operationId", f"{method}-{path}"))
-            body = op.get("requestBody") if isinstance(op.get("requestBody"), Mapping) else None
+            body = link.refs.resolve(op.get("requestBody"))
+            responses, headers = _responses(op, link)
             out.append(
                 {
                     "method": method.upper(),
                     "path": path,
                     "id": operation_id,
                     "anchor": operation_anchor(operation_id),
-                    "tag": (op.get("tags") or ["other"])[0],
-                    "summary": str(op.get("summary", "")),
+                    "tag": one_line((op.get("tags") or ["other"])[0]),
+                    "summary": cell(str(op.get("summary", ""))),
                     "description": str(op.get("description", "")),
                     "public": op.get("security") == [],
-                    "parameters": [
-                        {
-                            "name": str(p.get("name", "")),
-                            "in": str(p.get("in", "")),
-                            "required": bool(p.get("required")),
-                            "type": link.schema(p.get("schema")),
-                            "description": cell(str(p.get("description", ""))),
-                        }
-                        for p in op.get("parameters") or []
-                        if isinstance(p, Mapping)
-                    ],
-                    "body": _body(body.get("content"), link) if body else "",
+                    "parameters": _parameters(item, op, link),
+                    "bodies": _bodies(body.get("content"), link) if body else [],
                     "body_example": link.example(body.get("content")) if body else "",
                     "body_required": bool(body and body.get("required")),
-                    "responses": [
-                        {
-                            "status": str(status),
-                            "description": cell(str(answer.get("description", ""))),
-                            "body": _body(answer.get("content"), link),
-                            "example": link.example(answer.get("content")),
-                        }
-                        for status, answer in (op.get("responses") or {}).items()
-                        if isinstance(answer, Mapping)
-                    ],
+                    "responses": responses,
+                    "headers": headers,
                 }
             )
     return out
 
 
-def http_page(site: SiteContext, document: Mapping[str, Any], raw: str = OPENAPI_FILE) -> str:
-    link = _Components(site, HTTP)
+def _refs(site: SiteContext, document: Mapping[str, Any], source: StandardDocument | None) -> DocumentRefs:
+    """The references of the corpus's own document `source`, or of a generated one (self-contained)."""
+    return (
+        DocumentRefs(site.corpus, source.path, document) if source is not None else DocumentRefs(None, None, document)
+    )
+
+
+def http_page(
+    site: SiteContext, document: Mapping[str, Any], raw: str = OPENAPI_FILE, source: StandardDocument | None = None
+) -> str:
+    """The HTTP page of `document`: the generated one, or `source`, the corpus's own, as written."""
+    link = _Components(site, HTTP, _refs(site, document, source), generated=source is None)
     operations = _operations(document, link)
     tags = [t for t in document.get("tags") or [] if isinstance(t, Mapping)]
-    known = [str(t.get("name")) for t in tags]
+    known = [one_line(t.get("name")) for t in tags]
     extra = sorted({op["tag"] for op in operations} - set(known))
     groups = [
         {
             "name": name,
-            "description": next((str(t.get("description", "")) for t in tags if t.get("name") == name), ""),
+            "description": next((str(t.get("description", "")) for t in tags if one_line(t.get("name")) == name), ""),
             "operations": [op for op in operations if op["tag"] == name],
         }
         for name in [*known, *extra]
@@ -151,12 +268,13 @@ def http_page(site: SiteContext, document: Mapping[str, Any], raw: str = OPENAPI
     info = document.get("info") or {}
     return site.render(
         "api-http.md.j2",
-        title=str(info.get("title", "API")),
-        version=str(info.get("version", "")),
+        title=one_line(info.get("title", "API")),
+        version=one_line(info.get("version", "")),
         description=str(info.get("description", "")).split("\n\n")[0],
         operations=operations,
         groups=[g for g in groups if g["operations"]],
         raw=raw,
+        source=source.path if source is not None else "",
     )
 
 
@@ -224,7 +342,9 @@ def _standard_pages(site: SiteContext, standard: list[StandardDocument]) -> Page
         if document is not None:
             out[f"{FOLDER}/{posixpath.basename(document.path)}"] = document.doc.text
     note = site.render("api-missing.md.j2", reason="the API folder has no document of this kind")
-    out[HTTP] = http_page(site, openapi.doc.data, posixpath.basename(openapi.path)) if openapi is not None else note
+    out[HTTP] = (
+        http_page(site, openapi.doc.data, posixpath.basename(openapi.path), openapi) if openapi is not None else note
+    )
     out[CHANNELS] = (
         channels_page(site, _named_messages(site, asyncapi.doc.data), posixpath.basename(asyncapi.path))
         if asyncapi is not None

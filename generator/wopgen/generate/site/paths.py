@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.corpus.graph import Located
 from wopgen.corpus.markdown import Link, MarkdownDoc
 from wopgen.generate.site.html import escape_raw_html
 
@@ -116,9 +117,15 @@ class SitePaths:
         site = graph.site_at(where) if where is not None else None
         if site is None or site.target is None:
             return None
-        doc = self.corpus.schemas[site.target.path]
+        return self.schema_link(page, site.target)
+
+    def schema_link(self, page: str, where: Located) -> tuple[str, str]:
+        """(label, link) for a node of a corpus schema: its `$defs` entry's section on the schema's
+        page (labelled by the entry's name), else the page itself (labelled by the schema's title when
+        the node is the root, by its name when it lies deeper)."""
+        doc = self.corpus.schemas[where.path]
         target = Target(self.schema_page(doc.path))
-        parts = [p for p in site.target.pointer.split("/") if p]
+        parts = [p for p in where.pointer.split("/") if p]
         if len(parts) >= 2 and parts[0] == "$defs":
             return parts[1], self.href(page, target, def_anchor(parts[1]))
         title = doc.data.get("title") if isinstance(doc.data, dict) else None

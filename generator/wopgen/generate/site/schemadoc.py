@@ -13,7 +13,8 @@ from typing import Any
 
 from wopgen.corpus.graph import inline_properties
 
-# (the object holding a `$ref`) -> (label, link), or None when the ref leads out of the corpus
+# (the object holding a `$ref`) -> (label, link), or None when the ref leads out of the corpus; an
+# empty link names what the ref leads to without a page to link (shown as code)
 RefLinker = Callable[[Mapping[str, Any]], "tuple[str, str] | None"]
 
 _CONSTRAINTS = (
@@ -98,7 +99,7 @@ def type_of(node: Any, link: RefLinker, enum: bool = True) -> str:
         if resolved is None:
             return f"`{node['$ref']}`"
         label, href = resolved
-        return f"[{label}]({href})"
+        return f"[{label}]({href})" if href else f"`{label}`"
     for combinator, joiner in (("oneOf", " or "), ("anyOf", " or "), ("allOf", " and ")):
         if isinstance(node.get(combinator), list):
             inner = joiner.join(type_of(part, link) for part in node[combinator])

@@ -1,0 +1,227 @@
+"""The API pages of a corpus that keeps its own OpenAPI 3.1 / AsyncAPI 3 documents: what OpenAPI and
+AsyncAPI say a reader of them sees (references followed, path-item parameters merged, response
+headers), each schema of the corpus linked to its page, and a Swagger UI copy that needs no other file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from support.site_builds import built_site
+from support.site_pages import staged
+from wopgen.catalogue import catalogue
+from wopgen.corpus import load
+from wopgen.generate.site import render
+
+Files = dict[str, Any]
+OPENAPI = "spec/api/openapi.yaml"
+ASYNCAPI = "spec/api/asyncapi.yaml"
+
+OPENAPI_TEXT = """\
+openapi: 3.1.0
+info: {title: Things, version: "2.0"}
+paths:
+  /v1/things/{thingId}:
+    parameters:
+      - {in: path, name: thingId, required: true, schema: {type: string}, description: Which thing.}
+      - {in: query, name: view, schema: {type: string}, description: The view the path item offers.}
+    get:
+      operationId: getThing
+      summary: |
+        Read one thing,
+        as it is stored.
+      parameters:
+        - {in: query, name: view, schema: {type: integer}, description: The view this operation takes.}
+        - $ref: '#/components/parameters/Trace'
+      responses:
+        '200':
+          description: The thing.
+          headers:
+            ETag: {$ref: '#/components/headers/Version'}
+            X-Calls-Left: {schema: {type: integer}, description: Calls left today.}
+          content:
+            application/json: {schema: {$ref: '../../schemas/thing.schema.json'}}
+            text/plain: {schema: {type: string}}
+        '404': {$ref: '#/components/responses/NotFound'}
+  /v1/names:
+    post:
+      operationId: postName
+      requestBody: {$ref: '#/components/requestBodies/Name'}
+      responses:
+        '201':
+          description: Kept.
+          content:
+            application/json: {schema: {$ref: '#/components/schemas/Item'}}
+components:
+  parameters:
+    Trace: {$ref: '#/components/parameters/TraceHeader'}
+    TraceHeader: {in: header, name: X-Trace, schema: {type: string}, description: A trace id.}
+  headers:
+    Version: {schema: {type: string}, description: The version read.}
+  responses:
+    NotFound:
+      description: No such thing.
+      content:
+        application/json: {schema: {$ref: '#/components/schemas/Problem'}}
+  requestBodies:
+    Name:
+      required: true
+      content:
+        application/json: {schema: {$ref: '../../schemas/thing.schema.json#/$defs/name'}}
+        text/plain: {schema: {type: string}}
+  schemas:
+    Item: {$ref: '#/components/schemas/StoredThing'}
+    StoredThing: {$ref: '../../schemas/thing.schema.json'}
+    Problem:
+      type: object
+      properties:
+        message: {type: string}
+"""
+
+ASYNCAPI_TEXT = """\
+asyncapi: 3.0.0
+info: {title: Thing events, version: "2.0"}
+channels:
+  somewhere:
+    address: null
+    title: Delivered by the host
+    messages:
+      started: {$ref: '#/components/messages/RunStarted'}
+  byRun:
+    address: /runs/{runId}/events
+    title: Run events
+    parameters:
+      runId: {$ref: '#/components/parameters/RunId'}
+    messages:
+      started: {$ref: '#/components/messages/RunStarted'}
+      verified: {$ref: '#/components/messages/AgentVerified'}
+      noted: {$ref: '#/components/messages/Noted'}
+components:
+  parameters:
+    RunId: {description: The run to follow.}
+  messages:
+    RunStarted: {name: run.started, title: A run started, payload: {type: object}}
+    AgentVerified: {name: agent.verified, summary: A verifier judged the run., payload: {type: object}}
+    Noted:
+      name: thing.noted
+      description: |
+        Something was noted.
+        The rest of the description.
+      payload: {type: object}
+"""
+
+
+def _site(
+    make_corpus: Callable[..., Path], openapi: str = OPENAPI_TEXT, asyncapi: str = ASYNCAPI_TEXT
+) -> dict[str, Any]:
+    def edit(files: Files) -> None:
+        files[OPENAPI] = openapi
+        files[ASYNCAPI] = asyncapi
+
+    return staged(render(load(make_corpus(edit)), rules=catalogue()))
+
+
+def _http(make_corpus: Callable[..., Path], openapi: str = OPENAPI_TEXT) -> str:
+    return str(_site(make_corpus, openapi=openapi)["docs/api/index.md"])
+
+
+def _section(page: str, heading: str) -> str:
+    """The part of `page` from the heading that starts with `heading` to the next heading."""
+    start = page.index(heading)
+    end = page.find("\n#", start + 1)
+    return page[start : end if end >= 0 else len(page)]
+
+
+def _events(make_corpus: Callable[..., Path], asyncapi: str = ASYNCAPI_TEXT) -> str:
+    return str(_site(make_corpus, asyncapi=asyncapi)["docs/api/events.md"])
+
+
+# --- the HTTP page ---------------------------------------------------------------------------------
+
+
+def test_a_parameter_given_by_ref_shows_the_parameter_it_names(make_corpus: Callable[..., Path]) -> None:
+    """Item 1: `$ref` parameters are followed, through a component that is itself a reference."""
+    page = _section(_http(make_corpus), "### `GET /v1/things/{thingId}`")
+    assert "| `X-Trace` | header | — | string | A trace id. |" in page
+    assert "| `` |" not in page
+
+
+def test_path_item_parameters_join_each_operation_and_yield_to_its_own(make_corpus: Callable[..., Path]) -> None:
+    """Item 2: parameters of the path item are the operation's too; one of its own with the same
+    name and place wins."""
+    page = _section(_http(make_corpus), "### `GET /v1/things/{thingId}`")
+    assert "| `thingId` | path | yes | string | Which thing. |" in page
+    assert "| `view` | query | — | integer | The view this operation takes. |" in page
+    assert "The view the path item offers." not in page
+
+
+def test_a_response_given_by_ref_shows_its_description_and_body(make_corpus: Callable[..., Path]) -> None:
+    """Item 3, and the name of an inline component schema (item 6) rather than its JSON pointer."""
+    page = _http(make_corpus)
+    assert "| 404 | No such thing. | `Problem` (`application/json`) |" in page
+    assert "#/components/schemas/Problem" not in page
+
+
+def test_a_summary_of_several_lines_is_one_line_in_the_table_and_the_heading(
+    make_corpus: Callable[..., Path],
+) -> None:
+    """Item 4."""
+    page = _http(make_corpus)
+    assert "| `GET` | `/v1/things/{thingId}` | [`getThing`](#op-getthing) | Read one thing, as it is stored. |" in page
+    assert "**Read one thing, as it is stored.** · `getThing`" in page
+    assert "\nas it is stored" not in page and "stored.\n" not in page and "\n** ·" not in page
+
+
+def test_a_body_of_several_media_types_is_shown_without_raw_html(make_corpus: Callable[..., Path]) -> None:
+    """Item 5: a response cell lists them on one line, a request body as a list."""
+    page = _http(make_corpus)
+    assert "<br>" not in page
+    assert "| 200 | The thing. | [Thing](../schemas/thing.md) (`application/json`); string (`text/plain`) |" in page
+    assert (
+        "**Request body** (required), one of:\n\n"
+        "- [name](../schemas/thing.md#def-name) (`application/json`)\n"
+        "- string (`text/plain`)\n"
+    ) in page
+
+
+def test_schemas_of_the_corpus_link_to_their_pages(make_corpus: Callable[..., Path]) -> None:
+    """Item 6: a file reference (with or without a `$defs` pointer) and a component that only refers,
+    however many times, to such a file link to the schema's page."""
+    page = _http(make_corpus)
+    assert "(`application/json`); string" in page
+    post = _section(page, "### `POST /v1/names`")
+    assert "| 201 | Kept. | [Thing](../schemas/thing.md) (`application/json`) |" in post
+    assert "[name](../schemas/thing.md#def-name)" in post
+    assert "schema.json" not in page and "#/components/schemas/" not in page
+
+
+def test_response_headers_are_shown(make_corpus: Callable[..., Path]) -> None:
+    """Item 7: each header with its type and description, a header given by `$ref` too."""
+    page = _section(_http(make_corpus), "### `GET /v1/things/{thingId}`")
+    assert "| Status | Response header | Type | Description |" in page
+    assert "| 200 | `ETag` | string | The version read. |" in page
+    assert "| 200 | `X-Calls-Left` | integer | Calls left today. |" in page
+
+
+def test_the_page_names_the_corpus_document_it_is_rendered_from(make_corpus: Callable[..., Path]) -> None:
+    site = _site(make_corpus)
+    assert "Rendered from the corpus's own OpenAPI document `spec/api/openapi.yaml`" in site["docs/api/index.md"]
+    assert "generated" not in site["docs/api/index.md"]
+
+
+def test_the_built_pages_link_the_schemas_and_list_media_types_as_text(
+    make_corpus: Callable[..., Path], tmp_path: Path
+) -> None:
+    """Items 5 and 6 in the HTML `mkdocs build --strict` writes (every link and anchor checked)."""
+
+    def edit(files: Files) -> None:
+        files[OPENAPI] = OPENAPI_TEXT
+        files[ASYNCAPI] = ASYNCAPI_TEXT
+
+    site = built_site(make_corpus(edit), tmp_path / "site", None)
+    page = site["api/index.html"].decode("utf-8")
+    assert '<a href="../schemas/thing/">Thing</a> (<code>application/<wbr>json</code>); string' in page
+    assert '<a href="../schemas/thing/#def-name">name</a>' in page
+    assert "&lt;br&gt;" not in page and "<br>" not in page
+    assert "<strong>Read one thing, as it is stored.</strong>" in page
