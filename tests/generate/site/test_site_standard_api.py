@@ -208,6 +208,7 @@ def test_the_page_names_the_corpus_document_it_is_rendered_from(make_corpus: Cal
     site = _site(make_corpus)
     assert "Rendered from the corpus's own OpenAPI document `spec/api/openapi.yaml`" in site["docs/api/index.md"]
     assert "generated" not in site["docs/api/index.md"]
+    assert "Rendered from the corpus's own AsyncAPI document `spec/api/asyncapi.yaml`" in site["docs/api/events.md"]
 
 
 def test_the_built_pages_link_the_schemas_and_list_media_types_as_text(
@@ -225,3 +226,48 @@ def test_the_built_pages_link_the_schemas_and_list_media_types_as_text(
     assert '<a href="../schemas/thing/#def-name">name</a>' in page
     assert "&lt;br&gt;" not in page and "<br>" not in page
     assert "<strong>Read one thing, as it is stored.</strong>" in page
+
+
+# --- the event-channel page ------------------------------------------------------------------------
+
+
+def test_a_channel_without_an_address_says_so(make_corpus: Callable[..., Path]) -> None:
+    """Item 9: `address: null` is a channel with no fixed address, not one at `None`."""
+    channel = _section(_events(make_corpus), "## Delivered by the host")
+    assert "None" not in channel
+    assert "**Address:** none fixed" in channel
+
+
+def test_a_channel_parameter_given_by_ref_has_its_description(make_corpus: Callable[..., Path]) -> None:
+    """Item 10."""
+    assert "| `runId` | The run to follow. |" in _events(make_corpus)
+
+
+def test_messages_without_an_rfc_annotation_claim_no_baseline(make_corpus: Callable[..., Path]) -> None:
+    """Item 11: no message carries `x-wop-rfc` (nor `x-wop-content-free`): their columns are left
+    out and the page says why, rather than calling every message baseline."""
+    page = _events(make_corpus)
+    assert "baseline" not in page and "Introduced by" not in page and "Content-free" not in page
+    assert "| Message | Summary |\n|---|---|\n" in page
+    assert "No message of this document carries `x-wop-rfc` or `x-wop-content-free`" in page
+
+
+def test_an_rfc_annotation_on_some_message_brings_the_column_back(make_corpus: Callable[..., Path]) -> None:
+    text = ASYNCAPI_TEXT.replace(
+        "summary: A verifier judged the run.,", "summary: A verifier judged the run., x-wop-rfc: '0001',"
+    )
+    page = _events(make_corpus, text)
+    assert "| Message | Summary | Introduced by |" in page
+    assert "| [`agent.verified`](../events.md#event-agent-verified) | A verifier judged the run. | [RFC 0001](" in page
+    assert "| [`run.started`](../events.md#event-run-started) | A run started | baseline |" in page
+    assert "carries `x-wop-content-free`, so the tables leave out what it would tell" in page
+
+
+def test_a_message_without_a_summary_is_summed_up_by_its_title_or_description(
+    make_corpus: Callable[..., Path],
+) -> None:
+    """Item 12."""
+    page = _events(make_corpus)
+    assert "| [`run.started`](../events.md#event-run-started) | A run started |" in page
+    assert "| `thing.noted` | Something was noted. |" in page
+    assert "The rest of the description" not in page

@@ -31,6 +31,12 @@ CHANNELS = f"{FOLDER}/events.md"
 _COMPONENT = re.compile(r"^#/components/schemas/([^/]+)(?:/\$defs/([^/]+))?$")
 _SCHEMA_COMPONENT = re.compile(r"^/components/schemas/([^/]+)$")
 _METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
+# The message annotations the event-channel page shows, each with what it tells; a document none of
+# whose messages carries one does not say, and the page leaves its column out.
+MESSAGE_ANNOTATIONS = (
+    ("x-wop-rfc", "the RFC that introduced it"),
+    ("x-wop-content-free", "whether its payload is content-free"),
+)
 
 
 def operation_anchor(operation_id: str) -> str:
@@ -278,53 +284,81 @@ def http_page(
     )
 
 
-def channels_page(site: SiteContext, document: Mapping[str, Any], raw: str = ASYNCAPI_FILE) -> str:
-    messages = (document.get("components") or {}).get("messages") or {}
+def _message_summary(message: Mapping[str, Any]) -> str:
+    """What a message is, in one line: its summary, else its title, else its description's first line."""
+    for key in ("summary", "title"):
+        if one_line(message.get(key, "")):
+            return cell(str(message[key]))
+    lines = [line for line in str(message.get("description", "")).splitlines() if line.strip()]
+    return cell(lines[0]) if lines else ""
+
+
+def channels_page(
+    site: SiteContext, document: Mapping[str, Any], raw: str = ASYNCAPI_FILE, source: StandardDocument | None = None
+) -> str:
+    """The event-channel page of `document`: the generated one, or `source`, the corpus's own."""
+    refs = _refs(site, document, source)
     known = {event.type for event in site_events(site)}
     channels = []
-    for key, channel in (document.get("channels") or {}).items():
-        if not isinstance(channel, Mapping):
+    found: list[Mapping[str, Any]] = []
+    for key, raw_channel in (document.get("channels") or {}).items():
+        channel = refs.resolve(raw_channel)
+        if channel is None:
             continue
         rows = []
-        for name in channel.get("messages") or {}:
-            message = messages.get(name, {}) if isinstance(messages, Mapping) else {}
+        listed = channel.get("messages")
+        for label, raw_message in listed.items() if isinstance(listed, Mapping) else ():
+            message = refs.resolve(raw_message) or {}
+            found.append(message)
+            named = message.get("name")
+            name = str(named) if isinstance(named, str) else str(label)
             rfc = message.get("x-wop-rfc")
             free = message.get("x-wop-content-free")
             rows.append(
                 {
                     "name": name,
                     "href": site.paths.href(CHANNELS, Target(EVENTS), event_anchor(name)) if name in known else "",
-                    "summary": cell(str(message.get("summary", ""))),
+                    "summary": _message_summary(message),
                     "rfc": site.rfc_link(CHANNELS, int(rfc)) if isinstance(rfc, str) and rfc.isdigit() else "baseline",
                     "content_free": "yes" if free is True else ("no" if free is False else "not stated"),
                 }
             )
+        address = channel.get("address")
+        parameters = channel.get("parameters")
         channels.append(
             {
                 "key": key,
-                "title": str(channel.get("title", key)),
-                "address": str(channel.get("address", "")),
+                "title": one_line(channel.get("title", key)),
+                "address": str(address) if isinstance(address, str) else "",
                 "description": str(channel.get("description", "")),
                 "parameters": [
-                    (str(name), cell(str((p or {}).get("description", ""))))
-                    for name, p in (channel.get("parameters") or {}).items()
+                    (str(name), cell(str((refs.resolve(p) or {}).get("description", ""))))
+                    for name, p in (parameters.items() if isinstance(parameters, Mapping) else ())
                 ],
                 "messages": rows,
             }
         )
+    stated = {key: any(m.get(key) is not None for m in found) for key, _ in MESSAGE_ANNOTATIONS}
     operations = [
-        {"id": key, "action": str(op.get("action", "")), "summary": str(op.get("summary", ""))}
+        {
+            "id": key,
+            "action": one_line(op.get("action", "")),
+            "summary": cell(str(op.get("summary", "") or op.get("title", ""))),
+        }
         for key, op in (document.get("operations") or {}).items()
         if isinstance(op, Mapping)
     ]
     info = document.get("info") or {}
     return site.render(
         "api-events.md.j2",
-        title=str(info.get("title", "Events")),
+        title=one_line(info.get("title", "Events")),
         description=str(info.get("description", "")).split("\n\n")[0],
         channels=channels,
         operations=operations,
         raw=raw,
+        source=source.path if source is not None else "",
+        stated=stated,
+        untold=[key for key, _ in MESSAGE_ANNOTATIONS if not stated[key]],
     )
 
 
@@ -346,33 +380,11 @@ def _standard_pages(site: SiteContext, standard: list[StandardDocument]) -> Page
         http_page(site, openapi.doc.data, posixpath.basename(openapi.path), openapi) if openapi is not None else note
     )
     out[CHANNELS] = (
-        channels_page(site, _named_messages(site, asyncapi.doc.data), posixpath.basename(asyncapi.path))
+        channels_page(site, asyncapi.doc.data, posixpath.basename(asyncapi.path), asyncapi)
         if asyncapi is not None
         else note.replace("# HTTP API", "# Event channel", 1)
     )
     return out
-
-
-def _named_messages(site: SiteContext, document: Mapping[str, Any]) -> dict[str, Any]:
-    """The AsyncAPI document with each channel's messages keyed by the event type they carry (the
-    message `name`), as the channel page expects; messages given by `$ref` are looked up first."""
-    components = (document.get("components") or {}).get("messages") or {}
-    messages: dict[str, Any] = {}
-    channels: dict[str, Any] = {}
-    for key, channel in (document.get("channels") or {}).items():
-        if not isinstance(channel, Mapping):
-            continue
-        named: dict[str, Any] = {}
-        for label, message in (channel.get("messages") or {}).items():
-            ref = message.get("$ref") if isinstance(message, Mapping) else None
-            if isinstance(ref, str) and ref.startswith("#/components/messages/"):
-                message = components.get(ref.rsplit("/", 1)[1], {})
-            name = message.get("name") if isinstance(message, Mapping) else None
-            event = str(name) if isinstance(name, str) else str(label)
-            named[event] = {}
-            messages[event] = message if isinstance(message, Mapping) else {}
-        channels[str(key)] = {**channel, "messages": named}
-    return {**document, "channels": channels, "components": {"messages": messages}}
 
 
 def openapi_data(site: SiteContext) -> Mapping[str, Any] | None:
