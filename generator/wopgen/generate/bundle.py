@@ -7,11 +7,12 @@ knows the corpus: OpenAPI and AsyncAPI tools read it as it is, and so does hypot
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from wopgen.corpus import Corpus
-from wopgen.corpus.graph import Located, RefSite, Status
+from wopgen.corpus.graph import Located, RefSite, Status, ref_strings
 
 _COMPONENT_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 _DROPPED = frozenset({"$id", "$schema"})
@@ -93,3 +94,74 @@ def bundled_schema(corpus: Corpus, schema_name: str, pointer: str = "") -> dict[
         "$ref": prefix + names[schema_name] + pointer,
         "$defs": {name: components[name] for name in keep},
     }
+
+
+SCHEMA_COMPONENTS = "#/components/schemas/"
+UNBUNDLED = "x-wop-unbundled-ref"
+
+
+def _at(data: Any, where: list[Any]) -> Any:
+    for step in where:
+        data = data[step]
+    return data
+
+
+def bundled_document(corpus: Corpus, path: str, data: Any) -> dict[str, Any]:
+    """A copy of the corpus's own OpenAPI or AsyncAPI document at `path` (parsed: `data`) that needs
+    no other file: every `$ref` into a corpus schema (`../schemas/x.schema.json#/$defs/y`, an `$id`)
+    points instead at a copy of that schema bundled under `components/schemas`, with the schemas it
+    reaches. A bundled schema takes its component name (see `component_names`); a component of the
+    document by that name that is only a `$ref` to that very schema gives its place up to it. Should
+    a name stand for something else in the document, every bundled name starts with `corpus.`.
+    `$ref`s inside the document are left as written. One that leads neither there nor into a schema
+    (a file the corpus lacks, a fragment of another YAML file) would send a reader of the copy to fetch
+    what is not there: it is taken out and kept as the note `x-wop-unbundled-ref` (`wopgen check`
+    reports it as `api-ref-unresolved`)."""
+    plain = json.loads(json.dumps(data))
+    if not isinstance(plain, dict):
+        raise BundleError(f"{path} is not an object")
+    names = component_names(corpus)
+    found: list[tuple[list[Any], str, Located]] = []
+    for where, ref in ref_strings(plain):
+        if ref.startswith("#"):
+            continue
+        target = corpus.graph.document_ref(path, data, ref)[0]
+        if target is not None and target.path in corpus.schemas:
+            found.append((where, ref, target))
+        else:  # nowhere to lead in a file of its own: kept as a note, not as a reference to fetch
+            holder = _at(plain, where)
+            del holder["$ref"]
+            holder[UNBUNDLED] = ref
+    used = reachable_components(corpus, [corpus.schema_name(target.path) for _, _, target in found])
+    components = plain.setdefault("components", {})
+    own = components.get("schemas") if isinstance(components, dict) else None
+    if not isinstance(components, dict) or not (own is None or isinstance(own, dict)):
+        raise BundleError(f"{path}: components/schemas is not an object")
+    own = own or {}
+    for namespace in ("", "corpus."):
+        prefix = SCHEMA_COMPONENTS + namespace
+
+        def pointer(target: Located) -> str:
+            return prefix + names[corpus.schema_name(target.path)] + target.pointer  # noqa: B023 (called at once)
+
+        replaced = {
+            namespace + name
+            for name in used
+            if (namespace + name) in own
+            and any(
+                where == ["components", "schemas", namespace + name] and pointer(target) == prefix + name
+                for where, _, target in found
+            )
+            and set(own[namespace + name]) == {"$ref"}
+        }
+        if any((namespace + name) in own and (namespace + name) not in replaced for name in used):
+            continue  # the document names something else so
+        for where, _, target in found:
+            _at(plain, where)["$ref"] = pointer(target)
+        bundled = bundle_components(corpus, prefix)
+        schemas = {key: value for key, value in own.items() if key not in replaced}
+        schemas.update({namespace + name: bundled[name] for name in used})
+        if schemas:
+            components["schemas"] = schemas
+        return plain
+    raise BundleError(f"{path}: components/schemas already uses the names the corpus schemas would take")

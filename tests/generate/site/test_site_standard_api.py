@@ -4,6 +4,7 @@ headers), each schema of the corpus linked to its page, and a Swagger UI copy th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from support.site_builds import built_site
 from support.site_pages import staged
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
+from wopgen.generate.bundle import UNBUNDLED, bundled_document
 from wopgen.generate.site import render
 
 Files = dict[str, Any]
@@ -226,6 +228,72 @@ def test_the_built_pages_link_the_schemas_and_list_media_types_as_text(
     assert '<a href="../schemas/thing/#def-name">name</a>' in page
     assert "&lt;br&gt;" not in page and "<br>" not in page
     assert "<strong>Read one thing, as it is stored.</strong>" in page
+
+
+# --- the Swagger UI copy ---------------------------------------------------------------------------
+
+
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        own = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+        return own + [ref for value in node.values() for ref in _refs(value)]
+    if isinstance(node, list):
+        return [ref for value in node for ref in _refs(value)]
+    return []
+
+
+def _leads_somewhere(document: Any, ref: str) -> bool:
+    node = document
+    for token in ref.removeprefix("#/").split("/"):
+        token = token.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, dict) or token not in node:
+            return False
+        node = node[token]
+    return True
+
+
+def test_the_swagger_ui_copy_bundles_the_schemas_it_names(make_corpus: Callable[..., Path]) -> None:
+    """Item 8: the site serves no `../../schemas/thing.schema.json` beside the page; the copy Swagger
+    UI loads has every `$ref` inside itself, and each leads somewhere."""
+    tree = render(load(make_corpus(lambda files: files.update({OPENAPI: OPENAPI_TEXT}))), rules=catalogue())
+    spec = json.loads(str(tree["docs/api/openapi.try.json"]))
+    refs = _refs(spec)
+    assert refs and all(ref.startswith("#/") for ref in refs), [r for r in refs if not r.startswith("#/")]
+    assert all(_leads_somewhere(spec, ref) for ref in refs), [r for r in refs if not _leads_somewhere(spec, r)]
+    schemas = spec["components"]["schemas"]
+    assert schemas["StoredThing"] == {"$ref": "#/components/schemas/Thing"}
+    assert schemas["Thing"]["properties"]["decision"] == {"$ref": "#/components/schemas/Decision"}
+    assert "#/components/schemas/Thing/$defs/name" in refs
+    assert "$id" not in schemas["Thing"]
+
+
+def test_the_copy_takes_the_place_of_a_component_that_only_names_the_schema(make_corpus: Callable[..., Path]) -> None:
+    root = make_corpus(lambda files: files.update({OPENAPI: OPENAPI_TEXT.replace("StoredThing", "Thing")}))
+    corpus = load(root)
+    bundled = bundled_document(corpus, OPENAPI, corpus.api[OPENAPI].data)
+    schemas = bundled["components"]["schemas"]
+    assert schemas["Item"] == {"$ref": "#/components/schemas/Thing"}
+    assert schemas["Thing"]["type"] == "object"  # the schema itself, not a reference to itself
+
+
+def test_the_copy_keeps_its_own_components_apart_from_the_schemas(make_corpus: Callable[..., Path]) -> None:
+    text = OPENAPI_TEXT.replace("    Problem:\n", "    Decision:\n").replace("schemas/Problem'", "schemas/Decision'")
+    corpus = load(make_corpus(lambda files: files.update({OPENAPI: text})))
+    schemas = bundled_document(corpus, OPENAPI, corpus.api[OPENAPI].data)["components"]["schemas"]
+    assert schemas["Decision"]["properties"] == {"message": {"type": "string"}}  # the document's own
+    assert schemas["corpus.Decision"]["enum"] == ["go", "stop"]  # the corpus schema, under its own name
+    assert schemas["corpus.Thing"]["properties"]["decision"] == {"$ref": "#/components/schemas/corpus.Decision"}
+
+
+def test_the_copy_sends_nobody_to_fetch_a_file_the_corpus_lacks(make_corpus: Callable[..., Path]) -> None:
+    text = OPENAPI_TEXT.replace(
+        "text/plain: {schema: {type: string}}\n        '404'",
+        "text/plain: {schema: {$ref: '../../schemas/gone.schema.json'}}\n        '404'",
+    )
+    corpus = load(make_corpus(lambda files: files.update({OPENAPI: text})))
+    bundled = bundled_document(corpus, OPENAPI, corpus.api[OPENAPI].data)
+    plain = bundled["paths"]["/v1/things/{thingId}"]["get"]["responses"]["200"]["content"]["text/plain"]["schema"]
+    assert plain == {UNBUNDLED: "../../schemas/gone.schema.json"}
 
 
 # --- the event-channel page ------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import Any
 from wopgen.corpus.api import DocumentRefs, StandardDocument, read_api
 from wopgen.corpus.graph import unescape_token
 from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, ApiError, api_documents, dump
+from wopgen.generate.bundle import BundleError, bundled_document
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.events import EVENTS, event_anchor
 from wopgen.generate.site.events import events as site_events
@@ -388,11 +389,19 @@ def _standard_pages(site: SiteContext, standard: list[StandardDocument]) -> Page
 
 
 def openapi_data(site: SiteContext) -> Mapping[str, Any] | None:
-    """The OpenAPI document as data, the very one the API pages render (None when there is none)."""
+    """The OpenAPI document as data that stands on its own, for tools that read it as one file (the
+    Swagger UI page): the generated one, bundled already, or a copy of the corpus's own whose `$ref`s
+    into the schemas point at copies of them bundled into it (`bundled_document`). None when there is
+    none, or when it cannot be bundled."""
     api = read_api(site.corpus)
     if api.standard and not api.present:
         found = next((d for d in api.standard if d.kind == "openapi"), None)
-        return found.doc.data if found is not None and isinstance(found.doc.data, Mapping) else None
+        if found is None or not isinstance(found.doc.data, Mapping):
+            return None
+        try:
+            return bundled_document(site.corpus, found.path, found.doc.data)
+        except BundleError:
+            return None
     try:
         return api_documents(site.corpus).get(OPENAPI_FILE)
     except ApiError:

@@ -1,7 +1,10 @@
-"""The interactive API page: Swagger UI over the generated openapi.yaml, entirely offline.
+"""The interactive API page: Swagger UI over openapi.yaml, entirely offline.
 
 The Swagger UI assets come from the `swagger-ui-bundle-v2` package (Swagger UI is Apache-2.0; its
-license ships next to the assets), are copied into the site and loaded from there: no CDN.
+license ships next to the assets), are copied into the site and loaded from there: no CDN. The
+document Swagger UI loads stands on its own (see `api.openapi_data`): a corpus's own openapi.yaml,
+whose `$ref`s name schema files the site does not serve at those paths, is published with the
+schemas bundled into it.
 """
 
 from __future__ import annotations
@@ -50,13 +53,13 @@ def _licence() -> bytes:
 def pages(site: SiteContext, published: Pages) -> Pages:
     """The page (and the assets) when openapi.yaml is published and the bundle is installed."""
     bundle = _bundle()
-    has_api = f"api/{OPENAPI_FILE}" in published
-    if bundle is None or not has_api:
-        reason = "the API description could not be rendered" if not has_api else "Swagger UI is not installed"
+    document = site_api.openapi_data(site) if f"api/{OPENAPI_FILE}" in published else None
+    if bundle is None or document is None:
+        reason = "the API description could not be rendered" if document is None else "Swagger UI is not installed"
         return {PAGE: site.render("api-try.md.j2", available=False, reason=reason)}
     release, files = bundle
     out: Pages = {f"{ASSETS}/{name}": data for name, data in files.items()}
-    out[SPEC] = _for_swagger_ui(site_api.openapi_data(site) or {})
+    out[SPEC] = _for_swagger_ui(document)
     out[PAGE] = site.render(
         "api-try.md.j2", available=True, release=release, openapi=OPENAPI_FILE, spec=SPEC.split("/")[-1], assets=ASSETS
     )
