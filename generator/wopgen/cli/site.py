@@ -44,8 +44,22 @@ def site_build(obj: Context, out: Path | None, force: bool, no_cache: bool) -> N
     """Render every page from the corpus and build the site with `mkdocs build --strict`.
 
     \b
-    A corpus that `wopgen api` would refuse (unreadable files, schema or `$ref` errors, an
-    API description that breaks its format) is refused the same way: exit 1 with the findings.
+    What refuses a corpus (exit 1 with the findings, nothing written) is an error of one of
+    these rules, and nothing else:
+      corpus-unreadable, corpus-invalid-yaml,   a corpus file that cannot be read or parsed
+      schema-invalid-json
+      corpus-outside-root                       a corpus path that leads out of the root
+      corpus-missing                            a part [tool.wopgen] names is not there
+      schema-metaschema, schema-id-duplicate    a schema its metaschema rejects; an $id used twice
+      schema-ref-unresolved, schema-ref-external,
+      schema-ref-cycle                          a schema's $ref leads nowhere, out of the corpus
+                                                or round a loop
+      schema-event-index                        the event index out of step with RunEventType
+      api-shape, api-format                     an API folder that cannot be read
+    Other findings (`wopgen check` reports them) do not stop the build: among them a $ref of an
+    OpenAPI or AsyncAPI document that leads nowhere (api-ref-unresolved), which the API page
+    shows as written, and a document its standard validator rejects (api-openapi, api-asyncapi).
+    \b
     A broken link, a missing #anchor or any other mkdocs warning fails the build (exit 1) and
     prints what mkdocs said; the output folder is then left as it was. The same corpus always
     gives a byte-identical site, with or without the caches (parsed, converted and indexed

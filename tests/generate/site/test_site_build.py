@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -20,6 +21,7 @@ from click.testing import CliRunner
 
 from support.site_builds import snapshot
 from wopgen.catalogue import catalogue
+from wopgen.checks.gate import API_RULES, BLOCKING_RULES
 from wopgen.cli import cli
 from wopgen.cli.site_hook import on_pre_build
 from wopgen.corpus import load
@@ -116,6 +118,15 @@ def test_help_teaches_with_examples() -> None:
     for command in (["site", "--help"], ["site", "build", "--help"], ["site", "serve", "--help"]):
         text = run(*command).output
         assert "Example" in text and "wopgen site" in text, command
+
+
+def test_build_help_names_exactly_the_rules_that_refuse_a_corpus() -> None:
+    """The help lists the rules whose errors the gate blocks on (`wopgen.checks.gate`), no more and no
+    fewer, and says that a `$ref` of an API document leading nowhere is not one of them."""
+    text = run("site", "build", "--help").output
+    refusing = text[text.index("What refuses a corpus") : text.index("Other findings")]
+    assert set(re.findall(r"\b(?:corpus|schema|api)-[a-z-]*[a-z]\b", refusing)) == {*BLOCKING_RULES, *API_RULES}
+    assert "api-ref-unresolved" in text[text.index("Other findings") :]
 
 
 def test_serve_hook_renders_corpus_edits_into_the_staging_tree(
