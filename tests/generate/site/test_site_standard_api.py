@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from support.site_builds import built_site
 from support.site_pages import staged
 from wopgen.catalogue import catalogue
@@ -265,6 +267,18 @@ def test_the_swagger_ui_copy_bundles_the_schemas_it_names(make_corpus: Callable[
     assert schemas["Thing"]["properties"]["decision"] == {"$ref": "#/components/schemas/Decision"}
     assert "#/components/schemas/Thing/$defs/name" in refs
     assert "$id" not in schemas["Thing"]
+
+
+@pytest.mark.parametrize("name", ["openapi.yml", "service.yaml"])
+def test_the_try_page_loads_a_document_of_any_name(make_corpus: Callable[..., Path], name: str) -> None:
+    """A corpus's own OpenAPI document is published under its own name; the Swagger UI page still
+    loads its bundled copy and links the file as published."""
+    renamed = OPENAPI.rsplit("/", 1)[0] + "/" + name
+    tree = render(load(make_corpus(lambda files: files.update({renamed: OPENAPI_TEXT}))), rules=catalogue())
+    assert f"docs/api/{name}" in tree
+    assert "docs/api/openapi.try.json" in tree
+    page = str(tree["docs/api/try.md"])
+    assert "not available" not in page and f"[`{name}`]({name})" in page
 
 
 def test_the_copy_takes_the_place_of_a_component_that_only_names_the_schema(make_corpus: Callable[..., Path]) -> None:

@@ -388,6 +388,18 @@ def _standard_pages(site: SiteContext, standard: list[StandardDocument]) -> Page
     return out
 
 
+def openapi_file(site: SiteContext) -> str:
+    """The file name the OpenAPI document is published under in the API folder of the site: the
+    corpus's own document keeps its name (`openapi.yml`, `service.json`), the generated one is
+    `openapi.yaml`."""
+    api = read_api(site.corpus)
+    if api.standard and not api.present:
+        found = next((d for d in api.standard if d.kind == "openapi"), None)
+        if found is not None:
+            return posixpath.basename(found.path)
+    return OPENAPI_FILE
+
+
 def openapi_data(site: SiteContext) -> Mapping[str, Any] | None:
     """The OpenAPI document as data that stands on its own, for tools that read it as one file (the
     Swagger UI page): the generated one, bundled already, or a copy of the corpus's own whose `$ref`s

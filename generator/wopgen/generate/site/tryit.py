@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from wopgen.generate.api import OPENAPI_FILE
 from wopgen.generate.site import api as site_api
 from wopgen.generate.site.context import Pages, SiteContext
 
@@ -51,9 +50,10 @@ def _licence() -> bytes:
 
 
 def pages(site: SiteContext, published: Pages) -> Pages:
-    """The page (and the assets) when openapi.yaml is published and the bundle is installed."""
+    """The page (and the assets) when an OpenAPI document is published and the bundle is installed."""
     bundle = _bundle()
-    document = site_api.openapi_data(site) if f"api/{OPENAPI_FILE}" in published else None
+    published_as = site_api.openapi_file(site)
+    document = site_api.openapi_data(site) if f"api/{published_as}" in published else None
     if bundle is None or document is None:
         reason = "the API description could not be rendered" if document is None else "Swagger UI is not installed"
         return {PAGE: site.render("api-try.md.j2", available=False, reason=reason)}
@@ -61,7 +61,7 @@ def pages(site: SiteContext, published: Pages) -> Pages:
     out: Pages = {f"{ASSETS}/{name}": data for name, data in files.items()}
     out[SPEC] = _for_swagger_ui(document)
     out[PAGE] = site.render(
-        "api-try.md.j2", available=True, release=release, openapi=OPENAPI_FILE, spec=SPEC.split("/")[-1], assets=ASSETS
+        "api-try.md.j2", available=True, release=release, openapi=published_as, spec=SPEC.split("/")[-1], assets=ASSETS
     )
     return out
 
