@@ -18,7 +18,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "CONTRIBUTING.md", "generator", "templates", "site")
+SOURCES = (
+    *("pyproject.toml", "setup.py", "README.md", "CONTRIBUTING.md", "CHANGELOG.md"),
+    *("generator", "templates", "site", "schemas", "spec"),
+)
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
 
 
@@ -129,3 +132,36 @@ def test_the_unpacked_wheel_starts_a_corpus_that_checks_clean(wheel: Path, tmp_p
     ).read_text(encoding="utf-8")
     reference = wopgen("config", "--reference")
     assert reference.returncode == 0 and reference.stdout.startswith("# Contributing")
+
+
+def test_the_unpacked_wheel_runs_conformance_outside_any_corpus(wheel: Path, tmp_path: Path) -> None:
+    """The wheel carries the OpenWOP v1 slice, so a host implementer with no checkout can run the
+    conformance scenarios (and serve the host); `check` still wants a corpus of its own."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    slice_files = {
+        f"wopgen/data/openwop-v1-slice/{name}"
+        for part in ("schemas", "spec")
+        for name in (p.relative_to(REPO).as_posix() for p in (REPO / part).rglob("*") if p.is_file())
+    }
+    assert slice_files <= names, sorted(slice_files - names)[:5]
+    assert {"wopgen/data/openwop-v1-slice/pyproject.toml", "wopgen/data/openwop-v1-slice/CHANGELOG.md"} <= names
+    installed = tmp_path / "site-packages"
+    zipfile.ZipFile(wheel).extractall(installed)
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    ran = subprocess.run(
+        [sys.executable, "-m", "wopgen", "conformance", "--select", "core-run-surface,agent-verified-shape"],
+        cwd=empty,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert f"using the OpenWOP v1 slice shipped with wopgen ({installed}" in ran.stderr
+    assert "host: 1 passed" in ran.stdout and "corpus: 1 passed" in ran.stdout
+    checked = subprocess.run(
+        [sys.executable, "-m", "wopgen", "check"], cwd=empty, env=env, capture_output=True, text=True, check=False
+    )
+    assert checked.returncode == 2 and "no pyproject.toml" in checked.stderr

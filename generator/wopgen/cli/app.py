@@ -32,6 +32,13 @@ class Context:
         self.config = config
         self.color = color
         self._settings: Settings | None = None
+        self._shipped = False
+
+    def allow_shipped(self) -> None:
+        """Let a command that executes the spec (`conformance`, `host`) run outside any corpus: with
+        no --root, no --config and no corpus around the working folder, it reads the OpenWOP v1 slice
+        wopgen ships with, and says so on stderr."""
+        self._shipped = True
 
     def settings(self) -> Settings:
         """The corpus settings, read once per command: the corpus's pyproject.toml, or the --config file."""
@@ -45,10 +52,27 @@ class Context:
                 elif self.explicit_root is not None:
                     self._settings = load_settings(self.explicit_root)
                 else:
-                    self._settings = find_settings(Path.cwd())
+                    self._settings = self._around_or_shipped(find_settings)
             except SettingsError as exc:
                 raise click.UsageError(str(exc)) from None
         return self._settings
+
+    def _around_or_shipped(self, find: Callable[[Path], Settings]) -> Settings:
+        from wopgen.corpus.settings import SettingsError, load_settings
+        from wopgen.shipped import shipped_root
+
+        try:
+            return find(Path.cwd())
+        except SettingsError:
+            shipped = shipped_root() if self._shipped else None
+            if shipped is None:
+                raise
+        click.echo(
+            f"note: no corpus in or above {Path.cwd()}; using the OpenWOP v1 slice shipped with wopgen ({shipped}). "
+            "Pass --root to use another corpus.",
+            err=True,
+        )
+        return load_settings(shipped)
 
     def root(self) -> Path:
         return self.settings().root

@@ -180,7 +180,8 @@ def host_serve(
 ) -> None:
     """Serve the generated host over HTTP until interrupted.
 
-    Discovery (GET /.well-known/openwop) is public; every other operation needs
+    The host is that of the corpus around the working folder (or --root / --config); outside any
+    corpus, that of the OpenWOP v1 slice shipped with wopgen. Discovery (GET /.well-known/openwop) is public; every other operation needs
     `Authorization: Bearer <key>`. Without --api-key or WOPGEN_API_KEY a key is generated and printed.
     The run store, stream and per-request CPU limits are advertised under `extensions.wopgen` of the
     discovery document. The internal test doubles (`wopgen host profiles --mutants`) bind 127.0.0.1 only.
@@ -200,6 +201,7 @@ def host_serve(
     from wopgen.conformance.inprocess import load_package
     from wopgen.generate.host import PACKAGE
 
+    obj.allow_shipped()
     _, files = host_files(obj)
     module = load_package(files, PACKAGE)
     if profile not in module.profiles():
