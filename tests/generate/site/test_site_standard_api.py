@@ -15,6 +15,7 @@ from support.site_builds import built_site
 from support.site_pages import staged
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
+from wopgen.corpus.graph import ref_strings
 from wopgen.generate.bundle import UNBUNDLED, bundled_document
 from wopgen.generate.site import render
 
@@ -235,15 +236,6 @@ def test_the_built_pages_link_the_schemas_and_list_media_types_as_text(
 # --- the Swagger UI copy ---------------------------------------------------------------------------
 
 
-def _refs(node: Any) -> list[str]:
-    if isinstance(node, dict):
-        own = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
-        return own + [ref for value in node.values() for ref in _refs(value)]
-    if isinstance(node, list):
-        return [ref for value in node for ref in _refs(value)]
-    return []
-
-
 def _leads_somewhere(document: Any, ref: str) -> bool:
     node = document
     for token in ref.removeprefix("#/").split("/"):
@@ -259,7 +251,7 @@ def test_the_swagger_ui_copy_bundles_the_schemas_it_names(make_corpus: Callable[
     UI loads has every `$ref` inside itself, and each leads somewhere."""
     tree = render(load(make_corpus(lambda files: files.update({OPENAPI: OPENAPI_TEXT}))), rules=catalogue())
     spec = json.loads(str(tree["docs/api/openapi.try.json"]))
-    refs = _refs(spec)
+    refs = [ref for _where, ref in ref_strings(spec)]
     assert refs and all(ref.startswith("#/") for ref in refs), [r for r in refs if not r.startswith("#/")]
     assert all(_leads_somewhere(spec, ref) for ref in refs), [r for r in refs if not _leads_somewhere(spec, r)]
     schemas = spec["components"]["schemas"]
