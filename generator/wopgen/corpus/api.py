@@ -307,8 +307,9 @@ class _Shape:
         if not isinstance(got, list):
             self.problem(_line(value, key), f"{what}: {key} must be a list")
             return []
-        lines = got.item_lines if isinstance(got, YamlList) and hasattr(got, "item_lines") else []
-        return [(item, lines[i] if i < len(lines) else _line(value, key)) for i, item in enumerate(got)]
+        if not isinstance(got, YamlList):
+            return [(item, _line(value, key)) for item in got]
+        return [(item, got.line_of(i)) for i, item in enumerate(got)]
 
 
 def _line(value: Any, key: str | None) -> int:

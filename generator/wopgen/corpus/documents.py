@@ -312,37 +312,33 @@ def parse_json(path: str, raw: bytes) -> JsonDoc:
 
 
 class YamlMap(dict[str, Any]):
-    """A mapping that knows its own line and the line of each of its keys, and where each member
-    is written (`mark_of`)."""
+    """A mapping that knows its own line and where each of its members is written."""
 
     line: int = 1
-    key_lines: dict[str, int]
-    marks: dict[str, tuple[int, int]]
+    marks: dict[str, tuple[int, int]]  # key -> line, col (1-based): see `mark_of`
 
     def line_of(self, key: str) -> int:
-        lines: dict[str, int] = getattr(self, "key_lines", {})
-        return lines.get(key, self.line)
+        """The line of the key `key` (of the mapping itself when it has no such key)."""
+        return self.mark_of(key)[0]
 
     def mark_of(self, key: str) -> tuple[int, int]:
-        """line, col (1-based) of the member `key`: of its value when that is a scalar written on
-        the key's line, else of the key."""
+        """line, col (1-based) of the member `key`: on the key's line, at its value when that is a
+        scalar written there, else at the key."""
         marks: dict[str, tuple[int, int]] = getattr(self, "marks", {})
-        return marks.get(key, (self.line_of(key), 1))
+        return marks.get(key, (self.line, 1))
 
 
 class YamlList(list[Any]):
     line: int = 1
-    item_lines: list[int]
-    item_marks: list[tuple[int, int]]
+    item_marks: list[tuple[int, int]]  # line, col (1-based) where each item starts
 
     def line_of(self, index: int) -> int:
-        lines: list[int] = getattr(self, "item_lines", [])
-        return lines[index] if index < len(lines) else self.line
+        return self.mark_of(index)[0]
 
     def mark_of(self, index: int) -> tuple[int, int]:
         """line, col (1-based) where the item `index` starts."""
         marks: list[tuple[int, int]] = getattr(self, "item_marks", [])
-        return marks[index] if index < len(marks) else (self.line_of(index), 1)
+        return marks[index] if index < len(marks) else (self.line, 1)
 
 
 def line_at(data: Any, parts: list[Any]) -> int:
@@ -381,7 +377,6 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> YamlMap:
     loader.flatten_mapping(node)
     result = YamlMap()
     result.line = node.start_mark.line + 1
-    result.key_lines = {}
     result.marks = {}
     for key_node, value_node in node.value:
         if not isinstance(key_node, yaml.ScalarNode):
@@ -391,11 +386,10 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> YamlMap:
         key = loader.construct_object(key_node, deep=True)
         line = key_node.start_mark.line + 1
         if key in result:
-            first = result.key_lines.get(str(key), result.line)
+            first = result.line_of(str(key))
             loader.duplicates.append(DuplicateKey(str(key), line, key_node.start_mark.column + 1, first))
         result[key] = loader.construct_object(value_node, deep=True)
-        if str(key) not in result.key_lines:
-            result.key_lines[str(key)] = line
+        if str(key) not in result.marks:
             mark = value_node.start_mark if isinstance(value_node, yaml.ScalarNode) else key_node.start_mark
             if mark.line + 1 != line:  # a scalar continued on the next line: the key is the place
                 mark = key_node.start_mark
@@ -423,7 +417,6 @@ def _timestamp(loader: _Loader, node: yaml.Node) -> Any:
 def _sequence(loader: _Loader, node: yaml.SequenceNode) -> YamlList:
     result = YamlList(loader.construct_object(child, deep=True) for child in node.value)
     result.line = node.start_mark.line + 1
-    result.item_lines = [child.start_mark.line + 1 for child in node.value]
     result.item_marks = [(child.start_mark.line + 1, child.start_mark.column + 1) for child in node.value]
     return result
 
