@@ -5,13 +5,12 @@ JSON Schema (vendored from `@asyncapi/specs`, see `ASYNCAPI_SPECS_VERSION`)."""
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Iterator
 
 from wopgen.checks import standard_api
 from wopgen.corpus import Corpus
-from wopgen.corpus.api import ApiDescription, Channel, Operation, Where, read_api
+from wopgen.corpus.api import ApiDescription, Channel, Operation, Where, read_api, template_names
 from wopgen.corpus.events import TYPE_ENUM, TYPE_INDEX, event_types, type_index
 from wopgen.corpus.graph import Located
 from wopgen.diagnostics import Diagnostic, Rule, define
@@ -20,7 +19,6 @@ from wopgen.generate.bundle import BundleError
 
 ASYNCAPI_SPECS_VERSION = standard_api.ASYNCAPI_SPECS_VERSION
 DISCOVERY_SCHEMA = "capabilities"
-_TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
 SCHEMA_UNRESOLVED = define(
     "api-schema-unresolved", "error", "An operation or channel names a schema that is not in the corpus."
@@ -155,7 +153,7 @@ def _path_parameters(op: Operation) -> Iterator[Diagnostic]:
 
 
 def _channel_parameters(channel: Channel) -> Iterator[Diagnostic]:
-    in_address = _TEMPLATE.findall(channel.address)
+    in_address = template_names(channel.address)
     declared = [name for name, _text in channel.parameters]
     for name in in_address:
         if name not in declared:

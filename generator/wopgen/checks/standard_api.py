@@ -7,7 +7,6 @@ unique across both documents. Nothing is fetched: a `$ref` to the network is a f
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -20,7 +19,7 @@ from jsonschema import Draft7Validator
 from referencing.jsonschema import DRAFT7
 
 from wopgen.corpus import Corpus
-from wopgen.corpus.api import StandardDocument
+from wopgen.corpus.api import StandardDocument, template_names
 from wopgen.corpus.documents import line_at, locate_at
 from wopgen.corpus.graph import ref_strings
 from wopgen.diagnostics import Diagnostic, define
@@ -54,7 +53,6 @@ CHANNEL_PARAMETERS = define(
     "error",
     "A `{name}` of a channel's address has no parameter entry, or a parameter entry is not in the address.",
 )
-_EXPRESSION = re.compile(r"\{([^{}]+)\}")  # a channel address expression
 
 
 def _without_external_refs(data: Any) -> Any:
@@ -113,7 +111,7 @@ def _channel_parameters(document: StandardDocument) -> Iterator[Diagnostic]:
             if not isinstance(channel, dict) or "$ref" in channel or not isinstance(channel.get("address"), str):
                 continue
             address = channel["address"]
-            used = _EXPRESSION.findall(address)
+            used = template_names(address)
             parameters = channel.get("parameters")
             declared = [str(name) for name in parameters] if isinstance(parameters, dict) else []
             for name in dict.fromkeys(used):

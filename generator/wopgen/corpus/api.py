@@ -40,6 +40,11 @@ _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
 
+def template_names(text: str) -> list[str]:
+    """The `{name}` expressions of a path template or a channel address, in order."""
+    return _TEMPLATE.findall(text)
+
+
 @dataclass(frozen=True)
 class Where:
     path: str
@@ -93,7 +98,7 @@ class Operation:
     where: Where
 
     def path_names(self) -> list[str]:
-        return _TEMPLATE.findall(self.path)
+        return template_names(self.path)
 
 
 @dataclass(frozen=True)
