@@ -111,16 +111,13 @@ def _lifecycle(ctx: Context) -> None:
         ctx.error(reply, "conflict", "resuming a finished run", "resume-conflict")
 
 
+# Where a host says it resumes runs: the published family of `:pause` and `:resume`, or suspended loops.
+_RESUMES = (("runs", "pauseResume", "supported"), ("multiAgent", "executionModel", "statefulResume"))
+
+
 def _offers_resume(caps: dict[str, Any]) -> bool:
-    """Whether the host says it resumes runs: `runs.pauseResume.supported` (the published family for
-    `:pause` and `:resume`) or `multiAgent.executionModel.statefulResume` (suspended loops resume)."""
-    runs = caps.get("runs")
-    pause_resume = runs.get("pauseResume") if isinstance(runs, dict) else None
-    multi = caps.get("multiAgent")
-    model = multi.get("executionModel") if isinstance(multi, dict) else None
-    return (isinstance(pause_resume, dict) and pause_resume.get("supported") is True) or (
-        isinstance(model, dict) and model.get("statefulResume") is True
-    )
+    """Whether the host says it resumes runs (one of `_RESUMES` is advertised)."""
+    return any(_advertised(caps, path) for path in _RESUMES)
 
 
 def _evals_refused(ctx: Context) -> None:
