@@ -16,7 +16,7 @@ _HERE = Path(__file__).resolve().parent
 # `wopgen config --reference` works without the repository (see wopgen.reference).
 _FORMAT_REFERENCE = _HERE / "CONTRIBUTING.md"
 # The OpenWOP v1 slice itself, so `wopgen conformance` and `wopgen host` run outside any corpus
-# (see wopgen.shipped): its settings, changelog, schemas and prose.
+# (see wopgen.reference): its settings, changelog, schemas and prose.
 _SLICE = ("pyproject.toml", "CHANGELOG.md", "schemas", "spec")
 
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from wopgen.cli import cli
-from wopgen.shipped import shipped_root
+from wopgen.reference import shipped_root
 
 REPO = Path(__file__).resolve().parents[1]
 

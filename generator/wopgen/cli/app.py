@@ -59,7 +59,7 @@ class Context:
 
     def _around_or_shipped(self, find: Callable[[Path], Settings]) -> Settings:
         from wopgen.corpus.settings import SettingsError, load_settings
-        from wopgen.shipped import shipped_root
+        from wopgen.reference import shipped_root
 
         try:
             return find(Path.cwd())
