@@ -388,36 +388,28 @@ def _standard_pages(site: SiteContext, standard: list[StandardDocument]) -> Page
     return out
 
 
-def openapi_file(site: SiteContext) -> str:
-    """The file name the OpenAPI document is published under in the API folder of the site: the
-    corpus's own document keeps its name (`openapi.yml`, `service.json`), the generated one is
-    `openapi.yaml`."""
+def openapi_data(site: SiteContext) -> tuple[str, Mapping[str, Any] | None]:
+    """The OpenAPI document for tools that read it as one file (the Swagger UI page): the name it is
+    published under in the site's API folder, and its data standing on its own. The corpus's own
+    document keeps its name (`openapi.yml`, `service.json`) and is a copy whose `$ref`s into the
+    schemas point at copies of them bundled into it (`bundled_document`); the generated one is
+    `openapi.yaml`, bundled already. The data is None when there is none or it cannot be bundled."""
     api = read_api(site.corpus)
     if api.standard and not api.present:
         found = next((d for d in api.standard if d.kind == "openapi"), None)
-        if found is not None:
-            return posixpath.basename(found.path)
-    return OPENAPI_FILE
-
-
-def openapi_data(site: SiteContext) -> Mapping[str, Any] | None:
-    """The OpenAPI document as data that stands on its own, for tools that read it as one file (the
-    Swagger UI page): the generated one, bundled already, or a copy of the corpus's own whose `$ref`s
-    into the schemas point at copies of them bundled into it (`bundled_document`). None when there is
-    none, or when it cannot be bundled."""
-    api = read_api(site.corpus)
-    if api.standard and not api.present:
-        found = next((d for d in api.standard if d.kind == "openapi"), None)
-        if found is None or not isinstance(found.doc.data, Mapping):
-            return None
+        if found is None:
+            return OPENAPI_FILE, None
+        name = posixpath.basename(found.path)
+        if not isinstance(found.doc.data, Mapping):
+            return name, None
         try:
-            return bundled_document(site.corpus, found.path, found.doc.data)
+            return name, bundled_document(site.corpus, found.path, found.doc.data)
         except BundleError:
-            return None
+            return name, None
     try:
-        return api_documents(site.corpus).get(OPENAPI_FILE)
+        return OPENAPI_FILE, api_documents(site.corpus).get(OPENAPI_FILE)
     except ApiError:
-        return None
+        return OPENAPI_FILE, None
 
 
 def pages(site: SiteContext) -> Pages:

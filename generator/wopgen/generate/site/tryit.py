@@ -52,8 +52,8 @@ def _licence() -> bytes:
 def pages(site: SiteContext, published: Pages) -> Pages:
     """The page (and the assets) when an OpenAPI document is published and the bundle is installed."""
     bundle = _bundle()
-    published_as = site_api.openapi_file(site)
-    document = site_api.openapi_data(site) if f"api/{published_as}" in published else None
+    published_as, found = site_api.openapi_data(site)
+    document = found if f"api/{published_as}" in published else None
     if bundle is None or document is None:
         reason = "the API description could not be rendered" if document is None else "Swagger UI is not installed"
         return {PAGE: site.render("api-try.md.j2", available=False, reason=reason)}
