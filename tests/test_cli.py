@@ -135,3 +135,23 @@ def test_rfc_new_refuses_what_it_cannot_write_and_leaves_nothing(make_corpus, tm
     assert sorted(p.name for p in rfcs.iterdir()) == before
     long = run("--root", str(root), "rfc", "new", "y" * 5000)  # a file name the file system would refuse
     assert long.exit_code == 0 and long.output.strip() == "spec/rfcs/0038-" + "y" * 60 + ".md"
+
+
+def test_findings_about_settings_name_the_config_file_they_come_from(make_corpus, tmp_path):
+    """With --config, a setting that names no folder, the empty corpus and an unknown rule id point at
+    that file and its line, not at a pyproject.toml that may not exist."""
+    root = make_corpus()
+    config = root / "ci.toml"
+    config.write_text('[tool.wopgen]\nschemas = "nothere"\nrfcs = "gone"\ndocs = "none"\n')
+    result = run("--config", str(config), "--root", str(root), "check", "--format", "json", "--select", "corpus-")
+    found = {(d["rule"], d["path"], d["line"]) for d in json.loads(result.output)["diagnostics"]}
+    assert found == {
+        ("corpus-empty", "ci.toml", 2),
+        ("corpus-missing", "ci.toml", 2),
+        ("corpus-missing", "ci.toml", 3),
+        ("corpus-missing", "ci.toml", 4),
+    }
+    config.write_text('[tool.wopgen]\nschemas = "schemas"\n\n[tool.wopgen.rules]\nignore = ["no-such-rule"]\n')
+    result = run("--config", str(config), "--root", str(root), "check")
+    assert result.exit_code == 2
+    assert "ci.toml:4: [tool.wopgen.rules] names no rule 'no-such-rule'" in result.output

@@ -113,7 +113,7 @@ def _configured_selection(
     if unknown:
         line = corpus.settings.line("rules")
         raise click.UsageError(
-            f"pyproject.toml:{line}: [tool.wopgen.rules] names no rule {', '.join(map(repr, unknown))}; "
+            f"{corpus.settings.source_path()}:{line}: [tool.wopgen.rules] names no rule {', '.join(map(repr, unknown))}; "
             "`wopgen rules` lists them"
         )
     return include or rules.select, exclude + rules.ignore

@@ -37,7 +37,7 @@ def _compat_findings(corpus: Corpus, against: str | None) -> list[Diagnostic]:
             line = corpus.settings.line("baseline")
             message = f"baseline {baseline!r} is not in this checkout's git history; the compat comparison was skipped"
             hint = "fetch it (git fetch origin <ref>, or a deeper clone) or change [tool.wopgen] baseline"
-            return [BASELINE_UNAVAILABLE.at("pyproject.toml", line, message, hint)]
+            return [BASELINE_UNAVAILABLE.at(corpus.settings.source_path(), line, message, hint)]
         folder = corpus.root / baseline
         against = str(folder) if folder.is_dir() else baseline
     try:

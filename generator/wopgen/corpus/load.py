@@ -22,7 +22,7 @@ from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, Instance, ParsedOnUse, gc_paused
 from wopgen.corpus.rfc import Rfc, parse_rfc
-from wopgen.corpus.settings import PYPROJECT, Settings, load_settings
+from wopgen.corpus.settings import Settings, load_settings
 from wopgen.corpus_rules import (
     DUPLICATE_KEY,
     EMPTY,
@@ -236,7 +236,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
         if settings.names(name):  # point at the setting: that is where the typo usually is
             diagnostics.append(
                 MISSING_PART.at(
-                    PYPROJECT,
+                    settings.source_path(),
                     settings.line(name),
                     f"[tool.wopgen] {name} = {relative!r}: there is no such {kind}",
                     f"create {relative} or correct the path",
@@ -249,7 +249,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
                 relative,
                 1,
                 f"the {name} {kind} {relative!r} does not exist",
-                f"create it or set {name} in [tool.wopgen] in pyproject.toml",
+                f"create it or set {name} in [tool.wopgen] in {settings.source_path()}",
             )
         )
 
@@ -351,7 +351,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
     if not corpus.schemas and not corpus.rfcs and not corpus.docs and not listed.truncated:
         diagnostics.append(
             EMPTY.at(
-                PYPROJECT,
+                settings.source_path(),
                 settings.line("schemas"),
                 f"no schema ({settings.schemas}/*{SCHEMA_SUFFIX}), RFC ({settings.rfcs}/*.md) or page "
                 f"({settings.docs}/**/*.md) was found in {settings.root}; there is nothing to check",

@@ -274,11 +274,13 @@ def _log_like_mkdocs() -> None:
 
 def watched(corpus: Corpus) -> list[Path]:
     """Every part of the corpus the settings name (schemas, examples, docs, RFCs, API, invariants,
-    changelog) and pyproject.toml, so an edit to any of them re-renders the site."""
-    from wopgen.corpus.settings import PARTS, PYPROJECT
+    changelog) and the settings file, so an edit to any of them re-renders the site."""
+    from wopgen.corpus.settings import PARTS
 
     settings = corpus.settings
-    paths = [settings.path(getattr(settings, part)) for part in PARTS] + [settings.path(PYPROJECT)]
+    paths = [settings.path(getattr(settings, part)) for part in PARTS]
+    if settings.source is not None:
+        paths.append(settings.source)
     return sorted({p for p in paths if p.exists()})
 
 
