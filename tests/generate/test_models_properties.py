@@ -45,21 +45,41 @@ def _verdict(cls: Any, instance: Any) -> bool:
     return True
 
 
+def _optional_members(schema: Any) -> list[str]:
+    """The members an instance of the bundled `schema` may leave out, where the object its root
+    refers to (through local `$ref`s) states them."""
+    node = schema
+    while isinstance(node, dict) and str(node.get("$ref", "")).startswith("#/"):
+        target: Any = schema
+        for token in node["$ref"][2:].split("/"):
+            target = target[token.replace("~1", "/").replace("~0", "~")]
+        node = target
+    properties = node.get("properties") if isinstance(node, dict) else None
+    if not isinstance(properties, dict):
+        return []
+    return sorted(set(properties) - set(node.get("required", [])))
+
+
 @pytest.mark.parametrize(("schema_name", "event_type"), [t[1:] for t in TARGETS], ids=[t[0] for t in TARGETS])
 def test_model_and_jsonschema_agree_on_generated_instances(schema_name: str, event_type: str) -> None:
     cls, pointer = _model(schema_name, event_type)
     schema = bundled_schema(repo_corpus(), schema_name, pointer)
     validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
+    optional = _optional_members(schema)
+
     @settings(max_examples=10, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(instance=from_schema(schema), add_member=st.booleans())
-    def agree(instance: Any, add_member: bool) -> None:
+    @given(instance=from_schema(schema), add_member=st.booleans(), null_member=st.sampled_from(optional or [""]))
+    def agree(instance: Any, add_member: bool, null_member: str) -> None:
         assert validator.is_valid(instance)
         parsed = cls.model_validate(instance)  # a valid instance must parse
         again = cls.model_validate(parsed.model_dump(mode="json", by_alias=True, exclude_unset=True))
         assert again == parsed
         if add_member and isinstance(instance, dict) and UNDECLARED not in instance:
             mutated = {**instance, UNDECLARED: 1}
+            assert _verdict(cls, mutated) == validator.is_valid(mutated), mutated
+        if null_member and isinstance(instance, dict):  # an optional member sent as null: some schemas take it
+            mutated = {**instance, null_member: None}
             assert _verdict(cls, mutated) == validator.is_valid(mutated), mutated
 
     agree()

@@ -43,8 +43,9 @@ from typing import Any
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, event_types, type_index
-from wopgen.corpus.graph import Located, RefSite, map_subschemas
+from wopgen.corpus.graph import Located, RefSite, map_subschemas, unescape_token
 from wopgen.diagnostics import Diagnostic, define
+from wopgen.generate.models_null import HELPER_MODULE, HELPER_TEXT, MARKER, marked, not_null_fields, optional_not_null
 from wopgen.templates import environment
 
 GENERATOR_VERSION = "0.89.0"  # datamodel-code-generator; pinned in pyproject.toml
@@ -136,6 +137,11 @@ def _event_variants(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
         name: corpus.graph.rewritten(Located(envelope_doc.path, "/properties/" + escape_token(name)), rebased)
         for name in properties
     }
+    for pointer in optional_not_null(corpus, envelope_doc.path):  # members that may be left out but not null
+        token = pointer.removeprefix("/properties/")
+        name = unescape_token(token)
+        if "/" not in token and isinstance(shared.get(name), dict):
+            shared[name] = {**shared[name], MARKER: True}
     common = {
         "type": "object",
         "required": envelope.get("required", []),
@@ -370,6 +376,8 @@ def generator_config() -> Any:
         # pyproject.toml; the package is formatted by `format_modules` instead.
         formatters=[],
         allow_remote_refs=False,
+        # Optional members whose schema rejects null carry this key (see models_null).
+        field_extra_keys={MARKER},
     )
 
 
@@ -393,7 +401,7 @@ def _run_generator(files: dict[str, Any], folder: Path) -> dict[tuple[str, ...],
             raise ModelsError(f"datamodel-code-generator {GENERATOR_VERSION} refused the schemas: {exc}") from None
     if not isinstance(result, dict):
         raise ModelsError("datamodel-code-generator returned a single module; expected one per schema")
-    return {tuple(key): text for key, text in result.items()}
+    return {tuple(key): not_null_fields(text, len(key)) for key, text in result.items()}
 
 
 def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list[EventVariant]]:
@@ -418,6 +426,8 @@ def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list
             else:
                 modules[key] = cloned
         modules.pop(_LIBRARY_INIT, None)  # the package's `__init__.py` is wopgen's own (`generate_models`)
+        if any(f"{HELPER_MODULE} import NOT_NULL" in text for text in modules.values()):
+            modules[(HELPER_MODULE + ".py",)] = HELPER_TEXT
         return format_modules(modules, Path(tmp) / "out"), variants
 
 
@@ -547,7 +557,7 @@ def _input_and_split(
                 f"{fed_from[name]} and {path} share the file name {name}: the models package has one module per "
                 "schema file name, so rename one of them"
             )
-        files[name], fed_from[name] = doc.data, path
+        files[name], fed_from[name] = marked(doc.data, optional_not_null(corpus, path)), path
     if not files:
         raise ModelsError("the corpus has no schemas to generate models from")
     derived = _event_variants(corpus, complete)

@@ -1,0 +1,124 @@
+"""`wopgen models`: an optional member may be left out, but it takes null only when its schema says so."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+
+from support.corpus_factory import schema
+from support.generated_models import package
+from wopgen.corpus import load
+from wopgen.generate.models import generate_models
+from wopgen.generate.models_null import MARKER, not_null_fields
+
+MEMBERS = {
+    "type": "object",
+    "required": ["name"],
+    "properties": {
+        "name": {"type": "string"},
+        "note": {"type": "string", "minLength": 1},  # optional, never null
+        "maybe": {"type": ["string", "null"]},  # optional, null allowed
+        "either": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        "level": {"enum": ["low", "high"], "default": "low"},
+        "part": {"$ref": "#/$defs/part"},
+        "parts": {"type": "array", "items": {"$ref": "#/$defs/part"}},
+    },
+    "$defs": {"part": {"type": "object", "properties": {"label": {"type": "string"}}}},
+}
+
+
+@pytest.fixture(scope="module")
+def members(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from support.corpus_factory import good_files, write
+
+    files = good_files()
+    files["schemas/member.schema.json"] = {**schema("member", MEMBERS), "title": "Member"}
+    root = write(tmp_path_factory.mktemp("corpus") / "corpus", files)
+    out = tmp_path_factory.mktemp("models")
+    for relative, text in generate_models(load(root), package="null_models").items():
+        (out / relative).parent.mkdir(parents=True, exist_ok=True)
+        (out / relative).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(out))
+    try:
+        return importlib.import_module("null_models.member_schema")
+    finally:
+        sys.path.remove(str(out))
+
+
+@pytest.mark.parametrize("member", ["note", "level", "part", "parts"])
+def test_an_optional_member_whose_schema_rejects_null_refuses_it(members: Any, member: str) -> None:
+    with pytest.raises(pydantic.ValidationError, match="may be left out, but may not be null"):
+        members.Member.model_validate({"name": "n", member: None})
+    with pytest.raises(pydantic.ValidationError):
+        members.Part.model_validate({"label": None})  # in a $defs object too
+
+
+@pytest.mark.parametrize("member", ["maybe", "either"])
+def test_an_optional_member_whose_schema_takes_null_accepts_it(members: Any, member: str) -> None:
+    assert getattr(members.Member.model_validate({"name": "n", member: None}), member) is None
+
+
+def test_left_out_members_keep_their_defaults_and_dump_back_as_sent(members: Any) -> None:
+    parsed = members.Member.model_validate({"name": "n", "parts": [{}]})
+    assert parsed.level == members.Level.low and parsed.note is None
+    assert parsed.model_dump(mode="json", exclude_unset=True) == {"name": "n", "parts": [{}]}
+    with pytest.raises(pydantic.ValidationError):
+        members.Member.model_validate({"note": "x"})  # required is still required
+
+
+def test_the_typed_run_events_refuse_null_where_the_envelope_does() -> None:
+    event = {
+        "eventId": "e1",
+        "runId": "r1",
+        "type": "agent.verified",
+        "sequence": 3,
+        "timestamp": "2026-06-01T10:00:00Z",
+        "payload": {"agentId": "acme.critic", "target": "e0", "verdict": "pass"},
+    }
+    parse = package().parse_run_event
+    assert parse(event).payload.verdict.value == "pass"
+    with pytest.raises(pydantic.ValidationError, match="may not be null"):
+        parse({**event, "causationId": None})
+    with pytest.raises(pydantic.ValidationError, match="may not be null"):
+        parse({**event, "type": "no.such.type", "causationId": None})  # the envelope of an unknown type too
+
+
+def test_the_marker_becomes_not_null_beside_the_field_s_other_arguments() -> None:
+    marker = f"json_schema_extra={{'{MARKER}': True}}"
+    text = (
+        "from __future__ import annotations\n"
+        "class A(BaseModel):\n"
+        '    """Ünïcode \u2028 and a form feed \x0c in a docstring."""\n'
+        f"    é: Annotated[StrictStr | None, Field(alias='é—x', {marker}, min_length=2)] = None\n"
+        f"    b: Annotated[StrictInt | None, Field({marker})] = 3\n"
+        f"    c: tuple[Annotated[StrictInt | None, Field({marker})], Annotated[StrictStr | None, Field({marker})]]\n"
+    )
+    rewritten = not_null_fields(text, 1)
+    assert MARKER not in rewritten
+    assert rewritten.startswith("from __future__ import annotations\nfrom ._not_null import NOT_NULL\n")
+    assert "Field(alias='é—x', min_length=2), NOT_NULL] = None\n" in rewritten
+    assert "b: Annotated[StrictInt | None, NOT_NULL] = 3\n" in rewritten
+    assert "c: tuple[Annotated[StrictInt | None, NOT_NULL], Annotated[StrictStr | None, NOT_NULL]]\n" in rewritten
+    assert not_null_fields("x: int = 1\n", 1) == "x: int = 1\n"  # nothing marked: left as it is
+
+
+def test_a_package_without_such_members_gets_no_helper_module(make_corpus: Any) -> None:
+    def only_nullable(files: dict[str, Any]) -> None:
+        for path in [p for p in files if p.startswith("schemas/") and p.endswith(".schema.json")]:
+            del files[path]
+        body = {"type": "object", "properties": {"text": {"type": ["string", "null"]}}}
+        files["schemas/note.schema.json"] = {**schema("note", body), "title": "Note"}
+        files["pyproject.toml"] += "examples-required = []\n"
+
+    files = generate_models(load(make_corpus(only_nullable)), package="plain")
+    assert "plain/_not_null.py" not in files and not any("NOT_NULL" in text for text in files.values())
+
+
+def test_the_helper_module_is_written_with_the_package(members: Any) -> None:
+    helper = Path(members.__file__).with_name("_not_null.py")
+    assert helper.is_file() and "NOT_NULL = AfterValidator(refuse_null)" in helper.read_text(encoding="utf-8")
