@@ -219,6 +219,27 @@ def test_out_slash_is_refused_cleanly(make_corpus: Callable[..., Path]) -> None:
     assert result.exit_code == 2 and "root of the file system" in result.output
 
 
+@pytest.mark.parametrize("where", ["schemas/examples/gen", "spec/v1/gen", "spec/rfcs/0002-x"])
+def test_an_output_inside_a_part_of_the_corpus_is_refused(make_corpus: Callable[..., Path], where: str) -> None:
+    """Generated files there would be read back as corpus files: a models package in the examples
+    folder made every later `check` report misplaced examples."""
+    root = make_corpus()
+    result = run("--root", str(root), "models", "--out", str(root / where), "--force")
+    assert result.exit_code == 2 and "lies in a folder of the corpus" in result.output
+    assert not (root / where).exists()
+    assert run("--root", str(root), "check").exit_code == 0
+
+
+def test_an_output_below_the_root_but_outside_its_parts_is_written(tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    protected = [root, root / "schemas", root / "schemas/examples", root / "spec/v1"]
+    for out in (root / "build/models", root / "spec/generated"):
+        write_tree({"a.py": "1"}, out, protected=protected)
+        assert read_manifest(out) == {"a.py"}
+    with pytest.raises(WriteError, match=r"lies in a folder of the corpus \(.*examples\)"):
+        write_tree({"a.py": "1"}, root / "schemas/examples/x", protected=protected)
+
+
 def test_site_build_keeps_a_cname(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
     root = make_corpus()
     out = tmp_path / "public"

@@ -306,7 +306,8 @@ force_option = click.option(
     "--force",
     is_flag=True,
     help="Write into a folder that holds other files and no .wopgen-output manifest (they are kept). "
-    "Never allowed for the corpus root, a folder holding corpus files or a .git.",
+    "Never allowed for the corpus root, a folder holding corpus files or a .git, or a folder inside a part "
+    "of the corpus.",
 )
 
 

@@ -10,7 +10,7 @@ regeneration the files the old manifest lists are dropped and every other file i
 `CNAME`, hand-written notes) is carried over untouched. A folder that holds files but no manifest is
 refused unless the caller passes `force`, and so is a folder another command wrote (its manifest
 does not list what this one would write, so regenerating there would drop the other's files); folders
-that hold the corpus or a `.git` are refused always.
+that hold the corpus or a `.git`, or lie in a folder of the corpus, are refused always.
 
 `create_tree` starts files people will edit from then on (`wopgen init`): it only adds files that
 do not exist yet, keeps no manifest (none of it is the writer's to replace later) and leaves
@@ -154,14 +154,23 @@ def _holds(folder: Path, path: Path) -> bool:
 
 
 def refusal(out: Path, protected: Iterable[Path] = ()) -> str | None:
-    """Why `out` must never be replaced, or None. `protected` are the corpus root and its files."""
+    """Why `out` must never be replaced, or None. `protected` are the corpus root and its parts.
+
+    An output may hold none of them. It may lie below the root (`build/` is the default), but below
+    no part: the next run would read the generated files as corpus files (a models package in the
+    examples folder is a misplaced example, a site under a recursive schemas folder a second copy of
+    every schema). The root is the protected path that holds all the others."""
     if out.parent == out:
         return f"refusing to write into {out}: it is the root of the file system"
     if (out / ".git").exists() or any(part == ".git" for part in out.parts):
         return f"refusing to write into {out}: it holds a git repository (.git)"
-    for path in protected:
+    kept = list(protected)
+    for path in kept:
         if _holds(out, path):
             return f"refusing to write into {out}: it holds corpus files ({path})"
+    for path in sorted(kept, key=lambda p: len(p.parts), reverse=True):  # the innermost folder first
+        if _holds(path, out) and not all(_holds(path, other) for other in kept):
+            return f"refusing to write into {out}: it lies in a folder of the corpus ({path})"
     return None
 
 
@@ -273,8 +282,8 @@ def write_tree(
     manifest says the wopgen `command` wrote them.
 
     Refused (WriteError, nothing changed): a folder that is the file-system root, holds a `.git`
-    or any of the `protected` paths; a non-empty folder without a manifest unless `force`; a folder
-    whose manifest names another command. The folder keeps its permissions (and owner, where the
+    or any of the `protected` paths, or lies in one but the corpus root; a non-empty folder without
+    a manifest unless `force`; a folder whose manifest names another command. The folder keeps its permissions (and owner, where the
     process may set it).
     A symlinked `out` is followed: the folder it points at is replaced and the link kept. A file or
     symlink inside `out` where a generated file needs a folder fails (WriteError, nothing changed):
