@@ -228,13 +228,17 @@ def test_cli_refuses_a_corpus_with_broken_refs(make_corpus: Any, tmp_path: Path)
     assert not out.exists()  # nothing half-written
 
 
-def test_cli_bad_package_setting_exits_2(make_corpus: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["bad-name", "class", "None"])
+def test_cli_bad_package_setting_exits_2(make_corpus: Any, tmp_path: Path, name: str) -> None:
+    """A keyword matches the pattern of a name, but no `import` of the package it names parses."""
+
     def rename(files: dict[str, Any]) -> None:
-        files["pyproject.toml"] += 'models-package = "bad-name"\n'
+        files["pyproject.toml"] += f'models-package = "{name}"\n'
 
     result = CliRunner().invoke(cli, ["--root", str(make_corpus(rename)), "models", "--out", str(tmp_path / "m")])
     assert result.exit_code == 2, result.output
     assert "not a Python package name" in result.output
+    assert not (tmp_path / "m").exists()
 
 
 def test_corpus_without_run_events_gets_no_event_helpers(make_corpus: Any) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import json
+import keyword
 import re
 import subprocess
 import tempfile
@@ -584,9 +585,9 @@ def generate_models(
     """The models package as {relative path: text}; byte-identical for the same corpus. What cannot be
     typed or exported is appended to `warnings` (rule `models-untyped`) when a list is given."""
     package = package or corpus.settings.models_package
-    if not _PACKAGE_NAME.match(package):
+    if not _PACKAGE_NAME.match(package) or keyword.iskeyword(package):  # `import class` does not parse
         raise ModelsSettingsError(
-            f"[tool.wopgen] models-package {package!r} is not a Python package name (letters, digits, _)"
+            f"[tool.wopgen] models-package {package!r} is not a Python package name (letters, digits, _; not a keyword)"
         )
     modules, variants = _generated_modules(corpus)
     out: dict[str, str] = {}
