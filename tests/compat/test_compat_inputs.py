@@ -178,3 +178,17 @@ def test_an_infinite_multiple_of_is_no_crash(tmp_path: Path) -> None:
     head = {"thing": thing({"type": "number", "multipleOf": HUGE})}
     rules = {r for r, _ in outcome(run_compat(tmp_path, base, head))}
     assert rules and rules <= {"compat-bound-tightened", "compat-bound-loosened"}
+
+
+@pytest.mark.parametrize("broken", ['{"type": "number",\n  "maximum": }', '{"maximum": 1e999}', "\ufeff{}"])
+def test_a_base_schema_that_cannot_be_read_is_not_called_added(tmp_path: Path, broken: str) -> None:
+    """Read as absent, it made the head's schema "added" (info, exit 0), whatever the head changed."""
+    schemas = {"thing": thing({"type": "number", "maximum": 10}, "client-sent")}
+    base, head = (write(tmp_path / name, corpus_files(schemas)) for name in ("base", "head"))
+    (base / "schemas/thing.schema.json").write_text(broken, encoding="utf-8")
+    (change,) = compare(load(base), load(head))
+    assert (change.rule, change.severity.value) == ("compat-schema-invalid", "error")
+    assert change.base is not None and change.base.path == "schemas/thing.schema.json"
+    assert "cannot be read in the base" in change.message
+    result = run("--root", str(head), "compat", "--against", str(base))
+    assert result.exit_code == 1 and "[compat-schema-invalid]" in result.output

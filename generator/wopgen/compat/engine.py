@@ -843,10 +843,18 @@ def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
     referenced = _Lazy(lambda: _external_refs(base))
     for bpath, hpath in sorted(pairs):
         raw.extend(_compare_files(differ, roles, bpath, hpath, referenced))
+    unread_in_base = {d.path: d for d in base.load_diagnostics}
     for hpath in added:
         if hpath in {h for _, h in renamed}:
             continue
         hdoc = head.schemas[hpath]
+        broken = unread_in_base.get(hpath)
+        if broken is not None:  # it was there, but what it said is unknown: nothing can be called additive
+            message = f"schema {hpath} cannot be read in the base: {broken.message} ({broken.rule}); it is not compared"
+            bside = Side(hpath, "", broken.line)
+            hint = "compare against a base in which the file parses (wopgen check there names the problem)"
+            raw.append(Change(R.SCHEMA_INVALID.id, R.SCHEMA_INVALID.severity, message, bside, side(root(hdoc)), hint))
+            continue
         raw.append(
             differ.make(R.SCHEMA_ADDED, Context(roles.of_file(hdoc)), None, side(root(hdoc)), f"schema {hpath} added")
         )

@@ -57,7 +57,8 @@ SCHEMA_RENAMED = _rule(
 SCHEMA_INVALID = _rule(
     "compat-schema-invalid",
     "A schema of the base or the head is rejected by its metaschema (a keyword of the wrong type, such as "
-    '"required": 5), so the comparison is refused rather than run on a meaning no validator gives it.',
+    '"required": 5), or a schema of the base cannot be read at all, so the comparison is refused rather than '
+    "run on a meaning no validator gives it.",
     'head: "required": 5',
     "error",
 )
