@@ -138,6 +138,39 @@ def test_symlink_leaving_the_root(make_corpus, tmp_path):
     assert [(d.rule, d.path) for d in found] == [("corpus-outside-root", "schemas/examples/thing/valid/link.json")]
 
 
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_part_reached_through_a_link_to_a_folder_is_a_finding(make_corpus, tmp_path):
+    """The walk does not enter links to folders, so a linked pages folder checked no page and passed."""
+    from support.helpers import diagnose
+
+    root = make_corpus()
+    (root / "spec/v1").rename(root / "pages")
+    (root / "pages/broken.md").write_text("no banner, a [dead link](nowhere.md)\n")
+    (root / "spec/v1").symlink_to("../pages")
+    assert [(d.rule, d.path) for d in diagnose(root)] == [("corpus-unreadable", "spec/v1")]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_link_to_a_folder_below_a_recursive_part_is_a_finding(make_corpus, tmp_path):
+    from support.helpers import diagnose
+
+    root = make_corpus()
+    (root / "more").mkdir()
+    (root / "more/page.md").write_text("# Page\n")
+    (tmp_path / "outside").mkdir()
+    (root / "spec/v1/more").symlink_to("../../more")
+    (root / "spec/v1/far").symlink_to(tmp_path / "outside")
+    # A loop, or a second name for a folder already read, leaves nothing out.
+    (root / "spec/v1/self").symlink_to(".")
+    (root / "schemas/examples/thing/valid/up").symlink_to("..")
+    (root / "spec/v1/loop-a").symlink_to("loop-b")  # links that lead nowhere are no folders
+    (root / "spec/v1/loop-b").symlink_to("loop-a")
+    assert sorted((d.rule, d.path) for d in diagnose(root)) == [
+        ("corpus-outside-root", "spec/v1/far"),
+        ("corpus-unreadable", "spec/v1/more"),
+    ]
+
+
 def test_malformed_yaml_and_non_mapping_invariants(findings):
     def edit(files):
         files["spec/security/invariants.yaml"] = "- just\n- a list\n"

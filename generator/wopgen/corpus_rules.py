@@ -15,7 +15,8 @@ UNREADABLE = define(
     "corpus-unreadable",
     "error",
     "A corpus file cannot be read as UTF-8 text (permissions, encoding, byte-order mark, size, a named pipe "
-    "or device rather than a regular file), or its name is not UTF-8.",
+    "or device rather than a regular file), its name is not UTF-8, or it would be reached through a link to a "
+    "folder (such links are not followed).",
 )
 OUTSIDE_ROOT = define(
     "corpus-outside-root",

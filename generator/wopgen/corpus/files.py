@@ -110,6 +110,7 @@ class Listing:
     escaping: frozenset[str]  # links whose target is outside the root: not files of the corpus
     undecodable: frozenset[str]  # not files of the corpus either: no text can name them
     truncated: bool
+    linked: frozenset[str] = frozenset()  # links to folders (inside the root or not): never entered
 
     def under(self, folder: str, pattern: str) -> list[str]:
         """Files (and escaping links and undecodable names, which the loader reports) below `folder`
@@ -119,18 +120,27 @@ class Listing:
         return glob_paths(self.files | self.escaping | self.undecodable, prefix + pattern)
 
 
+def _leads_to_folder(link: os.DirEntry[str]) -> bool:
+    """Whether the link `link` leads to a folder (False for a dangling link or a loop, which raises)."""
+    try:
+        return link.is_dir()
+    except OSError:
+        return False
+
+
 def listing(root: Path) -> Listing:
     """Every file and folder below `root`, skipping ignored folders; links that leave the root and
     files whose path is not UTF-8 are kept apart, so the loader can say so when a part of the corpus
     holds one.
 
-    Links to folders are listed but not entered, so a link loop cannot trap the walk. A folder whose
-    name is not UTF-8 is entered, but only its files are listed (as undecodable).
+    Links to folders are listed (in `linked` too) but not entered, so a link loop cannot trap the
+    walk. A folder whose name is not UTF-8 is entered, but only its files are listed (as undecodable).
     """
     files: set[str] = set()
     folders: set[str] = set()
     escaping: set[str] = set()
     undecodable: set[str] = set()
+    linked: set[str] = set()
     stack = [""]
     top = os.fspath(root)
     while stack:
@@ -143,6 +153,8 @@ def listing(root: Path) -> Listing:
             relative = f"{here}/{entry.name}" if here else entry.name
             named = decodable(relative)
             if entry.is_symlink() and named:
+                if _leads_to_folder(entry):
+                    linked.add(relative)
                 try:
                     target = Path(entry.path).resolve()
                     target.relative_to(root)
@@ -159,5 +171,14 @@ def listing(root: Path) -> Listing:
             else:
                 (files if named else undecodable).add(relative)
             if len(files) + len(folders) + len(undecodable) >= MAX_LISTED:
-                return Listing(frozenset(files), frozenset(folders), frozenset(escaping), frozenset(undecodable), True)
-    return Listing(frozenset(files), frozenset(folders), frozenset(escaping), frozenset(undecodable), False)
+                return Listing(
+                    frozenset(files),
+                    frozenset(folders),
+                    frozenset(escaping),
+                    frozenset(undecodable),
+                    True,
+                    frozenset(linked),
+                )
+    return Listing(
+        frozenset(files), frozenset(folders), frozenset(escaping), frozenset(undecodable), False, frozenset(linked)
+    )

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
-from wopgen.corpus.files import decodable, listing, shown
+from wopgen.corpus.files import Listing, decodable, listing, shown
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, Instance, ParsedOnUse, gc_paused
@@ -217,6 +217,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
         diagnostics.append(
             FILE_LIMIT.at(".", 1, f"stopped listing files at {MAX_LISTED:,}", "move generated files under build/")
         )
+    diagnostics.extend(_linked_folders(settings, listed))
     pages: ParsedOnUse[MarkdownDoc] = ParsedOnUse()
     rfcs: ParsedOnUse[Rfc] = ParsedOnUse()
     changelogs: ParsedOnUse[MarkdownDoc] = ParsedOnUse()
@@ -359,6 +360,42 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
             )
         )
     return corpus
+
+
+def _linked_folders(settings: Settings, listed: Listing) -> list[Diagnostic]:
+    """A finding for each link to a folder through which a part of the corpus would be read: the part
+    itself or a folder above it (`docs = "spec/v1"`, `spec/v1` a link), or a folder below a part read
+    recursively (the pages, the examples, schemas with `schemas-recursive`). The walk never enters a
+    link to a folder, so a loop cannot trap it; the files in one would be left out in silence."""
+    conventions = settings.conventions
+    parts = [("schemas", settings.schemas, conventions.schemas_recursive), ("docs", settings.docs, True)]
+    parts += [("examples", settings.examples, True), ("api", settings.api, False)]
+    parts += [("rfcs", settings.rfcs, False)] if conventions.rfcs_enabled else []
+    found = []
+    for link in sorted(listed.linked, key=_path_order):
+        target = os.path.relpath(os.path.realpath(settings.root / link), settings.root).replace(os.sep, "/")
+        for name, relative, recursive in parts:
+            part = posixpath.normpath(relative)
+            if part == link or part.startswith(link + "/"):
+                hint = f"replace the link with the folder, or set {name} in [tool.wopgen] to the folder it leads to"
+            elif recursive and (part == "." or link.startswith(part + "/")):
+                if _below_or_at(part, target):
+                    break  # a loop, or a second name for a folder of the part: its files are read there
+                hint = "replace the link with the folder it leads to"
+            else:
+                continue
+            rule = OUTSIDE_ROOT if link in listed.escaping else UNREADABLE
+            message = f"a link to a folder; links to folders are not followed, so the {name} files in it are not read"
+            found.append(rule.at(link, 1, message, hint))
+            break
+    return found
+
+
+def _below_or_at(folder: str, relative: str) -> bool:
+    """Whether the normalised relative path `relative` is `folder` or lies below it."""
+    if relative == ".." or relative.startswith("../"):
+        return False
+    return folder == "." or relative == folder or relative.startswith(folder + "/")
 
 
 def _path_order(relative: str) -> list[str]:
