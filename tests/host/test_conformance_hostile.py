@@ -369,3 +369,53 @@ def test_json_nested_too_deeply_is_an_undecodable_answer_not_a_traceback(stub, r
 def test_an_event_nested_too_deeply_is_skipped_like_any_event_that_is_not_json():
     frames = [b"data: " + DEEP + b"\n", b"\n", b'data: {"type": "run.completed"}\n', b"\n"]
     assert list(parse_sse(frames)) == [{"type": "run.completed"}]
+
+
+def _cut_short(handler: BaseHTTPRequestHandler) -> None:
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", "1000")
+    handler.end_headers()
+    handler.wfile.write(b'{"protocolVersion": "1.0", "supp')
+    handler.close_connection = True
+
+
+def _too_long(handler: BaseHTTPRequestHandler) -> None:
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.end_headers()
+    handler.wfile.write(b'{"protocolVersion": "' + b"1" * (5 * 1024 * 1024) + b'"}')
+    handler.close_connection = True
+
+
+@pytest.mark.parametrize(
+    ("route", "why"),
+    [
+        (_cut_short, "the connection closed 968 bytes before the end its Content-Length announced"),
+        (_too_long, "the answer is longer than 4194304 bytes"),
+    ],
+)
+def test_a_discovery_document_cut_short_says_why(stub, repo_corpus, route, why):
+    """The answer was called "not a discovery document", as if the host had sent the wrong one."""
+    host = stub({"GET /.well-known/openwop": route})
+    result = CliRunner().invoke(
+        cli,
+        ["--root", str(repo_corpus.root), "conformance", "--url", host.url, "--api-key", KEY, "--timeout", "5"],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 2, result.output
+    assert "answered 200, not a discovery document (" in result.output and why in result.output
+
+
+def test_a_body_shorter_than_its_content_length_is_reported_even_when_it_parses(stub):
+    def short(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", "100")
+        handler.end_headers()
+        handler.wfile.write(b"{}")
+        handler.close_connection = True
+
+    reply = Http(stub({"GET /v1/runs/x": short}).url, KEY, timeout=2).request("GET", "/v1/runs/x")
+    assert (reply.status, reply.body) == (200, {})
+    assert reply.problem == "the connection closed 98 bytes before the end its Content-Length announced"

@@ -63,7 +63,8 @@ def discover(transport: Transport) -> dict[str, Any]:
     except (OSError, DeadlineExceeded) as exc:
         raise DiscoveryError(f"cannot reach {transport.description}: {exc}") from None
     if reply.status != 200 or not isinstance(reply.body, dict):
-        raise DiscoveryError(f"GET /.well-known/openwop answered {reply.status}, not a discovery document")
+        cut = f" ({reply.problem})" if reply.problem else ""  # what was read of it is not all the host sent
+        raise DiscoveryError(f"GET /.well-known/openwop answered {reply.status}, not a discovery document{cut}")
     return reply.body
 
 

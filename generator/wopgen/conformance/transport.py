@@ -328,7 +328,11 @@ class Http:
             except (OSError, http.client.HTTPException) as exc:
                 return b"".join(chunks), f"{type(exc).__name__}: {exc}"
             if not chunk:
-                return b"".join(chunks), ""
+                # read1 ends quietly where the connection closed: what the Content-Length still
+                # announces (http.client counts it down) never came
+                missing = answer.length or 0
+                cut = f"the connection closed {missing} bytes before the end its Content-Length announced"
+                return b"".join(chunks), cut if missing else ""
             chunks.append(chunk)
             size += len(chunk)
             if size > limit:
