@@ -139,6 +139,10 @@ def site_serve(obj: Context, port: int) -> None:
     from wopgen.catalogue import catalogue
     from wopgen.checks.gate import API_RULES
     from wopgen.cli import site_hook
-    from wopgen.generate.site.build import serve
+    from wopgen.generate.site.build import ServeError, serve
 
-    serve(gated_corpus(obj, "site serve", API_RULES), port, rules=catalogue(), hook=Path(site_hook.__file__).resolve())
+    corpus = gated_corpus(obj, "site serve", API_RULES)
+    try:
+        serve(corpus, port, rules=catalogue(), hook=Path(site_hook.__file__).resolve())
+    except ServeError as exc:
+        raise click.UsageError(str(exc)) from None

@@ -154,6 +154,20 @@ def test_serve_hook_does_nothing_outside_serve(tmp_path: Path, monkeypatch: pyte
     assert list(tmp_path.iterdir()) == []
 
 
+def test_serve_on_a_port_in_use_is_a_usage_error_before_any_build(make_corpus: Callable[..., Path]) -> None:
+    """mkdocs built the whole site, then its bind failed with an OSError traceback."""
+    root = make_corpus()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["--root", str(root), "site", "serve", "--port", str(port)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, result.output
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+    assert "Building documentation" not in result.output
+
+
 def test_serve_previews_on_loopback_and_stops_cleanly(make_corpus: Callable[..., Path]) -> None:
     root = make_corpus()
     with socket.socket() as probe:

@@ -17,6 +17,7 @@ import logging
 import os
 import shutil
 import signal
+import socket
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -227,8 +228,24 @@ class _TemplateCache(BasePlugin[LegacyConfig]):  # type: ignore[no-untyped-call]
         return attach(env, self.folder)
 
 
+class ServeError(Exception):
+    """The preview cannot start (its port cannot be listened on); nothing was built or served."""
+
+
+def _can_listen(port: int) -> None:
+    """Raise ServeError unless 127.0.0.1:`port` can be bound as mkdocs' server binds it (address reuse
+    on): mkdocs builds the whole site first and then fails on the bind with a bare OSError."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise ServeError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+
+
 def serve(corpus: Corpus, port: int, *, rules: Sequence[Rule], hook: Path) -> None:
-    """Preview the site on 127.0.0.1:`port` with live reload, until interrupted.
+    """Preview the site on 127.0.0.1:`port` with live reload, until interrupted; ServeError when the
+    port cannot be listened on.
 
     mkdocs runs in this process (so stopping it stops everything) and watches the staging tree and
     the corpus folders; `hook` (the CLI's `wopgen.cli.site_hook`) renders the corpus again before
@@ -237,6 +254,7 @@ def serve(corpus: Corpus, port: int, *, rules: Sequence[Rule], hook: Path) -> No
     """
     from mkdocs.commands.serve import serve as mkdocs_serve
 
+    _can_listen(port)
     scratch = Path(tempfile.mkdtemp(prefix="wopgen-site-serve-"))
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -284,4 +302,4 @@ def watched(corpus: Corpus) -> list[Path]:
     return sorted({p for p in paths if p.exists()})
 
 
-__all__ = ["SiteBuildError", "WriteError", "build", "serve"]
+__all__ = ["ServeError", "SiteBuildError", "WriteError", "build", "serve"]
