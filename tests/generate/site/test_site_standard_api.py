@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from support.site_builds import built_site
 from support.site_pages import staged
@@ -300,6 +301,129 @@ def test_the_copy_sends_nobody_to_fetch_a_file_the_corpus_lacks(make_corpus: Cal
     bundled = bundled_document(corpus, OPENAPI, corpus.api[OPENAPI].data)
     plain = bundled["paths"]["/v1/things/{thingId}"]["get"]["responses"]["200"]["content"]["text/plain"]["schema"]
     assert plain == {UNBUNDLED: "../../schemas/gone.schema.json"}
+
+
+# --- several documents of a kind -------------------------------------------------------------------
+
+ADMIN = "spec/api/admin.openapi.yaml"
+ADMIN_TEXT = """\
+openapi: 3.1.0
+info: {title: Things admin, version: "2.0"}
+paths:
+  /admin/things:
+    delete:
+      operationId: purgeThings
+      summary: Forget every thing.
+      responses:
+        '200':
+          description: What was forgotten.
+          content:
+            application/json: {schema: {$ref: '../../schemas/thing.schema.json'}}
+"""
+AUDIT = "spec/api/audit.asyncapi.yaml"
+AUDIT_TEXT = """\
+asyncapi: 3.0.0
+info: {title: Audit events, version: "1.0"}
+channels:
+  audit:
+    address: /audit
+    title: Audit trail
+    messages:
+      noted: {name: audit.noted, summary: Something was audited., payload: {type: object}}
+"""
+
+
+def _several(make_corpus: Callable[..., Path], **more: str) -> dict[str, Any]:
+    """The staging tree of a corpus with two OpenAPI and two AsyncAPI documents (and `more` files)."""
+
+    def edit(files: Files) -> None:
+        files.update({OPENAPI: OPENAPI_TEXT, ADMIN: ADMIN_TEXT, ASYNCAPI: ASYNCAPI_TEXT, AUDIT: AUDIT_TEXT})
+        files.update({path.replace("__", "/").replace("_", "."): text for path, text in more.items()})
+
+    return render(load(make_corpus(edit)), rules=catalogue())
+
+
+def _api_nav(tree: dict[str, Any]) -> list[Any]:
+    config = str(tree["mkdocs.yml"])
+    nav = yaml.safe_load(config.split("INHERIT:", 1)[1].split("\n", 1)[1])["nav"]
+    return list(next(item["API"] for item in nav if "API" in item))
+
+
+def test_every_document_of_a_kind_gets_its_page_in_the_nav(make_corpus: Callable[..., Path]) -> None:
+    """The first of each kind keeps its page; the others get pages named after their files, in the nav."""
+    tree = staged(_several(make_corpus))
+    assert "Rendered from the corpus's own OpenAPI document `spec/api/openapi.yaml`" in tree["docs/api/index.md"]
+    admin = tree["docs/api/admin.openapi.md"]
+    assert admin.startswith("# HTTP API: admin.openapi.yaml\n")
+    assert "Rendered from the corpus's own OpenAPI document `spec/api/admin.openapi.yaml`" in admin
+    assert "| `DELETE` | `/admin/things` | [`purgeThings`](#op-purgethings) | Forget every thing. |" in admin
+    assert "purgeThings" not in tree["docs/api/index.md"]
+    audit = tree["docs/api/audit.asyncapi.md"]
+    assert audit.startswith("# Event channel: audit.asyncapi.yaml\n") and "## Audit trail" in audit
+    assert "Audit trail" not in tree["docs/api/events.md"]
+    assert {"docs/api/openapi.yaml", "docs/api/admin.openapi.yaml", "docs/api/audit.asyncapi.yaml"} <= set(tree)
+    assert _api_nav(tree) == [
+        "api/index.md",
+        {"Event channel": "api/events.md"},
+        {"HTTP API: admin.openapi.yaml": "api/admin.openapi.md"},
+        {"Event channel: audit.asyncapi.yaml": "api/audit.asyncapi.md"},
+        {"Try it": "api/try.md"},
+        {"Try it: admin.openapi.yaml": "api/admin.openapi.try.md"},
+    ]
+
+
+def test_each_openapi_document_gets_its_swagger_ui_page(make_corpus: Callable[..., Path]) -> None:
+    """One page per document, each loading its own bundled copy and linking its own HTTP page."""
+    tree = _several(make_corpus)
+    first = json.loads(str(tree["docs/api/openapi.try.json"]))
+    admin = json.loads(str(tree["docs/api/admin.openapi.try.json"]))
+    assert "/v1/names" in first["paths"] and list(admin["paths"]) == ["/admin/things"]
+    assert "Thing" in admin["components"]["schemas"]
+    page = str(tree["docs/api/admin.openapi.try.md"])
+    assert page.count("# Try the HTTP API: admin.openapi.yaml\n") == 1
+    assert 'url: "../admin.openapi.try.json"' in page and "[HTTP API](admin.openapi.md)" in page
+    assert "[`admin.openapi.yaml`](admin.openapi.yaml)" in page
+    assert 'url: "../openapi.try.json"' in str(tree["docs/api/try.md"])
+
+
+def test_the_document_named_after_its_format_comes_first(make_corpus: Callable[..., Path]) -> None:
+    """`admin.openapi.yaml` sorts before `openapi.yaml`, but the HTTP page is the one named openapi."""
+    tree = staged(_several(make_corpus))
+    assert "`spec/api/openapi.yaml`" in tree["docs/api/index.md"]
+    assert "`spec/api/admin.openapi.yaml`" in tree["docs/api/admin.openapi.md"]
+
+
+def test_a_further_document_takes_no_name_already_taken(make_corpus: Callable[..., Path]) -> None:
+    """Files named like the pages every site has (index, events, try) get pages of their own."""
+    tree = _several(
+        make_corpus,
+        spec__api__index_yaml=ADMIN_TEXT.replace("Things admin", "Indexed"),
+        spec__api__try_json=json.dumps(yaml.safe_load(ADMIN_TEXT.replace("Things admin", "Tried"))),
+        spec__api__events_yml=AUDIT_TEXT.replace("Audit events", "Eventful"),
+    )
+    nav = _api_nav(tree)
+    assert {"HTTP API: index.yaml": "api/index-2.md"} in nav
+    assert {"HTTP API: try.json": "api/try-2.md"} in nav
+    assert {"Event channel: events.yml": "api/events-2.md"} in nav
+    assert {"Try it: index.yaml": "api/index-2.try.md"} in nav and {"Try it: try.json": "api/try-2.try.md"} in nav
+    assert "`spec/api/openapi.yaml`" in str(tree["docs/api/index.md"])
+    assert "Tried" in str(tree["docs/api/try-2.md"]) and "Swagger UI" in str(tree["docs/api/try.md"])
+    assert json.loads(str(tree["docs/api/try.json"]))["info"]["title"] == "Tried"  # published as written
+    assert "Eventful" in str(tree["docs/api/events-2.md"]) and "Eventful" not in str(tree["docs/api/events.md"])
+
+
+def test_the_built_site_has_every_document_s_pages(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
+    """`mkdocs build --strict` takes the further pages, their links and the nav."""
+
+    def edit(files: Files) -> None:
+        files.update({OPENAPI: OPENAPI_TEXT, ADMIN: ADMIN_TEXT, ASYNCAPI: ASYNCAPI_TEXT, AUDIT: AUDIT_TEXT})
+
+    site = built_site(make_corpus(edit), tmp_path / "site", None)
+    admin = site["api/admin.openapi/index.html"].decode("utf-8")
+    assert '<a href="../../schemas/thing/">Thing</a>' in admin
+    assert "Audit trail" in site["api/audit.asyncapi/index.html"].decode("utf-8")
+    assert 'href="admin.openapi.try/"' in site["api/index.html"].decode("utf-8")  # in the nav
+    assert "api/admin.openapi.yaml" in site and "api/admin.openapi.try.json" in site
 
 
 # --- the event-channel page ------------------------------------------------------------------------

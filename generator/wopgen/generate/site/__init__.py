@@ -132,7 +132,7 @@ def nav(site: SiteContext) -> list[object]:
                 {"Capabilities": site_events.CAPABILITIES},
             ]
         },
-        {"API": [*site_api.nav(site), {"Try it": tryit.PAGE}]},
+        {"API": [*site_api.nav(site), *tryit.nav(site)]},
         {
             "Reference": [
                 {"Rule catalogue": site_reference.RULES},

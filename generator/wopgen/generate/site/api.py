@@ -5,7 +5,7 @@ The operations and the event channel become plain Markdown (no viewer, nothing f
 schema of the corpus the documents name links to its schema page, and the documents are published
 next to the pages for tools that want them. A corpus's own document is read as OpenAPI and AsyncAPI
 read it: its Reference Objects followed (`DocumentRefs`), path-item parameters merged into each
-operation.
+operation. The API folder may hold several documents of a kind; each gets its pages (`placed`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import json
 import posixpath
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from wopgen.corpus.api import DocumentRefs, StandardDocument, read_api
@@ -29,6 +30,8 @@ from wopgen.generate.site.schemadoc import cell, type_of
 FOLDER = "api"
 HTTP = f"{FOLDER}/index.md"
 CHANNELS = f"{FOLDER}/events.md"
+TRY = f"{FOLDER}/try.md"  # the Swagger UI page of the (first) OpenAPI document, see `tryit`
+TRY_SPEC = f"{FOLDER}/openapi.try.json"  # what that page loads
 _COMPONENT = re.compile(r"^#/components/schemas/([^/]+)(?:/\$defs/([^/]+))?$")
 _SCHEMA_COMPONENT = re.compile(r"^/components/schemas/([^/]+)$")
 _METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
@@ -256,10 +259,16 @@ def _refs(site: SiteContext, document: Mapping[str, Any], source: StandardDocume
 
 
 def http_page(
-    site: SiteContext, document: Mapping[str, Any], raw: str = OPENAPI_FILE, source: StandardDocument | None = None
+    site: SiteContext,
+    document: Mapping[str, Any],
+    raw: str = OPENAPI_FILE,
+    source: StandardDocument | None = None,
+    page: str = HTTP,
+    heading: str = "HTTP API",
 ) -> str:
-    """The HTTP page of `document`: the generated one, or `source`, the corpus's own, as written."""
-    link = _Components(site, HTTP, _refs(site, document, source), generated=source is None)
+    """The HTTP page of `document`: the generated one, or `source`, the corpus's own, as written. `page`
+    is where it goes (its links are made from there), `heading` what it is called."""
+    link = _Components(site, page, _refs(site, document, source), generated=source is None)
     operations = _operations(document, link)
     tags = [t for t in document.get("tags") or [] if isinstance(t, Mapping)]
     known = [one_line(t.get("name")) for t in tags]
@@ -275,6 +284,7 @@ def http_page(
     info = document.get("info") or {}
     return site.render(
         "api-http.md.j2",
+        heading=heading,
         title=one_line(info.get("title", "API")),
         version=one_line(info.get("version", "")),
         description=str(info.get("description", "")).split("\n\n")[0],
@@ -295,9 +305,15 @@ def _message_summary(message: Mapping[str, Any]) -> str:
 
 
 def channels_page(
-    site: SiteContext, document: Mapping[str, Any], raw: str = ASYNCAPI_FILE, source: StandardDocument | None = None
+    site: SiteContext,
+    document: Mapping[str, Any],
+    raw: str = ASYNCAPI_FILE,
+    source: StandardDocument | None = None,
+    page: str = CHANNELS,
+    heading: str = "Event channel",
 ) -> str:
-    """The event-channel page of `document`: the generated one, or `source`, the corpus's own."""
+    """The event-channel page of `document`: the generated one, or `source`, the corpus's own; `page`
+    and `heading` as for `http_page`."""
     refs = _refs(site, document, source)
     known = {event.type for event in site_events(site)}
     channels = []
@@ -318,9 +334,9 @@ def channels_page(
             rows.append(
                 {
                     "name": name,
-                    "href": site.paths.href(CHANNELS, Target(EVENTS), event_anchor(name)) if name in known else "",
+                    "href": site.paths.href(page, Target(EVENTS), event_anchor(name)) if name in known else "",
                     "summary": _message_summary(message),
-                    "rfc": site.rfc_link(CHANNELS, int(rfc)) if isinstance(rfc, str) and rfc.isdigit() else "baseline",
+                    "rfc": site.rfc_link(page, int(rfc)) if isinstance(rfc, str) and rfc.isdigit() else "baseline",
                     "content_free": "yes" if free is True else ("no" if free is False else "not stated"),
                 }
             )
@@ -352,6 +368,7 @@ def channels_page(
     info = document.get("info") or {}
     return site.render(
         "api-events.md.j2",
+        heading=heading,
         title=one_line(info.get("title", "Events")),
         description=str(info.get("description", "")).split("\n\n")[0],
         channels=channels,
@@ -363,59 +380,133 @@ def channels_page(
     )
 
 
-def nav(site: SiteContext) -> list[object]:
-    return [HTTP, {"Event channel": CHANNELS}]
+@dataclass(frozen=True)
+class Placed:
+    """Where the site shows one API document. The first OpenAPI and the first AsyncAPI document keep
+    the pages every build has given them (the HTTP page, the event-channel page, the Swagger UI page),
+    so links to those stay good; each further document gets pages named after its file, listed in the
+    nav under `label`."""
+
+    kind: str  # "openapi" | "asyncapi"
+    page: str  # its HTTP or event-channel page
+    published: str  # the name of its file in the site's API folder
+    label: str = ""  # "" for the first of its kind, whose nav entries are the ones the site always had
+    try_page: str = ""  # an OpenAPI document's Swagger UI page, and the file that page loads
+    try_spec: str = ""
+    source: StandardDocument | None = None  # None: the document `wopgen api` generates
+
+    @property
+    def heading(self) -> str:
+        what = "HTTP API" if self.kind == "openapi" else "Event channel"
+        return f"{what}: {self.label}" if self.label else what
 
 
-def _standard_pages(site: SiteContext, standard: list[StandardDocument]) -> Pages:
-    """The pages of OpenAPI / AsyncAPI documents kept in the API folder as written: each is published
-    as is, and the first of each kind gives the HTTP or the event-channel page."""
-    out: Pages = {}
-    openapi = next((d for d in standard if d.kind == "openapi"), None)
-    asyncapi = next((d for d in standard if d.kind == "asyncapi"), None)
-    for document in (openapi, asyncapi):
-        if document is not None:
-            out[f"{FOLDER}/{posixpath.basename(document.path)}"] = document.doc.text
-    note = site.render("api-missing.md.j2", reason="the API folder has no document of this kind")
-    out[HTTP] = (
-        http_page(site, openapi.doc.data, posixpath.basename(openapi.path), openapi) if openapi is not None else note
-    )
-    out[CHANNELS] = (
-        channels_page(site, asyncapi.doc.data, posixpath.basename(asyncapi.path), asyncapi)
-        if asyncapi is not None
-        else note.replace("# HTTP API", "# Event channel", 1)
-    )
+_GENERATED = (
+    Placed("openapi", HTTP, OPENAPI_FILE, try_page=TRY, try_spec=TRY_SPEC),
+    Placed("asyncapi", CHANNELS, ASYNCAPI_FILE),
+)
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _stem(name: str) -> str:
+    return name.rsplit(".", 1)[0] if name.endswith((".yaml", ".yml", ".json")) else name
+
+
+def _claims(path: str) -> set[str]:
+    """What a site path occupies once built: a page its folder too (`api/x.md` is served as `api/x/`)."""
+    return {path, path.removesuffix(".md")} if path.endswith(".md") else {path}
+
+
+def _named_first(documents: list[StandardDocument], kind: str) -> list[StandardDocument]:
+    """`documents` (in file-name order) with those named after their format (`openapi.yaml`) first."""
+    return sorted(documents, key=lambda d: _stem(posixpath.basename(d.path)) != kind)
+
+
+def placed(site: SiteContext) -> list[Placed]:
+    """Every API document the site shows, the first of each kind first (see `Placed`).
+
+    Of several documents of a kind, the first is the one named as its format names it (`openapi.yaml`,
+    `asyncapi.json`), else the first by file name; a further one is named after its file without the
+    extension (`admin.openapi.yaml`: `api/admin.openapi.md`, and for OpenAPI `api/admin.openapi.try.md`
+    loading `api/admin.openapi.try.json`), with `-2`, `-3` added should that name be taken by a page or
+    a file the API folder already has (`index.yaml`, `try.json`). Every document is published under its
+    own file name, which the API folder makes unique."""
+    api = read_api(site.corpus)
+    if not (api.standard and not api.present):
+        return list(_GENERATED)
+    taken: set[str] = set()
+    for path in (HTTP, CHANNELS, TRY, TRY_SPEC, *(f"{FOLDER}/{posixpath.basename(d.path)}" for d in api.standard)):
+        taken |= _claims(path)
+    out: list[Placed] = []
+    for first in _GENERATED:
+        kind = first.kind
+        documents = _named_first([d for d in api.standard if d.kind == kind], kind)
+        for number, document in enumerate(documents):
+            name = posixpath.basename(document.path)
+            if number == 0:
+                out.append(Placed(kind, first.page, name, "", first.try_page, first.try_spec, document))
+                continue
+            base = _UNSAFE.sub("-", _stem(name)).strip("-.") or kind
+            suffix = 1
+            while True:
+                slug = f"{FOLDER}/{base}" if suffix == 1 else f"{FOLDER}/{base}-{suffix}"
+                paths = [f"{slug}.md", *((f"{slug}.try.md", f"{slug}.try.json") if kind == "openapi" else ())]
+                wanted = set().union(*(_claims(path) for path in paths))
+                if not wanted & taken:
+                    break
+                suffix += 1
+            taken |= wanted
+            try_page, try_spec = paths[1:] if kind == "openapi" else ("", "")
+            out.append(Placed(kind, paths[0], name, name, try_page, try_spec, document))
     return out
 
 
-def openapi_data(site: SiteContext) -> tuple[str, Mapping[str, Any] | None]:
-    """The OpenAPI document for tools that read it as one file (the Swagger UI page): the name it is
-    published under in the site's API folder, and its data standing on its own. The corpus's own
-    document keeps its name (`openapi.yml`, `service.json`) and is a copy whose `$ref`s into the
-    schemas point at copies of them bundled into it (`bundled_document`); the generated one is
-    `openapi.yaml`, bundled already. The data is None when there is none or it cannot be bundled."""
-    api = read_api(site.corpus)
-    if api.standard and not api.present:
-        found = next((d for d in api.standard if d.kind == "openapi"), None)
-        if found is None:
-            return OPENAPI_FILE, None
-        name = posixpath.basename(found.path)
+def nav(site: SiteContext) -> list[object]:
+    """The HTTP and event-channel pages in the nav: the first of each kind as always, then the others."""
+    further: list[object] = [{place.heading: place.page} for place in placed(site) if place.label]
+    return [HTTP, {"Event channel": CHANNELS}, *further]
+
+
+def _standard_pages(site: SiteContext, places: list[Placed]) -> Pages:
+    """The pages of OpenAPI / AsyncAPI documents kept in the API folder as written: each is published
+    as is and gets its page; with no document of a kind, that kind's page says so."""
+    out: Pages = {}
+    for place in places:
+        source = place.source
+        if source is None:
+            continue
+        out[f"{FOLDER}/{place.published}"] = source.doc.text
+        render = http_page if place.kind == "openapi" else channels_page
+        out[place.page] = render(site, source.doc.data, place.published, source, place.page, place.heading)
+    note = site.render("api-missing.md.j2", reason="the API folder has no document of this kind")
+    out.setdefault(HTTP, note)
+    out.setdefault(CHANNELS, note.replace("# HTTP API", "# Event channel", 1))
+    return out
+
+
+def openapi_data(site: SiteContext, place: Placed) -> Mapping[str, Any] | None:
+    """The OpenAPI document `place` shows, for tools that read it as one file (its Swagger UI page),
+    standing on its own. The corpus's own document is a copy whose `$ref`s into the schemas point at
+    copies of them bundled into it (`bundled_document`); the generated one is bundled already. None when
+    there is none or it cannot be bundled."""
+    found = place.source
+    if found is not None:
         if not isinstance(found.doc.data, Mapping):
-            return name, None
+            return None
         try:
-            return name, bundled_document(site.corpus, found.path, found.doc.data)
+            return bundled_document(site.corpus, found.path, found.doc.data)
         except BundleError:
-            return name, None
+            return None
     try:
-        return OPENAPI_FILE, api_documents(site.corpus).get(OPENAPI_FILE)
+        return api_documents(site.corpus).get(OPENAPI_FILE)
     except ApiError:
-        return OPENAPI_FILE, None
+        return None
 
 
 def pages(site: SiteContext) -> Pages:
     api = read_api(site.corpus)
     if api.standard and not api.present:
-        return _standard_pages(site, api.standard)
+        return _standard_pages(site, placed(site))
     try:
         documents = api_documents(site.corpus)
         # The pages read the documents as built; the files published next to them are their YAML text.

@@ -1,15 +1,20 @@
-"""The interactive API page: Swagger UI over openapi.yaml, entirely offline.
+"""The interactive API pages: Swagger UI over openapi.yaml, entirely offline.
 
 The Swagger UI assets come from the `swagger-ui-bundle-v2` package (Swagger UI is Apache-2.0; its
 license ships next to the assets), are copied into the site and loaded from there: no CDN. The
 document Swagger UI loads stands on its own (see `api.openapi_data`): a corpus's own openapi.yaml,
 whose `$ref`s name schema files the site does not serve at those paths, is published with the
 schemas bundled into it.
+
+Each OpenAPI document of the API folder gets a page of its own (`api.placed` names them), rather
+than one page that switches between them: a page's deep links (`#/tag/operation`) then name one
+document's operations, and the page needs no more of Swagger UI than the one bundle it loads.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -17,8 +22,8 @@ from typing import Any
 from wopgen.generate.site import api as site_api
 from wopgen.generate.site.context import Pages, SiteContext
 
-PAGE = "api/try.md"
-SPEC = "api/openapi.try.json"  # what Swagger UI loads
+PAGE = site_api.TRY
+SPEC = site_api.TRY_SPEC  # what Swagger UI loads
 ASSETS = "assets/swagger-ui"
 _FILES = ("swagger-ui-bundle.js", "swagger-ui.css")
 _DISTRIBUTION = "swagger-ui-bundle-v2"
@@ -49,20 +54,46 @@ def _licence() -> bytes:
     return b""
 
 
+def nav(site: SiteContext) -> list[object]:
+    """The Swagger UI pages in the nav: the first OpenAPI document's, as always, then the others'."""
+    further: list[object] = [
+        {f"Try it: {place.label}": place.try_page} for place in site_api.placed(site) if place.try_page and place.label
+    ]
+    return [{"Try it": PAGE}, *further]
+
+
 def pages(site: SiteContext, published: Pages) -> Pages:
-    """The page (and the assets) when an OpenAPI document is published and the bundle is installed."""
+    """The page of each OpenAPI document (and the assets, once) when the document is published and
+    the bundle is installed; without them, the page says why. A site with no OpenAPI document still
+    has the first page (the nav lists it), saying so."""
     bundle = _bundle()
-    published_as, found = site_api.openapi_data(site)
-    document = found if f"api/{published_as}" in published else None
-    if bundle is None or document is None:
-        reason = "the API description could not be rendered" if document is None else "Swagger UI is not installed"
-        return {PAGE: site.render("api-try.md.j2", available=False, reason=reason)}
-    release, files = bundle
-    out: Pages = {f"{ASSETS}/{name}": data for name, data in files.items()}
-    out[SPEC] = _for_swagger_ui(document)
-    out[PAGE] = site.render(
-        "api-try.md.j2", available=True, release=release, openapi=published_as, spec=SPEC.split("/")[-1], assets=ASSETS
-    )
+    places = [place for place in site_api.placed(site) if place.try_page] or [
+        site_api.Placed("openapi", site_api.HTTP, "", try_page=PAGE, try_spec=SPEC)
+    ]
+    out: Pages = {}
+    for place in places:
+        found = site_api.openapi_data(site, place) if place.published else None
+        document = found if f"{site_api.FOLDER}/{place.published}" in published else None
+        http = posixpath.basename(place.page)
+        if bundle is None or document is None:
+            reason = "the API description could not be rendered" if document is None else "Swagger UI is not installed"
+            out[place.try_page] = site.render(
+                "api-try.md.j2", available=False, reason=reason, heading=place.label, http=http
+            )
+            continue
+        release, files = bundle
+        out.update({f"{ASSETS}/{name}": data for name, data in files.items()})
+        out[place.try_spec] = _for_swagger_ui(document)
+        out[place.try_page] = site.render(
+            "api-try.md.j2",
+            available=True,
+            release=release,
+            openapi=place.published,
+            spec=posixpath.basename(place.try_spec),
+            assets=ASSETS,
+            heading=place.label,
+            http=http,
+        )
     return out
 
 
