@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from wopgen.corpus import Corpus
@@ -106,7 +107,21 @@ def _at(data: Any, where: list[Any]) -> Any:
     return data
 
 
+@dataclass(frozen=True)
+class BundledDocument:
+    """What `bundling` made of a document: the copy, and what it did to it (for a reader of the copy)."""
+
+    document: dict[str, Any]
+    schemas: tuple[str, ...]  # the components the corpus schemas were bundled under, sorted
+    unbundled: tuple[str, ...]  # the `$ref`s taken out and kept as `x-wop-unbundled-ref`, in document order
+
+
 def bundled_document(corpus: Corpus, path: str, data: Any) -> dict[str, Any]:
+    """The copy `bundling` makes of the corpus's own OpenAPI or AsyncAPI document."""
+    return bundling(corpus, path, data).document
+
+
+def bundling(corpus: Corpus, path: str, data: Any) -> BundledDocument:
     """A copy of the corpus's own OpenAPI or AsyncAPI document at `path` (parsed: `data`) that needs
     no other file: every `$ref` into a corpus schema (`../schemas/x.schema.json#/$defs/y`, an `$id`)
     points instead at a copy of that schema bundled under `components/schemas`, with the schemas it
@@ -122,6 +137,7 @@ def bundled_document(corpus: Corpus, path: str, data: Any) -> dict[str, Any]:
         raise BundleError(f"{path} is not an object")
     names = component_names(corpus)
     found: list[tuple[list[Any], str, Located]] = []
+    unbundled: list[str] = []
     for where, ref in ref_strings(plain):
         if ref.startswith("#"):
             continue
@@ -132,6 +148,7 @@ def bundled_document(corpus: Corpus, path: str, data: Any) -> dict[str, Any]:
             holder = _at(plain, where)
             del holder["$ref"]
             holder[UNBUNDLED] = ref
+            unbundled.append(ref)
     used = reachable_components(corpus, [corpus.schema_name(target.path) for _, _, target in found])
     components = plain.setdefault("components", {})
     own = components.get("schemas") if isinstance(components, dict) else None
@@ -163,5 +180,5 @@ def bundled_document(corpus: Corpus, path: str, data: Any) -> dict[str, Any]:
         schemas.update({namespace + name: bundled[name] for name in used})
         if schemas:
             components["schemas"] = schemas
-        return plain
+        return BundledDocument(plain, tuple(namespace + name for name in used), tuple(unbundled))
     raise BundleError(f"{path}: components/schemas already uses the names the corpus schemas would take")

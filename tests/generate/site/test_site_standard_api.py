@@ -15,6 +15,7 @@ import yaml
 from support.site_builds import built_site
 from support.site_pages import staged
 from wopgen.catalogue import catalogue
+from wopgen.checks.standard_api import standard_errors
 from wopgen.corpus import load
 from wopgen.corpus.graph import ref_strings
 from wopgen.generate.bundle import UNBUNDLED, bundled_document
@@ -303,6 +304,112 @@ def test_the_copy_sends_nobody_to_fetch_a_file_the_corpus_lacks(make_corpus: Cal
     assert plain == {UNBUNDLED: "../../schemas/gone.schema.json"}
 
 
+# --- the documents published beside the pages ------------------------------------------------------
+
+
+def _refs_inside(document: Any) -> tuple[list[str], list[str]]:
+    """The `$ref`s of `document`, and those of them that do not lead somewhere inside it."""
+    refs = [ref for _where, ref in ref_strings(document)]
+    return refs, [ref for ref in refs if not (ref.startswith("#") and _leads_somewhere(document, ref))]
+
+
+def test_a_document_with_refs_into_the_schemas_is_published_bundled(make_corpus: Callable[..., Path]) -> None:
+    """The copy beside the page is the bundled one: it parses, every `$ref` in it leads somewhere
+    inside it, the OpenAPI validator reads it without another file, and the page says what was done."""
+    tree = _site(make_corpus)
+    published = yaml.safe_load(tree["docs/api/openapi.yaml"])
+    refs, nowhere = _refs_inside(published)
+    assert refs and not nowhere, nowhere
+    assert "../../schemas/thing.schema.json" not in tree["docs/api/openapi.yaml"]
+    assert set(published["components"]["schemas"]) >= {"Thing", "Decision", "StoredThing", "Problem"}
+    assert standard_errors("openapi", "3.1.0", published) == []
+    page = tree["docs/api/index.md"]
+    assert "Published next to this page as [`openapi.yaml`](openapi.yaml), a copy that needs no other file." in page
+    assert "the copy carries\n2 corpus schemas (those it names and those they use)" in page
+    assert "unresolved" not in page
+
+
+def test_a_document_without_refs_out_of_it_is_published_as_written(make_corpus: Callable[..., Path]) -> None:
+    tree = _site(make_corpus)
+    assert tree["docs/api/asyncapi.yaml"] == ASYNCAPI_TEXT
+    assert (
+        "Published next to this page as written, [`asyncapi.yaml`](asyncapi.yaml): it names no other file."
+        in (tree["docs/api/events.md"])
+    )
+
+
+def test_a_json_document_and_an_asyncapi_document_are_bundled_alike(make_corpus: Callable[..., Path]) -> None:
+    """A JSON document is published as JSON; an AsyncAPI payload that names a schema file is bundled."""
+    asyncapi = ASYNCAPI_TEXT.replace(
+        "RunStarted: {name: run.started, title: A run started, payload: {type: object}}",
+        "RunStarted: {name: run.started, title: A run started, payload: {$ref: '../../schemas/thing.schema.json'}}",
+    )
+
+    def edit(files: Files) -> None:
+        files["spec/api/openapi.json"] = json.dumps(yaml.safe_load(OPENAPI_TEXT), indent=4)
+        files[ASYNCAPI] = asyncapi
+
+    tree = staged(render(load(make_corpus(edit)), rules=catalogue()))
+    for path in ("docs/api/openapi.json", "docs/api/asyncapi.yaml"):
+        document = json.loads(tree[path]) if path.endswith(".json") else yaml.safe_load(tree[path])
+        refs, nowhere = _refs_inside(document)
+        assert refs and not nowhere, (path, nowhere)
+        assert "Thing" in document["components"]["schemas"]
+    events = yaml.safe_load(tree["docs/api/asyncapi.yaml"])
+    assert events["components"]["messages"]["RunStarted"]["payload"] == {"$ref": "#/components/schemas/Thing"}
+    assert standard_errors("asyncapi", "3.0.0", events) == []
+    assert "a copy that needs no other file" in tree["docs/api/events.md"]
+
+
+GONE = OPENAPI_TEXT.replace(
+    "text/plain: {schema: {type: string}}\n        '404'",
+    "text/plain: {schema: {$ref: '../../schemas/gone.schema.json'}}\n        '404'",
+)
+
+
+def test_a_ref_to_a_file_the_corpus_lacks_is_named_on_the_page(make_corpus: Callable[..., Path]) -> None:
+    """The copy keeps it as a note, not a `$ref` to fetch, and the page says the file has it unresolved."""
+    tree = _site(make_corpus, openapi=GONE)
+    published = yaml.safe_load(tree["docs/api/openapi.yaml"])
+    answer = published["paths"]["/v1/things/{thingId}"]["get"]["responses"]["200"]["content"]["text/plain"]
+    assert answer["schema"] == {UNBUNDLED: "../../schemas/gone.schema.json"}
+    assert not _refs_inside(published)[1]
+    page = tree["docs/api/index.md"]
+    assert '!!! warning "The published file has unresolved references"' in page
+    assert "    1 reference of the document leads nowhere in the published file," in page
+    assert (
+        "    - `../../schemas/gone.schema.json`: leads to no schema of the corpus; the copy keeps it as "
+        "`x-wop-unbundled-ref`\n"
+    ) in page
+
+
+def test_a_document_whose_schemas_cannot_be_bundled_is_published_as_written(make_corpus: Callable[..., Path]) -> None:
+    """Both names the corpus schemas could take are the document's own: the file is as written, the
+    page says why and names the references that do not resolve there, and the Swagger UI page says
+    it is not available."""
+    text = OPENAPI_TEXT.replace(
+        "    Problem:\n", "    Thing: {type: string}\n    corpus.Thing: {type: string}\n    Problem:\n"
+    )
+    tree = _site(make_corpus, openapi=text)
+    assert tree["docs/api/openapi.yaml"] == text
+    page = tree["docs/api/index.md"]
+    assert "Published next to this page as written, [`openapi.yaml`](openapi.yaml): the corpus schemas it names" in page
+    assert "already uses the names the corpus schemas would take" in page
+    assert "    2 references of the document lead nowhere in the published file," in page
+    assert "    - `../../schemas/thing.schema.json#/$defs/name`: left as written" in page
+    assert "not available for this build" in tree["docs/api/try.md"]
+
+
+def test_the_site_builds_with_an_unresolved_ref_in_a_published_file(
+    make_corpus: Callable[..., Path], tmp_path: Path
+) -> None:
+    """`mkdocs build --strict` takes the warning, and publishes the copy with the note in it."""
+    site = built_site(make_corpus(lambda files: files.update({OPENAPI: GONE})), tmp_path / "site", None)
+    page = site["api/index.html"].decode("utf-8")
+    assert "The published file has unresolved references" in page
+    assert b"x-wop-unbundled-ref: ../../schemas/gone.schema.json" in site["api/openapi.yaml"]
+
+
 # --- several documents of a kind -------------------------------------------------------------------
 
 ADMIN = "spec/api/admin.openapi.yaml"
@@ -408,7 +515,7 @@ def test_a_further_document_takes_no_name_already_taken(make_corpus: Callable[..
     assert {"Try it: index.yaml": "api/index-2.try.md"} in nav and {"Try it: try.json": "api/try-2.try.md"} in nav
     assert "`spec/api/openapi.yaml`" in str(tree["docs/api/index.md"])
     assert "Tried" in str(tree["docs/api/try-2.md"]) and "Swagger UI" in str(tree["docs/api/try.md"])
-    assert json.loads(str(tree["docs/api/try.json"]))["info"]["title"] == "Tried"  # published as written
+    assert json.loads(str(tree["docs/api/try.json"]))["info"]["title"] == "Tried"  # the file keeps its name
     assert "Eventful" in str(tree["docs/api/events-2.md"]) and "Eventful" not in str(tree["docs/api/events.md"])
 
 
@@ -423,7 +530,14 @@ def test_the_built_site_has_every_document_s_pages(make_corpus: Callable[..., Pa
     assert '<a href="../../schemas/thing/">Thing</a>' in admin
     assert "Audit trail" in site["api/audit.asyncapi/index.html"].decode("utf-8")
     assert 'href="admin.openapi.try/"' in site["api/index.html"].decode("utf-8")  # in the nav
-    assert "api/admin.openapi.yaml" in site and "api/admin.openapi.try.json" in site
+    assert "api/admin.openapi.try.json" in site
+    refs, nowhere = _refs_inside(yaml.safe_load(site["api/admin.openapi.yaml"]))
+    assert refs == [
+        "#/components/schemas/Thing",
+        "#/components/schemas/Thing/$defs/name",
+        "#/components/schemas/Decision",
+    ]
+    assert not nowhere
 
 
 # --- the event-channel page ------------------------------------------------------------------------

@@ -16,11 +16,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
+from wopgen.corpus import Corpus
 from wopgen.corpus.api import DocumentRefs, StandardDocument, read_api
-from wopgen.corpus.graph import unescape_token
+from wopgen.corpus.graph import ref_strings, unescape_token, value_at
 from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, ApiError, api_documents, dump
-from wopgen.generate.bundle import BundleError, bundled_document
+from wopgen.generate.bundle import UNBUNDLED, BundleError, bundling
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.events import EVENTS, event_anchor
 from wopgen.generate.site.events import events as site_events
@@ -265,9 +267,13 @@ def http_page(
     source: StandardDocument | None = None,
     page: str = HTTP,
     heading: str = "HTTP API",
+    copy: Published | None = None,
 ) -> str:
-    """The HTTP page of `document`: the generated one, or `source`, the corpus's own, as written. `page`
-    is where it goes (its links are made from there), `heading` what it is called."""
+    """The HTTP page of `document`: the generated one, or `source`, the corpus's own, as written and
+    published as `copy`. `page` is where it goes (its links are made from there), `heading` what it is
+    called."""
+    if source is not None and copy is None:
+        copy = published(site.corpus, source)
     link = _Components(site, page, _refs(site, document, source), generated=source is None)
     operations = _operations(document, link)
     tags = [t for t in document.get("tags") or [] if isinstance(t, Mapping)]
@@ -292,6 +298,7 @@ def http_page(
         groups=[g for g in groups if g["operations"]],
         raw=raw,
         source=source.path if source is not None else "",
+        copy=copy,
     )
 
 
@@ -311,9 +318,12 @@ def channels_page(
     source: StandardDocument | None = None,
     page: str = CHANNELS,
     heading: str = "Event channel",
+    copy: Published | None = None,
 ) -> str:
-    """The event-channel page of `document`: the generated one, or `source`, the corpus's own; `page`
-    and `heading` as for `http_page`."""
+    """The event-channel page of `document`: the generated one, or `source`, the corpus's own; `copy`,
+    `page` and `heading` as for `http_page`."""
+    if source is not None and copy is None:
+        copy = published(site.corpus, source)
     refs = _refs(site, document, source)
     known = {event.type for event in site_events(site)}
     channels = []
@@ -375,6 +385,7 @@ def channels_page(
         operations=operations,
         raw=raw,
         source=source.path if source is not None else "",
+        copy=copy,
         stated=stated,
         untold=[key for key, _ in MESSAGE_ANNOTATIONS if not stated[key]],
     )
@@ -467,17 +478,88 @@ def nav(site: SiteContext) -> list[object]:
     return [HTTP, {"Event channel": CHANNELS}, *further]
 
 
+@dataclass(frozen=True)
+class Published:
+    """A corpus's own API document as the site publishes it beside its page.
+
+    The document names the corpus schemas by their paths in the repository (`../schemas/x.schema.json`)
+    or by `$id`, which a reader of the published file cannot follow: the site does not serve the
+    schemas at those paths, and an `$id` would be fetched from the network. So a document with such
+    `$ref`s is published as the copy `bundling` makes, the schemas in it; one without is published
+    byte for byte as written, since it needs nothing. Its page says which, and names every reference
+    that leads nowhere in the published file (templates/site/_api-published.md.j2).
+    """
+
+    text: str  # the published file
+    data: dict[str, Any] | None  # the document standing on its own, for Swagger UI; None when none can be made
+    bundled: tuple[str, ...]  # the components the corpus schemas were bundled under; () for the file as written
+    unresolved: tuple[tuple[str, str], ...]  # (`$ref`, why) for each that leads nowhere in the published file
+    problem: str = ""  # why the schemas could not be bundled, in which case the file is as written
+
+
+def published(corpus: Corpus, document: StandardDocument) -> Published:
+    """How `document` is published (see `Published`): made once per corpus, for its page and its
+    Swagger UI page alike."""
+    return corpus.view(("site-api-published", document.path), lambda: _published(corpus, document))
+
+
+_DANGLING = "points at nothing in this document"
+
+
+def _dangling(data: Any) -> list[tuple[str, str]]:
+    """The `$ref`s of `data` that point inside it at nothing (`wopgen check` says api-ref-unresolved)."""
+    return [
+        (ref, _DANGLING)
+        for _where, ref in ref_strings(data)
+        if ref.startswith("#") and not value_at(data, unquote(ref[1:]))[0]
+    ]
+
+
+def _published(corpus: Corpus, document: StandardDocument) -> Published:
+    data = document.doc.data
+    outside = [ref for _where, ref in ref_strings(data) if not ref.startswith("#")]
+    try:
+        bundled = bundling(corpus, document.path, data)
+    except BundleError as exc:
+        return _as_written(document, outside, None, str(exc))
+    if not outside:
+        return _as_written(document, outside, bundled.document)
+    copy = bundled.document
+    try:
+        text = json.dumps(copy, indent=2, ensure_ascii=False) + "\n" if document.path.endswith(".json") else dump(copy)
+    except ApiError as exc:  # nested too deeply for the YAML writer
+        return _as_written(document, outside, copy, str(exc))
+    taken_out = [
+        (ref, f"leads to no schema of the corpus; the copy keeps it as `{UNBUNDLED}`") for ref in bundled.unbundled
+    ]
+    return Published(text, copy, bundled.schemas, tuple(_unique(taken_out + _dangling(copy))))
+
+
+def _as_written(
+    document: StandardDocument, outside: list[str], alone: dict[str, Any] | None, problem: str = ""
+) -> Published:
+    """`document` published byte for byte: it needs no other file, or (`problem`) no copy could be made
+    that does, and each of its `outside` references names a file the site does not publish there."""
+    missed = [(ref, "left as written: the file it names is not published with it") for ref in outside]
+    return Published(document.doc.text, alone, (), tuple(_unique(missed + _dangling(document.doc.data))), problem)
+
+
+def _unique(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return list(dict.fromkeys(pairs))
+
+
 def _standard_pages(site: SiteContext, places: list[Placed]) -> Pages:
     """The pages of OpenAPI / AsyncAPI documents kept in the API folder as written: each is published
-    as is and gets its page; with no document of a kind, that kind's page says so."""
+    (see `Published`) and gets its page; with no document of a kind, that kind's page says so."""
     out: Pages = {}
     for place in places:
         source = place.source
         if source is None:
             continue
-        out[f"{FOLDER}/{place.published}"] = source.doc.text
+        copy = published(site.corpus, source)
+        out[f"{FOLDER}/{place.published}"] = copy.text
         render = http_page if place.kind == "openapi" else channels_page
-        out[place.page] = render(site, source.doc.data, place.published, source, place.page, place.heading)
+        out[place.page] = render(site, source.doc.data, place.published, source, place.page, place.heading, copy)
     note = site.render("api-missing.md.j2", reason="the API folder has no document of this kind")
     out.setdefault(HTTP, note)
     out.setdefault(CHANNELS, note.replace("# HTTP API", "# Event channel", 1))
@@ -486,17 +568,11 @@ def _standard_pages(site: SiteContext, places: list[Placed]) -> Pages:
 
 def openapi_data(site: SiteContext, place: Placed) -> Mapping[str, Any] | None:
     """The OpenAPI document `place` shows, for tools that read it as one file (its Swagger UI page),
-    standing on its own. The corpus's own document is a copy whose `$ref`s into the schemas point at
-    copies of them bundled into it (`bundled_document`); the generated one is bundled already. None when
+    standing on its own: the corpus's own document is a copy whose `$ref`s into the schemas point at
+    copies of them bundled into it (`Published.data`); the generated one is bundled already. None when
     there is none or it cannot be bundled."""
-    found = place.source
-    if found is not None:
-        if not isinstance(found.doc.data, Mapping):
-            return None
-        try:
-            return bundled_document(site.corpus, found.path, found.doc.data)
-        except BundleError:
-            return None
+    if place.source is not None:
+        return published(site.corpus, place.source).data
     try:
         return api_documents(site.corpus).get(OPENAPI_FILE)
     except ApiError:
