@@ -58,7 +58,12 @@ def site_build(obj: Context, out: Path | None, force: bool, no_cache: bool) -> N
       api-shape, api-format                     an API folder that cannot be read
     Other findings (`wopgen check` reports them) do not stop the build: among them a $ref of an
     OpenAPI or AsyncAPI document that leads nowhere (api-ref-unresolved), which the API page
-    shows as written, and a document its standard validator rejects (api-openapi, api-asyncapi).
+    shows as written and names as unresolved in the published file, and a document its standard
+    validator rejects (api-openapi, api-asyncapi).
+    \b
+    Every OpenAPI and AsyncAPI document of the API folder gets its page (the first of each kind
+    api/index.md or api/events.md, the others one named after their file) and is published next
+    to it, with the corpus schemas its $refs name bundled in, so the file works on its own.
     \b
     A broken link, a missing #anchor or any other mkdocs warning fails the build (exit 1) and
     prints what mkdocs said; the output folder is then left as it was. The same corpus always
