@@ -338,6 +338,19 @@ def test_a_document_without_refs_out_of_it_is_published_as_written(make_corpus: 
     )
 
 
+def test_a_pointer_to_nothing_in_a_document_as_written_is_named_on_the_page(
+    make_corpus: Callable[..., Path],
+) -> None:
+    """The file stays as written (it names no other file), and the page says which reference in it
+    leads nowhere."""
+    text = ASYNCAPI_TEXT.replace("'#/components/messages/Noted'", "'#/components/messages/Lost'")
+    tree = _site(make_corpus, asyncapi=text)
+    assert tree["docs/api/asyncapi.yaml"] == text
+    page = tree["docs/api/events.md"]
+    assert "as written, [`asyncapi.yaml`](asyncapi.yaml): it names no other file." in page
+    assert "    - `#/components/messages/Lost`: points at nothing in this document\n" in page
+
+
 def test_a_json_document_and_an_asyncapi_document_are_bundled_alike(make_corpus: Callable[..., Path]) -> None:
     """A JSON document is published as JSON; an AsyncAPI payload that names a schema file is bundled."""
     asyncapi = ASYNCAPI_TEXT.replace(
