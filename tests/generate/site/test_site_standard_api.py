@@ -391,8 +391,8 @@ def test_a_ref_to_a_file_the_corpus_lacks_is_named_on_the_page(make_corpus: Call
     assert '!!! warning "The published file has unresolved references"' in page
     assert "    1 reference of the document leads nowhere in the published file," in page
     assert (
-        "    - `../../schemas/gone.schema.json`: leads to no schema of the corpus; the copy keeps it as "
-        "`x-wop-unbundled-ref`\n"
+        "    - `../../schemas/gone.schema.json`: leads nowhere (`wopgen check` reports it as `api-ref-unresolved`); "
+        "the copy keeps it as `x-wop-unbundled-ref`\n"
     ) in page
 
 
@@ -530,6 +530,18 @@ def test_a_further_document_takes_no_name_already_taken(make_corpus: Callable[..
     assert "Tried" in str(tree["docs/api/try-2.md"]) and "Swagger UI" in str(tree["docs/api/try.md"])
     assert json.loads(str(tree["docs/api/try.json"]))["info"]["title"] == "Tried"  # the file keeps its name
     assert "Eventful" in str(tree["docs/api/events-2.md"]) and "Eventful" not in str(tree["docs/api/events.md"])
+
+
+def test_a_ref_into_another_api_document_is_named_as_not_bundled(make_corpus: Callable[..., Path]) -> None:
+    """The page follows it; the copy cannot carry it, so the page says that file is not in the copy."""
+    admin = ADMIN_TEXT + "        default: {$ref: 'openapi.yaml#/components/responses/NotFound'}\n"
+    tree = staged(_several(make_corpus, spec__api__admin_openapi_yaml=admin))
+    page = tree["docs/api/admin.openapi.md"]
+    assert "| default | No such thing. |" in page  # followed into openapi.yaml
+    assert (
+        "    - `openapi.yaml#/components/responses/NotFound`: leads into `spec/api/openapi.yaml`, which is no "
+        "schema and is not bundled; the copy keeps it as `x-wop-unbundled-ref`\n"
+    ) in page
 
 
 def test_the_built_site_has_every_document_s_pages(make_corpus: Callable[..., Path], tmp_path: Path) -> None:

@@ -529,10 +529,18 @@ def _published(corpus: Corpus, document: StandardDocument) -> Published:
         text = json.dumps(copy, indent=2, ensure_ascii=False) + "\n" if document.path.endswith(".json") else dump(copy)
     except ApiError as exc:  # nested too deeply for the YAML writer
         return _as_written(document, outside, copy, str(exc))
-    taken_out = [
-        (ref, f"leads to no schema of the corpus; the copy keeps it as `{UNBUNDLED}`") for ref in bundled.unbundled
-    ]
+    taken_out = [(ref, _taken_out(corpus, document, ref)) for ref in bundled.unbundled]
     return Published(text, copy, bundled.schemas, tuple(_unique(taken_out + _dangling(copy))))
+
+
+def _taken_out(corpus: Corpus, document: StandardDocument, ref: str) -> str:
+    """Why the bundled copy of `document` carries `ref` only as a note: it leads nowhere, or into a file
+    of the corpus that is no schema (another API document), which the copy does not carry."""
+    target = corpus.graph.document_ref(document.path, document.doc.data, ref)[0]
+    kept = f"the copy keeps it as `{UNBUNDLED}`"
+    if target is None:
+        return f"leads nowhere (`wopgen check` reports it as `api-ref-unresolved`); {kept}"
+    return f"leads into `{target.path}`, which is no schema and is not bundled; {kept}"
 
 
 def _as_written(
