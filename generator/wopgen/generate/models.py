@@ -445,7 +445,8 @@ def _ruff() -> str:
 
 
 def format_modules(modules: dict[tuple[str, ...], str], folder: Path) -> dict[tuple[str, ...], str]:
-    """The modules with their imports sorted and formatted by ruff, in two calls for the whole set.
+    """The modules with their imports sorted (and any left unused dropped: a member made `NOT_NULL` may
+    leave `Field` unused) and formatted by ruff, in two calls for the whole set.
 
     `folder` holds the files while ruff runs. Ruff runs there with `--isolated`, so no
     pyproject.toml, ruff.toml or user configuration changes the result, and with no excluded or
@@ -461,7 +462,7 @@ def format_modules(modules: dict[tuple[str, ...], str], folder: Path) -> dict[tu
         *(f"--line-length={LINE_LENGTH}", f"--target-version={TARGET_VERSION}"),
     ]
     ruff = _ruff()
-    for command in (["check", "--select=I", "--fix", "--exit-zero"], ["format"]):
+    for command in (["check", "--select=I,F401", "--fix", "--exit-zero"], ["format"]):
         done = subprocess.run([ruff, *command, *settings, "."], cwd=folder, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise ModelsError(f"ruff could not format the generated modules: {(done.stderr or done.stdout).strip()}")
