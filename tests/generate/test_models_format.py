@@ -39,7 +39,7 @@ def test_generated_modules_are_ruff_clean(tmp_path: Path) -> None:
     the repository's package: a member rewritten to `NOT_NULL` may leave `Field` unused."""
     files = generated()[1]
     modules = [path for path in files if path.endswith(".py") and not path.endswith("/__init__.py")]  # ours
-    assert any(path.endswith("/_not_null.py") for path in modules)
+    assert any(path.endswith("/_strict.py") for path in modules)
     for path in modules:
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(files[path], encoding="utf-8")

@@ -46,7 +46,7 @@ from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, event_types, type_index
 from wopgen.corpus.graph import Located, RefSite, map_subschemas, unescape_token
 from wopgen.diagnostics import Diagnostic, define
-from wopgen.generate.models_null import HELPER_MODULE, HELPER_TEXT, MARKER, marked, not_null_fields, optional_not_null
+from wopgen.generate.models_strict import HELPER_MODULE, HELPER_TEXT, MARKER, marked, optional_not_null, strict_fields
 from wopgen.templates import environment
 
 GENERATOR_VERSION = "0.89.0"  # datamodel-code-generator; pinned in pyproject.toml
@@ -377,8 +377,11 @@ def generator_config() -> Any:
         # pyproject.toml; the package is formatted by `format_modules` instead.
         formatters=[],
         allow_remote_refs=False,
-        # Optional members whose schema rejects null carry this key (see models_null).
+        # Optional members whose schema rejects null carry this key (see models_strict).
         field_extra_keys={MARKER},
+        # pydantic's EmailStr needs the optional email-validator package, which a user of the models
+        # may not have: the package would not import. An email stays a strict string.
+        type_mappings=["email=string", "idn-email=string"],
     )
 
 
@@ -402,7 +405,7 @@ def _run_generator(files: dict[str, Any], folder: Path) -> dict[tuple[str, ...],
             raise ModelsError(f"datamodel-code-generator {GENERATOR_VERSION} refused the schemas: {exc}") from None
     if not isinstance(result, dict):
         raise ModelsError("datamodel-code-generator returned a single module; expected one per schema")
-    return {tuple(key): not_null_fields(text, len(key)) for key, text in result.items()}
+    return {tuple(key): strict_fields(text, len(key)) for key, text in result.items()}
 
 
 def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list[EventVariant]]:
@@ -427,7 +430,7 @@ def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list
             else:
                 modules[key] = cloned
         modules.pop(_LIBRARY_INIT, None)  # the package's `__init__.py` is wopgen's own (`generate_models`)
-        if any(f"{HELPER_MODULE} import NOT_NULL" in text for text in modules.values()):
+        if any(f"{HELPER_MODULE} import " in text for text in modules.values()):
             modules[(HELPER_MODULE + ".py",)] = HELPER_TEXT
         return format_modules(modules, Path(tmp) / "out"), variants
 
@@ -445,8 +448,8 @@ def _ruff() -> str:
 
 
 def format_modules(modules: dict[tuple[str, ...], str], folder: Path) -> dict[tuple[str, ...], str]:
-    """The modules with their imports sorted (and any left unused dropped: a member made `NOT_NULL` may
-    leave `Field` unused) and formatted by ruff, in two calls for the whole set.
+    """The modules with their imports sorted (and any left unused dropped: `strict_fields` may leave
+    `Field` or a format type unused) and formatted by ruff, in two calls for the whole set.
 
     `folder` holds the files while ruff runs. Ruff runs there with `--isolated`, so no
     pyproject.toml, ruff.toml or user configuration changes the result, and with no excluded or

@@ -1,4 +1,5 @@
-"""`wopgen models`: an optional member may be left out, but it takes null only when its schema says so."""
+"""`wopgen models` holds the library's types to the schema: an optional member takes null only where its
+schema does, and a string format typed as a Python value refuses a JSON number."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from support.corpus_factory import schema
 from support.generated_models import package
 from wopgen.corpus import load
 from wopgen.generate.models import generate_models
-from wopgen.generate.models_null import MARKER, not_null_fields
+from wopgen.generate.models_strict import MARKER, strict_fields
 
 MEMBERS = {
     "type": "object",
@@ -27,8 +28,28 @@ MEMBERS = {
         "level": {"enum": ["low", "high"], "default": "low"},
         "part": {"$ref": "#/$defs/part"},
         "parts": {"type": "array", "items": {"$ref": "#/$defs/part"}},
+        "at": {"type": "string", "format": "date-time"},
+        "on": {"type": "string", "format": "date"},
+        "times": {"type": "array", "items": {"type": "string", "format": "time"}},
+        "lasts": {"type": "string", "format": "duration"},
+        "ip": {"type": "string", "format": "ipv4"},
+        "ip6": {"type": "string", "format": "ipv6"},
+        "mail": {"type": "string", "format": "email"},
+        "stamp": {"$ref": "#/$defs/stamp"},
     },
-    "$defs": {"part": {"type": "object", "properties": {"label": {"type": "string"}}}},
+    "$defs": {
+        "part": {"type": "object", "properties": {"label": {"type": "string"}}},
+        "stamp": {"title": "Stamp", "type": "string", "format": "date-time"},
+    },
+}
+TEXT = {
+    "at": "2026-06-01T10:00:00Z",
+    "on": "2026-06-01",
+    "times": ["10:00:00Z"],
+    "lasts": "P1D",
+    "ip": "192.0.2.1",
+    "ip6": "2001:db8::1",
+    "stamp": "2026-06-01T10:00:00+02:00",
 }
 
 
@@ -98,16 +119,16 @@ def test_the_marker_becomes_not_null_beside_the_field_s_other_arguments() -> Non
         f"    b: Annotated[StrictInt | None, Field({marker})] = 3\n"
         f"    c: tuple[Annotated[StrictInt | None, Field({marker})], Annotated[StrictStr | None, Field({marker})]]\n"
     )
-    rewritten = not_null_fields(text, 1)
+    rewritten = strict_fields(text, 1)
     assert MARKER not in rewritten
-    assert rewritten.startswith("from __future__ import annotations\nfrom ._not_null import NOT_NULL\n")
+    assert rewritten.startswith("from __future__ import annotations\nfrom ._strict import NOT_NULL\n")
     assert "Field(alias='é—x', min_length=2), NOT_NULL] = None\n" in rewritten
     assert "b: Annotated[StrictInt | None, NOT_NULL] = 3\n" in rewritten
     assert "c: tuple[Annotated[StrictInt | None, NOT_NULL], Annotated[StrictStr | None, NOT_NULL]]\n" in rewritten
-    assert not_null_fields("x: int = 1\n", 1) == "x: int = 1\n"  # nothing marked: left as it is
+    assert strict_fields("x: int = 1\n", 1) == "x: int = 1\n"  # nothing marked: left as it is
 
 
-def test_a_package_without_such_members_gets_no_helper_module(make_corpus: Any) -> None:
+def test_a_package_with_nothing_to_hold_gets_no_helper_module(make_corpus: Any) -> None:
     def only_nullable(files: dict[str, Any]) -> None:
         for path in [p for p in files if p.startswith("schemas/") and p.endswith(".schema.json")]:
             del files[path]
@@ -116,9 +137,37 @@ def test_a_package_without_such_members_gets_no_helper_module(make_corpus: Any) 
         files["pyproject.toml"] += "examples-required = []\n"
 
     files = generate_models(load(make_corpus(only_nullable)), package="plain")
-    assert "plain/_not_null.py" not in files and not any("NOT_NULL" in text for text in files.values())
+    assert "plain/_strict.py" not in files and not any("NOT_NULL" in text for text in files.values())
 
 
 def test_the_helper_module_is_written_with_the_package(members: Any) -> None:
-    helper = Path(members.__file__).with_name("_not_null.py")
+    helper = Path(members.__file__).with_name("_strict.py")
     assert helper.is_file() and "NOT_NULL = AfterValidator(refuse_null)" in helper.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("member", sorted(TEXT))
+@pytest.mark.parametrize("number", [7, 0, 1.5, True])
+def test_a_string_format_typed_as_a_python_value_refuses_a_number(members: Any, member: str, number: Any) -> None:
+    """Lax pydantic reads 7 as a Unix time, a count of seconds or an address; the schema's type is a string."""
+    value = [number] if member == "times" else number
+    with pytest.raises(pydantic.ValidationError, match="must be a string, not a number or a boolean"):
+        members.Member.model_validate({"name": "n", member: value})
+
+
+def test_a_string_format_still_reads_its_text_and_its_python_value(members: Any) -> None:
+    from datetime import UTC, datetime
+
+    parsed = members.Member.model_validate({"name": "n", **TEXT})
+    assert parsed.at == datetime(2026, 6, 1, 10, tzinfo=UTC)
+    assert parsed.model_dump(mode="json", exclude_unset=True)["ip6"] == "2001:db8::1"
+    assert members.Member(name="n", at=datetime(2026, 6, 1, tzinfo=UTC)).at.year == 2026  # built in Python
+    assert members.Stamp.model_validate(TEXT["stamp"]).root.utcoffset() is not None  # a root model too
+    with pytest.raises(pydantic.ValidationError):
+        members.Stamp.model_validate(7)
+
+
+def test_an_email_is_a_strict_string_so_the_package_needs_no_email_validator(members: Any) -> None:
+    assert members.Member.model_validate({"name": "n", "mail": "a@example.org"}).mail == "a@example.org"
+    with pytest.raises(pydantic.ValidationError):
+        members.Member.model_validate({"name": "n", "mail": 7})
+    assert "EmailStr" not in Path(members.__file__).read_text(encoding="utf-8")

@@ -1,0 +1,194 @@
+"""Where the library's models would accept what the schema rejects, and the checks that close the gap.
+
+Two gaps, both on values a JSON document can hold:
+
+- **null for an optional member.** JSON Schema keeps two questions apart: `required` says whether a
+  member may be left out, the member's own schema says whether `null` is a value it takes.
+  datamodel-code-generator answers both with `X | None = None`, so a model would accept
+  `{"description": null}` where the schema rejects it. wopgen tells the library which optional
+  members reject null by a marker key on their subschema (`MARKER`, read through the library's
+  `field_extra_keys`), then rewrites the `Field(json_schema_extra=...)` the library makes of it into
+  `NOT_NULL`: a validator that refuses an explicit null and leaves an omitted member alone (an unset
+  default is never validated). Whether a member takes null is asked of the corpus's own validator,
+  so `$ref`, `allOf`, type lists, `const` and `enum` all count as the schema says.
+- **a number where a string format is typed.** A `"type": "string"` with `format: date-time`, `date`,
+  `time`, `duration`, `ipv4` or `ipv6` becomes a Python type (`AwareDatetime`, `timedelta`,
+  `IPv4Address`...) whose lax validation also reads a JSON number (`7` as a Unix time, a count of
+  seconds, an address as an integer) or a boolean. Each such annotation is rewritten to the same type
+  behind `TEXT`, which refuses numbers and booleans and lets text (and the Python value itself) through.
+
+Both live in a helper module of the package (`HELPER_MODULE`), written only when a module uses it.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import re
+from typing import Any
+
+import referencing.exceptions
+from jsonschema.exceptions import UnknownType
+
+from wopgen.corpus import Corpus
+from wopgen.corpus.documents import escape_token
+from wopgen.corpus.graph import Position, schema_objects, unescape_token
+
+MARKER = "x-wopgen-not-null"  # never written to a model: `strict_fields` turns it into NOT_NULL
+HELPER_MODULE = "_strict"
+# The library's types of string formats whose lax validation reads a number or a boolean, and the name
+# of each behind TEXT in the helper module. (`uuid` and `uri` types read text only.)
+TEXT_TYPES = {
+    "AwareDatetime": "AwareDatetimeText",
+    "date": "DateText",
+    "time": "TimeText",
+    "timedelta": "TimedeltaText",
+    "IPv4Address": "IPv4AddressText",
+    "IPv6Address": "IPv6AddressText",
+}
+HELPER_TEXT = '''\
+"""What the models add to the library's types where those would accept a value the schema rejects.
+Do not edit by hand."""
+
+from __future__ import annotations
+
+from datetime import date, time, timedelta
+from ipaddress import IPv4Address, IPv6Address
+from typing import Annotated, TypeVar
+
+from pydantic import AfterValidator, AwareDatetime, BeforeValidator
+
+_T = TypeVar("_T")
+
+
+def refuse_null(value: _T) -> _T:
+    """`value` unchanged, unless it is null: the member may be left out, but null is not one of its values."""
+    if value is None:
+        raise ValueError("may be left out, but may not be null")
+    return value
+
+
+def refuse_number(value: _T) -> _T:
+    """`value` unchanged, unless it is a number or a boolean: the schema's type is a string."""
+    if isinstance(value, int | float):
+        raise ValueError("must be a string, not a number or a boolean")
+    return value
+
+
+NOT_NULL = AfterValidator(refuse_null)
+TEXT = BeforeValidator(refuse_number)
+
+AwareDatetimeText = Annotated[AwareDatetime, TEXT]
+DateText = Annotated[date, TEXT]
+TimeText = Annotated[time, TEXT]
+TimedeltaText = Annotated[timedelta, TEXT]
+IPv4AddressText = Annotated[IPv4Address, TEXT]
+IPv6AddressText = Annotated[IPv6Address, TEXT]
+'''
+_TYPE_SOURCES = ("AwareDatetime", "from datetime import", "from ipaddress import")  # where TEXT_TYPES come from
+_UNJUDGED = (referencing.exceptions.Unresolvable, UnknownType, RecursionError, TypeError, ValueError, AttributeError)
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def optional_not_null(corpus: Corpus, path: str) -> list[str]:
+    """Pointers, in document order, of the members of schema `path` that an object may leave out
+    (not in its `required`) and whose subschema rejects null. A subschema the validator cannot
+    judge (an unresolvable `$ref`) is left as the library types it."""
+    doc = corpus.schemas.get(path)
+    if doc is None or not corpus.resolvable(path):
+        return []
+    found: list[str] = []
+    for item in schema_objects(doc.data, corpus.uri_of(path)):
+        properties = item.node.get("properties")
+        if item.position is not Position.SCHEMA or not isinstance(properties, dict):
+            continue
+        required = item.node.get("required")
+        needed = set(required) if isinstance(required, list) else set()
+        for name, subschema in properties.items():
+            if name in needed or not isinstance(subschema, dict):
+                continue
+            pointer = f"{item.pointer}/properties/{escape_token(name)}"
+            try:
+                takes_null = corpus.validator(path, pointer).is_valid(None)
+            except _UNJUDGED:  # an unresolvable `$ref`, a `$ref` loop, a keyword of the wrong type: leave it be
+                continue
+            if not takes_null:
+                found.append(pointer)
+    return found
+
+
+def marked(data: Any, pointers: list[str]) -> Any:
+    """A copy of `data` with `MARKER` set on the subschema at each of `pointers` (data itself when none)."""
+    if not pointers:
+        return data
+    out = copy.deepcopy(data)
+    for pointer in pointers:
+        node = out
+        for token in pointer.split("/")[1:]:
+            node = node[int(token)] if isinstance(node, list) else node[unescape_token(token)]
+        node[MARKER] = True
+    return out
+
+
+def _is_marker(value: ast.expr) -> bool:
+    return (
+        isinstance(value, ast.Dict)
+        and len(value.keys) == 1
+        and isinstance(value.keys[0], ast.Constant)
+        and value.keys[0].value == MARKER
+    )
+
+
+def _annotations(tree: ast.Module) -> list[ast.expr]:
+    """Every annotation of a class member, and every subscript of a class's bases (`RootModel[date]`)."""
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign):
+            found.append(node.annotation)
+        elif isinstance(node, ast.ClassDef):
+            found.extend(base for base in node.bases if isinstance(base, ast.Subscript))
+    return found
+
+
+def strict_fields(text: str, depth: int) -> str:
+    """The library's module `text` with each marked `Field(...)` made `NOT_NULL` (beside the field's other
+    arguments, if any) and each format type of TEXT_TYPES in an annotation made its text-only twin,
+    importing what it uses from the helper module, `depth` folders up."""
+    if MARKER not in text and not any(source in text for source in _TYPE_SOURCES):
+        return text  # nothing to rewrite: not worth parsing
+    tree = ast.parse(text)
+    raw = text.encode("utf-8")  # ast counts lines as Python does and columns in UTF-8 bytes
+    starts = [0] + [m.end() for m in _LINE_END.finditer(raw)]
+    edits: list[tuple[int, int, str]] = []  # (start byte, end byte, replacement)
+
+    def edit(node: ast.expr, replacement: str) -> None:
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        start, end = starts[node.lineno - 1] + node.col_offset, starts[node.end_lineno - 1] + node.end_col_offset
+        edits.append((start, end, replacement))
+
+    used: set[str] = set()
+    if MARKER in text:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Field"):
+                continue
+            kept = [k for k in node.keywords if not (k.arg == "json_schema_extra" and _is_marker(k.value))]
+            if len(kept) == len(node.keywords):
+                continue
+            rest = ast.unparse(ast.Call(node.func, node.args, kept)) + ", " if node.args or kept else ""
+            edit(node, rest + "NOT_NULL")
+            used.add("NOT_NULL")
+    for annotation in _annotations(tree):
+        for name in ast.walk(annotation):
+            if isinstance(name, ast.Name) and name.id in TEXT_TYPES:
+                edit(name, TEXT_TYPES[name.id])
+                used.add(TEXT_TYPES[name.id])
+    if not used:
+        return text
+    for start, end, replacement in sorted(edits, reverse=True):
+        raw = raw[:start] + replacement.encode("utf-8") + raw[end:]
+    body = raw.decode("utf-8")
+    future = "from __future__ import annotations\n"
+    importing = f"from {'.' * depth}{HELPER_MODULE} import {', '.join(sorted(used))}\n"
+    if future in body:
+        return body.replace(future, future + importing, 1)
+    return importing + body
