@@ -171,3 +171,27 @@ def test_an_email_is_a_strict_string_so_the_package_needs_no_email_validator(mem
     with pytest.raises(pydantic.ValidationError):
         members.Member.model_validate({"name": "n", "mail": 7})
     assert "EmailStr" not in Path(members.__file__).read_text(encoding="utf-8")
+
+
+def test_words_in_a_docstring_are_left_alone_and_a_split_statement_is_read_whole() -> None:
+    marker = f"json_schema_extra={{'{MARKER}': True}}"
+    text = (
+        "from __future__ import annotations\n"
+        "class A(BaseModel):\n"
+        "    at: date | None = None\n"
+        '    """\n'
+        "    date: date | None = None\n"
+        f"    b: Annotated[time, Field({marker})] = None\n"
+        '    """\n'
+        "    c: Annotated[StrictStr | None, Field(\n"
+        f"        {marker})] = None\n"
+        "class B(RootModel[list[timedelta]]):\n"
+        "    root: list[timedelta]\n"
+    )
+    rewritten = strict_fields(text, 1)
+    assert "    at: DateText | None = None\n" in rewritten
+    assert '    """\n    date: date | None = None\n' in rewritten  # a docstring's words, not code
+    assert f"    b: Annotated[time, Field({marker})] = None\n" in rewritten
+    assert "c: Annotated[StrictStr | None, NOT_NULL] = None\n" in rewritten  # found by parsing the module whole
+    assert "class B(RootModel[list[TimedeltaText]]):\n    root: list[TimedeltaText]\n" in rewritten
+    assert "from ._strict import DateText, NOT_NULL, TimedeltaText\n" in rewritten

@@ -85,7 +85,10 @@ TimedeltaText = Annotated[timedelta, TEXT]
 IPv4AddressText = Annotated[IPv4Address, TEXT]
 IPv6AddressText = Annotated[IPv6Address, TEXT]
 '''
-_TYPE_SOURCES = ("AwareDatetime", "from datetime import", "from ipaddress import")  # where TEXT_TYPES come from
+# A line that may need rewriting, and the library's docstrings (triple double quotes, escapes kept).
+_TEXT_TYPE = re.compile(r"\b(?:" + "|".join(TEXT_TYPES) + r")\b")
+_CANDIDATE = re.compile(MARKER + "|" + _TEXT_TYPE.pattern)
+_DOCSTRING = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""', re.S)
 _UNJUDGED = (referencing.exceptions.Unresolvable, UnknownType, RecursionError, TypeError, ValueError, AttributeError)
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 
@@ -150,43 +153,96 @@ def _annotations(tree: ast.Module) -> list[ast.expr]:
     return found
 
 
-def strict_fields(text: str, depth: int) -> str:
-    """The library's module `text` with each marked `Field(...)` made `NOT_NULL` (beside the field's other
-    arguments, if any) and each format type of TEXT_TYPES in an annotation made its text-only twin,
-    importing what it uses from the helper module, `depth` folders up."""
-    if MARKER not in text and not any(source in text for source in _TYPE_SOURCES):
-        return text  # nothing to rewrite: not worth parsing
-    tree = ast.parse(text)
-    raw = text.encode("utf-8")  # ast counts lines as Python does and columns in UTF-8 bytes
-    starts = [0] + [m.end() for m in _LINE_END.finditer(raw)]
-    edits: list[tuple[int, int, str]] = []  # (start byte, end byte, replacement)
+Edit = tuple[int, int, int, int, str]  # (line, column, end line, end column, replacement); columns in UTF-8 bytes
+
+
+def _edits(tree: ast.Module, used: set[str], source: str) -> list[Edit]:
+    """What to rewrite in `tree` (parsed from `source`): each marked `Field(...)` and each name of
+    TEXT_TYPES in an annotation. A walk is skipped where `source` cannot hold what it looks for."""
+    edits: list[Edit] = []
 
     def edit(node: ast.expr, replacement: str) -> None:
         assert node.end_lineno is not None and node.end_col_offset is not None
-        start, end = starts[node.lineno - 1] + node.col_offset, starts[node.end_lineno - 1] + node.end_col_offset
-        edits.append((start, end, replacement))
+        edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, replacement))
 
-    used: set[str] = set()
-    if MARKER in text:
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Field"):
-                continue
-            kept = [k for k in node.keywords if not (k.arg == "json_schema_extra" and _is_marker(k.value))]
-            if len(kept) == len(node.keywords):
-                continue
+    for node in ast.walk(tree) if MARKER in source else ():
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Field"):
+            continue
+        kept = [k for k in node.keywords if not (k.arg == "json_schema_extra" and _is_marker(k.value))]
+        if len(kept) < len(node.keywords):
             rest = ast.unparse(ast.Call(node.func, node.args, kept)) + ", " if node.args or kept else ""
             edit(node, rest + "NOT_NULL")
             used.add("NOT_NULL")
-    for annotation in _annotations(tree):
+    for annotation in _annotations(tree) if _TEXT_TYPE.search(source) else ():
         for name in ast.walk(annotation):
             if isinstance(name, ast.Name) and name.id in TEXT_TYPES:
                 edit(name, TEXT_TYPES[name.id])
                 used.add(TEXT_TYPES[name.id])
+    return edits
+
+
+def _applied(raw: bytes, edits: list[tuple[int, int, str]]) -> bytes:
+    """`raw` with each (start, end, replacement) of `edits` made, none overlapping."""
+    pieces, done = [], 0
+    for start, end, replacement in sorted(edits):
+        pieces += [raw[done:start], replacement.encode("utf-8")]
+        done = end
+    return b"".join([*pieces, raw[done:]])
+
+
+def _by_line(text: str, used: set[str]) -> str | None:
+    """`text` rewritten one line at a time, or None when a line that may need it is not a whole
+    statement. Parsing a module whole costs more than the rest of the rewrite together; the
+    library writes each member, and each class head, on a line of its own, so only the lines naming
+    a candidate are parsed, those inside a docstring skipped."""
+    strings = [m.span() for m in _DOCSTRING.finditer(text)]
+    lines = text.split("\n")
+    at, kept = 0, 0  # where the line starts in text; docstrings that end before it
+    for index, line in enumerate(lines):
+        start, at = at, at + len(line) + 1
+        if not _CANDIDATE.search(line):
+            continue
+        while kept < len(strings) and strings[kept][1] <= start:
+            kept += 1
+        if kept < len(strings) and strings[kept][0] <= start:
+            continue  # inside a docstring: words, not code
+        statement = line.lstrip()
+        indent = len(line) - len(statement)  # spaces: as many bytes as characters
+        try:
+            tree = ast.parse(statement + " pass" if statement.startswith("class ") else statement)
+        except SyntaxError:
+            return None
+        found = _edits(tree, used, statement)
+        if any(first != 1 or last != 1 for first, _column, last, _end, _replacement in found):
+            return None
+        edits = [(column, end, replacement) for _first, column, _last, end, replacement in found]
+        if edits:
+            raw = line.encode("utf-8")
+            lines[index] = raw[:indent].decode() + _applied(raw[indent:], edits).decode("utf-8")
+    return "\n".join(lines)
+
+
+def _whole(text: str, used: set[str]) -> str:
+    """`text` rewritten from one parse of the whole module."""
+    raw = text.encode("utf-8")  # ast counts lines as Python does and columns in UTF-8 bytes
+    starts = [0] + [m.end() for m in _LINE_END.finditer(raw)]
+    edits = [(starts[a - 1] + b, starts[c - 1] + d, r) for a, b, c, d, r in _edits(ast.parse(text), used, text)]
+    return _applied(raw, edits).decode("utf-8")
+
+
+def strict_fields(text: str, depth: int) -> str:
+    """The library's module `text` with each marked `Field(...)` made `NOT_NULL` (beside the field's other
+    arguments, if any) and each format type of TEXT_TYPES in an annotation made its text-only twin,
+    importing what it uses from the helper module, `depth` folders up."""
+    if not _CANDIDATE.search(text):
+        return text
+    used: set[str] = set()
+    body = _by_line(text, used)
+    if body is None:
+        used.clear()
+        body = _whole(text, used)
     if not used:
         return text
-    for start, end, replacement in sorted(edits, reverse=True):
-        raw = raw[:start] + replacement.encode("utf-8") + raw[end:]
-    body = raw.decode("utf-8")
     future = "from __future__ import annotations\n"
     importing = f"from {'.' * depth}{HELPER_MODULE} import {', '.join(sorted(used))}\n"
     if future in body:
