@@ -192,3 +192,34 @@ def test_a_base_schema_that_cannot_be_read_is_not_called_added(tmp_path: Path, b
     assert "cannot be read in the base" in change.message
     result = run("--root", str(head), "compat", "--against", str(base))
     assert result.exit_code == 1 and "[compat-schema-invalid]" in result.output
+
+
+@pytest.mark.parametrize(
+    ("table", "reason"),
+    [
+        ("[tool.wopgen]\nschemas = 5\n", "schemas must be a string"),
+        ("[tool.wopgen]\nschemas = \n", "cannot read settings"),
+        ('[tool.wopgen]\nschemaz = "schemas"\n', "unknown [tool.wopgen] key 'schemaz'"),
+    ],
+)
+def test_a_base_whose_settings_cannot_be_read_says_so(repo: Path, table: str, reason: str) -> None:
+    """Read with the current layout, as before, but no longer in silence: its layout may differ."""
+    (repo / "pyproject.toml").write_text(table, encoding="utf-8")
+    commit(repo, "broken settings")
+    git(repo, "tag", "broken")
+    git(repo, "checkout", "-q", "v1")
+    result = run("--root", str(repo), "compat", "--against", "broken", "--format", "json")
+    found = [c for c in json.loads(result.output)["changes"] if c["rule"] == "compat-settings-unreadable"]
+    assert len(found) == 1 and reason in found[0]["message"], result.output
+    assert found[0]["severity"] == "warning" and found[0]["base"]["path"] == "pyproject.toml"
+
+
+def test_a_base_without_settings_is_read_with_the_current_layout_in_silence(repo: Path) -> None:
+    text = (repo / "pyproject.toml").read_text(encoding="utf-8")
+    (repo / "pyproject.toml").write_text(text.split("[tool.wopgen]")[0], encoding="utf-8")
+    commit(repo, "no table")
+    git(repo, "tag", "bare")
+    git(repo, "checkout", "-q", "v1")
+    result = run("--root", str(repo), "compat", "--against", "bare", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "compat-settings-unreadable" not in result.output

@@ -334,6 +334,14 @@ REF_LINK_OUTSIDE = _rule(
     "base ref: schemas/shared.schema.json -> /etc/passwd",
     "error",
 )
+SETTINGS_UNREADABLE = _rule(
+    "compat-settings-unreadable",
+    "The [tool.wopgen] table of a compared version (a git ref or a folder) cannot be read (a TOML error, a key "
+    "this wopgen does not know, a value of the wrong type), so its files are read with the current settings' "
+    "layout: a part it keeps elsewhere would show as removed or added.",
+    "base: pyproject.toml [tool.wopgen] schemas = 5",
+    "warning",
+)
 ACCEPTED_STALE = _rule(
     "compat-accepted-stale",
     "An entry of the accepted-changes file matches no change of this comparison: the break it accepted is gone "

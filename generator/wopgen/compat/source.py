@@ -23,7 +23,7 @@ from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
 from wopgen.corpus import Corpus, load
 from wopgen.corpus.documents import ParseError, parse_json
-from wopgen.corpus.settings import Settings, SettingsError, load_settings
+from wopgen.corpus.settings import PYPROJECT, Settings, SettingsError, SettingsMissing, load_settings
 
 MAX_SCHEMA_FILE_BYTES = 64 * 1024 * 1024
 
@@ -133,8 +133,10 @@ def is_schema_file(spec: str) -> bool:
     return bool(spec) and Path(spec).is_file()
 
 
-def _settings_for(corpus_root: Path, fallback: Settings, spec: str) -> Settings:
-    """The side's own `[tool.wopgen]`, or the head's layout when it has none it can read.
+def _settings_for(corpus_root: Path, fallback: Settings, spec: str, findings: list[Change]) -> Settings:
+    """The side's own `[tool.wopgen]`, or the layout of `fallback` (the current settings) when it has
+    none it can read; a table it has but that cannot be read is said in `findings`
+    (`compat-settings-unreadable`), since its layout may differ.
 
     A side with neither its own settings nor the configured schemas folder is no corpus at all (a
     mistyped folder, a ref from before the corpus existed): comparing against it would call every
@@ -142,8 +144,18 @@ def _settings_for(corpus_root: Path, fallback: Settings, spec: str) -> Settings:
     """
     try:
         return load_settings(corpus_root)
-    except SettingsError:
+    except SettingsMissing:
         settings = replace(fallback, root=corpus_root.resolve())
+    except SettingsError as exc:
+        settings = replace(fallback, root=corpus_root.resolve())
+        reason = str(exc).removeprefix(f"{corpus_root / PYPROJECT}: ")
+        message = f"the [tool.wopgen] table of {spec} cannot be read ({reason}); its files are read with the current settings' layout"
+        hint = "fix the table in that version, or compare against a version whose table this wopgen reads"
+        findings.append(
+            Change(
+                R.SETTINGS_UNREADABLE.id, R.SETTINGS_UNREADABLE.severity, message, Side(PYPROJECT, "", 1), None, hint
+            )
+        )
     if not (corpus_root / settings.schemas).is_dir():
         raise SourceError(
             f"{spec!r} holds no corpus: no pyproject.toml with a [tool.wopgen] table and no {settings.schemas}/ folder"
@@ -165,13 +177,13 @@ def open_side(spec: str, root: Path, settings: Settings) -> Iterator[Opened]:
     if folder.is_file():
         yield Opened(_schema_file(folder, spec), spec)
         return
+    findings: list[Change] = []
     if folder.is_dir():
-        yield Opened(load(folder.resolve(), _settings_for(folder, settings, spec)), spec)
+        yield Opened(load(folder.resolve(), _settings_for(folder, settings, spec, findings)), spec, findings)
         return
     with tempfile.TemporaryDirectory(prefix="wopgen-compat-") as tmp:
-        findings: list[Change] = []
         corpus_root = _export(root, spec, Path(tmp), findings)
-        yield Opened(load(corpus_root.resolve(), _settings_for(corpus_root, settings, spec)), spec, findings)
+        yield Opened(load(corpus_root.resolve(), _settings_for(corpus_root, settings, spec, findings)), spec, findings)
 
 
 def baseline_available(root: Path, baseline: str) -> bool:

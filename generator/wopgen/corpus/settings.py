@@ -33,6 +33,10 @@ class SettingsError(Exception):
     """The settings are missing or malformed; the CLI reports this as a usage error (exit 2)."""
 
 
+class SettingsMissing(SettingsError):
+    """There is no `[tool.wopgen]` table to read: no pyproject.toml, or one without the table."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """Where each part of the corpus lives, relative to the corpus root."""
@@ -285,7 +289,7 @@ def load_settings(root: Path, config: Path | None = None) -> Settings:
     if not pyproject.is_file():
         if config is not None:
             raise SettingsError(f"{config}: no such settings file")
-        raise SettingsError(f"{root}: no {PYPROJECT} with a [tool.wopgen] table here")
+        raise SettingsMissing(f"{root}: no {PYPROJECT} with a [tool.wopgen] table here")
     tool, text = _parse(pyproject)
     return _settings(root, pyproject, tool, text)
 
@@ -293,7 +297,7 @@ def load_settings(root: Path, config: Path | None = None) -> Settings:
 def _settings(root: Path, pyproject: Path, tool: dict[str, Any], text: str) -> Settings:
     table = tool.get("wopgen")
     if not isinstance(table, dict):
-        raise SettingsError(f"{pyproject}: no [tool.wopgen] table")
+        raise SettingsMissing(f"{pyproject}: no [tool.wopgen] table")
     values: dict[str, Any] = {}
     for key, value in table.items():
         if key in _NUMBER_LISTS:
