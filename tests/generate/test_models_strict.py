@@ -195,3 +195,16 @@ def test_words_in_a_docstring_are_left_alone_and_a_split_statement_is_read_whole
     assert "c: Annotated[StrictStr | None, NOT_NULL] = None\n" in rewritten  # found by parsing the module whole
     assert "class B(RootModel[list[TimedeltaText]]):\n    root: list[TimedeltaText]\n" in rewritten
     assert "from ._strict import DateText, NOT_NULL, TimedeltaText\n" in rewritten
+
+
+def test_members_are_judged_alike_by_the_compiled_engine_and_by_jsonschema(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One compiled validator judges every optional member at once; where it cannot tell, jsonschema
+    judges each, with the same answer."""
+    from support.generated_models import repo_corpus
+    from wopgen.generate.models_strict import optional_not_null
+
+    corpus = repo_corpus()
+    compiled = optional_not_null(corpus)
+    assert sum(map(len, compiled.values())) > 100
+    monkeypatch.setattr(type(corpus.compiled), "rejecting", lambda self, targets, instance: None)
+    assert optional_not_null(corpus) == compiled

@@ -114,12 +114,15 @@ def _unique(name: str, taken: set[str]) -> str:
     return candidate
 
 
-def _event_variants(corpus: Corpus, complete: bool = False) -> tuple[dict[str, Any], list[EventVariant]] | None:
+def _event_variants(
+    corpus: Corpus, complete: bool = False, not_null: dict[str, list[str]] | None = None
+) -> tuple[dict[str, Any], list[EventVariant]] | None:
     """A schema with one envelope per event type, derived from the envelope and the type index.
 
     Only `UnknownRunEvent` has every envelope member; a typed variant has `type` and `payload`
     alone and gets the others from it after generation (`complete_variants`), unless `complete`.
-    Returns None when the corpus has no run-event envelope or no payload type index.
+    Returns None when the corpus has no run-event envelope or no payload type index. `not_null`
+    (`optional_not_null`) names the envelope members that may be left out but may not be null.
     """
     envelope_doc = corpus.schemas_by_name.get(EVENT_SCHEMA)
     index = type_index(corpus)
@@ -138,7 +141,7 @@ def _event_variants(corpus: Corpus, complete: bool = False) -> tuple[dict[str, A
         name: corpus.graph.rewritten(Located(envelope_doc.path, "/properties/" + escape_token(name)), rebased)
         for name in properties
     }
-    for pointer in optional_not_null(corpus, envelope_doc.path):  # members that may be left out but not null
+    for pointer in (not_null or {}).get(envelope_doc.path, []):  # members that may be left out but not null
         token = pointer.removeprefix("/properties/")
         name = unescape_token(token)
         if "/" not in token and isinstance(shared.get(name), dict):
@@ -552,6 +555,7 @@ def _input_and_split(
     """`generator_input` with the variants split by `fed_variants` (once: the split decides both the
     input and how the library's module is completed); the split is empty when `complete`."""
     files: dict[str, Any] = {}
+    not_null = optional_not_null(corpus)  # members that may be left out but may not be null, by schema
     fed_from: dict[str, str] = {}  # file name -> the schema fed under it
     for path, doc in sorted(corpus.schemas.items()):
         if not isinstance(doc.data, dict):
@@ -562,10 +566,10 @@ def _input_and_split(
                 f"{fed_from[name]} and {path} share the file name {name}: the models package has one module per "
                 "schema file name, so rename one of them"
             )
-        files[name], fed_from[name] = marked(doc.data, optional_not_null(corpus, path)), path
+        files[name], fed_from[name] = marked(doc.data, not_null.get(path, [])), path
     if not files:
         raise ModelsError("the corpus has no schemas to generate models from")
-    derived = _event_variants(corpus, complete)
+    derived = _event_variants(corpus, complete, not_null)
     variants: list[EventVariant] = []
     clonable: list[EventVariant] = []
     written: list[EventVariant] = []

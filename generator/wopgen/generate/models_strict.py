@@ -93,31 +93,41 @@ _UNJUDGED = (referencing.exceptions.Unresolvable, UnknownType, RecursionError, T
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
-def optional_not_null(corpus: Corpus, path: str) -> list[str]:
-    """Pointers, in document order, of the members of schema `path` that an object may leave out
-    (not in its `required`) and whose subschema rejects null. A subschema the validator cannot
-    judge (an unresolvable `$ref`) is left as the library types it."""
-    doc = corpus.schemas.get(path)
-    if doc is None or not corpus.resolvable(path):
-        return []
-    found: list[str] = []
-    for item in schema_objects(doc.data, corpus.uri_of(path)):
-        properties = item.node.get("properties")
-        if item.position is not Position.SCHEMA or not isinstance(properties, dict):
+def optional_not_null(corpus: Corpus) -> dict[str, list[str]]:
+    """By schema path, the pointers (in document order) of the members that an object may leave out
+    (not in its `required`) and whose subschema rejects null. The compiled engine judges them all at
+    once; where it cannot tell, `jsonschema` judges each, and a subschema neither can judge (an
+    unresolvable `$ref`) is left as the library types it."""
+    candidates: dict[str, list[str]] = {}
+    for path, doc in corpus.schemas.items():
+        if not corpus.resolvable(path):
             continue
-        required = item.node.get("required")
-        needed = set(required) if isinstance(required, list) else set()
-        for name, subschema in properties.items():
-            if name in needed or not isinstance(subschema, dict):
+        for item in schema_objects(doc.data, corpus.uri_of(path)):
+            properties = item.node.get("properties")
+            if item.position is not Position.SCHEMA or not isinstance(properties, dict):
                 continue
-            pointer = f"{item.pointer}/properties/{escape_token(name)}"
-            try:
-                takes_null = corpus.validator(path, pointer).is_valid(None)
-            except _UNJUDGED:  # an unresolvable `$ref`, a `$ref` loop, a keyword of the wrong type: leave it be
-                continue
-            if not takes_null:
-                found.append(pointer)
+            required = item.node.get("required")
+            needed = set(required) if isinstance(required, list) else set()
+            candidates.setdefault(path, []).extend(
+                f"{item.pointer}/properties/{escape_token(name)}"
+                for name, subschema in properties.items()
+                if name not in needed and isinstance(subschema, dict)
+            )
+    targets = [corpus.target_uri(path, pointer) for path, pointers in candidates.items() for pointer in pointers]
+    rejecting = corpus.compiled.rejecting(targets, None) if targets else set()
+    found: dict[str, list[str]] = {}
+    for path, pointers in candidates.items():
+        found[path] = [p for p in pointers if _rejects_null(corpus, path, p, rejecting)]
     return found
+
+
+def _rejects_null(corpus: Corpus, path: str, pointer: str, rejecting: set[str] | None) -> bool:
+    if rejecting is not None:
+        return corpus.target_uri(path, pointer) in rejecting
+    try:
+        return not corpus.validator(path, pointer).is_valid(None)
+    except _UNJUDGED:  # an unresolvable `$ref`, a `$ref` loop, a keyword of the wrong type: leave it be
+        return False
 
 
 def marked(data: Any, pointers: list[str]) -> Any:
