@@ -4,6 +4,7 @@ schema does, and a string format typed as a Python value refuses a JSON number."
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ MEMBERS = {
     "type": "object",
     "required": ["name"],
     "properties": {
+        "quoted": {"type": "string", "examples": ['x """ y']},  # a `"""` in code opens no docstring
         "name": {"type": "string"},
         "note": {"type": "string", "minLength": 1},  # optional, never null
         "maybe": {"type": ["string", "null"]},  # optional, null allowed
@@ -36,7 +38,12 @@ MEMBERS = {
         "ip6": {"type": "string", "format": "ipv6"},
         "mail": {"type": "string", "format": "email"},
         "stamp": {"$ref": "#/$defs/stamp"},
+        "text": {"type": "string", "contentMediaType": "text/plain"},  # the library keeps it beside the marker
+        "date": {"type": "string", "format": "date"},  # the library then imports `date as date_aliased`
     },
+    # `reason` applies only when `level` is `high`: otherwise the schema takes any value, null included
+    "if": {"properties": {"level": {"const": "high"}}, "required": ["level"]},
+    "then": {"properties": {"reason": {"type": "string"}}},
     "$defs": {
         "part": {"type": "object", "properties": {"label": {"type": "string"}}},
         "stamp": {"title": "Stamp", "type": "string", "format": "date-time"},
@@ -44,6 +51,7 @@ MEMBERS = {
 }
 TEXT = {
     "at": "2026-06-01T10:00:00Z",
+    "date": "2026-06-01",
     "on": "2026-06-01",
     "times": ["10:00:00Z"],
     "lasts": "P1D",
@@ -71,7 +79,7 @@ def members(tmp_path_factory: pytest.TempPathFactory) -> Any:
         sys.path.remove(str(out))
 
 
-@pytest.mark.parametrize("member", ["note", "level", "part", "parts"])
+@pytest.mark.parametrize("member", ["note", "level", "part", "parts", "text", "quoted", "date"])
 def test_an_optional_member_whose_schema_rejects_null_refuses_it(members: Any, member: str) -> None:
     with pytest.raises(pydantic.ValidationError, match="may be left out, but may not be null"):
         members.Member.model_validate({"name": "n", member: None})
@@ -208,3 +216,27 @@ def test_members_are_judged_alike_by_the_compiled_engine_and_by_jsonschema(monke
     assert sum(map(len, compiled.values())) > 100
     monkeypatch.setattr(type(corpus.compiled), "rejecting", lambda self, targets, instance: None)
     assert optional_not_null(corpus) == compiled
+
+
+def test_the_marker_never_reaches_the_model_s_json_schema(members: Any) -> None:
+    schema = json.dumps(members.Member.model_json_schema())
+    assert MARKER not in schema and "text/plain" in schema  # the library's own extra keys stay
+
+
+def test_a_member_of_a_then_takes_null_where_the_schema_does(members: Any) -> None:
+    assert members.Member.model_validate({"name": "n", "reason": None}).reason is None
+
+
+def test_a_triple_quote_inside_a_string_of_code_opens_no_docstring() -> None:
+    marker = f"json_schema_extra={{'{MARKER}': True}}"
+    text = (
+        "from __future__ import annotations\n"
+        "class A(BaseModel):\n"
+        '    q: Annotated[StrictStr | None, Field(examples=[\'x """ y\'])] = None\n'
+        f"    b: Annotated[StrictStr | None, Field({marker})] = None\n"
+        "    at: AwareDatetime | None = None\n"
+        '    """\n    A docstring.\n    """\n'
+    )
+    rewritten = strict_fields(text, 1)
+    assert "    b: Annotated[StrictStr | None, NOT_NULL] = None\n" in rewritten
+    assert "    at: AwareDatetimeText | None = None\n" in rewritten

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import referencing.exceptions
@@ -85,10 +86,10 @@ TimedeltaText = Annotated[timedelta, TEXT]
 IPv4AddressText = Annotated[IPv4Address, TEXT]
 IPv6AddressText = Annotated[IPv6Address, TEXT]
 '''
-# A line that may need rewriting, and the library's docstrings (triple double quotes, escapes kept).
-_TEXT_TYPE = re.compile(r"\b(?:" + "|".join(TEXT_TYPES) + r")\b")
-_CANDIDATE = re.compile(MARKER + "|" + _TEXT_TYPE.pattern)
-_DOCSTRING = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""', re.S)
+# Where the library imports the types of TEXT_TYPES, and its docstrings: triple double quotes opening a
+# line (escapes kept), never a `"""` inside a one-line string of code.
+_FORMAT_IMPORTS = re.compile(r"^from (?:datetime|ipaddress|pydantic) import (\([^)]*\)|[^\n]*)", re.M)
+_DOCSTRING = re.compile(r'^[ \t]*"""(?:[^"\\]|\\.|"(?!""))*"""', re.S | re.M)
 _UNJUDGED = (referencing.exceptions.Unresolvable, UnknownType, RecursionError, TypeError, ValueError, AttributeError)
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 
@@ -104,7 +105,7 @@ def optional_not_null(corpus: Corpus) -> dict[str, list[str]]:
             continue
         for item in schema_objects(doc.data, corpus.uri_of(path)):
             properties = item.node.get("properties")
-            if item.position is not Position.SCHEMA or not isinstance(properties, dict):
+            if item.position is not Position.SCHEMA or not isinstance(properties, dict) or _conditional(item.pointer):
                 continue
             required = item.node.get("required")
             needed = set(required) if isinstance(required, list) else set()
@@ -119,6 +120,27 @@ def optional_not_null(corpus: Corpus) -> dict[str, list[str]]:
     for path, pointers in candidates.items():
         found[path] = [p for p in pointers if _rejects_null(corpus, path, p, rejecting)]
     return found
+
+
+# Keywords whose subschemas apply only sometimes (`then` when `if` holds) or never as written (`not`), and
+# keywords whose next token is a name rather than a keyword.
+_CONDITIONAL = frozenset({"if", "then", "else", "not", "dependentSchemas"})
+_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+
+
+def _conditional(pointer: str) -> bool:
+    """Whether the schema object at `pointer` lies below a conditional keyword. The library folds the
+    members of a `then` into the model itself, where they apply whether or not the `if` holds; so the
+    schema takes null there whenever the condition fails, and only the model would refuse it."""
+    named = False
+    for token in pointer.split("/")[1:]:
+        if named:
+            named = False  # a property or definition name, whatever it spells
+        elif token in _CONDITIONAL:
+            return True
+        else:
+            named = token in _NAMED
+    return False
 
 
 def _rejects_null(corpus: Corpus, path: str, pointer: str, rejecting: set[str] | None) -> bool:
@@ -143,13 +165,39 @@ def marked(data: Any, pointers: list[str]) -> Any:
     return out
 
 
-def _is_marker(value: ast.expr) -> bool:
-    return (
-        isinstance(value, ast.Dict)
-        and len(value.keys) == 1
-        and isinstance(value.keys[0], ast.Constant)
-        and value.keys[0].value == MARKER
-    )
+def _without_marker(keyword: ast.keyword) -> ast.keyword | bool | None:
+    """`keyword` of a `Field(...)` call without the marker: False when it holds no marker; None when the
+    marker was all it held (`json_schema_extra={MARKER: True}`); else the keyword with the other keys
+    the library put beside it (`contentMediaType`, `contentEncoding`...)."""
+    value = keyword.value
+    if keyword.arg != "json_schema_extra" or not isinstance(value, ast.Dict):
+        return False
+    pairs = [(k, v) for k, v in zip(value.keys, value.values, strict=True)]
+    rest = [(k, v) for k, v in pairs if not (isinstance(k, ast.Constant) and k.value == MARKER)]
+    if len(rest) == len(pairs):
+        return False
+    if not rest:
+        return None
+    return ast.keyword(keyword.arg, ast.Dict([k for k, _ in rest], [v for _, v in rest]))
+
+
+@dataclass(frozen=True)
+class _Names:
+    """The names a module gives the types of TEXT_TYPES (the library imports `date as date_aliased`
+    where a member is named `date`), each with its text-only twin; and a pattern finding any of them."""
+
+    text: dict[str, str]
+    pattern: re.Pattern[str]
+
+    @classmethod
+    def of(cls, text: str) -> _Names:
+        names = dict(TEXT_TYPES)
+        for imported in _FORMAT_IMPORTS.finditer(text):
+            for part in imported.group(1).strip("()").split(","):
+                original, _as, alias = part.strip().partition(" as ")
+                if alias and original.strip() in TEXT_TYPES:
+                    names[alias.strip()] = TEXT_TYPES[original.strip()]
+        return cls(names, re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b"))
 
 
 def _annotations(tree: ast.Module) -> list[ast.expr]:
@@ -166,9 +214,9 @@ def _annotations(tree: ast.Module) -> list[ast.expr]:
 Edit = tuple[int, int, int, int, str]  # (line, column, end line, end column, replacement); columns in UTF-8 bytes
 
 
-def _edits(tree: ast.Module, used: set[str], source: str) -> list[Edit]:
-    """What to rewrite in `tree` (parsed from `source`): each marked `Field(...)` and each name of
-    TEXT_TYPES in an annotation. A walk is skipped where `source` cannot hold what it looks for."""
+def _edits(tree: ast.Module, used: set[str], source: str, names: _Names) -> list[Edit]:
+    """What to rewrite in `tree` (parsed from `source`): each marked `Field(...)` and each format type of
+    `names` in an annotation. A walk is skipped where `source` cannot hold what it looks for."""
     edits: list[Edit] = []
 
     def edit(node: ast.expr, replacement: str) -> None:
@@ -178,16 +226,24 @@ def _edits(tree: ast.Module, used: set[str], source: str) -> list[Edit]:
     for node in ast.walk(tree) if MARKER in source else ():
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Field"):
             continue
-        kept = [k for k in node.keywords if not (k.arg == "json_schema_extra" and _is_marker(k.value))]
-        if len(kept) < len(node.keywords):
+        kept: list[ast.keyword] = []
+        marked = False
+        for keyword in node.keywords:
+            without = _without_marker(keyword)
+            marked = marked or without is not False
+            if without is False:
+                kept.append(keyword)
+            elif isinstance(without, ast.keyword):
+                kept.append(without)
+        if marked:
             rest = ast.unparse(ast.Call(node.func, node.args, kept)) + ", " if node.args or kept else ""
             edit(node, rest + "NOT_NULL")
             used.add("NOT_NULL")
-    for annotation in _annotations(tree) if _TEXT_TYPE.search(source) else ():
+    for annotation in _annotations(tree) if names.pattern.search(source) else ():
         for name in ast.walk(annotation):
-            if isinstance(name, ast.Name) and name.id in TEXT_TYPES:
-                edit(name, TEXT_TYPES[name.id])
-                used.add(TEXT_TYPES[name.id])
+            if isinstance(name, ast.Name) and name.id in names.text:
+                edit(name, names.text[name.id])
+                used.add(names.text[name.id])
     return edits
 
 
@@ -200,7 +256,7 @@ def _applied(raw: bytes, edits: list[tuple[int, int, str]]) -> bytes:
     return b"".join([*pieces, raw[done:]])
 
 
-def _by_line(text: str, used: set[str]) -> str | None:
+def _by_line(text: str, used: set[str], names: _Names) -> str | None:
     """`text` rewritten one line at a time, or None when a line that may need it is not a whole
     statement. Parsing a module whole costs more than the rest of the rewrite together; the
     library writes each member, and each class head, on a line of its own, so only the lines naming
@@ -210,7 +266,7 @@ def _by_line(text: str, used: set[str]) -> str | None:
     at, kept = 0, 0  # where the line starts in text; docstrings that end before it
     for index, line in enumerate(lines):
         start, at = at, at + len(line) + 1
-        if not _CANDIDATE.search(line):
+        if MARKER not in line and not names.pattern.search(line):
             continue
         while kept < len(strings) and strings[kept][1] <= start:
             kept += 1
@@ -222,7 +278,7 @@ def _by_line(text: str, used: set[str]) -> str | None:
             tree = ast.parse(statement + " pass" if statement.startswith("class ") else statement)
         except SyntaxError:
             return None
-        found = _edits(tree, used, statement)
+        found = _edits(tree, used, statement, names)
         if any(first != 1 or last != 1 for first, _column, last, _end, _replacement in found):
             return None
         edits = [(column, end, replacement) for _first, column, _last, end, replacement in found]
@@ -232,11 +288,11 @@ def _by_line(text: str, used: set[str]) -> str | None:
     return "\n".join(lines)
 
 
-def _whole(text: str, used: set[str]) -> str:
+def _whole(text: str, used: set[str], names: _Names) -> str:
     """`text` rewritten from one parse of the whole module."""
     raw = text.encode("utf-8")  # ast counts lines as Python does and columns in UTF-8 bytes
     starts = [0] + [m.end() for m in _LINE_END.finditer(raw)]
-    edits = [(starts[a - 1] + b, starts[c - 1] + d, r) for a, b, c, d, r in _edits(ast.parse(text), used, text)]
+    edits = [(starts[a - 1] + b, starts[c - 1] + d, r) for a, b, c, d, r in _edits(ast.parse(text), used, text, names)]
     return _applied(raw, edits).decode("utf-8")
 
 
@@ -244,13 +300,14 @@ def strict_fields(text: str, depth: int) -> str:
     """The library's module `text` with each marked `Field(...)` made `NOT_NULL` (beside the field's other
     arguments, if any) and each format type of TEXT_TYPES in an annotation made its text-only twin,
     importing what it uses from the helper module, `depth` folders up."""
-    if not _CANDIDATE.search(text):
+    names = _Names.of(text)
+    if MARKER not in text and not names.pattern.search(text):
         return text
     used: set[str] = set()
-    body = _by_line(text, used)
-    if body is None:
+    body = _by_line(text, used, names)
+    if body is None or MARKER in body:  # a line was not a whole statement, or one was read as words
         used.clear()
-        body = _whole(text, used)
+        body = _whole(text, used, names)
     if not used:
         return text
     future = "from __future__ import annotations\n"
