@@ -240,3 +240,18 @@ def test_a_triple_quote_inside_a_string_of_code_opens_no_docstring() -> None:
     rewritten = strict_fields(text, 1)
     assert "    b: Annotated[StrictStr | None, NOT_NULL] = None\n" in rewritten
     assert "    at: AwareDatetimeText | None = None\n" in rewritten
+
+
+def test_a_member_whose_name_looks_percent_encoded_is_judged_by_its_own_schema(make_corpus: Any) -> None:
+    """`#/properties/%41` is decoded to `A` by both engines unless the pointer is encoded."""
+    from wopgen.generate.models_strict import optional_not_null
+
+    def edit(files: dict[str, Any]) -> None:
+        body = {"type": "object", "properties": {"A": {"type": ["string", "null"]}, "%41": {"type": "string"}}}
+        files["schemas/odd.schema.json"] = {**schema("odd", body), "title": "Odd"}
+        files["pyproject.toml"] += "examples-required = []\n"
+
+    corpus = load(make_corpus(edit))
+    assert optional_not_null(corpus)["schemas/odd.schema.json"] == ["/properties/%41"]
+    assert corpus.validator("schemas/odd.schema.json", "/properties/%41").is_valid(None) is False
+    assert corpus.compiled_verdict("schemas/odd.schema.json", "/properties/%41", None) is False

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Generic, TypeVar
-from urllib.parse import urljoin
+from urllib.parse import quote, urljoin
 
 import referencing
 import referencing.exceptions
@@ -33,6 +33,7 @@ from wopgen.corpus.validation import CompiledSchemas, metaschema_accepts
 from wopgen.diagnostics import Diagnostic
 
 SCHEMA_SUFFIX = ".schema.json"
+_FRAGMENT_SAFE = "/?:@!$&'()*+,;=~"  # what a URI fragment holds as written (RFC 3986); the rest is encoded
 T = TypeVar("T")
 V = TypeVar("V")
 
@@ -309,8 +310,12 @@ class Corpus:
         return cache[key]
 
     def target_uri(self, path: str, pointer: str = "") -> str:
-        """The URI of the schema at `path`, or of the subschema at `pointer` inside it."""
-        return urljoin(self.uri_of(path), "#" + pointer) if pointer else self.uri_of(path)
+        """The URI of the schema at `path`, or of the subschema at `pointer` inside it. The pointer is
+        percent-encoded as a fragment must be: both engines decode the fragment, so a member named
+        `%41` would otherwise lead to the one named `A`."""
+        if not pointer:
+            return self.uri_of(path)
+        return urljoin(self.uri_of(path), "#" + quote(pointer, safe=_FRAGMENT_SAFE))
 
     def compiled_verdict(self, path: str, pointer: str, instance: Any) -> bool | None:
         """Whether `instance` validates against the schema at `path` (or its subschema at `pointer`),
