@@ -223,3 +223,14 @@ def test_a_base_without_settings_is_read_with_the_current_layout_in_silence(repo
     result = run("--root", str(repo), "compat", "--against", "bare", "--format", "json")
     assert result.exit_code == 0, result.output
     assert "compat-settings-unreadable" not in result.output
+
+
+def test_a_side_with_no_corpus_names_why_its_table_could_not_be_read(tmp_path: Path) -> None:
+    """Its schemas elsewhere and its table broken: the usage error says what was wrong with the table."""
+    head = write(tmp_path / "head", good_files())
+    base = write(tmp_path / "base", good_files())
+    (base / "schemas").rename(base / "sch")
+    (base / "pyproject.toml").write_text('[tool.wopgen]\nschemas = "sch"\nno-such-key = 1\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(head), "compat", "--against", str(base)])
+    assert result.exit_code == 2
+    assert "its [tool.wopgen] table cannot be read (unknown [tool.wopgen] key 'no-such-key'" in result.output

@@ -238,6 +238,20 @@ def test_an_output_below_the_root_but_outside_its_parts_is_written(tmp_path: Pat
         assert read_manifest(out) == {"a.py"}
     with pytest.raises(WriteError, match=r"lies in a folder of the corpus \(.*examples\)"):
         write_tree({"a.py": "1"}, root / "schemas/examples/x", protected=protected)
+    write_tree({"a.py": "1"}, root / "spec/v1/build/models", protected=protected)  # the walk never enters build/
+    assert read_manifest(root / "spec/v1/build/models") == {"a.py"}
+
+
+def test_a_link_on_the_way_to_an_output_that_does_not_exist_yet_is_followed(
+    make_corpus: Callable[..., Path], tmp_path: Path
+) -> None:
+    """`--out /tmp/x/gen` with /tmp/x a link to the RFC folder is `--out spec/rfcs/gen`."""
+    root = make_corpus()
+    link = tmp_path / "x"
+    link.symlink_to(root / "spec/rfcs")
+    result = run("--root", str(root), "models", "--out", str(link / "gen"))
+    assert result.exit_code == 2 and "lies in a folder of the corpus" in result.output
+    assert not (root / "spec/rfcs/gen").exists()
 
 
 def test_site_build_keeps_a_cname(make_corpus: Callable[..., Path], tmp_path: Path) -> None:

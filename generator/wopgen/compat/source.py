@@ -142,6 +142,7 @@ def _settings_for(corpus_root: Path, fallback: Settings, spec: str, findings: li
     mistyped folder, a ref from before the corpus existed): comparing against it would call every
     schema an addition, so it is a usage error instead.
     """
+    reason = ""  # why the side's own table cannot be read, when it has one
     try:
         return load_settings(corpus_root)
     except SettingsMissing:
@@ -157,9 +158,12 @@ def _settings_for(corpus_root: Path, fallback: Settings, spec: str, findings: li
             )
         )
     if not (corpus_root / settings.schemas).is_dir():
-        raise SourceError(
-            f"{spec!r} holds no corpus: no pyproject.toml with a [tool.wopgen] table and no {settings.schemas}/ folder"
+        table = (
+            f"its [tool.wopgen] table cannot be read ({reason})"
+            if reason
+            else "no pyproject.toml with a [tool.wopgen] table"
         )
+        raise SourceError(f"{spec!r} holds no corpus: {table} and no {settings.schemas}/ folder")
     return settings
 
 

@@ -38,6 +38,8 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from wopgen.corpus.files import IGNORED_FOLDERS
+
 Tree = Mapping[str, str | bytes]
 
 MANIFEST = ".wopgen-output"
@@ -170,6 +172,8 @@ def refusal(out: Path, protected: Iterable[Path] = ()) -> str | None:
             return f"refusing to write into {out}: it holds corpus files ({path})"
     for path in sorted(kept, key=lambda p: len(p.parts), reverse=True):  # the innermost folder first
         if _holds(path, out) and not all(_holds(path, other) for other in kept):
+            if any(part in IGNORED_FOLDERS for part in out.relative_to(path).parts):
+                break  # below a folder the corpus walk never enters (build/, node_modules/...)
             return f"refusing to write into {out}: it lies in a folder of the corpus ({path})"
     return None
 
@@ -221,9 +225,7 @@ def _folder(out: Path, refused: Callable[[Path], str | None]) -> Path:
     """`out` as an absolute path (a symlink followed), once it is neither a file nor a folder that
     `refused` gives a reason for; raises WriteError."""
     try:
-        out = Path(os.path.abspath(out))
-        if out.is_symlink() or out.exists():
-            out = out.resolve()
+        out = Path(os.path.realpath(out, strict=False))  # a link on the way counts, even to a folder not made yet
     except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, a NUL byte
         raise WriteError(f"cannot use {out} as the output folder: {exc}") from None
     reason = refused(out)
@@ -237,7 +239,7 @@ def _folder(out: Path, refused: Callable[[Path], str | None]) -> Path:
 def prepare(out: Path, *, force: bool = False, protected: Iterable[Path] = (), command: str = "") -> Path:
     """The folder `write_tree` will replace (a symlink followed), after every refusal is checked
     and the leftovers of interrupted runs are cleaned away; raises WriteError."""
-    kept = [Path(os.path.abspath(p)) for p in protected]
+    kept = [Path(os.path.realpath(p)) for p in protected]
     out = _folder(out, lambda folder: refusal(folder, kept))
     clean_leftovers(out)
     try:
