@@ -157,9 +157,16 @@ def test_a_link_to_a_folder_below_a_recursive_part_is_a_finding(make_corpus, tmp
     root = make_corpus()
     (root / "more").mkdir()
     (root / "more/page.md").write_text("# Page\n")
-    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside/deep").mkdir(parents=True)
+    (tmp_path / "outside/deep/far.md").write_text("# Far\n")
     (root / "spec/v1/more").symlink_to("../../more")
     (root / "spec/v1/far").symlink_to(tmp_path / "outside")
+    # A link to a folder holding nothing the part reads (images), or one named like a folder the walk
+    # never enters, leaves nothing out either.
+    (tmp_path / "img").mkdir()
+    (tmp_path / "img/logo.png").write_bytes(b"\x89PNG")
+    (root / "spec/v1/img").symlink_to(tmp_path / "img")
+    (root / "spec/v1/node_modules").symlink_to("../../more")
     # A loop, or a second name for a folder already read, leaves nothing out.
     (root / "spec/v1/self").symlink_to(".")
     (root / "schemas/examples/thing/valid/up").symlink_to("..")

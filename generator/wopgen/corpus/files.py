@@ -120,6 +120,25 @@ class Listing:
         return glob_paths(self.files | self.escaping | self.undecodable, prefix + pattern)
 
 
+def ignored(name: str) -> bool:
+    """Whether a folder named `name` is never entered (build output, tool caches, packaging metadata)."""
+    return name in IGNORED_FOLDERS or name.endswith(".egg-info")
+
+
+def holds_file(folder: Path, suffix: str, limit: int = 10_000) -> bool:
+    """Whether `folder` holds, at any depth, a file whose name ends with `suffix`, looking at no more
+    than `limit` entries and entering neither links nor ignored folders."""
+    seen = 0
+    for _here, folders, names in os.walk(folder):
+        folders[:] = [f for f in folders if not ignored(f)]
+        seen += len(folders) + len(names)
+        if any(name.endswith(suffix) for name in names):
+            return True
+        if seen > limit:
+            return True  # too large to tell: say so rather than stay silent
+    return False
+
+
 def _leads_to_folder(link: os.DirEntry[str]) -> bool:
     """Whether the link `link` leads to a folder (False for a dangling link or a loop, which raises)."""
     try:
@@ -153,7 +172,7 @@ def listing(root: Path) -> Listing:
             relative = f"{here}/{entry.name}" if here else entry.name
             named = decodable(relative)
             if entry.is_symlink() and named:
-                if _leads_to_folder(entry):
+                if _leads_to_folder(entry) and not ignored(entry.name):
                     linked.add(relative)
                 try:
                     target = Path(entry.path).resolve()
@@ -163,7 +182,7 @@ def listing(root: Path) -> Listing:
                     continue
                 (folders if target.is_dir() else files).add(relative)
             elif entry.is_dir(follow_symlinks=False):
-                if entry.name in IGNORED_FOLDERS or entry.name.endswith(".egg-info"):
+                if ignored(entry.name):
                     continue
                 if named:
                     folders.add(relative)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
-from wopgen.corpus.files import Listing, decodable, listing, shown
+from wopgen.corpus.files import Listing, decodable, holds_file, listing, shown
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, Instance, ParsedOnUse, gc_paused
@@ -368,19 +368,24 @@ def _linked_folders(settings: Settings, listed: Listing) -> list[Diagnostic]:
     recursively (the pages, the examples, schemas with `schemas-recursive`). The walk never enters a
     link to a folder, so a loop cannot trap it; the files in one would be left out in silence."""
     conventions = settings.conventions
-    parts = [("schemas", settings.schemas, conventions.schemas_recursive), ("docs", settings.docs, True)]
-    parts += [("examples", settings.examples, True), ("api", settings.api, False)]
-    parts += [("rfcs", settings.rfcs, False)] if conventions.rfcs_enabled else []
+    # (part, folder, what it reads below its folder: the suffix of its files, or None when not recursive)
+    schemas = SCHEMA_SUFFIX if conventions.schemas_recursive else None
+    parts = [("schemas", settings.schemas, schemas), ("docs", settings.docs, ".md")]
+    parts += [("examples", settings.examples, ".json"), ("api", settings.api, None)]
+    parts += [("rfcs", settings.rfcs, None)] if conventions.rfcs_enabled else []
     found = []
     for link in sorted(listed.linked, key=_path_order):
-        target = os.path.relpath(os.path.realpath(settings.root / link), settings.root).replace(os.sep, "/")
-        for name, relative, recursive in parts:
+        real = os.path.realpath(settings.root / link)
+        target = os.path.relpath(real, settings.root).replace(os.sep, "/")
+        for name, relative, suffix in parts:
             part = posixpath.normpath(relative)
             if part == link or part.startswith(link + "/"):
                 hint = f"replace the link with the folder, or set {name} in [tool.wopgen] to the folder it leads to"
-            elif recursive and (part == "." or link.startswith(part + "/")):
+            elif suffix is not None and (part == "." or link.startswith(part + "/")):
                 if _below_or_at(part, target):
                     break  # a loop, or a second name for a folder of the part: its files are read there
+                if not holds_file(Path(real), suffix):
+                    continue  # images, scripts: nothing the part would read
                 hint = "replace the link with the folder it leads to"
             else:
                 continue
