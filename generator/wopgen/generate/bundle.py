@@ -8,11 +8,14 @@ knows the corpus: OpenAPI and AsyncAPI tools read it as it is, and so does hypot
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from wopgen.corpus import Corpus
+from wopgen.corpus.api import read_api
 from wopgen.corpus.graph import Located, RefSite, Status, ref_strings
 
 _COMPONENT_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
@@ -114,11 +117,7 @@ class BundledDocument:
     document: dict[str, Any]
     schemas: tuple[str, ...]  # the components the corpus schemas were bundled under, sorted
     unbundled: tuple[str, ...]  # the `$ref`s taken out and kept as `x-wop-unbundled-ref`, in document order
-
-
-def bundled_document(corpus: Corpus, path: str, data: Any) -> dict[str, Any]:
-    """The copy `bundling` makes of the corpus's own OpenAPI or AsyncAPI document."""
-    return bundling(corpus, path, data).document
+    siblings: tuple[str, ...] = ()  # the `$ref`s into another API document, now naming it beside the copy
 
 
 def bundling(corpus: Corpus, path: str, data: Any) -> BundledDocument:
@@ -128,28 +127,37 @@ def bundling(corpus: Corpus, path: str, data: Any) -> BundledDocument:
     reaches. A bundled schema takes its component name (see `component_names`); a component of the
     document by that name that is only a `$ref` to that very schema gives its place up to it. Should
     a name stand for something else in the document, every bundled name starts with `corpus.`.
-    `$ref`s inside the document are left as written. One that leads neither there nor into a schema
-    (a file the corpus lacks, a fragment of another YAML file) would send a reader of the copy to fetch
-    what is not there: it is taken out and kept as the note `x-wop-unbundled-ref` (`wopgen check`
-    reports it as `api-ref-unresolved`)."""
+    `$ref`s inside the document are left as written. One into another API document of the corpus names
+    that document by its file name alone, as the site publishes the API documents side by side. One that
+    leads nowhere else (a file the corpus lacks, a fragment of another YAML file) would send a reader of
+    the copy to fetch what is not there: it is taken out and kept as the note `x-wop-unbundled-ref`
+    (`wopgen check` reports it as `api-ref-unresolved`)."""
     plain = json.loads(json.dumps(data))
     if not isinstance(plain, dict):
         raise BundleError(f"{path} is not an object")
     names = component_names(corpus)
+    documents = {document.path for document in read_api(corpus).standard}
     found: list[tuple[list[Any], str, Located]] = []
     unbundled: list[str] = []
+    siblings: list[str] = []
     for where, ref in ref_strings(plain):
         if ref.startswith("#"):
             continue
         target = corpus.graph.document_ref(path, data, ref)[0]
         if target is not None and target.path in corpus.schemas:
             found.append((where, ref, target))
+        elif target is not None and target.path in documents:
+            fragment = "#" + quote(target.pointer, safe="/?:@!$&'()*+,;=~") if target.pointer else ""
+            _at(plain, where)["$ref"] = posixpath.basename(target.path) + fragment
+            siblings.append(ref)
         else:  # nowhere to lead in a file of its own: kept as a note, not as a reference to fetch
             holder = _at(plain, where)
             del holder["$ref"]
             holder[UNBUNDLED] = ref
             unbundled.append(ref)
     used = reachable_components(corpus, [corpus.schema_name(target.path) for _, _, target in found])
+    if not used:  # no schema to bundle: the document keeps its components as they are
+        return BundledDocument(plain, (), tuple(unbundled), tuple(siblings))
     components = plain.setdefault("components", {})
     own = components.get("schemas") if isinstance(components, dict) else None
     if not isinstance(components, dict) or not (own is None or isinstance(own, dict)):
@@ -180,5 +188,5 @@ def bundling(corpus: Corpus, path: str, data: Any) -> BundledDocument:
         schemas.update({namespace + name: bundled[name] for name in used})
         if schemas:
             components["schemas"] = schemas
-        return BundledDocument(plain, tuple(namespace + name for name in used), tuple(unbundled))
+        return BundledDocument(plain, tuple(namespace + name for name in used), tuple(unbundled), tuple(siblings))
     raise BundleError(f"{path}: components/schemas already uses the names the corpus schemas would take")

@@ -26,7 +26,7 @@ from wopgen.cli import cli
 from wopgen.cli.site_hook import on_pre_build
 from wopgen.corpus import load
 from wopgen.generate.site import render
-from wopgen.generate.site.build import SiteBuildError, build
+from wopgen.generate.site.build import SiteBuildError, build, watched
 from wopgen.generate.writer import write_tree
 
 
@@ -190,3 +190,13 @@ def test_serve_previews_on_loopback_and_stops_cleanly(make_corpus: Callable[...,
         output, _ = process.communicate(timeout=20)
     assert process.returncode == 0, output
     assert f"127.0.0.1:{port}" in output
+
+
+def test_serve_watches_the_config_file_the_settings_came_from(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
+    from wopgen.corpus.settings import load_settings
+
+    root = make_corpus()
+    config = tmp_path / "site.toml"
+    config.write_text((root / "pyproject.toml").read_text())
+    paths = set(watched(load(root, load_settings(root, config))))
+    assert config.resolve() in paths and root / "pyproject.toml" not in paths

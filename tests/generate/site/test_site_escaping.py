@@ -95,13 +95,3 @@ def test_the_configuration_is_not_read_as_markdown(make_corpus: Callable[..., Pa
 
     config = str(render(load(make_corpus(titled)), rules=catalogue())["mkdocs.yml"])
     assert 'site_name: "Spec <v1> & co"' in config
-
-
-def test_serve_watches_the_config_file_the_settings_came_from(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
-    from wopgen.corpus.settings import load_settings
-
-    root = make_corpus()
-    config = tmp_path / "site.toml"
-    config.write_text((root / "pyproject.toml").read_text())
-    paths = set(watched(load(root, load_settings(root, config))))
-    assert config.resolve() in paths and root / "pyproject.toml" not in paths

@@ -18,7 +18,7 @@ from wopgen.catalogue import catalogue
 from wopgen.checks.standard_api import standard_errors
 from wopgen.corpus import load
 from wopgen.corpus.graph import ref_strings
-from wopgen.generate.bundle import UNBUNDLED, bundled_document
+from wopgen.generate.bundle import UNBUNDLED, bundling
 from wopgen.generate.site import render
 
 Files = dict[str, Any]
@@ -278,7 +278,7 @@ def test_the_try_page_loads_a_document_of_any_name(make_corpus: Callable[..., Pa
 def test_the_copy_takes_the_place_of_a_component_that_only_names_the_schema(make_corpus: Callable[..., Path]) -> None:
     root = make_corpus(lambda files: files.update({OPENAPI: OPENAPI_TEXT.replace("StoredThing", "Thing")}))
     corpus = load(root)
-    bundled = bundled_document(corpus, OPENAPI, corpus.api[OPENAPI].data)
+    bundled = bundling(corpus, OPENAPI, corpus.api[OPENAPI].data).document
     schemas = bundled["components"]["schemas"]
     assert schemas["Item"] == {"$ref": "#/components/schemas/Thing"}
     assert schemas["Thing"]["type"] == "object"  # the schema itself, not a reference to itself
@@ -287,7 +287,7 @@ def test_the_copy_takes_the_place_of_a_component_that_only_names_the_schema(make
 def test_the_copy_keeps_its_own_components_apart_from_the_schemas(make_corpus: Callable[..., Path]) -> None:
     text = OPENAPI_TEXT.replace("    Problem:\n", "    Decision:\n").replace("schemas/Problem'", "schemas/Decision'")
     corpus = load(make_corpus(lambda files: files.update({OPENAPI: text})))
-    schemas = bundled_document(corpus, OPENAPI, corpus.api[OPENAPI].data)["components"]["schemas"]
+    schemas = bundling(corpus, OPENAPI, corpus.api[OPENAPI].data).document["components"]["schemas"]
     assert schemas["Decision"]["properties"] == {"message": {"type": "string"}}  # the document's own
     assert schemas["corpus.Decision"]["enum"] == ["go", "stop"]  # the corpus schema, under its own name
     assert schemas["corpus.Thing"]["properties"]["decision"] == {"$ref": "#/components/schemas/corpus.Decision"}
@@ -299,7 +299,7 @@ def test_the_copy_sends_nobody_to_fetch_a_file_the_corpus_lacks(make_corpus: Cal
         "text/plain: {schema: {$ref: '../../schemas/gone.schema.json'}}\n        '404'",
     )
     corpus = load(make_corpus(lambda files: files.update({OPENAPI: text})))
-    bundled = bundled_document(corpus, OPENAPI, corpus.api[OPENAPI].data)
+    bundled = bundling(corpus, OPENAPI, corpus.api[OPENAPI].data).document
     plain = bundled["paths"]["/v1/things/{thingId}"]["get"]["responses"]["200"]["content"]["text/plain"]["schema"]
     assert plain == {UNBUNDLED: "../../schemas/gone.schema.json"}
 
@@ -324,8 +324,8 @@ def test_a_document_with_refs_into_the_schemas_is_published_bundled(make_corpus:
     assert set(published["components"]["schemas"]) >= {"Thing", "Decision", "StoredThing", "Problem"}
     assert standard_errors("openapi", "3.1.0", published) == []
     page = tree["docs/api/index.md"]
-    assert "Published next to this page as [`openapi.yaml`](openapi.yaml), a copy that needs no other file." in page
-    assert "the copy carries\n2 corpus schemas (those it names and those they use)" in page
+    assert "Published next to this page as [`openapi.yaml`](openapi.yaml), a copy of the document." in page
+    assert "copy carries 2 corpus schemas (those it names and those they use)" in page
     assert "unresolved" not in page
 
 
@@ -333,7 +333,7 @@ def test_a_document_without_refs_out_of_it_is_published_as_written(make_corpus: 
     tree = _site(make_corpus)
     assert tree["docs/api/asyncapi.yaml"] == ASYNCAPI_TEXT
     assert (
-        "Published next to this page as written, [`asyncapi.yaml`](asyncapi.yaml): it names no other file."
+        "Published next to this page as written, [`asyncapi.yaml`](asyncapi.yaml): it needs no file the site does not publish beside it."
         in (tree["docs/api/events.md"])
     )
 
@@ -347,7 +347,7 @@ def test_a_pointer_to_nothing_in_a_document_as_written_is_named_on_the_page(
     tree = _site(make_corpus, asyncapi=text)
     assert tree["docs/api/asyncapi.yaml"] == text
     page = tree["docs/api/events.md"]
-    assert "as written, [`asyncapi.yaml`](asyncapi.yaml): it names no other file." in page
+    assert "as written, [`asyncapi.yaml`](asyncapi.yaml).\n" in page  # it needs no other file, yet one ref is broken
     assert "    - `#/components/messages/Lost`: points at nothing in this document\n" in page
 
 
@@ -371,7 +371,7 @@ def test_a_json_document_and_an_asyncapi_document_are_bundled_alike(make_corpus:
     events = yaml.safe_load(tree["docs/api/asyncapi.yaml"])
     assert events["components"]["messages"]["RunStarted"]["payload"] == {"$ref": "#/components/schemas/Thing"}
     assert standard_errors("asyncapi", "3.0.0", events) == []
-    assert "a copy that needs no other file" in tree["docs/api/events.md"]
+    assert "a copy of the document" in tree["docs/api/events.md"]
 
 
 GONE = OPENAPI_TEXT.replace(
@@ -532,16 +532,29 @@ def test_a_further_document_takes_no_name_already_taken(make_corpus: Callable[..
     assert "Eventful" in str(tree["docs/api/events-2.md"]) and "Eventful" not in str(tree["docs/api/events.md"])
 
 
-def test_a_ref_into_another_api_document_is_named_as_not_bundled(make_corpus: Callable[..., Path]) -> None:
-    """The page follows it; the copy cannot carry it, so the page says that file is not in the copy."""
-    admin = ADMIN_TEXT + "        default: {$ref: 'openapi.yaml#/components/responses/NotFound'}\n"
+def test_a_ref_into_another_api_document_names_it_beside_the_copy(make_corpus: Callable[..., Path]) -> None:
+    """The page follows it; the copy keeps it, naming the other document by the file name the site
+    publishes it under beside the copy, so it resolves there and the page warns of nothing."""
+    admin = ADMIN_TEXT + "        default: {$ref: './openapi.yaml#/components/responses/NotFound'}\n"
     tree = staged(_several(make_corpus, spec__api__admin_openapi_yaml=admin))
     page = tree["docs/api/admin.openapi.md"]
     assert "| default | No such thing. |" in page  # followed into openapi.yaml
+    assert "Its 1 reference into the other API documents names\nit by file name" in page
+    assert "unresolved references" not in page and UNBUNDLED not in tree["docs/api/admin.openapi.yaml"]
+    published = yaml.safe_load(tree["docs/api/admin.openapi.yaml"])
+    default = published["paths"]["/admin/things"]["delete"]["responses"]["default"]
+    assert default == {"$ref": "openapi.yaml#/components/responses/NotFound"}
+    assert "components" not in published or published["components"]  # nothing empty added
+
+
+def test_a_document_naming_its_sibling_by_file_name_is_published_as_written(make_corpus: Callable[..., Path]) -> None:
+    admin = ADMIN_TEXT.replace("$ref: '../../schemas/thing.schema.json'", "type: object")
+    admin += "        default: {$ref: 'openapi.yaml#/components/responses/NotFound'}\n"
+    tree = staged(_several(make_corpus, spec__api__admin_openapi_yaml=admin))
+    assert tree["docs/api/admin.openapi.yaml"] == admin
     assert (
-        "    - `openapi.yaml#/components/responses/NotFound`: leads into `spec/api/openapi.yaml`, which is no "
-        "schema and is not bundled; the copy keeps it as `x-wop-unbundled-ref`\n"
-    ) in page
+        "as written, [`admin.openapi.yaml`](admin.openapi.yaml): it needs no file" in tree["docs/api/admin.openapi.md"]
+    )
 
 
 def test_the_built_site_has_every_document_s_pages(make_corpus: Callable[..., Path], tmp_path: Path) -> None:

@@ -267,13 +267,11 @@ def http_page(
     source: StandardDocument | None = None,
     page: str = HTTP,
     heading: str = "HTTP API",
-    copy: Published | None = None,
 ) -> str:
-    """The HTTP page of `document`: the generated one, or `source`, the corpus's own, as written and
-    published as `copy`. `page` is where it goes (its links are made from there), `heading` what it is
-    called."""
-    if source is not None and copy is None:
-        copy = published(site.corpus, source)
+    """The HTTP page of `document`: the generated one, or `source`, the corpus's own, as written (and
+    as it is `published`). `page` is where it goes (its links are made from there), `heading` what it
+    is called."""
+    copy = published(site.corpus, source) if source is not None else None
     link = _Components(site, page, _refs(site, document, source), generated=source is None)
     operations = _operations(document, link)
     tags = [t for t in document.get("tags") or [] if isinstance(t, Mapping)]
@@ -318,12 +316,10 @@ def channels_page(
     source: StandardDocument | None = None,
     page: str = CHANNELS,
     heading: str = "Event channel",
-    copy: Published | None = None,
 ) -> str:
-    """The event-channel page of `document`: the generated one, or `source`, the corpus's own; `copy`,
-    `page` and `heading` as for `http_page`."""
-    if source is not None and copy is None:
-        copy = published(site.corpus, source)
+    """The event-channel page of `document`: the generated one, or `source`, the corpus's own; `page`
+    and `heading` as for `http_page`."""
+    copy = published(site.corpus, source) if source is not None else None
     refs = _refs(site, document, source)
     known = {event.type for event in site_events(site)}
     channels = []
@@ -441,7 +437,12 @@ def placed(site: SiteContext) -> list[Placed]:
     extension (`admin.openapi.yaml`: `api/admin.openapi.md`, and for OpenAPI `api/admin.openapi.try.md`
     loading `api/admin.openapi.try.json`), with `-2`, `-3` added should that name be taken by a page or
     a file the API folder already has (`index.yaml`, `try.json`). Every document is published under its
-    own file name, which the API folder makes unique."""
+    own file name, which the API folder makes unique. Worked out once per corpus: the nav, the pages
+    and each Swagger UI page ask."""
+    return site.corpus.view(("site-api-placed",), lambda: _placed(site))
+
+
+def _placed(site: SiteContext) -> list[Placed]:
     api = read_api(site.corpus)
     if not (api.standard and not api.present):
         return list(_GENERATED)
@@ -495,6 +496,8 @@ class Published:
     bundled: tuple[str, ...]  # the components the corpus schemas were bundled under; () for the file as written
     unresolved: tuple[tuple[str, str], ...]  # (`$ref`, why) for each that leads nowhere in the published file
     problem: str = ""  # why the schemas could not be bundled, in which case the file is as written
+    as_written: bool = True  # the file byte for byte, else a copy
+    siblings: int = 0  # the copy's references into the other API documents, which name them beside it
 
 
 def published(corpus: Corpus, document: StandardDocument) -> Published:
@@ -522,15 +525,16 @@ def _published(corpus: Corpus, document: StandardDocument) -> Published:
         bundled = bundling(corpus, document.path, data)
     except BundleError as exc:
         return _as_written(document, outside, None, str(exc))
-    if not outside:
-        return _as_written(document, outside, bundled.document)
     copy = bundled.document
+    if not outside or copy == json.loads(json.dumps(data)):  # it needs nothing, or names its siblings so already
+        return _as_written(document, [], copy)
     try:
         text = json.dumps(copy, indent=2, ensure_ascii=False) + "\n" if document.path.endswith(".json") else dump(copy)
     except ApiError as exc:  # nested too deeply for the YAML writer
         return _as_written(document, outside, copy, str(exc))
     taken_out = [(ref, _taken_out(corpus, document, ref)) for ref in bundled.unbundled]
-    return Published(text, copy, bundled.schemas, tuple(_unique(taken_out + _dangling(copy))))
+    unresolved = tuple(_unique(taken_out + _dangling(copy)))
+    return Published(text, copy, bundled.schemas, unresolved, as_written=False, siblings=len(bundled.siblings))
 
 
 def _taken_out(corpus: Corpus, document: StandardDocument, ref: str) -> str:
@@ -540,7 +544,7 @@ def _taken_out(corpus: Corpus, document: StandardDocument, ref: str) -> str:
     kept = f"the copy keeps it as `{UNBUNDLED}`"
     if target is None:
         return f"leads nowhere (`wopgen check` reports it as `api-ref-unresolved`); {kept}"
-    return f"leads into `{target.path}`, which is no schema and is not bundled; {kept}"
+    return f"leads into `{target.path}`, which is neither a schema nor an API document; {kept}"
 
 
 def _as_written(
@@ -564,10 +568,9 @@ def _standard_pages(site: SiteContext, places: list[Placed]) -> Pages:
         source = place.source
         if source is None:
             continue
-        copy = published(site.corpus, source)
-        out[f"{FOLDER}/{place.published}"] = copy.text
+        out[f"{FOLDER}/{place.published}"] = published(site.corpus, source).text
         render = http_page if place.kind == "openapi" else channels_page
-        out[place.page] = render(site, source.doc.data, place.published, source, place.page, place.heading, copy)
+        out[place.page] = render(site, source.doc.data, place.published, source, place.page, place.heading)
     note = site.render("api-missing.md.j2", reason="the API folder has no document of this kind")
     out.setdefault(HTTP, note)
     out.setdefault(CHANNELS, note.replace("# HTTP API", "# Event channel", 1))
