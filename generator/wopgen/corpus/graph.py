@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
+from urllib.parse import quote as _percent_encoded
 from urllib.parse import unquote as _percent_decoded
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -172,6 +173,12 @@ def value_at(data: Any, pointer: str) -> tuple[bool, Any]:
 def unquote(text: str) -> str:
     """`urllib.parse.unquote`, answered directly for a text with no `%` (nearly every pointer)."""
     return _percent_decoded(text) if "%" in text else text
+
+
+def pointer_fragment(pointer: str) -> str:
+    """`#` and the JSON pointer `pointer` percent-encoded as a URI fragment must be (RFC 3986): the
+    engines decode a fragment, so a member named `%41` written as is would lead to the one named `A`."""
+    return "#" + _percent_encoded(pointer, safe="/?:@!$&'()*+,;=~")
 
 
 def rebased(base: str, declared: str) -> str:

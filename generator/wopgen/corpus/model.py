@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Generic, TypeVar
-from urllib.parse import quote, urljoin
+from urllib.parse import urljoin
 
 import referencing
 import referencing.exceptions
@@ -24,7 +24,7 @@ from referencing.jsonschema import DRAFT202012
 
 from wopgen.corpus.documents import JsonDoc, YamlDoc, may_embed_id
 from wopgen.corpus.files import glob_paths, inside
-from wopgen.corpus.graph import RefGraph
+from wopgen.corpus.graph import RefGraph, pointer_fragment
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.regexes import BoundedValidator
 from wopgen.corpus.rfc import Rfc
@@ -33,7 +33,6 @@ from wopgen.corpus.validation import CompiledSchemas, metaschema_accepts
 from wopgen.diagnostics import Diagnostic
 
 SCHEMA_SUFFIX = ".schema.json"
-_FRAGMENT_SAFE = "/?:@!$&'()*+,;=~"  # what a URI fragment holds as written (RFC 3986); the rest is encoded
 T = TypeVar("T")
 V = TypeVar("V")
 
@@ -310,12 +309,9 @@ class Corpus:
         return cache[key]
 
     def target_uri(self, path: str, pointer: str = "") -> str:
-        """The URI of the schema at `path`, or of the subschema at `pointer` inside it. The pointer is
-        percent-encoded as a fragment must be: both engines decode the fragment, so a member named
-        `%41` would otherwise lead to the one named `A`."""
-        if not pointer:
-            return self.uri_of(path)
-        return urljoin(self.uri_of(path), "#" + quote(pointer, safe=_FRAGMENT_SAFE))
+        """The URI of the schema at `path`, or of the subschema at `pointer` inside it (the pointer
+        percent-encoded: see `pointer_fragment`)."""
+        return urljoin(self.uri_of(path), pointer_fragment(pointer)) if pointer else self.uri_of(path)
 
     def compiled_verdict(self, path: str, pointer: str, instance: Any) -> bool | None:
         """Whether `instance` validates against the schema at `path` (or its subschema at `pointer`),

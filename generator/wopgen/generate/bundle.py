@@ -12,11 +12,10 @@ import posixpath
 import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import read_api
-from wopgen.corpus.graph import Located, RefSite, Status, ref_strings
+from wopgen.corpus.graph import Located, RefSite, Status, pointer_fragment, ref_strings
 
 _COMPONENT_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 _DROPPED = frozenset({"$id", "$schema"})
@@ -147,7 +146,7 @@ def bundling(corpus: Corpus, path: str, data: Any) -> BundledDocument:
         if target is not None and target.path in corpus.schemas:
             found.append((where, ref, target))
         elif target is not None and target.path in documents:
-            fragment = "#" + quote(target.pointer, safe="/?:@!$&'()*+,;=~") if target.pointer else ""
+            fragment = pointer_fragment(target.pointer) if target.pointer else ""
             _at(plain, where)["$ref"] = posixpath.basename(target.path) + fragment
             siblings.append(ref)
         else:  # nowhere to lead in a file of its own: kept as a note, not as a reference to fetch
