@@ -73,7 +73,14 @@ def test_a_test_path_outside_the_repository_is_a_shape_finding(findings):
         )
 
     found = findings(edit)
-    assert hits(found, "invariant-shape") == [(INV, 5)] and hits(found, "invariant-untested") == []
+    assert hits(found, "invariant-shape") == [(INV, 7)] and hits(found, "invariant-untested") == []
+
+
+def test_a_test_that_is_no_path_is_reported_at_its_own_line(findings):
+    def edit(files):
+        files[INV] = files[INV].replace("      - tests/test_things.py\n", "      - tests/test_things.py\n      - 5\n")
+
+    assert hits(findings(edit), "invariant-shape") == [(INV, 7)]
 
 
 def test_malformed_yaml_is_a_diagnostic(findings):

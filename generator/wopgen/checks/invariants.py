@@ -68,20 +68,22 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
             )
         yield from _scenarios(doc.path, ident, entry)
         tests = entry.get("tests", [])
-        if not isinstance(tests, list) or not all(isinstance(t, str) for t in tests):
+        wrong = [i for i, t in enumerate(tests) if not isinstance(t, str)] if isinstance(tests, list) else [None]
+        if wrong:
+            where = entry.line_of("tests") if wrong[0] is None else _item_line(entry, wrong[0])
             yield SHAPE.at(
                 doc.path,
-                entry.line_of("tests"),
+                where,
                 f"{ident}: tests must be a list of paths or globs",
                 "list repository paths, e.g. tests/corpus/test_content_free.py",
             )
             continue
-        outside = [t for t in tests if not corpus.inside(t)]
+        outside = [i for i, t in enumerate(tests) if not corpus.inside(t)]
         if outside:
             yield SHAPE.at(
                 doc.path,
-                entry.line_of("tests"),
-                f"{ident}: tests must be paths inside the repository, not {outside[0]!r}",
+                _item_line(entry, outside[0]),
+                f"{ident}: tests must be paths inside the repository, not {tests[outside[0]]!r}",
                 "name the test by its path from the repository root, e.g. tests/corpus/test_content_free.py",
             )
         if tier == "protocol" and not any(corpus.glob(pattern) for pattern in tests):
@@ -91,6 +93,12 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 f"{ident}: no test named in 'tests' exists",
                 "name at least one existing test file that witnesses this invariant",
             )
+
+
+def _item_line(entry: YamlMap, index: int) -> int:
+    """The line of item `index` of the entry's `tests`, else of the `tests` key."""
+    tests = entry.get("tests")
+    return tests.line_of(index) if isinstance(tests, YamlList) else entry.line_of("tests")
 
 
 def _scenarios(path: str, ident: str, entry: YamlMap) -> Iterator[Diagnostic]:
