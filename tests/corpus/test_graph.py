@@ -70,7 +70,7 @@ def test_a_dynamic_ref_must_start_somewhere(tmp_path: Path) -> None:
     `$dynamicRef` lands in was unused."""
     found = diagnose(corpus_of(tmp_path / "c", _dynamic))
     assert [d.message for d in found if d.rule == "schema-ref-unresolved"] == [
-        f"$dynamicRef '#meta': pointer 'meta' does not exist in {BASE}thing.schema.json"
+        f"$dynamicRef '#meta': anchor 'meta' does not exist in {BASE}thing.schema.json"
     ]
     assert [d.message.split(",")[0] for d in found if d.rule == "schema-ref-external"] == [
         "$dynamicRef 'https://elsewhere.example/meta.json' resolves to 'https://elsewhere.example/meta.json'"

@@ -198,7 +198,7 @@ def _check_refs(corpus: Corpus) -> Iterator[Diagnostic]:
 
 _UNRESOLVED_HINTS = {
     Status.NO_DOCUMENT: "check the file name, or add the schema",
-    Status.NO_NODE: "point at an existing subschema, e.g. #/$defs/<name>",
+    Status.NO_NODE: "point at an existing subschema (#/$defs/<name>), or declare the anchor it names ($anchor, $dynamicAnchor)",
 }
 
 

@@ -503,7 +503,8 @@ class RefGraph:
         try:
             found = resolver.lookup(ref).contents
         except (referencing.exceptions.Unresolvable, ValueError, TypeError):
-            return site(Status.NO_NODE, detail=f"pointer {fragment!r} does not exist in {document}")
+            what = "pointer" if fragment.startswith("/") else "anchor"  # `#meta` names an $anchor or $dynamicAnchor
+            return site(Status.NO_NODE, detail=f"{what} {fragment!r} does not exist in {document}")
         start = self.locate(root.contents)
         if start is None:  # pragma: no cover - every registry resource is a corpus object
             return site(Status.NO_NODE, detail=f"{document} is not a corpus schema")
