@@ -194,3 +194,15 @@ def test_schema_that_is_not_an_object(findings):
 
     found = findings(edit)
     assert "schema-metaschema" in rules_at(found, THING)
+
+
+def test_a_folder_named_like_a_file_a_part_reads_is_a_finding(make_corpus):
+    """`x.schema.json/` or `page.md/` was skipped without a word: only files are read."""
+    from support.helpers import diagnose
+
+    root = make_corpus()
+    (root / "schemas/odd.schema.json").mkdir()
+    (root / "spec/v1/odd.md").mkdir()
+    (root / "schemas/examples/thing/valid/nested.json").mkdir()  # examples are read by folder: not reported
+    found = [(d.rule, d.path) for d in diagnose(root) if d.rule == "corpus-unreadable"]
+    assert found == [("corpus-unreadable", "schemas/odd.schema.json"), ("corpus-unreadable", "spec/v1/odd.md")]

@@ -16,7 +16,7 @@ UNREADABLE = define(
     "error",
     "A corpus file cannot be read as UTF-8 text (permissions, encoding, byte-order mark, size, a named pipe "
     "or device rather than a regular file), its name is not UTF-8, or it would be reached through a link to a "
-    "folder (such links are not followed).",
+    "folder (such links are not followed); or a folder is named like the files a part reads (`x.schema.json/`).",
 )
 OUTSIDE_ROOT = define(
     "corpus-outside-root",

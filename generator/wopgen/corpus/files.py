@@ -115,9 +115,16 @@ class Listing:
     def under(self, folder: str, pattern: str) -> list[str]:
         """Files (and escaping links and undecodable names, which the loader reports) below `folder`
         matching `pattern`."""
-        normal = posixpath.normpath(folder)
-        prefix = "" if normal == "." else normal + "/"
-        return glob_paths(self.files | self.escaping | self.undecodable, prefix + pattern)
+        return glob_paths(self.files | self.escaping | self.undecodable, _below(folder, pattern))
+
+    def folders_under(self, folder: str, pattern: str) -> list[str]:
+        """Folders below `folder` matching `pattern`: named like the files a part reads, yet no file."""
+        return glob_paths(self.folders, _below(folder, pattern))
+
+
+def _below(folder: str, pattern: str) -> str:
+    normal = posixpath.normpath(folder)
+    return pattern if normal == "." else f"{normal}/{pattern}"
 
 
 def ignored(name: str) -> bool:

@@ -210,7 +210,12 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
 
     def _files(relative: str, pattern: str) -> list[str]:
         """The listed files of a part matching `pattern` (relative to the root, in path order): the
-        disk is walked once, by `listing`. Those whose name is not UTF-8 are reported, not returned."""
+        disk is walked once, by `listing`. Those whose name is not UTF-8 are reported, not returned, and
+        so is a folder named as such a file would be (`x.schema.json/`), which would be left out unseen."""
+        if "." in pattern.rsplit("/", 1)[-1]:  # a pattern naming files by their suffix
+            for folder in sorted(listed.folders_under(relative, pattern), key=_path_order):
+                message = f"a folder named like the files {pattern!r} reads; only files are read, so it is skipped"
+                diagnostics.append(UNREADABLE.at(folder, 1, message, "rename the folder, or move its files out"))
         return [rel for rel in sorted(listed.under(relative, pattern), key=_path_order) if reader.named(rel)]
 
     if listed.truncated:
