@@ -16,11 +16,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import DocumentRefs, StandardDocument, read_api
-from wopgen.corpus.graph import ref_strings, unescape_token, value_at
+from wopgen.corpus.graph import ref_strings, unescape_token
 from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, ApiError, api_documents, dump
 from wopgen.generate.bundle import UNBUNDLED, BundleError, bundling
 from wopgen.generate.site.context import Pages, SiteContext
@@ -509,12 +508,13 @@ def published(corpus: Corpus, document: StandardDocument) -> Published:
 _DANGLING = "points at nothing in this document"
 
 
-def _dangling(data: Any) -> list[tuple[str, str]]:
-    """The `$ref`s of `data` that point inside it at nothing (`wopgen check` says api-ref-unresolved)."""
+def _dangling(corpus: Corpus, path: str, data: Any) -> list[tuple[str, str]]:
+    """The `$ref`s of `data` (the document at `path` or its copy) that point inside it at nothing, as
+    `wopgen check` reads them (api-ref-unresolved)."""
     return [
         (ref, _DANGLING)
         for _where, ref in ref_strings(data)
-        if ref.startswith("#") and not value_at(data, unquote(ref[1:]))[0]
+        if ref.startswith("#") and corpus.graph.document_ref_problem(path, data, ref)
     ]
 
 
@@ -524,16 +524,16 @@ def _published(corpus: Corpus, document: StandardDocument) -> Published:
     try:
         bundled = bundling(corpus, document.path, data)
     except BundleError as exc:
-        return _as_written(document, outside, None, str(exc))
+        return _as_written(corpus, document, outside, None, str(exc))
     copy = bundled.document
     if not outside or copy == json.loads(json.dumps(data)):  # it needs nothing, or names its siblings so already
-        return _as_written(document, [], copy)
+        return _as_written(corpus, document, [], copy)
     try:
         text = json.dumps(copy, indent=2, ensure_ascii=False) + "\n" if document.path.endswith(".json") else dump(copy)
     except ApiError as exc:  # nested too deeply for the YAML writer
-        return _as_written(document, outside, copy, str(exc))
+        return _as_written(corpus, document, outside, copy, str(exc))
     taken_out = [(ref, _taken_out(corpus, document, ref)) for ref in bundled.unbundled]
-    unresolved = tuple(_unique(taken_out + _dangling(copy)))
+    unresolved = tuple(_unique(taken_out + _dangling(corpus, document.path, copy)))
     return Published(text, copy, bundled.schemas, unresolved, as_written=False, siblings=len(bundled.siblings))
 
 
@@ -548,12 +548,13 @@ def _taken_out(corpus: Corpus, document: StandardDocument, ref: str) -> str:
 
 
 def _as_written(
-    document: StandardDocument, outside: list[str], alone: dict[str, Any] | None, problem: str = ""
+    corpus: Corpus, document: StandardDocument, outside: list[str], alone: dict[str, Any] | None, problem: str = ""
 ) -> Published:
     """`document` published byte for byte: it needs no other file, or (`problem`) no copy could be made
     that does, and each of its `outside` references names a file the site does not publish there."""
     missed = [(ref, "left as written: the file it names is not published with it") for ref in outside]
-    return Published(document.doc.text, alone, (), tuple(_unique(missed + _dangling(document.doc.data))), problem)
+    dangling = _dangling(corpus, document.path, document.doc.data)
+    return Published(document.doc.text, alone, (), tuple(_unique(missed + dangling)), problem)
 
 
 def _unique(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
