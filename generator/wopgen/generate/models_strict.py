@@ -33,7 +33,7 @@ from jsonschema.exceptions import UnknownType
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
-from wopgen.corpus.graph import Position, schema_objects, unescape_token
+from wopgen.corpus.graph import Position, schema_objects, value_at
 
 MARKER = "x-wopgen-not-null"  # never written to a model: `strict_fields` turns it into NOT_NULL
 HELPER_MODULE = "_strict"
@@ -158,10 +158,7 @@ def marked(data: Any, pointers: list[str]) -> Any:
         return data
     out = copy.deepcopy(data)
     for pointer in pointers:
-        node = out
-        for token in pointer.split("/")[1:]:
-            node = node[int(token)] if isinstance(node, list) else node[unescape_token(token)]
-        node[MARKER] = True
+        value_at(out, pointer)[1][MARKER] = True  # each pointer was found in `data`, so it leads in the copy
     return out
 
 

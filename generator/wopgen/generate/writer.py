@@ -38,7 +38,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from wopgen.corpus.files import IGNORED_FOLDERS
+from wopgen.corpus.files import ignored
 
 Tree = Mapping[str, str | bytes]
 
@@ -172,7 +172,7 @@ def refusal(out: Path, protected: Iterable[Path] = ()) -> str | None:
             return f"refusing to write into {out}: it holds corpus files ({path})"
     for path in sorted(kept, key=lambda p: len(p.parts), reverse=True):  # the innermost folder first
         if _holds(path, out) and not all(_holds(path, other) for other in kept):
-            if any(part in IGNORED_FOLDERS for part in out.relative_to(path).parts):
+            if any(ignored(part) for part in out.relative_to(path).parts):
                 break  # below a folder the corpus walk never enters (build/, node_modules/...)
             return f"refusing to write into {out}: it lies in a folder of the corpus ({path})"
     return None
