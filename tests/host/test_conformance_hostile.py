@@ -371,13 +371,21 @@ def test_an_event_nested_too_deeply_is_skipped_like_any_event_that_is_not_json()
     assert list(parse_sse(frames)) == [{"type": "run.completed"}]
 
 
-def _cut_short(handler: BaseHTTPRequestHandler) -> None:
-    handler.send_response(200)
-    handler.send_header("Content-Type", "application/json")
-    handler.send_header("Content-Length", "1000")
-    handler.end_headers()
-    handler.wfile.write(b'{"protocolVersion": "1.0", "supp')
-    handler.close_connection = True
+def _short(announced: int, body: bytes) -> Route:
+    """A route announcing `announced` bytes of JSON, sending `body`, then closing the connection."""
+
+    def route(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(announced))
+        handler.end_headers()
+        handler.wfile.write(body)
+        handler.close_connection = True
+
+    return route
+
+
+_cut_short = _short(1000, b'{"protocolVersion": "1.0", "supp')
 
 
 def _too_long(handler: BaseHTTPRequestHandler) -> None:
@@ -408,14 +416,6 @@ def test_a_discovery_document_cut_short_says_why(stub, repo_corpus, route, why):
 
 
 def test_a_body_shorter_than_its_content_length_is_reported_even_when_it_parses(stub):
-    def short(handler: BaseHTTPRequestHandler) -> None:
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", "100")
-        handler.end_headers()
-        handler.wfile.write(b"{}")
-        handler.close_connection = True
-
-    reply = Http(stub({"GET /v1/runs/x": short}).url, KEY, timeout=2).request("GET", "/v1/runs/x")
+    reply = Http(stub({"GET /v1/runs/x": _short(100, b"{}")}).url, KEY, timeout=2).request("GET", "/v1/runs/x")
     assert (reply.status, reply.body) == (200, {})
     assert reply.problem == "the connection closed 98 bytes before the end its Content-Length announced"
