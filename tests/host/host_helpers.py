@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from wopgen.conformance.transport import InProcess, Reply
 
 REPO = Path(__file__).resolve().parents[2]
 KEY = "test-key"
@@ -29,3 +32,18 @@ def work(**turn: Any) -> dict[str, Any]:
 
 def stop(**decision: Any) -> dict[str, Any]:
     return {"decision": {"kind": "terminate", **decision}}
+
+
+class Rewritten:
+    """The transport of `inner` with its answers passed through `answer(method, path, reply)`."""
+
+    def __init__(self, inner: InProcess, answer: Callable[[str, str, Reply], Reply]) -> None:
+        self.inner, self.answer = inner, answer
+        self.description, self.second_key = inner.description, inner.second_key
+        self.refused_redirects = inner.refused_redirects
+
+    def request(self, method: str, path: str, body: Any = None, **options: Any) -> Reply:
+        return self.answer(method, path, self.inner.request(method, path, body, **options))
+
+    def stream(self, path: str) -> Reply:
+        return self.answer("STREAM", path, self.inner.stream(path))

@@ -8,27 +8,13 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from host.host_helpers import Rewritten
 from wopgen.conformance.inprocess import in_process
 from wopgen.conformance.runner import Result, run
 from wopgen.conformance.scenarios import SCENARIOS
-from wopgen.conformance.transport import InProcess, Reply
+from wopgen.conformance.transport import Reply
 
 SURFACE = [s for s in SCENARIOS if s.name == "core-run-surface"]
-
-
-class Rewritten:
-    """The transport of `inner` with its answers passed through `answer(method, path, reply)`."""
-
-    def __init__(self, inner: InProcess, answer: Callable[[str, str, Reply], Reply]) -> None:
-        self.inner, self.answer = inner, answer
-        self.description, self.second_key = inner.description, inner.second_key
-        self.refused_redirects = inner.refused_redirects
-
-    def request(self, method: str, path: str, body: Any = None, **options: Any) -> Reply:
-        return self.answer(method, path, self.inner.request(method, path, body, **options))
-
-    def stream(self, path: str) -> Reply:
-        return self.answer("STREAM", path, self.inner.stream(path))
 
 
 def surface(module: Any, corpus: Any, answer: Callable[[str, str, Reply], Reply]) -> Result:
@@ -102,3 +88,32 @@ def test_is_complete_is_judged_only_past_the_end_of_a_finished_run(module, repo_
     # Polling past the end of a finished run MUST answer isComplete: true (poll-complete).
     result = surface(module, repo_corpus, lambda m, p, r: drop_is_complete(m, p, r, everywhere=True))
     assert result.status == "failed" and clauses(result) == ["poll-complete"]
+
+
+UNADVERTISED = [s for s in SCENARIOS if s.name in ("core-run-surface", "agent-eval-unadvertised")]
+
+
+def eval_refused_with_400(method: str, path: str, reply: Reply) -> Reply:
+    """A host older than RFC 0081: `mode` is not a member of its closed request, so an eval run is a 400."""
+    if method == "POST" and path == "/v1/runs" and reply.status == 501:
+        return Reply(400, {"error": "validation_error", "message": "unknown member mode"}, reply.headers)
+    return reply
+
+
+def test_a_host_older_than_the_eval_rfc_keeps_its_run_surface_pass_and_fails_only_the_new_scenario(module, repo_corpus):
+    older = {
+        r.scenario.name: r
+        for r in run(UNADVERTISED, Rewritten(in_process(module, "core"), eval_refused_with_400), repo_corpus)
+    }
+    assert older["core-run-surface"].status == "passed"
+    assert older["agent-eval-unadvertised"].status == "failed"
+    assert clauses(older["agent-eval-unadvertised"]) == ["eval-501"]
+    current = {r.scenario.name: r for r in run(UNADVERTISED, in_process(module, "core"), repo_corpus, strict=True)}
+    assert [current[name].status for name in ("core-run-surface", "agent-eval-unadvertised")] == ["passed", "passed"]
+
+
+def test_a_host_offering_evaluation_skips_the_refusal_scenario_even_in_strict_mode(module, repo_corpus):
+    [result] = run([UNADVERTISED[1]], in_process(module, "full"), repo_corpus, strict=True)
+    assert result.status == "skipped" and "agents.evalSuite is advertised" in result.message
+    [opted] = run([UNADVERTISED[1]], in_process(module, "no-eval"), repo_corpus, strict=True)
+    assert opted.status == "passed"

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-from host.host_helpers import KEY
+from host.host_helpers import KEY, Rewritten
 from wopgen.checks import conformance as conformance_check
 from wopgen.checks import invariants as invariants_check
 from wopgen.cli import cli
@@ -16,7 +16,7 @@ from wopgen.conformance.inprocess import SECOND_KEY, in_process
 from wopgen.conformance.report import as_json, junit, text
 from wopgen.conformance.runner import run, summary
 from wopgen.conformance.scenarios import SCENARIOS
-from wopgen.conformance.transport import Http
+from wopgen.conformance.transport import Http, Reply
 from wopgen.corpus import load
 from wopgen.generate.host_profiles import DEFECTS, HONEST
 
@@ -26,22 +26,27 @@ HOST_SCENARIOS = [s for s in SCENARIOS if s.kind != "corpus"]
 
 def test_the_full_profile_passes_every_scenario_even_in_strict_mode(module, repo_corpus):
     results = run(SCENARIOS, in_process(module, "full"), repo_corpus, strict=True)
-    assert [(r.scenario.name, r.message) for r in results if r.status != "passed"] == []
+    # Only a scenario about refusing what a host does not offer skips: the full profile offers it.
+    assert [(r.scenario.name, r.status) for r in results if r.status != "passed"] == [
+        (s.name, "skipped") for s in SCENARIOS if s.unoffered
+    ]
 
 
 @pytest.mark.parametrize("profile", [p.name for p in HONEST])
 def test_honest_profiles_never_fail_and_skip_only_what_they_do_not_advertise(module, repo_corpus, profile):
     results = run(SCENARIOS, in_process(module, profile), repo_corpus)
     assert [r.message for r in results if r.status == "failed"] == []
-    skipped = [r for r in results if r.status == "skipped"]
+    offered = [r for r in results if r.status == "skipped" and r.scenario.unoffered]
+    assert all("is advertised" in r.message for r in offered)  # nothing to refuse: it offers the feature
+    skipped = [r for r in results if r.status == "skipped" and not r.scenario.unoffered]
     assert all(r.scenario.name not in ALWAYS_ON for r in skipped)  # corpus and core scenarios always run
     assert all("not advertised" in r.message or "does not list" in r.message for r in skipped)
     strict = run(SCENARIOS, in_process(module, profile), repo_corpus, strict=True)
-    assert summary(strict)["failed"] == len(skipped) and summary(strict)["skipped"] == 0
+    assert summary(strict)["failed"] == len(skipped) and summary(strict)["skipped"] == len(offered)
 
 
 def test_opting_out_keeps_a_skip_a_skip_in_strict_mode(module, repo_corpus):
-    evals = frozenset(s.name for s in HOST_SCENARIOS if s.name.startswith("agent-eval-"))
+    evals = frozenset(s.name for s in HOST_SCENARIOS if s.name.startswith("agent-eval-") and not s.unoffered)
     results = run(SCENARIOS, in_process(module, "no-eval"), repo_corpus, strict=True, opted_out=evals)
     corpus = len(SCENARIOS) - len(HOST_SCENARIOS)
     assert summary(results) == {
@@ -91,7 +96,9 @@ def test_every_mutant_is_killed_by_at_least_one_scenario(module, repo_corpus, ca
 
 def test_the_same_scenarios_run_over_http(served, repo_corpus):
     results = run(SCENARIOS, Http(served("full"), KEY, second_key=SECOND_KEY), repo_corpus, strict=True)
-    assert [(r.scenario.name, r.message) for r in results if r.status != "passed"] == []
+    assert [(r.scenario.name, r.status) for r in results if r.status != "passed"] == [
+        (s.name, "skipped") for s in SCENARIOS if s.unoffered
+    ]
     killed = run(SCENARIOS, Http(served("mutant-gating-ignored"), KEY), repo_corpus)
     assert [r.scenario.name for r in killed if r.status == "failed"] == ["verifier-gating"]
 
@@ -145,6 +152,30 @@ def test_the_check_reports_a_failing_scenario_where_the_spec_names_it(corpus_cop
     line = (root / where.path).read_text().splitlines()[where.line - 1]
     assert "`core-run-surface`" in line
     assert "the host reported ValueError" in where.message and "unauthenticated" in where.message
+
+
+def test_the_check_runs_a_refusal_scenario_against_the_profile_that_offers_nothing(repo_corpus, monkeypatch):
+    from wopgen.conformance import inprocess
+
+    real = inprocess.in_process
+
+    def older_core(module, profile="full", api_key="conformance-key"):  # the core profile answers as a pre-0081 host
+        transport = real(module, profile, api_key)
+        if profile != "core":
+            return transport
+        return Rewritten(
+            transport,
+            lambda method, path, reply: (
+                Reply(400, {"error": "validation_error", "message": "x"}) if reply.status == 501 else reply
+            ),
+        )
+
+    monkeypatch.setattr(inprocess, "in_process", older_core)
+    found = list(conformance_check.check(repo_corpus))
+    assert [d.rule for d in found] == ["conformance-agent-eval-unadvertised"]
+    assert found[0].message.startswith("generated host (core):")
+    monkeypatch.setattr(inprocess, "in_process", real)
+    assert list(conformance_check.check(repo_corpus)) == []
 
 
 def test_the_check_skips_a_corpus_without_an_api(findings):

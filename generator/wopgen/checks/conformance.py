@@ -2,7 +2,8 @@
 
 Runs only for a corpus that describes API operations (a corpus without them has no host). The
 host runs the `full` profile in strict mode, so a scenario that skips is a finding too: the full
-profile advertises everything, and every scenario must really exercise it.
+profile advertises everything, and every scenario must really exercise it. A scenario about refusing
+what a host does not offer runs, strict, against the `core` profile instead, which offers nothing.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ HOST_BROKEN = define(
 )
 
 PROFILE = "full"
+BARE = "core"  # the profile that offers nothing beyond the run surface
 
 
 def host_module(corpus: Corpus) -> ModuleType:
@@ -44,7 +46,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     from wopgen.checks.gate import blocking
     from wopgen.conformance.findings import diagnostics, unreachable
     from wopgen.conformance.inprocess import in_process
-    from wopgen.conformance.runner import DiscoveryError, run
+    from wopgen.conformance.runner import SKIPPED, DiscoveryError, run
     from wopgen.conformance.scenarios import SCENARIOS
     from wopgen.generate.host import HostGenerationError, describes_operations
 
@@ -69,7 +71,12 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         return
     try:
         results = run(SCENARIOS, in_process(module, PROFILE), corpus, strict=True)
+        # A scenario about refusing what a host does not offer skips on the full profile: it runs,
+        # strict, against the profile that offers nothing, so that it too is really exercised.
+        refusing = [r.scenario for r in results if r.scenario.unoffered and r.status == SKIPPED]
+        bare = run(refusing, in_process(module, BARE), corpus, strict=True) if refusing else []
     except DiscoveryError as exc:
         yield unreachable(corpus, str(exc))
         return
-    yield from diagnostics(corpus, results, f"generated host ({PROFILE})")
+    yield from diagnostics(corpus, [r for r in results if r.scenario not in refusing], f"generated host ({PROFILE})")
+    yield from diagnostics(corpus, bare, f"generated host ({BARE})")

@@ -68,6 +68,9 @@ class Scenario:
     gate: Gate
     body: Callable[[Context], None]
     clause: str = "advertise-only-implemented"  # the clause an assertion cites when it names none
+    # A scenario about how a host refuses what it does not offer: its gate skips a host that offers it,
+    # and strict mode takes that skip as no failure (such a host has nothing to refuse).
+    unoffered: bool = False
 
     @property
     def rule(self) -> str:

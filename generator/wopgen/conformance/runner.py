@@ -118,7 +118,8 @@ def run(
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Result]:
-    """Each scenario's result. Strict mode turns every skip into a failure, except opted-out ones.
+    """Each scenario's result. Strict mode turns every skip into a failure, except opted-out ones and
+    those of a scenario about refusing what the host does offer (`Scenario.unoffered`).
     `progress(done, total)` is told after each scenario."""
     caps = discover(transport)
     scenarios = list(scenarios)
@@ -128,7 +129,8 @@ def run(
             result = Result(scenario, SKIPPED, "not run: the whole run's deadline passed")
         else:
             result = _one(scenario, transport, corpus, caps)
-        if result.status == SKIPPED and strict and scenario.name not in opted_out:
+        offered = scenario.unoffered and scenario.gate(caps) is not None
+        if result.status == SKIPPED and strict and scenario.name not in opted_out and not offered:
             result = Result(scenario, FAILED, f"strict mode: {result.message}", result.seconds, (), result.requests)
         results.append(result)
         if progress is not None:

@@ -120,17 +120,9 @@ def _offers_resume(caps: dict[str, Any]) -> bool:
     return any(_advertised(caps, path) for path in _RESUMES)
 
 
-def _evals_refused(ctx: Context) -> None:
-    if ctx.caps.get("agents", {}).get("evalSuite", {}).get("supported") is True:
-        return
-    body = {"mode": "eval", "evalSuiteRef": "core.openwop.evals.sample", "agentId": "core.sample.worker"}
-    ctx.error_code(ctx.request("POST", "/v1/runs", body), "capability_not_provided", "an eval run", "eval-501")
-
-
 def run_surface(ctx: Context) -> None:
     _discovery(ctx)
     _refusals(ctx)
-    _evals_refused(ctx)
     ctx.need_fixture(NOOP_FIXTURE)
     _lifecycle(ctx)
 

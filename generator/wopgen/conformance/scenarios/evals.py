@@ -6,6 +6,7 @@ from typing import Any
 
 from wopgen.conformance.model import (
     BEHAVIOUR,
+    CORE,
     CORPUS,
     Context,
     Scenario,
@@ -29,6 +30,20 @@ def _offered(caps: dict[str, Any]) -> list[str]:
 
 def _regression_offered(caps: dict[str, Any]) -> str | None:
     return None if "regression" in _offered(caps) else "agents.evalSuite.modes does not list regression"
+
+
+def _unadvertised(caps: dict[str, Any]) -> str | None:
+    if caps.get("agents", {}).get("evalSuite", {}).get("supported") is True:
+        return "agents.evalSuite is advertised: the agent-eval-* scenarios hold the host to it"
+    return None
+
+
+def unadvertised(ctx: Context) -> None:
+    """A host that does not offer evaluation refuses an eval run with 501. This is its own scenario, not a
+    part of core-run-surface: a host older than RFC 0081 refuses the then-unknown `mode` with 400, and
+    it keeps passing every scenario it passed before (spec/rfcs/0081-agent-evaluation.md#compatibility)."""
+    body = {"mode": "eval", "evalSuiteRef": SAMPLE, "agentId": AGENT}
+    ctx.error_code(ctx.request("POST", "/v1/runs", body), "capability_not_provided", "an eval run", "eval-501")
 
 
 def suite_shape(ctx: Context) -> None:
@@ -149,6 +164,16 @@ SCENARIOS = (
         always,
         suite_shape,
         "eval-content-free",
+    ),
+    Scenario(
+        "agent-eval-unadvertised",
+        CORE,
+        "0081",
+        "A host that does not advertise agents.evalSuite answers an eval run with 501 capability_not_provided.",
+        _unadvertised,
+        unadvertised,
+        "eval-501",
+        unoffered=True,
     ),
     Scenario(
         "agent-eval-run",
