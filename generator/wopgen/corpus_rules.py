@@ -88,6 +88,7 @@ INSTANCE_INVALID_JSON = define(
 INSTANCE_UNMATCHED = define(
     "instance-unmatched",
     "warning",
-    "An `instances` glob of [tool.wopgen] matches no file of the corpus, so nothing is validated against its "
-    "schema (a mistyped folder or extension would otherwise check nothing in silence).",
+    "An `instances` glob of [tool.wopgen] matches no file of the corpus (or only files `exclude` names), so "
+    "nothing is validated against its schema (a mistyped folder or extension would otherwise check nothing in "
+    "silence).",
 )

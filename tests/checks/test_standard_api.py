@@ -229,6 +229,22 @@ def test_folder_in_neither_format_is_an_error(findings):
     assert hits(api_findings(findings, unknown_yaml), "api-format") == [("spec/api", 1)]
 
 
+def test_a_tool_configuration_beside_the_documents_can_be_excluded(findings):
+    """A linter's configuration kept in the API folder (redocly.yaml) is no API description: it is an
+    `api-shape` finding until `exclude` names it, and then it is not read at all."""
+
+    def linter_config(files: Files) -> None:
+        files["spec/api/redocly.yaml"] = "extends:\n  - recommended\n"
+
+    assert hits(api_findings(findings, linter_config), "api-shape") == [("spec/api/redocly.yaml", 1)]
+
+    def excluded(files: Files) -> None:
+        linter_config(files)
+        files["pyproject.toml"] += 'exclude = ["spec/api/redocly.yaml"]\n'
+
+    assert api_findings(findings, excluded) == []
+
+
 def test_api_command_explains_it_renders_only_declarative(make_corpus):
     root: Path = make_corpus(standard)
     result = CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(root / "out")])

@@ -348,6 +348,57 @@ def test_external_paths_excuse_a_missing_configured_part(findings):
     assert hits(declared, "corpus-missing") == []
 
 
+def _other_corpus_inside(files: Files) -> None:
+    """A second corpus's schemas in a sub-folder of the schemas folder (`$id`s under another base),
+    one of them linked from a page."""
+    other = schema("thing", {"type": "object", "$defs": {"unused": {"type": "string"}}})
+    other["$id"] = "https://openwop.dev/spec/v2/thing.schema.json"
+    files["schemas/v2/thing.schema.json"] = other
+    files[PAGE] += "The next version: [thing](../../schemas/v2/thing.schema.json).\n"
+    configure(files, "schemas-recursive = true", 'examples-required = ["valid"]')
+
+
+def test_exclude_leaves_a_sub_folder_unread(findings):
+    read, excluded = both(findings, _other_corpus_inside, 'exclude = ["schemas/v2"]')
+    assert {d.rule for d in read if d.path == "schemas/v2/thing.schema.json"} >= {"schema-id", "example-missing"}
+    assert [d for d in excluded if d.path.startswith("schemas/v2/")] == []
+    assert hits(excluded, "doc-link-broken") == []  # the file is still there: a link to it resolves
+
+
+def test_exclude_takes_globs_from_the_root(findings):
+    def by_glob(files: Files) -> None:
+        _other_corpus_inside(files)
+        configure(files, 'exclude = ["schemas/*/thing.schema.json"]')
+
+    assert [d for d in findings(by_glob) if d.path.startswith("schemas/v2/")] == []
+
+    def by_name_only(files: Files) -> None:
+        _other_corpus_inside(files)
+        configure(files, 'exclude = ["thing.schema.json"]')  # relative to the root: names no file there
+
+    assert hits(findings(by_name_only), "schema-id") == [("schemas/v2/thing.schema.json", 3)]
+
+
+def test_exclude_applies_to_instances(findings):
+    def fixtures(files: Files) -> None:
+        files["fixtures/a.json"] = {"name": "a"}
+        files["fixtures/other/b.json"] = {"provider": "b"}
+        configure(files, 'instances = [{ files = "fixtures/**/*.json", schema = "thing.schema.json" }]')
+
+    read, excluded = both(findings, fixtures, 'exclude = ["fixtures/other"]')
+    assert hits(read, "instance-invalid") == [("fixtures/other/b.json", 1)]
+    assert hits(excluded, "instance-invalid") == []
+
+    def all_excluded(files: Files) -> None:
+        fixtures(files)
+        configure(files, 'exclude = ["fixtures"]')
+
+    unmatched = [d for d in findings(all_excluded) if d.rule == "instance-unmatched"]
+    assert [d.message.split(", so")[0] for d in unmatched] == [
+        "[tool.wopgen] instances: files = 'fixtures/**/*.json' matches only files `exclude` names"
+    ]
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -359,6 +410,8 @@ def test_external_paths_excuse_a_missing_configured_part(findings):
         "banner-pattern = '(unclosed'",
         "banner-pattern = '^> Status'",
         'rfc-section-match = "fuzzy"',
+        'exclude = ["../elsewhere"]',
+        'exclude = ["/etc"]',
     ],
 )
 def test_bad_convention_values_are_usage_errors(tmp_path: Path, line: str) -> None:

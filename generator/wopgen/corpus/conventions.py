@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from pathlib import PurePosixPath
 from typing import Any
 
+from wopgen.corpus.files import inside
 from wopgen.corpus.rfc import SECTIONS as RFC_SECTIONS
 
 BANNER_LEVELS = ("Stable", "Stabilizing", "Draft", "Experimental", "Deprecated")
@@ -51,6 +52,7 @@ class Conventions:
     banner_pattern: str = BANNER_PATTERN
     banner_levels: tuple[str, ...] = BANNER_LEVELS
     external_paths: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
     site_title: str = "OpenWOP v1"
     repository_url: str = ""
 
@@ -194,6 +196,14 @@ _CONVENTIONS: tuple[tuple[str, str, str, str], ...] = (
         "Files the corpus links to or names in Affects that live outside this checkout (a partial copy); "
         "a link to one is not `doc-link-broken`.",
     ),
+    (
+        "exclude",
+        "exclude",
+        "list of globs",
+        "Files no part of the corpus reads, as globs relative to the corpus root; a folder covers what is below "
+        "it (another corpus's schemas in a sub-folder, a tool's configuration in the API folder). They stay on "
+        "disk, so a link to one still resolves.",
+    ),
     ("site-title", "site_title", "string", "Title of the docs site and of `wopgen init`'s pages."),
     ("repository-url", "repository_url", "string", "URL of the corpus's repository, linked from the docs site."),
 )
@@ -264,6 +274,9 @@ def parse_conventions(table: Mapping[str, Any]) -> Conventions:
         raise ConventionError("examples-required may list only valid and invalid")
     if values.get("examples_layout") == "per-def" and not values.get("examples_schema"):
         raise ConventionError('examples-layout = "per-def" needs examples-schema (the single-file schema)')
+    for pattern in values.get("exclude", ()):
+        if not inside(pattern) or ".." in pattern.split("/"):
+            raise ConventionError(f"exclude: {pattern!r} is not a glob inside the corpus root")
     url = values.get("repository_url")
     if url and not url.startswith(("https://", "http://")):
         raise ConventionError(f"repository-url must be an http(s) URL (got {url!r})")

@@ -64,6 +64,20 @@ def glob_paths(paths: frozenset[str], pattern: str) -> list[str]:
     return sorted(p for p in paths if matcher.fullmatch(p))
 
 
+def matched_or_below(relative: str, patterns: tuple[str, ...]) -> bool:
+    """Whether `relative`, or a folder above it, matches one of the globs (relative to the root): a
+    pattern naming a folder covers everything below it."""
+    if not patterns:
+        return False
+    matchers = [_glob_regex(posixpath.normpath(p)) for p in patterns]
+    parts = relative.split("/")
+    for end in range(len(parts), 0, -1):
+        prefix = "/".join(parts[:end])
+        if any(m.fullmatch(prefix) for m in matchers):
+            return True
+    return False
+
+
 def _glob_regex(pattern: str) -> re.Pattern[str]:
     """The regular expression of a pathlib-style glob over POSIX paths: `*`, `?` and `[...]` stay
     within one segment, a `**` segment spans any number of them."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
-from wopgen.corpus.files import Listing, decodable, holds_file, listing, shown
+from wopgen.corpus.files import Listing, decodable, holds_file, listing, matched_or_below, shown
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, Instance, ParsedOnUse, gc_paused
@@ -208,15 +208,22 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
     listed = listing(settings.root)
     reader = _Reader(settings, diagnostics, listed.files, memo)
 
+    excluded = settings.conventions.exclude
+
+    def _kept(paths: list[str]) -> list[str]:
+        """`paths` in path order, without those `exclude` names (or lies below)."""
+        return [rel for rel in sorted(paths, key=_path_order) if not matched_or_below(rel, excluded)]
+
     def _files(relative: str, pattern: str) -> list[str]:
-        """The listed files of a part matching `pattern` (relative to the root, in path order): the
-        disk is walked once, by `listing`. Those whose name is not UTF-8 are reported, not returned, and
-        so is a folder named as such a file would be (`x.schema.json/`), which would be left out unseen."""
+        """The listed files of a part matching `pattern` (relative to the root, in path order), less
+        those `exclude` names: the disk is walked once, by `listing`. Those whose name is not UTF-8 are
+        reported, not returned, and so is a folder named as such a file would be (`x.schema.json/`),
+        which would be left out unseen."""
         if "." in pattern.rsplit("/", 1)[-1]:  # a pattern naming files by their suffix
-            for folder in sorted(listed.folders_under(relative, pattern), key=_path_order):
+            for folder in _kept(listed.folders_under(relative, pattern)):
                 message = f"a folder named like the files {pattern!r} reads; only files are read, so it is skipped"
                 diagnostics.append(UNREADABLE.at(folder, 1, message, "rename the folder, or move its files out"))
-        return [rel for rel in sorted(listed.under(relative, pattern), key=_path_order) if reader.named(rel)]
+        return [rel for rel in _kept(listed.under(relative, pattern)) if reader.named(rel)]
 
     if listed.truncated:
         diagnostics.append(
@@ -336,13 +343,15 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
             changelogs.later(reader.relative(changelog), page)
 
     for entry in settings.instances:
-        matched = sorted(listed.under(".", entry.files), key=_path_order)
+        listed_matches = listed.under(".", entry.files)
+        matched = _kept(listed_matches)
         if not matched and not listed.truncated:
+            what = "matches only files `exclude` names" if listed_matches else "matches no file"
             diagnostics.append(
                 INSTANCE_UNMATCHED.at(
                     settings.source_path(),
                     entry.line,
-                    f"[tool.wopgen] instances: files = {entry.files!r} matches no file, so nothing is validated "
+                    f"[tool.wopgen] instances: files = {entry.files!r} {what}, so nothing is validated "
                     f"against {entry.target}",
                     "correct the glob: it is relative to the corpus root, `*` stays within a folder and `**` "
                     "crosses folders (build/, .git/ and the other ignored folders are never listed)",
