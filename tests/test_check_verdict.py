@@ -53,3 +53,18 @@ def test_the_summary_says_what_was_checked(make_corpus: Callable[..., Path]) -> 
     assert f"{counts['schemas']} schemas" in text and f"{counts['pages']} page" in text
     doc = json.loads(run(root, "--format", "json").output)
     assert doc["checked"] == counts
+
+
+def test_the_summary_counts_the_invariants_and_the_changelog_it_read(
+    make_corpus: Callable[..., Path], tmp_path: Path
+) -> None:
+    """The two single-file parts are checked too, so the summary says so; a corpus without them does
+    not mention them."""
+    root = make_corpus()
+    entries = len(load(root).invariants.data["invariants"])  # type: ignore[union-attr]
+    counts = load(root).checked()
+    assert counts["invariants"] == entries > 0 and counts["changelogs"] == 1
+    assert f"{entries} invariant" in run(root).output and "1 changelog)" in run(root).output
+
+    bare = write(tmp_path / "bare", {"pyproject.toml": PYPROJECT, "spec/v1/a.md": "# A\n"})
+    assert not {"invariants", "changelogs"} & set(load(bare).checked())

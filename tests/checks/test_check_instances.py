@@ -57,7 +57,7 @@ def test_a_valid_instance_passes_and_is_counted(make_corpus: Callable[..., Path]
     assert corpus.checked()["instances"] == 1
     result = CliRunner().invoke(cli, ["--root", str(root), "check", "--no-cache"])
     assert result.exit_code == 0, result.output
-    assert "1 instance)" in result.output
+    assert ", 1 instance, " in result.output
 
 
 def test_a_value_of_the_wrong_type_is_reported_at_its_line_and_column(findings) -> None:

@@ -88,6 +88,12 @@ def _refuse(uri: str) -> referencing.Resource[Any]:
     raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
 
 
+def _entries(invariants: Any) -> int:
+    """How many entries the invariants file lists (none when it is not a mapping with a list)."""
+    listed = invariants.get("invariants") if isinstance(invariants, dict) else None
+    return len(listed) if isinstance(listed, list) else 0
+
+
 class ParsedOnUse(MutableMapping[str, V]):
     """A mapping of documents read at load whose parsing waits until one is first asked for (then
     it is kept). Checks that read no page or RFC do not pay for parsing them; iteration order is
@@ -184,6 +190,9 @@ class Corpus:
             "API files": len(self.api),
             # only when [tool.wopgen] instances asks for any: a corpus without them reads as before
             **({"instances": len(self.instances)} if self.settings.instances else {}),
+            # the single-file parts, when the corpus has them
+            **({"invariants": _entries(self.invariants.data)} if self.invariants is not None else {}),
+            **({"changelogs": len(self.changelogs)} if self.changelogs else {}),
         }
 
     # --- schemas -------------------------------------------------------------------------
