@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
+from support.api_corpus import api_files
 from support.site_builds import built_site
 from support.site_pages import staged
 from wopgen.catalogue import catalogue
@@ -621,3 +622,38 @@ def test_a_message_without_a_summary_is_summed_up_by_its_title_or_description(
     assert "| [`run.started`](../events.md#event-run-started) | A run started |" in page
     assert "| `thing.noted` | Something was noted. |" in page
     assert "The rest of the description" not in page
+
+
+# --- links from the prose to the API files ---------------------------------------------------------
+
+LINKS = (
+    "Read [the HTTP API](../api/openapi.yaml), [the admin API](../api/admin.openapi.yaml#/paths), "
+    "[the events](../api/asyncapi.yaml) and [the folder](../api/).\n"
+)
+
+
+def test_a_link_to_an_api_document_leads_to_the_page_that_shows_it(make_corpus: Callable[..., Path]) -> None:
+    """The site shows every API document on a page of its own, so a link to one is kept and leads
+    there (the folder leads to the HTTP page), instead of losing its link as a file the site does not
+    publish would."""
+
+    def edit(files: Files) -> None:
+        files.update({OPENAPI: OPENAPI_TEXT, ADMIN: ADMIN_TEXT, ASYNCAPI: ASYNCAPI_TEXT})
+        files["spec/v1/overview.md"] += LINKS
+
+    page = str(staged(render(load(make_corpus(edit)), rules=catalogue()))["docs/spec/v1/overview.md"])
+    assert (
+        "Read [the HTTP API](../../api/index.md), [the admin API](../../api/admin.openapi.md), "
+        "[the events](../../api/events.md) and [the folder](../../api/index.md)."
+    ) in page
+
+
+def test_a_link_to_a_declarative_api_file_leads_to_the_page_rendered_from_it(make_corpus: Callable[..., Path]) -> None:
+    def edit(files: Files) -> None:
+        files.update(api_files())
+        files["spec/v1/overview.md"] += (
+            "See [operations](../api/operations.yaml) and [channels](../api/channels.yaml).\n"
+        )
+
+    page = str(staged(render(load(make_corpus(edit)), rules=catalogue()))["docs/spec/v1/overview.md"])
+    assert "See [operations](../../api/index.md) and [channels](../../api/events.md)." in page

@@ -472,6 +472,21 @@ def _placed(site: SiteContext) -> list[Placed]:
     return out
 
 
+def source_pages(site: SiteContext) -> dict[str, str]:
+    """The page that shows each API file of the corpus (repository path -> site page), and the HTTP
+    page for the API folder itself, so a link written to one of them in the prose leads there."""
+    api = read_api(site.corpus)
+    if api.standard and not api.present:
+        shown = {place.source.path: place.page for place in placed(site) if place.source is not None}
+    else:
+        rendered = ((api.operations_path, HTTP), (api.channels_path, CHANNELS))
+        shown = {path: page for path, page in rendered if path}
+    folder = posixpath.normpath(site.corpus.settings.api)
+    if shown and folder != ".":
+        shown[folder] = HTTP
+    return shown
+
+
 def nav(site: SiteContext) -> list[object]:
     """The HTTP and event-channel pages in the nav: the first of each kind as always, then the others."""
     further: list[object] = [{place.heading: place.page} for place in placed(site) if place.label]

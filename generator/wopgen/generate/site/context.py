@@ -40,7 +40,10 @@ class SiteContext:
 
     @cached_property
     def paths(self) -> SitePaths:
-        return SitePaths(self.corpus)
+        # The API pages are placed by the module that renders them, which renders with this context.
+        from wopgen.generate.site.api import source_pages
+
+        return SitePaths(self.corpus, source_pages(self))
 
     @cached_property
     def blocks(self) -> CodeBlocks:

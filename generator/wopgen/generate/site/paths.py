@@ -4,7 +4,8 @@ The corpus links files by their repository paths (`../../schemas/run-event.schem
 `../rfcs/0090-verifier-turn.md#summary`). On the site those files are pages at other paths, so every
 link is resolved against the repository path of the page it is written in, mapped to the page that
 shows the target, and written relative to the page being rendered. A link to a file the site does
-not publish keeps its text and loses the link, so the strict build never meets a broken one.
+not publish keeps its text and loses the link, so the strict build never meets a broken one; a link to
+an API file leads to the page rendered from it.
 """
 
 from __future__ import annotations
@@ -49,10 +50,13 @@ class Target:
 class SitePaths:
     """The map from repository paths to site pages for one corpus."""
 
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, corpus: Corpus, api_pages: Mapping[str, str] | None = None) -> None:
+        """`api_pages`: the page that shows each API file (and the API folder), as the API pages
+        place them."""
         self.corpus = corpus
         settings = corpus.settings
-        table: dict[str, Target] = {}
+        table: dict[str, Target] = {_norm(path): Target(page) for path, page in (api_pages or {}).items()}
+        self._api_files = frozenset(table)
         for path in corpus.docs:
             table[path] = Target(self.doc_page(path))
         for path in corpus.rfcs:
@@ -178,6 +182,8 @@ class SitePaths:
             # A JSON pointer into a schema: its page has a section per `$defs` entry, nothing finer.
             parts = anchor.split("/")
             anchor = def_anchor(parts[2]) if len(parts) > 2 and parts[1] == "$defs" else ""
+        elif anchor.startswith("/") and _norm(repo_path) in self._api_files:
+            anchor = ""  # a JSON pointer into an API document: its page has no section per pointer
         return f"{bang}[{text}]({self.href(page, target, anchor)}{title})"
 
 
