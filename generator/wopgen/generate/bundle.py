@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,7 +120,7 @@ class BundledDocument:
     siblings: tuple[str, ...] = ()  # the `$ref`s into another API document, now naming it beside the copy
 
 
-def bundling(corpus: Corpus, path: str, data: Any) -> BundledDocument:
+def bundling(corpus: Corpus, path: str, data: Any, beside: Mapping[str, str] | None = None) -> BundledDocument:
     """A copy of the corpus's own OpenAPI or AsyncAPI document at `path` (parsed: `data`) that needs
     no other file: every `$ref` into a corpus schema (`../schemas/x.schema.json#/$defs/y`, an `$id`)
     points instead at a copy of that schema bundled under `components/schemas`, with the schemas it
@@ -127,7 +128,8 @@ def bundling(corpus: Corpus, path: str, data: Any) -> BundledDocument:
     document by that name that is only a `$ref` to that very schema gives its place up to it. Should
     a name stand for something else in the document, every bundled name starts with `corpus.`.
     `$ref`s inside the document are left as written. One into another API document of the corpus names
-    that document by its file name alone, as the site publishes the API documents side by side. One that
+    that document by the file name the site publishes it under beside the copy: `beside` gives it by
+    document path, else it is the document's own file name. One that
     leads nowhere else (a file the corpus lacks, a fragment of another YAML file) would send a reader of
     the copy to fetch what is not there: it is taken out and kept as the note `x-wop-unbundled-ref`
     (`wopgen check` reports it as `api-ref-unresolved`)."""
@@ -147,7 +149,8 @@ def bundling(corpus: Corpus, path: str, data: Any) -> BundledDocument:
             found.append((where, ref, target))
         elif target is not None and target.path in documents:
             fragment = pointer_fragment(target.pointer) if target.pointer else ""
-            _at(plain, where)["$ref"] = posixpath.basename(target.path) + fragment
+            name = (beside or {}).get(target.path) or posixpath.basename(target.path)
+            _at(plain, where)["$ref"] = name + fragment
             siblings.append(ref)
         else:  # nowhere to lead in a file of its own: kept as a note, not as a reference to fetch
             holder = _at(plain, where)

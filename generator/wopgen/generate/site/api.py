@@ -1,5 +1,6 @@
 """API reference pages, rendered from the OpenAPI and AsyncAPI documents: the ones `wopgen api`
-generates from operations.yaml/channels.yaml, or the corpus's own, kept in the API folder as written.
+generates from operations.yaml/channels.yaml, and the corpus's own, kept in the API folder as written
+(a folder may hold both: the generated pages come first).
 
 The operations and the event channel become plain Markdown (no viewer, nothing from a CDN); every
 schema of the corpus the documents name links to its schema page, and the documents are published
@@ -266,10 +267,11 @@ def http_page(
     source: StandardDocument | None = None,
     page: str = HTTP,
     heading: str = "HTTP API",
+    renamed: str = "",
 ) -> str:
     """The HTTP page of `document`: the generated one, or `source`, the corpus's own, as written (and
-    as it is `published`). `page` is where it goes (its links are made from there), `heading` what it
-    is called."""
+    as it is `published`, as `raw`). `page` is where it goes (its links are made from there), `heading`
+    what it is called, `renamed` what takes the source's own file name when `raw` is another."""
     copy = published(site.corpus, source) if source is not None else None
     link = _Components(site, page, _refs(site, document, source), generated=source is None)
     operations = _operations(document, link)
@@ -296,6 +298,7 @@ def http_page(
         raw=raw,
         source=source.path if source is not None else "",
         copy=copy,
+        renamed=renamed,
     )
 
 
@@ -315,9 +318,10 @@ def channels_page(
     source: StandardDocument | None = None,
     page: str = CHANNELS,
     heading: str = "Event channel",
+    renamed: str = "",
 ) -> str:
-    """The event-channel page of `document`: the generated one, or `source`, the corpus's own; `page`
-    and `heading` as for `http_page`."""
+    """The event-channel page of `document`: the generated one, or `source`, the corpus's own; `raw`,
+    `page`, `heading` and `renamed` as for `http_page`."""
     copy = published(site.corpus, source) if source is not None else None
     refs = _refs(site, document, source)
     known = {event.type for event in site_events(site)}
@@ -381,6 +385,7 @@ def channels_page(
         raw=raw,
         source=source.path if source is not None else "",
         copy=copy,
+        renamed=renamed,
         stated=stated,
         untold=[key for key, _ in MESSAGE_ANNOTATIONS if not stated[key]],
     )
@@ -391,7 +396,7 @@ class Placed:
     """Where the site shows one API document. The first OpenAPI and the first AsyncAPI document keep
     the pages every build has given them (the HTTP page, the event-channel page, the Swagger UI page),
     so links to those stay good; each further document gets pages named after its file, listed in the
-    nav under `label`."""
+    nav under `label`. A document generated from the declarative files comes first of its kind."""
 
     kind: str  # "openapi" | "asyncapi"
     page: str  # its HTTP or event-channel page
@@ -400,6 +405,7 @@ class Placed:
     try_page: str = ""  # an OpenAPI document's Swagger UI page, and the file that page loads
     try_spec: str = ""
     source: StandardDocument | None = None  # None: the document `wopgen api` generates
+    renamed: str = ""  # what the site publishes under the source's own file name, when `published` differs
 
     @property
     def heading(self) -> str:
@@ -431,31 +437,58 @@ def _named_first(documents: list[StandardDocument], kind: str) -> list[StandardD
 def placed(site: SiteContext) -> list[Placed]:
     """Every API document the site shows, the first of each kind first (see `Placed`).
 
-    Of several documents of a kind, the first is the one named as its format names it (`openapi.yaml`,
-    `asyncapi.json`), else the first by file name; a further one is named after its file without the
-    extension (`admin.openapi.yaml`: `api/admin.openapi.md`, and for OpenAPI `api/admin.openapi.try.md`
-    loading `api/admin.openapi.try.json`), with `-2`, `-3` added should that name be taken by a page or
-    a file the API folder already has (`index.yaml`, `try.json`). Every document is published under its
-    own file name, which the API folder makes unique. Worked out once per corpus: the nav, the pages
-    and each Swagger UI page ask."""
-    return site.corpus.view(("site-api-placed",), lambda: _placed(site))
+    A kind the declarative files describe (operations.yaml: OpenAPI, channels.yaml: AsyncAPI) has the
+    generated document first; the corpus's own documents of that kind follow it. Of a kind they do not
+    describe, the first is the corpus's own document named as its format names it (`openapi.yaml`,
+    `asyncapi.json`), else the first by file name. A further one is named after the file it is
+    published as, without the extension (`admin.openapi.yaml`: `api/admin.openapi.md`, and for OpenAPI
+    `api/admin.openapi.try.md` loading `api/admin.openapi.try.json`), with `-2`, `-3` added should that
+    name be taken by a page or a file the API folder already has (`index.yaml`, `try.json`).
+
+    Every document of the API folder is published under its own file name, which the folder makes
+    unique, unless the site writes another file of that name beside it (the generated `openapi.yaml`,
+    the Swagger UI copy `openapi.try.json`): then under that name with `-2`, `-3` added before the
+    extension (`openapi-2.yaml`), and every published reference to it names it so (see `published`).
+    Worked out once per corpus: the nav, the pages and each Swagger UI page ask."""
+    return _placements(site.corpus)
 
 
-def _placed(site: SiteContext) -> list[Placed]:
-    api = read_api(site.corpus)
-    if not (api.standard and not api.present):
+def _placements(corpus: Corpus) -> list[Placed]:
+    return corpus.view(("site-api-placed",), lambda: _placed(corpus))
+
+
+def _placed(corpus: Corpus) -> list[Placed]:
+    api = read_api(corpus)
+    if not api.standard:
         return list(_GENERATED)
+    declared = {"openapi": api.operations_path, "asyncapi": api.channels_path}
+    own = {
+        first.kind: _named_first([d for d in api.standard if d.kind == first.kind], first.kind) for first in _GENERATED
+    }
+    # The generated page of a kind stays when the declarative files describe that kind, or when no
+    # document of the corpus's own takes its place (a corpus with channels.yaml alone keeps its HTTP page).
+    generated = {kind: api.present and (declared[kind] is not None or not own[kind]) for kind in own}
+    reserved = {posixpath.basename(TRY_SPEC): "the copy of the OpenAPI document the Swagger UI page loads"}
+    for first in _GENERATED:
+        if generated[first.kind]:
+            source = declared[first.kind]
+            reserved[first.published] = (
+                f"the document generated from `{source}`" if source else "the generated document"
+            )
+    names = _published_names(api.standard, reserved)
     taken: set[str] = set()
-    for path in (HTTP, CHANNELS, TRY, TRY_SPEC, *(f"{FOLDER}/{posixpath.basename(d.path)}" for d in api.standard)):
+    for path in (HTTP, CHANNELS, TRY, TRY_SPEC, *(f"{FOLDER}/{name}" for name in [*reserved, *names.values()])):
         taken |= _claims(path)
     out: list[Placed] = []
     for first in _GENERATED:
         kind = first.kind
-        documents = _named_first([d for d in api.standard if d.kind == kind], kind)
-        for number, document in enumerate(documents):
-            name = posixpath.basename(document.path)
-            if number == 0:
-                out.append(Placed(kind, first.page, name, "", first.try_page, first.try_spec, document))
+        if generated[kind]:
+            out.append(first)
+        for number, document in enumerate(own[kind]):
+            name = names[document.path]
+            renamed = reserved.get(posixpath.basename(document.path), "")
+            if number == 0 and not generated[kind]:
+                out.append(Placed(kind, first.page, name, "", first.try_page, first.try_spec, document, renamed))
                 continue
             base = _UNSAFE.sub("-", _stem(name)).strip("-.") or kind
             suffix = 1
@@ -468,7 +501,8 @@ def _placed(site: SiteContext) -> list[Placed]:
                 suffix += 1
             taken |= wanted
             try_page, try_spec = paths[1:] if kind == "openapi" else ("", "")
-            out.append(Placed(kind, paths[0], name, name, try_page, try_spec, document))
+            label = posixpath.basename(document.path)
+            out.append(Placed(kind, paths[0], name, label, try_page, try_spec, document, renamed))
     return out
 
 
@@ -476,15 +510,32 @@ def source_pages(site: SiteContext) -> dict[str, str]:
     """The page that shows each API file of the corpus (repository path -> site page), and the HTTP
     page for the API folder itself, so a link written to one of them in the prose leads there."""
     api = read_api(site.corpus)
-    if api.standard and not api.present:
-        shown = {place.source.path: place.page for place in placed(site) if place.source is not None}
-    else:
-        rendered = ((api.operations_path, HTTP), (api.channels_path, CHANNELS))
-        shown = {path: page for path, page in rendered if path}
+    rendered = ((api.operations_path, HTTP), (api.channels_path, CHANNELS))
+    shown = {path: page for path, page in rendered if path}
+    shown |= {place.source.path: place.page for place in placed(site) if place.source is not None}
     folder = posixpath.normpath(site.corpus.settings.api)
     if shown and folder != ".":
         shown[folder] = HTTP
     return shown
+
+
+def _published_names(documents: list[StandardDocument], reserved: Mapping[str, str]) -> dict[str, str]:
+    """Document path -> the file name it is published under: its own, or, when that is `reserved`,
+    its own with the first free `-2`, `-3` before the extension (one no document of the folder has)."""
+    used = {*reserved, *(posixpath.basename(d.path) for d in documents)}
+    names: dict[str, str] = {}
+    for document in documents:
+        name = posixpath.basename(document.path)
+        if name in reserved:
+            stem = _stem(name)
+            extension = name[len(stem) :]
+            number = 2
+            while f"{stem}-{number}{extension}" in used:
+                number += 1
+            name = f"{stem}-{number}{extension}"
+            used.add(name)
+        names[document.path] = name
+    return names
 
 
 def nav(site: SiteContext) -> list[object]:
@@ -536,8 +587,9 @@ def _dangling(corpus: Corpus, path: str, data: Any) -> list[tuple[str, str]]:
 def _published(corpus: Corpus, document: StandardDocument) -> Published:
     data = document.doc.data
     outside = [ref for _where, ref in ref_strings(data) if not ref.startswith("#")]
+    beside = {place.source.path: place.published for place in _placements(corpus) if place.source is not None}
     try:
-        bundled = bundling(corpus, document.path, data)
+        bundled = bundling(corpus, document.path, data, beside)
     except BundleError as exc:
         return _as_written(corpus, document, outside, None, str(exc))
     copy = bundled.document
@@ -576,9 +628,27 @@ def _unique(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return list(dict.fromkeys(pairs))
 
 
+def _generated_pages(site: SiteContext, places: list[Placed]) -> Pages:
+    """The pages of the documents `wopgen api` generates from operations.yaml/channels.yaml, and the
+    documents beside them; when they cannot be generated, each page says why."""
+    if not places:
+        return {}
+    try:
+        documents = api_documents(site.corpus)
+    except ApiError as exc:
+        note = site.render("api-missing.md.j2", reason=str(exc))
+        return {place.page: _titled(note, place.kind) for place in places}
+    # The pages read the documents as built; the files published next to them are their YAML text.
+    out: Pages = {f"{FOLDER}/{name}": dump(document) for name, document in documents.items()}
+    for place in places:
+        render = http_page if place.kind == "openapi" else channels_page
+        out[place.page] = render(site, documents.get(place.published, {}), place.published, None, place.page)
+    return out
+
+
 def _standard_pages(site: SiteContext, places: list[Placed]) -> Pages:
     """The pages of OpenAPI / AsyncAPI documents kept in the API folder as written: each is published
-    (see `Published`) and gets its page; with no document of a kind, that kind's page says so."""
+    (see `Published`) and gets its page."""
     out: Pages = {}
     for place in places:
         source = place.source
@@ -586,11 +656,15 @@ def _standard_pages(site: SiteContext, places: list[Placed]) -> Pages:
             continue
         out[f"{FOLDER}/{place.published}"] = published(site.corpus, source).text
         render = http_page if place.kind == "openapi" else channels_page
-        out[place.page] = render(site, source.doc.data, place.published, source, place.page, place.heading)
-    note = site.render("api-missing.md.j2", reason="the API folder has no document of this kind")
-    out.setdefault(HTTP, note)
-    out.setdefault(CHANNELS, note.replace("# HTTP API", "# Event channel", 1))
+        out[place.page] = render(
+            site, source.doc.data, place.published, source, place.page, place.heading, place.renamed
+        )
     return out
+
+
+def _titled(note: str, kind: str) -> str:
+    """The note of `api-missing.md.j2` (titled for the HTTP page) as the page of `kind` has it."""
+    return note if kind == "openapi" else note.replace("# HTTP API", "# Event channel", 1)
 
 
 def openapi_data(site: SiteContext, place: Placed) -> Mapping[str, Any] | None:
@@ -607,16 +681,12 @@ def openapi_data(site: SiteContext, place: Placed) -> Mapping[str, Any] | None:
 
 
 def pages(site: SiteContext) -> Pages:
-    api = read_api(site.corpus)
-    if api.standard and not api.present:
-        return _standard_pages(site, placed(site))
-    try:
-        documents = api_documents(site.corpus)
-        # The pages read the documents as built; the files published next to them are their YAML text.
-        out: Pages = {f"{FOLDER}/{name}": dump(document) for name, document in documents.items()}
-    except ApiError as exc:
-        note = site.render("api-missing.md.j2", reason=str(exc))
-        return {HTTP: note, CHANNELS: note.replace("# HTTP API", "# Event channel", 1)}
-    out[HTTP] = http_page(site, documents.get(OPENAPI_FILE, {}))
-    out[CHANNELS] = channels_page(site, documents.get(ASYNCAPI_FILE, {}))
+    """Every API page and the documents published beside them: the generated ones first, then the
+    corpus's own (see `placed`)."""
+    places = placed(site)
+    out = _generated_pages(site, [place for place in places if place.source is None])
+    out.update(_standard_pages(site, places))
+    note = site.render("api-missing.md.j2", reason="the API folder has no document of this kind")
+    for page, kind in ((HTTP, "openapi"), (CHANNELS, "asyncapi")):  # a kind the corpus has no document of
+        out.setdefault(page, _titled(note, kind))
     return out
