@@ -1,7 +1,7 @@
 """The API pages of a corpus whose API folder holds both the declarative files (operations.yaml,
 channels.yaml) and OpenAPI / AsyncAPI documents of its own: every document `wopgen check` reads has
 its pages on the site, the generated ones first, each published under a name no other file of the
-site's API folder takes."""
+site's API folder takes; and each API page links to the file it is rendered from for editing."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import yaml
 from support.api_corpus import api_files
 from support.corpus_factory import write
 from support.helpers import diagnose
+from support.site_builds import built_site
 from support.site_pages import staged
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
@@ -69,9 +70,9 @@ channels:
 """
 
 
-def _corpus(tmp_path: Path, **api: str | None) -> Path:
+def _corpus(tmp_path: Path, *, site: str = "", **api: str | None) -> Path:
     """The API corpus (operations.yaml, channels.yaml) with `api` written into its API folder (a
-    file name with `_` for `.`; None removes the file)."""
+    file name with `_` for `.`; None removes the file) and `site` added to [tool.wopgen.site]."""
     files = api_files()
     for name, text in api.items():
         path = "spec/api/" + name.replace("_", ".")
@@ -79,6 +80,8 @@ def _corpus(tmp_path: Path, **api: str | None) -> Path:
             del files[path]
         else:
             files[path] = text
+    if site:
+        files["pyproject.toml"] += "\n[tool.wopgen.site]\n" + site
     return write(tmp_path / "corpus", files)
 
 
@@ -208,3 +211,40 @@ def test_a_document_named_like_the_swagger_ui_copy_keeps_both_files(tmp_path: Pa
     assert json.loads(str(tree["docs/api/openapi.try.json"]))["info"]["title"] == "Named openapi"
     page = str(tree["docs/api/openapi.try-2.md"])
     assert "not under its own name `openapi.try.json`, which the site\ngives to the copy" in page
+
+
+def _edit_link(site: dict[str, bytes], page: str) -> str | None:
+    html = site[page].decode("utf-8")
+    marker = '" title="Edit this page"'
+    if marker not in html:
+        return None
+    return html.split(marker, 1)[0].rsplit('<a href="', 1)[1]
+
+
+def test_each_api_page_links_to_the_file_it_is_rendered_from(tmp_path: Path) -> None:
+    """With a repository named, each API page's edit link opens its source: operations.yaml for the
+    generated HTTP and Swagger UI pages, channels.yaml for the event channel, the document itself for
+    a page of the corpus's own document. Without one, no page has an edit link."""
+    site = 'repo-url = "https://example.org/wop"\n'
+    named = _corpus(tmp_path, site=site, admin_openapi_yaml=ADMIN, openapi_yaml=HAND_WRITTEN)
+    sources = json.loads(str(render(load(named), rules=catalogue())["sources.json"]))
+    assert {page: path for page, path in sources.items() if page.startswith("api/")} == {
+        "api/index.md": "spec/api/operations.yaml",
+        "api/try.md": "spec/api/operations.yaml",
+        "api/events.md": "spec/api/channels.yaml",
+        "api/openapi-2.md": "spec/api/openapi.yaml",
+        "api/openapi-2.try.md": "spec/api/openapi.yaml",
+        "api/admin.openapi.md": "spec/api/admin.openapi.yaml",
+        "api/admin.openapi.try.md": "spec/api/admin.openapi.yaml",
+    }
+    built = built_site(named, tmp_path / "site", None)
+    edit = "https://example.org/wop/blob/HEAD/"
+    assert _edit_link(built, "api/index.html") == edit + "spec/api/operations.yaml"
+    assert _edit_link(built, "api/events/index.html") == edit + "spec/api/channels.yaml"
+    assert _edit_link(built, "api/try/index.html") == edit + "spec/api/operations.yaml"
+    assert _edit_link(built, "api/openapi-2/index.html") == edit + "spec/api/openapi.yaml"
+    assert _edit_link(built, "api/admin.openapi/index.html") == edit + "spec/api/admin.openapi.yaml"
+    assert _edit_link(built, "schemas/thing/index.html") == edit + "schemas/thing.schema.json"
+    assert _edit_link(built, "rules/index.html") is None  # made from many files: none to edit
+    plain = built_site(_corpus(tmp_path / "plain", admin_openapi_yaml=ADMIN_ALONE), tmp_path / "plain-site", None)
+    assert [page for page in plain if page.endswith(".html") and _edit_link(plain, page)] == []

@@ -203,6 +203,7 @@ def sources(site: SiteContext) -> dict[str, str]:
     table = {paths.doc_page(p): p for p in corpus.docs}
     table.update({paths.rfc_page(r.path): r.path for r in corpus.rfcs.values()})
     table.update({paths.schema_page(p): p for p in corpus.schemas})
+    table.update(site_api.sources(site))
     if corpus.changelog is not None:
         table[CHANGELOG] = corpus.changelog.path
     return dict(sorted(table.items()))

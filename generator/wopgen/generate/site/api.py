@@ -690,3 +690,17 @@ def pages(site: SiteContext) -> Pages:
     for page, kind in ((HTTP, "openapi"), (CHANNELS, "asyncapi")):  # a kind the corpus has no document of
         out.setdefault(page, _titled(note, kind))
     return out
+
+
+def sources(site: SiteContext) -> dict[str, str]:
+    """Each API page -> the corpus file it is rendered from, for its edit link: the corpus's own
+    document, or the declarative file the generated one is made from (none for a page of a kind the
+    declarative files do not describe)."""
+    api = read_api(site.corpus)
+    declared = {"openapi": api.operations_path, "asyncapi": api.channels_path}
+    out: dict[str, str] = {}
+    for place in placed(site):
+        path = place.source.path if place.source is not None else declared[place.kind]
+        if path is not None:
+            out.update(dict.fromkeys(filter(None, (place.page, place.try_page)), path))
+    return out

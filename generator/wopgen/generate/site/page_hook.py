@@ -13,7 +13,8 @@
   mkdocs' own link resolver: the same relative URLs, the same warnings for a missing page, and
   anchors checked with the page's other links (see `wopgen.generate.site.tables`).
 - A page's edit link points at the corpus file it was rendered from (`sources.json`, written next
-  to the staging mkdocs.yml), not at the generated Markdown, which is in no repository.
+  to the staging mkdocs.yml), not at the generated Markdown, which is in no repository. The theme
+  shows it only when the site names a repository; a site without one is built as before.
 - A page left out of the navigation (a schema page, an RFC page: the nav lists only their index,
   so no page embeds a link to every schema) belongs to the section of the nearest index page in
   the nav above it, so its tab and section stay highlighted while it is read. It is not added to
@@ -145,6 +146,18 @@ def _table(table: Path) -> dict[str, str]:
         known = (version, dict(json.loads(table.read_text(encoding="utf-8"))))
         _read[table] = known
     return known[1]
+
+
+EDIT_BUTTON = "content.action.edit"  # the theme feature that shows a page's edit link
+
+
+def on_config(config: Any) -> Any:
+    """With a repository named, the theme shows the edit link each page has (`on_page_markdown`)."""
+    if config.get("repo_url") and config.get("edit_uri"):
+        features = list(config.theme.get("features") or [])
+        if EDIT_BUTTON not in features:
+            config.theme["features"] = [*features, EDIT_BUTTON]
+    return config
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
