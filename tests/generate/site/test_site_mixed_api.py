@@ -195,6 +195,20 @@ def test_a_kind_the_declarative_files_leave_out_is_led_by_the_corpus_s_own_docum
     assert _api_nav(tree) == ["api/index.md", {"Event channel": "api/events.md"}, {"Try it": "api/try.md"}]
 
 
+def test_a_kind_with_no_document_says_so_instead_of_linking_one(tmp_path: Path) -> None:
+    """channels.yaml alone: nothing is generated for HTTP, so the HTTP page links to no openapi.yaml
+    (which `mkdocs build --strict` would refuse) but says there is none, and the site builds."""
+    root = _corpus(tmp_path, operations_yaml=None)
+    tree = _tree(root)
+    http = str(tree["docs/api/index.md"])
+    assert http.startswith("# HTTP API\n") and "the API folder has no document of this kind" in http
+    assert "openapi.yaml" not in http and "docs/api/openapi.yaml" not in tree
+    assert "not available for this build" in str(tree["docs/api/try.md"])
+    site = built_site(root, tmp_path / "site", None)
+    assert "no document of this kind" in site["api/index.html"].decode("utf-8")
+    assert "Run events" in site["api/events/index.html"].decode("utf-8")
+
+
 def test_a_document_named_like_the_swagger_ui_copy_keeps_both_files(tmp_path: Path) -> None:
     """Without declarative files too: the copy Swagger UI loads is `openapi.try.json`, so a document
     of that name is published under another."""

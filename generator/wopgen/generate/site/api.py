@@ -630,7 +630,8 @@ def _unique(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def _generated_pages(site: SiteContext, places: list[Placed]) -> Pages:
     """The pages of the documents `wopgen api` generates from operations.yaml/channels.yaml, and the
-    documents beside them; when they cannot be generated, each page says why."""
+    documents beside them; when they cannot be generated, each page says why. A kind nothing is
+    generated for (channels.yaml without operations.yaml) is left to the note `pages` gives it."""
     if not places:
         return {}
     try:
@@ -641,8 +642,9 @@ def _generated_pages(site: SiteContext, places: list[Placed]) -> Pages:
     # The pages read the documents as built; the files published next to them are their YAML text.
     out: Pages = {f"{FOLDER}/{name}": dump(document) for name, document in documents.items()}
     for place in places:
-        render = http_page if place.kind == "openapi" else channels_page
-        out[place.page] = render(site, documents.get(place.published, {}), place.published, None, place.page)
+        if place.published in documents:
+            render = http_page if place.kind == "openapi" else channels_page
+            out[place.page] = render(site, documents[place.published], place.published, None, place.page)
     return out
 
 
