@@ -448,7 +448,7 @@ def placed(site: SiteContext) -> list[Placed]:
     Every document of the API folder is published under its own file name, which the folder makes
     unique, unless the site writes another file of that name beside it (the generated `openapi.yaml`,
     the Swagger UI copy `openapi.try.json`): then under that name with `-2`, `-3` added before the
-    extension (`openapi-2.yaml`), and every published reference to it names it so (see `published`).
+    extension (`openapi-2.yaml`), and the copies of the other documents name it so (see `published`).
     Worked out once per corpus: the nav, the pages and each Swagger UI page ask."""
     return _placements(site.corpus)
 
@@ -466,15 +466,13 @@ def _placed(corpus: Corpus) -> list[Placed]:
         first.kind: _named_first([d for d in api.standard if d.kind == first.kind], first.kind) for first in _GENERATED
     }
     # The generated page of a kind stays when the declarative files describe that kind, or when no
-    # document of the corpus's own takes its place (a corpus with channels.yaml alone keeps its HTTP page).
+    # document of the corpus's own takes its place (with channels.yaml alone, the HTTP page says so).
     generated = {kind: api.present and (declared[kind] is not None or not own[kind]) for kind in own}
     reserved = {posixpath.basename(TRY_SPEC): "the copy of the OpenAPI document the Swagger UI page loads"}
     for first in _GENERATED:
-        if generated[first.kind]:
-            source = declared[first.kind]
-            reserved[first.published] = (
-                f"the document generated from `{source}`" if source else "the generated document"
-            )
+        source = declared[first.kind]
+        if source is not None:
+            reserved[first.published] = f"the document generated from `{source}`"
     names = _published_names(api.standard, reserved)
     taken: set[str] = set()
     for path in (HTTP, CHANNELS, TRY, TRY_SPEC, *(f"{FOLDER}/{name}" for name in [*reserved, *names.values()])):
