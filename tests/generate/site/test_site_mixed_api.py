@@ -262,3 +262,19 @@ def test_each_api_page_links_to_the_file_it_is_rendered_from(tmp_path: Path) -> 
     assert _edit_link(built, "rules/index.html") is None  # made from many files: none to edit
     plain = built_site(_corpus(tmp_path / "plain", admin_openapi_yaml=ADMIN_ALONE), tmp_path / "plain-site", None)
     assert [page for page in plain if page.endswith(".html") and _edit_link(plain, page)] == []
+
+
+def test_a_link_into_a_mixed_api_folder_leads_to_the_page_of_the_file_it_names(tmp_path: Path) -> None:
+    """The prose links the corpus's files: `operations.yaml` leads to the generated HTTP page, the
+    hand-written `openapi.yaml` (published as `openapi-2.yaml`) to its own page, and so does `admin`."""
+    root = _corpus(tmp_path, openapi_yaml=HAND_WRITTEN, admin_openapi_yaml=ADMIN)
+    overview = root / "spec/v1/overview.md"
+    overview.write_text(
+        overview.read_text() + "\nSee [operations](../api/operations.yaml), [the written one](../api/openapi.yaml) "
+        "and [admin](../api/admin.openapi.yaml).\n"
+    )
+    page = str(_tree(root)["docs/spec/v1/overview.md"])
+    assert (
+        "See [operations](../../api/index.md), [the written one](../../api/openapi-2.md) "
+        "and [admin](../../api/admin.openapi.md)."
+    ) in page
