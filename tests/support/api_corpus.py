@@ -68,6 +68,19 @@ channels:
 """
 
 
+# An AsyncAPI document of a corpus's own, to sit beside the declarative files or other documents.
+AUDIT_ASYNCAPI = """\
+asyncapi: 3.0.0
+info: {title: Audit events, version: "1.0"}
+channels:
+  audit:
+    address: /audit
+    title: Audit trail
+    messages:
+      noted: {name: audit.noted, summary: Something was audited., payload: {type: object}}
+"""
+
+
 def api_files() -> dict[str, Any]:
     files = copy.deepcopy(good_files())
     files["schemas/error-envelope.schema.json"] = schema(

@@ -70,3 +70,9 @@ def base_markdown() -> markdown.Markdown:
         if options:
             settings[name] = options
     return markdown.Markdown(extensions=names, extension_configs=settings)
+
+
+def api_nav(tree: dict[str, Any]) -> list[Any]:
+    """The entries under "API" in the navigation of a staging tree's mkdocs.yml."""
+    nav = yaml_load(str(tree["mkdocs.yml"]).split("INHERIT:", 1)[1].split("\n", 1)[1])["nav"]
+    return list(next(item["API"] for item in nav if "API" in item))

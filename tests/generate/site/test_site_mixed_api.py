@@ -11,11 +11,11 @@ from typing import Any
 
 import yaml
 
-from support.api_corpus import api_files
+from support.api_corpus import AUDIT_ASYNCAPI, api_files
 from support.corpus_factory import write
 from support.helpers import diagnose
 from support.site_builds import built_site
-from support.site_pages import staged
+from support.site_pages import api_nav, staged
 from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.corpus.graph import ref_strings
@@ -58,16 +58,6 @@ components:
   responses:
     Refused: {description: Not now.}
 """
-AUDIT = """\
-asyncapi: 3.0.0
-info: {title: Audit events, version: "1.0"}
-channels:
-  audit:
-    address: /audit
-    title: Audit trail
-    messages:
-      noted: {name: audit.noted, summary: Something was audited., payload: {type: object}}
-"""
 
 
 def _corpus(tmp_path: Path, *, site: str = "", **api: str | None) -> Path:
@@ -87,11 +77,6 @@ def _corpus(tmp_path: Path, *, site: str = "", **api: str | None) -> Path:
 
 def _tree(root: Path) -> dict[str, Any]:
     return staged(render(load(root), rules=catalogue()))
-
-
-def _api_nav(tree: dict[str, Any]) -> list[Any]:
-    nav = yaml.safe_load(str(tree["mkdocs.yml"]).split("INHERIT:", 1)[1].split("\n", 1)[1])["nav"]
-    return list(next(item["API"] for item in nav if "API" in item))
 
 
 def _clean(root: Path) -> None:
@@ -123,7 +108,7 @@ def _nowhere(tree: dict[str, Any], published: str) -> list[str]:
 
 
 def test_a_mixed_api_folder_shows_its_own_documents_after_the_generated_ones(tmp_path: Path) -> None:
-    root = _corpus(tmp_path, admin_openapi_yaml=ADMIN_ALONE, audit_asyncapi_yaml=AUDIT)
+    root = _corpus(tmp_path, admin_openapi_yaml=ADMIN_ALONE, audit_asyncapi_yaml=AUDIT_ASYNCAPI)
     _clean(root)
     tree = _tree(root)
     http, events = str(tree["docs/api/index.md"]), str(tree["docs/api/events.md"])
@@ -138,11 +123,11 @@ def test_a_mixed_api_folder_shows_its_own_documents_after_the_generated_ones(tmp
     assert audit.startswith("# Event channel: audit.asyncapi.yaml\n") and "## Audit trail" in audit
     assert {"docs/api/openapi.yaml", "docs/api/asyncapi.yaml", "docs/api/admin.openapi.yaml"} <= set(tree)
     assert "Fixture API" in str(tree["docs/api/openapi.yaml"])  # the generated document
-    assert tree["docs/api/audit.asyncapi.yaml"] == AUDIT
+    assert tree["docs/api/audit.asyncapi.yaml"] == AUDIT_ASYNCAPI
     assert _nowhere(tree, "admin.openapi.yaml") == []
     assert list(json.loads(str(tree["docs/api/admin.openapi.try.json"]))["paths"]) == ["/admin/things"]
     assert "/v1/things/{thingId}" in json.loads(str(tree["docs/api/openapi.try.json"]))["paths"]
-    assert _api_nav(tree) == [
+    assert api_nav(tree) == [
         "api/index.md",
         {"Event channel": "api/events.md"},
         {"HTTP API: admin.openapi.yaml": "api/admin.openapi.md"},
@@ -177,8 +162,8 @@ def test_a_document_named_like_a_generated_one_is_published_under_a_name_of_its_
     try_page = str(tree["docs/api/openapi-2.try.md"])
     assert 'url: "../openapi-2.try.json"' in try_page and "[`openapi-2.yaml`](openapi-2.yaml)" in try_page
     assert list(json.loads(str(tree["docs/api/openapi-2.try.json"]))["paths"]) == ["/hand/things"]
-    assert {"HTTP API: openapi.yaml": "api/openapi-2.md"} in _api_nav(tree)
-    assert {"Try it: openapi.yaml": "api/openapi-2.try.md"} in _api_nav(tree)
+    assert {"HTTP API: openapi.yaml": "api/openapi-2.md"} in api_nav(tree)
+    assert {"Try it: openapi.yaml": "api/openapi-2.try.md"} in api_nav(tree)
 
 
 def test_a_kind_the_declarative_files_leave_out_is_led_by_the_corpus_s_own_document(tmp_path: Path) -> None:
@@ -192,7 +177,7 @@ def test_a_kind_the_declarative_files_leave_out_is_led_by_the_corpus_s_own_docum
     assert "Written by hand" in str(tree["docs/api/openapi.yaml"])
     assert "Rendered from the generated AsyncAPI document" in str(tree["docs/api/events.md"])
     assert 'url: "../openapi.try.json"' in str(tree["docs/api/try.md"])
-    assert _api_nav(tree) == ["api/index.md", {"Event channel": "api/events.md"}, {"Try it": "api/try.md"}]
+    assert api_nav(tree) == ["api/index.md", {"Event channel": "api/events.md"}, {"Try it": "api/try.md"}]
 
 
 def test_a_kind_with_no_document_says_so_instead_of_linking_one(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
-from support.api_corpus import api_files
+from support.api_corpus import AUDIT_ASYNCAPI, api_files
 from support.site_builds import built_site
-from support.site_pages import staged
+from support.site_pages import api_nav, staged
 from wopgen.catalogue import catalogue
 from wopgen.checks.standard_api import standard_errors
 from wopgen.corpus import load
@@ -442,32 +442,16 @@ paths:
             application/json: {schema: {$ref: '../../schemas/thing.schema.json'}}
 """
 AUDIT = "spec/api/audit.asyncapi.yaml"
-AUDIT_TEXT = """\
-asyncapi: 3.0.0
-info: {title: Audit events, version: "1.0"}
-channels:
-  audit:
-    address: /audit
-    title: Audit trail
-    messages:
-      noted: {name: audit.noted, summary: Something was audited., payload: {type: object}}
-"""
 
 
 def _several(make_corpus: Callable[..., Path], **more: str) -> dict[str, Any]:
     """The staging tree of a corpus with two OpenAPI and two AsyncAPI documents (and `more` files)."""
 
     def edit(files: Files) -> None:
-        files.update({OPENAPI: OPENAPI_TEXT, ADMIN: ADMIN_TEXT, ASYNCAPI: ASYNCAPI_TEXT, AUDIT: AUDIT_TEXT})
+        files.update({OPENAPI: OPENAPI_TEXT, ADMIN: ADMIN_TEXT, ASYNCAPI: ASYNCAPI_TEXT, AUDIT: AUDIT_ASYNCAPI})
         files.update({path.replace("__", "/").replace("_", "."): text for path, text in more.items()})
 
     return render(load(make_corpus(edit)), rules=catalogue())
-
-
-def _api_nav(tree: dict[str, Any]) -> list[Any]:
-    config = str(tree["mkdocs.yml"])
-    nav = yaml.safe_load(config.split("INHERIT:", 1)[1].split("\n", 1)[1])["nav"]
-    return list(next(item["API"] for item in nav if "API" in item))
 
 
 def test_every_document_of_a_kind_gets_its_page_in_the_nav(make_corpus: Callable[..., Path]) -> None:
@@ -483,7 +467,7 @@ def test_every_document_of_a_kind_gets_its_page_in_the_nav(make_corpus: Callable
     assert audit.startswith("# Event channel: audit.asyncapi.yaml\n") and "## Audit trail" in audit
     assert "Audit trail" not in tree["docs/api/events.md"]
     assert {"docs/api/openapi.yaml", "docs/api/admin.openapi.yaml", "docs/api/audit.asyncapi.yaml"} <= set(tree)
-    assert _api_nav(tree) == [
+    assert api_nav(tree) == [
         "api/index.md",
         {"Event channel": "api/events.md"},
         {"HTTP API: admin.openapi.yaml": "api/admin.openapi.md"},
@@ -520,9 +504,9 @@ def test_a_further_document_takes_no_name_already_taken(make_corpus: Callable[..
         make_corpus,
         spec__api__index_yaml=ADMIN_TEXT.replace("Things admin", "Indexed"),
         spec__api__try_json=json.dumps(yaml.safe_load(ADMIN_TEXT.replace("Things admin", "Tried"))),
-        spec__api__events_yml=AUDIT_TEXT.replace("Audit events", "Eventful"),
+        spec__api__events_yml=AUDIT_ASYNCAPI.replace("Audit events", "Eventful"),
     )
-    nav = _api_nav(tree)
+    nav = api_nav(tree)
     assert {"HTTP API: index.yaml": "api/index-2.md"} in nav
     assert {"HTTP API: try.json": "api/try-2.md"} in nav
     assert {"Event channel: events.yml": "api/events-2.md"} in nav
@@ -562,7 +546,7 @@ def test_the_built_site_has_every_document_s_pages(make_corpus: Callable[..., Pa
     """`mkdocs build --strict` takes the further pages, their links and the nav."""
 
     def edit(files: Files) -> None:
-        files.update({OPENAPI: OPENAPI_TEXT, ADMIN: ADMIN_TEXT, ASYNCAPI: ASYNCAPI_TEXT, AUDIT: AUDIT_TEXT})
+        files.update({OPENAPI: OPENAPI_TEXT, ADMIN: ADMIN_TEXT, ASYNCAPI: ASYNCAPI_TEXT, AUDIT: AUDIT_ASYNCAPI})
 
     site = built_site(make_corpus(edit), tmp_path / "site", None)
     admin = site["api/admin.openapi/index.html"].decode("utf-8")
