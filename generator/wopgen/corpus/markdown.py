@@ -3,8 +3,9 @@
 What the checks and generators need: headings with the anchors the site gives them, links and
 images with their line and column, task items, RFC mentions, the lines that are code, and
 reference-style links whose label has no definition. Code (fenced or indented) holds no links,
-headings or mentions. Anchors are made the way the site's table of contents makes them
-(`toc` with `pymdownx.slugs.slugify(case="lower")`, `_1`, `_2`... for repeats, `{#id}` kept).
+headings or mentions, nor does the front matter the site takes off a page (`front_matter`). Anchors
+are made the way the site's table of contents makes them (`toc` with
+`pymdownx.slugs.slugify(case="lower")`, `_1`, `_2`... for repeats, `{#id}` kept).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline, image, link
 from markdown_it.token import Token
+
+from wopgen.corpus.front_matter import FrontMatter, read_front_matter
 
 _TASK = re.compile(r"\[([ xX])\][ \t]+([^\n]*)")
 # OpenWOP RFCs are cited with four digits and a leading zero (RFC 0061); IETF ones (RFC 2119) are not.
@@ -103,6 +106,17 @@ class MarkdownDoc:
     def lines(self) -> list[str]:
         """The page's lines (made once: the reader and several checks go through them)."""
         return source_lines(self.text)
+
+    @cached_property
+    def front_matter(self) -> FrontMatter | None:
+        """The page's front matter, as the site reads it (None when there is none)."""
+        return read_front_matter(self.text)
+
+    @property
+    def front_matter_lines(self) -> int:
+        """How many of the page's first lines the site takes off it as front matter."""
+        front = self.front_matter
+        return front.lines if front is not None else 0
 
     @property
     def anchors(self) -> set[str]:
@@ -441,7 +455,10 @@ def parse_markdown(path: str, text: str) -> MarkdownDoc:
 def _read(parser: MarkdownIt, path: str, text: str) -> MarkdownDoc:
     doc = MarkdownDoc(path=path, text=text)
     lines = doc.lines
-    tokens = parser.parse(text, {})
+    front = doc.front_matter_lines
+    # Front matter the site takes off the page is read as the blank lines it leaves: the page's
+    # Markdown keeps its line numbers.
+    tokens = parser.parse("\n" * front + "\n".join(lines[front:]) if front else text, {})
     raw_headings: list[tuple[int, str, str, str | None, int]] = []
     block_line = 0
     for index, token in enumerate(tokens):
@@ -466,7 +483,7 @@ def _read(parser: MarkdownIt, path: str, text: str) -> MarkdownDoc:
         slug = anchor if anchor else _unique(slugify(plain), used)
         doc.headings.append(Heading(level, shown, slug, line))
     for number, raw in enumerate(lines, start=1):
-        if number in doc.code_lines or "RFC" not in raw:
+        if number <= front or number in doc.code_lines or "RFC" not in raw:
             continue
         for mention in _RFC.finditer(raw):
             doc.rfc_mentions.append(RfcMention(int(mention.group(1)), number, mention.start() + 1))
