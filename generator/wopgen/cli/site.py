@@ -56,6 +56,10 @@ def site_build(obj: Context, out: Path | None, force: bool, no_cache: bool) -> N
                                                 or round a loop
       schema-event-index                        the event index out of step with RunEventType
       api-shape, api-format                     an API folder that cannot be read
+      doc-front-matter-invalid,                 page front matter the site would show as text,
+      doc-front-matter-implicit                 or first lines it would take off the page unasked
+      doc-front-matter-template,                a template, or a value of a key the site reads,
+      doc-front-matter-value                    that the site would fail on or misuse
     Other findings (`wopgen check` reports them) do not stop the build: among them a $ref of an
     OpenAPI or AsyncAPI document that leads nowhere (api-ref-unresolved), which the API page
     shows as written and names as unresolved in the published file, and a document its standard
@@ -100,13 +104,13 @@ def build_site(
     parsed Markdown pages in `memo` (the folder `wopgen check` keeps them in, read and updated),
     the theme's compiled templates in `templates`, the pages mkdocs converted in `converted`."""
     from wopgen.catalogue import catalogue
-    from wopgen.checks.gate import API_RULES
+    from wopgen.checks.gate import API_RULES, FRONT_MATTER_RULES
     from wopgen.cli import progress
     from wopgen.cli.check_cache import keep_memo, read_memo
     from wopgen.generate.site.build import SiteBuildError, WriteError, build
 
     pages = None if memo is None else read_memo(memo)
-    corpus = gated_corpus(obj, "site build", API_RULES, pages)
+    corpus = gated_corpus(obj, "site build", API_RULES + FRONT_MATTER_RULES, pages)
     target = out if out is not None else corpus.root / "build" / "site"
     try:
         with progress.counting("building the site") as report:
@@ -142,11 +146,11 @@ def site_serve(obj: Context, port: int) -> None:
       wopgen site serve --port 8001      # then open http://127.0.0.1:8001/
     """
     from wopgen.catalogue import catalogue
-    from wopgen.checks.gate import API_RULES
+    from wopgen.checks.gate import API_RULES, FRONT_MATTER_RULES
     from wopgen.cli import site_hook
     from wopgen.generate.site.build import ServeError, serve
 
-    corpus = gated_corpus(obj, "site serve", API_RULES)
+    corpus = gated_corpus(obj, "site serve", API_RULES + FRONT_MATTER_RULES)
     try:
         serve(corpus, port, rules=catalogue(), hook=Path(site_hook.__file__).resolve())
     except ServeError as exc:

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from support.site_builds import snapshot
 from wopgen.catalogue import catalogue
-from wopgen.checks.gate import API_RULES, BLOCKING_RULES
+from wopgen.checks.gate import API_RULES, BLOCKING_RULES, FRONT_MATTER_RULES
 from wopgen.cli import cli
 from wopgen.cli.site_hook import on_pre_build
 from wopgen.corpus import load
@@ -125,7 +125,8 @@ def test_build_help_names_exactly_the_rules_that_refuse_a_corpus() -> None:
     fewer, and says that a `$ref` of an API document leading nowhere is not one of them."""
     text = run("site", "build", "--help").output
     refusing = text[text.index("What refuses a corpus") : text.index("Other findings")]
-    assert set(re.findall(r"\b(?:corpus|schema|api)-[a-z-]*[a-z]\b", refusing)) == {*BLOCKING_RULES, *API_RULES}
+    named = set(re.findall(r"\b(?:corpus|schema|api|doc)-[a-z-]*[a-z]\b", refusing))
+    assert named == {*BLOCKING_RULES, *API_RULES, *FRONT_MATTER_RULES}
     assert "api-ref-unresolved" in text[text.index("Other findings") :]
 
 

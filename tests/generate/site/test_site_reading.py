@@ -128,12 +128,12 @@ def test_repository_edit_links_and_version_come_from_settings(make_corpus: Calla
     staging = root / "staging"
     staging.mkdir()
     (staging / "sources.json").write_text(_text(tree, "sources.json"), encoding="utf-8")
-    page = SimpleNamespace(file=SimpleNamespace(src_uri="schemas/thing.md"), edit_url="wrong")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="schemas/thing.md"), edit_url="wrong", meta={})
     config_view = {"repo_url": "https://example.org/wop", "edit_uri": "edit/main/spec/"}
     settings = SimpleNamespace(get=config_view.get, config_file_path=str(staging / "mkdocs.yml"))
     on_page_markdown("", page, settings, None)
     assert page.edit_url == "https://example.org/wop/edit/main/spec/schemas/thing.schema.json"
-    page = SimpleNamespace(file=SimpleNamespace(src_uri="rules.md"), edit_url="wrong")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="rules.md"), edit_url="wrong", meta={})
     on_page_markdown("", page, settings, None)
     assert page.edit_url is None  # a page made from many files has no single file to edit
     # Without settings: no repository link, no edit link, the base site name.

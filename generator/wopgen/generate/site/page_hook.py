@@ -15,6 +15,9 @@
 - A page's edit link points at the corpus file it was rendered from (`sources.json`, written next
   to the staging mkdocs.yml), not at the generated Markdown, which is in no repository. The theme
   shows it only when the site names a repository; a site without one is built as before.
+- The text a page's front matter gives the theme to write into the page (`title`, `description`,
+  `author`, `subtitle`) is escaped, so it shows as written: the theme writes it into the HTML as it
+  is, where a `<` would open a tag and a `"` end the attribute it stands in.
 - A page left out of the navigation (a schema page, an RFC page: the nav lists only their index,
   so no page embeds a link to every schema) belongs to the section of the nearest index page in
   the nav above it, so its tab and section stay highlighted while it is read. It is not added to
@@ -23,6 +26,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import posixpath
 import re
@@ -51,6 +55,8 @@ _STRUCTURE = re.compile(r"(?:\n?</?(?:table|thead|tbody|tr|th|td)>)+\n?")
 _SEARCHED = "<!-- wopgen-searched -->{}<!-- /wopgen-searched -->"
 _SEARCHED_TABLE = re.compile(r"<!-- wopgen-searched -->.*?<!-- /wopgen-searched -->", re.S)
 _placed: dict[str, list[str]] = {}  # page -> its tables, resolved, in page order, until put back
+# Front matter keys whose text the theme writes into a page's HTML unescaped.
+PLAIN_META = ("title", "description", "author", "subtitle")
 # An ampersand that does not start an entity: Python-Markdown writes such an `&` (in text or in an
 # attribute) as `&amp;` and leaves entities as they are.
 AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.I)
@@ -161,6 +167,10 @@ def on_config(config: Any) -> Any:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    for key in PLAIN_META:
+        value = page.meta.get(key)
+        if isinstance(value, str):
+            page.meta[key] = html.escape(value)
     repo, edit = config.get("repo_url"), config.get("edit_uri")
     if not repo or not edit:
         return markdown

@@ -141,8 +141,11 @@ class SitePaths:
 
         The links are the ones the corpus Markdown reader found (so a link in code is left alone, as
         `check` leaves it); each one on a single line is rewritten in place. Raw HTML is then shown
-        as text unless `[tool.wopgen.site] raw-html = true`."""
-        return self.shown("\n".join(self.rewrite_links(doc, page)) + "\n")
+        as text unless `[tool.wopgen.site] raw-html = true`. Front matter the site reads stays at the
+        top as written: it is not Markdown."""
+        lines = self.rewrite_links(doc, page)
+        front = doc.front_matter_lines
+        return front_matter(doc) + self.shown("\n".join(lines[front:]) + "\n")
 
     def rewrite_links(self, doc: MarkdownDoc, page: str) -> list[str]:
         """`rewrite` without the raw-HTML rule, as the lines the corpus reader numbered: a caller
@@ -185,6 +188,12 @@ class SitePaths:
         elif anchor.startswith("/") and _norm(repo_path) in self._api_files:
             anchor = ""  # a JSON pointer into an API document: its page has no section per pointer
         return f"{bang}[{text}]({self.href(page, target, anchor)}{title})"
+
+
+def front_matter(doc: MarkdownDoc) -> str:
+    """The lines of `doc` that the site reads as its front matter, as written ("" when there are none)."""
+    front = doc.front_matter_lines
+    return "".join(line + "\n" for line in doc.lines[:front])
 
 
 def _norm(path: str) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from wopgen.corpus.rfc import Rfc
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.html import cell as escape
-from wopgen.generate.site.paths import RFCS, Target
+from wopgen.generate.site.paths import RFCS, Target, front_matter
 
 INDEX = f"{RFCS}/index.md"
 # Index order: what is in force first, then what is under way, then the record of the rest.
@@ -78,8 +78,10 @@ def _related(site: SiteContext, page: str, rfc: Rfc, name: str) -> str:
 def page(site: SiteContext, rfc: Rfc) -> str:
     path = site.paths.rfc_page(rfc.path)
     # Links are rewritten on the whole file, where the loader found them (no second parse), and
-    # keep its lines; the title and the metadata table (shown as the card) are then cut out.
+    # keep its lines; the front matter (put at the top of the page), the title and the metadata
+    # table (shown as the card) are then cut out.
     lines = site.paths.rewrite_links(rfc.doc, path)
+    front = rfc.doc.front_matter_lines
     title_line = rfc.doc.title.line if rfc.doc.title else 0
     table_start = rfc.table_line
     table_end = table_start
@@ -88,12 +90,13 @@ def page(site: SiteContext, rfc: Rfc) -> str:
     body_lines = [
         line
         for number, line in enumerate(lines, start=1)
-        if number != title_line and not (table_start and table_start <= number <= table_end)
+        if number > front and number != title_line and not (table_start and table_start <= number <= table_end)
     ]
     body = site.paths.shown("\n".join(body_lines).strip("\n") + "\n")
     updated = _DATE.match(rfc.get("Updated"))
     return site.render(
         "rfc.md.j2",
+        front_matter=front_matter(rfc.doc),
         heading=escape(rfc.doc.title.text) if rfc.doc.title else label(rfc),
         status=badge(rfc.status),
         compatibility=escape(rfc.compatibility or "—"),
