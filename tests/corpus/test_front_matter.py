@@ -66,6 +66,14 @@ def test_a_block_the_site_shows_as_text_says_why_and_where(top: str, problem: st
 @pytest.mark.parametrize("text", [BODY, "\n\n" + BODY, BODY + "\n---\n\ntitle: a rule above, one below\n\n---\n"])
 def test_a_page_without_front_matter_has_none(text: str) -> None:
     assert read_front_matter(text) is None
+    assert get_data(text)[1] == {}  # nor does mkdocs find any
+
+
+@pytest.mark.parametrize("first", ["# Title: with a colon", "#: odd", "#\n---\ntitle: x\n---"])
+def test_a_page_opening_with_a_hash_has_none_for_mkdocs_either(first: str) -> None:
+    """The reader answers a page that opens with `#` without asking mkdocs: mkdocs finds nothing there."""
+    text = first + "\n\n" + BODY
+    assert read_front_matter(text) is None and get_data(text) == (text, {})
 
 
 def test_the_reader_skips_what_the_site_takes_off_the_page_and_keeps_its_lines() -> None:

@@ -17,7 +17,6 @@ from wopgen.corpus import Corpus
 from wopgen.corpus.front_matter import MULTIMARKDOWN, FrontMatter
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.diagnostics import Diagnostic, define
-from wopgen.templates import site_config
 
 INVALID = define(
     "doc-front-matter-invalid",
@@ -96,6 +95,8 @@ def _page(path: str, front: FrontMatter) -> Iterator[Diagnostic]:
 
 
 def _theme() -> Theme:
+    from wopgen.templates import site_config  # (it imports Jinja: only for a page that names a template or icon)
+
     return site_theme(site_config())
 
 

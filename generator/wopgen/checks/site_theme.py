@@ -3,7 +3,7 @@ the parts `hide` can hide and the statuses it draws.
 
 The theme is the one the site's base configuration (`wopgen.templates.site_config()`) names, found
 as mkdocs finds it, with the folder of its own templates (`custom_dir`) when it has one. It is looked
-up only when a page names a template or an icon.
+up (and mkdocs and Jinja imported) only when a page names a template or an icon.
 """
 
 from __future__ import annotations
@@ -12,9 +12,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
-
-from jinja2 import TemplateNotFound
-from jinja2.loaders import split_template_path
 
 # The names `hide` is asked for in the theme's templates (`"toc" in page.meta.hide`); any other
 # name hides nothing.
@@ -51,6 +48,9 @@ class Theme:
 
 
 def _pieces(name: str) -> list[str] | None:
+    from jinja2 import TemplateNotFound
+    from jinja2.loaders import split_template_path
+
     try:
         return split_template_path(name)
     except TemplateNotFound:  # a name that climbs out of the theme's folders

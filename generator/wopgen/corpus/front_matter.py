@@ -6,6 +6,7 @@ MultiMarkdown `key: value` lines up to the first blank one. What it takes is lef
 YAML block that does not load, or loads as something other than a mapping, stays on the page and is
 shown as text. This reader asks mkdocs' own function, regular expression and YAML loader, so what it
 finds is what the site will find, and notes where each key is written so a check can point at it.
+mkdocs is imported when a page first needs it: most pages open with their `# title` and have none.
 """
 
 from __future__ import annotations
@@ -16,13 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
-from mkdocs.utils import meta
 
 YAML = "yaml"
 MULTIMARKDOWN = "multimarkdown"
 
 _NEWLINE = re.compile(r"\r\n?")  # mkdocs reads a page with universal newlines
-_LOADER = meta.SafeLoader  # type: ignore[attr-defined]  # the YAML loader get_data loads with (not re-exported)
 _BLANK_LINES = re.compile(r"(?:[ \t]*\n)+")
 # The opening and closing lines of mkdocs' YAML_RE with nothing between them, which it does not match
 # (it wants a line between the two): empty front matter, shown as a heading `---`.
@@ -62,6 +61,13 @@ class FrontMatter:
 
 def read_front_matter(text: str) -> FrontMatter | None:
     """The front matter of the page `text` (None when the site finds none and none is written)."""
+    # mkdocs reads metadata only from a page whose first line is --- or a key (a letter, digit, _ or
+    # -), and what this reader reports besides opens with --- or blank lines: a page that opens with
+    # its # title has none.
+    if text.startswith("#"):
+        return None
+    from mkdocs.utils import meta
+
     source = _NEWLINE.sub("\n", text)
     rest, data = meta.get_data(source)
     taken = source[: len(source) - len(rest)]  # what mkdocs took off the page (it returns the rest of it)
@@ -82,7 +88,7 @@ def read_front_matter(text: str) -> FrontMatter | None:
 def _keys(block: str, first: int) -> tuple[dict[str, int], tuple[Duplicate, ...]]:
     """The line of each top-level key of the YAML mapping `block` (whose first line is line `first` of
     the page), and the keys given more than once."""
-    node = yaml.compose(block, Loader=_LOADER)
+    node = yaml.compose(block, Loader=_loader())
     keys: dict[str, int] = {}
     duplicates: list[Duplicate] = []
     for key_node, _value in node.value if isinstance(node, yaml.MappingNode) else ():
@@ -99,7 +105,7 @@ def _keys(block: str, first: int) -> tuple[dict[str, int], tuple[Duplicate, ...]
 def _unread(block: str, first: int) -> FrontMatter:
     """A YAML block at the top of a page that the site does not read: why not, and where."""
     try:
-        data = yaml.load(block, Loader=_LOADER)
+        data = yaml.load(block, Loader=_loader())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = (first + mark.line, mark.column + 1) if mark is not None else (first, 1)
@@ -119,8 +125,17 @@ def _kind(data: Any) -> str:
     return f"a single value ({type(data).__name__})"
 
 
+def _loader() -> Any:
+    """The YAML loader mkdocs' get_data loads with (libyaml's safe loader where it is installed)."""
+    from mkdocs.utils import meta
+
+    return meta.SafeLoader  # type: ignore[attr-defined]  # (imported there, not re-exported)
+
+
 def _multimarkdown_keys(taken: str) -> dict[str, int]:
     """The line of each key of MultiMarkdown metadata (keys in lower case, as mkdocs reads them)."""
+    from mkdocs.utils import meta
+
     keys: dict[str, int] = {}
     for number, line in enumerate(taken.split("\n"), start=1):
         found = meta.META_RE.match(line)
@@ -132,6 +147,8 @@ def _multimarkdown_keys(taken: str) -> dict[str, int]:
 def _below_blank_lines(source: str) -> FrontMatter | None:
     """Front matter written after blank lines: a block mkdocs would read at the top, which below them
     it leaves on the page as text."""
+    from mkdocs.utils import meta
+
     blank = _BLANK_LINES.match(source)
     if blank is None:
         return None
