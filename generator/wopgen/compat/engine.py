@@ -239,7 +239,13 @@ class _Differ:
             return self._memo[memo_key]
         b, h = _as_object(b), _as_object(h)
         out: list[Change] = []
-        if isinstance(b.node, dict) and isinstance(h.node, dict):
+        if isinstance(b.node, dict) and isinstance(h.node, dict) and (union := _lone_union(b.node, h.node)):
+            # A schema is the union of itself alone, so a shape split into variants (or variants merged
+            # into one shape) is compared branch by branch, never as the union's missing keywords.
+            bl = [b.child(union, i) for i in range(len(b.node[union]))] if union in b.node else [b]
+            hl = [h.child(union, i) for i in range(len(h.node[union]))] if union in h.node else [h]
+            out.extend(self._union(union, b, h, bl, hl, ctx, stack | {pair}))
+        elif isinstance(b.node, dict) and isinstance(h.node, dict):
             inner = stack | {pair}
             for step in (self._type, self._values, self._bounds, self._text_rules):
                 out.extend(step(b, h, ctx))
@@ -429,22 +435,29 @@ class _Differ:
                 continue
             bl = [b.child(keyword, i) for i in range(len(bv))] if isinstance(bv, list) else []
             hl = [h.child(keyword, i) for i in range(len(hv))] if isinstance(hv, list) else []
-            pairs, left_b, left_h = self.pair_branches(bl, hl)
-            for bi, hi in pairs:
-                yield from self.compare(bl[bi], hl[hi], ctx, stack)
-            if not left_b and not left_h:
-                continue
-            if keyword == "allOf":
-                yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), "allOf branches changed")
-                continue
-            for index in left_b:
-                name = self.branch_name(self.base, bl[index], index)
-                message = f"{keyword} branch {name} removed"
-                yield self.make(R.BRANCH_REMOVED, ctx, side(bl[index]), side(h, keyword), message)
-            for index in left_h:
-                name = self.branch_name(self.head, hl[index], index)
-                message = f"{keyword} branch {name} added"
-                yield self.make(R.BRANCH_ADDED, ctx, side(b, keyword), side(hl[index]), message)
+            yield from self._union(keyword, b, h, bl, hl, ctx, stack)
+
+    def _union(
+        self, keyword: str, b: Loc, h: Loc, bl: list[Loc], hl: list[Loc], ctx: Context, stack: frozenset[Any]
+    ) -> Iterator[Change]:
+        """The branches `bl` of the base's `keyword` union against the head's `hl`: paired ones compared,
+        the rest removed or added."""
+        pairs, left_b, left_h = self.pair_branches(bl, hl)
+        for bi, hi in pairs:
+            yield from self.compare(bl[bi], hl[hi], ctx, stack)
+        if not left_b and not left_h:
+            return
+        if keyword == "allOf":
+            yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), "allOf branches changed")
+            return
+        for index in left_b:
+            name = self.branch_name(self.base, bl[index], index)
+            message = f"{keyword} branch {name} removed"
+            yield self.make(R.BRANCH_REMOVED, ctx, side(bl[index]), side(h, keyword), message)
+        for index in left_h:
+            name = self.branch_name(self.head, hl[index], index)
+            message = f"{keyword} branch {name} added"
+            yield self.make(R.BRANCH_ADDED, ctx, side(b, keyword), side(hl[index]), message)
 
     # --- pairing union branches ------------------------------------------------------------
 
@@ -629,6 +642,17 @@ def _def_tables(doc: JsonDoc) -> list[tuple[str, dict[str, Any]]]:
     """The definition tables of a schema file: `$defs` (2020-12) and `definitions` (draft-07)."""
     data = doc.data if isinstance(doc.data, dict) else {}
     return [(k, data[k]) for k in ("$defs", "definitions") if isinstance(data.get(k), dict)]
+
+
+def _lone_union(b: dict[str, Any], h: dict[str, Any]) -> str:
+    """The union keyword ("oneOf" or "anyOf") when one side is nothing but that union and the other has
+    no union at all (a shape split into variants, or variants merged into one shape), else ""."""
+    for union, plain in ((b, h), (h, b)):
+        keys = [k for k in union if not is_annotation(k)]
+        only_union = len(keys) == 1 and keys[0] in ("oneOf", "anyOf") and isinstance(union[keys[0]], list)
+        if only_union and "oneOf" not in plain and "anyOf" not in plain:
+            return keys[0]
+    return ""
 
 
 def _has(loc: Loc, keyword: str) -> bool:
