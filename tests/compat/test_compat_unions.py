@@ -58,3 +58,58 @@ def test_a_union_beside_other_keywords_is_compared_keyword_by_keyword(tmp_path: 
     head = {"type": "object", "anyOf": [{"required": ["message"]}, {"required": ["fields"]}]}
     changes = compare_one(tmp_path, FORM, head, H)
     assert ("compat-property-removed", E) in outcome(changes)  # the properties are really gone
+
+
+# An anyOf whose catch-all branch (an open result type) accepts what the specific branches accept.
+META = {"type": "object"}
+RESULT = obj({"meta": META})
+DEFS = {
+    "result": RESULT,
+    "built": {"allOf": [{"$ref": "#/$defs/result"}, obj({"id": TEXT}, required=["id"])]},
+    "listed": obj({"meta": META, "items": {"type": "array"}}, required=["items"]),
+    "loose": obj({"meta": {"type": ["object", "string"]}}),
+}
+
+
+def union(keyword: str, *names: str, defs: dict[str, Any] = DEFS) -> dict[str, Any]:
+    return {keyword: [{"$ref": f"#/$defs/{n}"} for n in names], "$defs": defs}
+
+
+def test_removing_branches_the_catch_all_accepted_changes_nothing(tmp_path: Path) -> None:
+    changes = compare_one(tmp_path, union("anyOf", "result", "built", "listed"), union("anyOf", "result"), C)
+    assert outcome(changes) == {("compat-branch-covered", INFO)}
+    assert sorted(c.message for c in changes) == [
+        "anyOf branch built removed; branch result accepted all it accepted",
+        "anyOf branch listed removed; branch result accepted all it accepted",
+    ]
+
+
+def test_adding_a_branch_the_catch_all_accepts_changes_nothing(tmp_path: Path) -> None:
+    changes = compare_one(tmp_path, union("anyOf", "result"), union("anyOf", "result", "listed"), H)
+    assert outcome(changes) == {("compat-branch-covered", INFO)}
+
+
+def test_merging_variants_into_their_catch_all_changes_nothing(tmp_path: Path) -> None:
+    head = {"$ref": "#/$defs/result", "$defs": DEFS}
+    changes = compare_one(tmp_path, union("anyOf", "result", "built"), head, C)
+    assert outcome(changes) == {("compat-branch-covered", INFO)}
+
+
+@pytest.mark.parametrize(
+    ("defs", "keyword"),
+    [
+        ({**DEFS, "result": obj({"meta": META}, additionalProperties=False)}, "anyOf"),  # closed: no catch-all
+        ({**DEFS, "result": obj({"meta": META}, required=["meta"])}, "anyOf"),  # asks what `listed` may omit
+        ({**DEFS, "result": obj({"meta": {"type": "object", "maxProperties": 1}})}, "anyOf"),  # stricter member
+        (DEFS, "oneOf"),  # a value two branches accept is rejected: no branch is redundant
+    ],
+)
+def test_a_branch_the_rest_do_not_cover_stays_removed(tmp_path: Path, defs: dict[str, Any], keyword: str) -> None:
+    base, head = union(keyword, "result", "listed", defs=defs), union(keyword, "result", defs=defs)
+    changes = compare_one(tmp_path, base, head, C)
+    assert outcome(changes) == {("compat-branch-removed", E)}
+
+
+def test_a_wider_member_is_not_covered(tmp_path: Path) -> None:
+    changes = compare_one(tmp_path, union("anyOf", "result", "loose"), union("anyOf", "result"), C)
+    assert outcome(changes) == {("compat-branch-removed", E)}

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from wopgen.compat import cover
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
 from wopgen.compat.normalize import (
@@ -79,40 +80,6 @@ class Context:
 def side(loc: Loc, *tokens: str | int) -> Side:
     pointer = loc.pointer + "".join("/" + escape_token(t) for t in tokens)
     return Side(loc.doc.path, pointer, loc.doc.line(pointer))
-
-
-def _types(node: dict[str, Any]) -> frozenset[str] | None:
-    value = node.get("type")
-    if isinstance(value, str):
-        return frozenset({value})
-    if isinstance(value, list):
-        return frozenset(v for v in value if isinstance(v, str))
-    return None
-
-
-def _within(inner: frozenset[str], outer: frozenset[str]) -> bool:
-    return all(t in outer or (t == "integer" and "number" in outer) for t in inner)
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
-def _values(node: dict[str, Any]) -> list[Any] | None:
-    if "const" in node:
-        return [node["const"]]
-    enum = node.get("enum")
-    return list(enum) if isinstance(enum, list) else None
 
 
 def _number(value: Any) -> Fraction | float | None:
@@ -258,22 +225,26 @@ class _Differ:
         return out
 
     def _type(self, b: Loc, h: Loc, ctx: Context) -> Iterator[Change]:
-        bt, ht = _types(b.node), _types(h.node)
+        bt, ht = cover.types(b.node), cover.types(h.node)
         if bt == ht:
             return
         if bt is None:
-            values = _values(b.node)
-            if ht is not None and values is not None and all(_within(frozenset({_json_type(v)}), ht) for v in values):
+            values = cover.values(b.node)
+            if (
+                ht is not None
+                and values is not None
+                and all(cover.within(frozenset({cover.json_type(v)}), ht) for v in values)
+            ):
                 return
             rule = R.TYPE_NARROWED
         elif ht is None:
-            values = _values(h.node)
-            if values is not None and all(_within(frozenset({_json_type(v)}), bt) for v in values):
+            values = cover.values(h.node)
+            if values is not None and all(cover.within(frozenset({cover.json_type(v)}), bt) for v in values):
                 return
             rule = R.TYPE_WIDENED
-        elif _within(ht, bt):
+        elif cover.within(ht, bt):
             rule = R.TYPE_NARROWED
-        elif _within(bt, ht):
+        elif cover.within(bt, ht):
             rule = R.TYPE_WIDENED
         else:
             rule = R.TYPE_CHANGED
@@ -282,7 +253,7 @@ class _Differ:
         yield self.make(rule, ctx, side(b, "type"), side(h, "type"), f"type {before} -> {after}")
 
     def _values(self, b: Loc, h: Loc, ctx: Context) -> Iterator[Change]:
-        bv, hv = _values(b.node), _values(h.node)
+        bv, hv = cover.values(b.node), cover.values(h.node)
         if bv is None and hv is None:
             return
         if bv == hv:
@@ -313,7 +284,7 @@ class _Differ:
             yield self.make(rule, ctx, bs, hs, f"{what} {key} added")
 
     def _bounds(self, b: Loc, h: Loc, ctx: Context) -> Iterator[Change]:
-        ceiling = ctx.prop == "version" and "integer" in (_types(h.node) or ())
+        ceiling = ctx.prop == "version" and "integer" in (cover.types(h.node) or ())
         for keyword in (*LOWER, *UPPER, "multipleOf", "uniqueItems"):
             bv, hv = b.node.get(keyword), h.node.get(keyword)
             if bv == hv and type(bv) is type(hv):
@@ -441,7 +412,8 @@ class _Differ:
         self, keyword: str, b: Loc, h: Loc, bl: list[Loc], hl: list[Loc], ctx: Context, stack: frozenset[Any]
     ) -> Iterator[Change]:
         """The branches `bl` of the base's `keyword` union against the head's `hl`: paired ones compared,
-        the rest removed or added."""
+        the rest removed or added. An `anyOf` branch that a kept branch of its side covers (accepts all
+        it accepts) changes nothing the union accepts: it is `compat-branch-covered`."""
         pairs, left_b, left_h = self.pair_branches(bl, hl)
         for bi, hi in pairs:
             yield from self.compare(bl[bi], hl[hi], ctx, stack)
@@ -452,12 +424,32 @@ class _Differ:
             return
         for index in left_b:
             name = self.branch_name(self.base, bl[index], index)
+            keeper = self._keeper(keyword, self.base, bl, [bi for bi, _ in pairs], index)
+            if keeper is not None:
+                message = f"{keyword} branch {name} removed; branch {keeper} accepted all it accepted"
+                yield self.make(R.BRANCH_COVERED, ctx, side(bl[index]), side(h, keyword), message)
+                continue
             message = f"{keyword} branch {name} removed"
             yield self.make(R.BRANCH_REMOVED, ctx, side(bl[index]), side(h, keyword), message)
         for index in left_h:
             name = self.branch_name(self.head, hl[index], index)
+            keeper = self._keeper(keyword, self.head, hl, [hi for _, hi in pairs], index)
+            if keeper is not None:
+                message = f"{keyword} branch {name} added; branch {keeper} already accepts all it accepts"
+                yield self.make(R.BRANCH_COVERED, ctx, side(b, keyword), side(hl[index]), message)
+                continue
             message = f"{keyword} branch {name} added"
             yield self.make(R.BRANCH_ADDED, ctx, side(b, keyword), side(hl[index]), message)
+
+    def _keeper(self, keyword: str, resolver: Resolver, branches: list[Loc], kept: list[int], index: int) -> str | None:
+        """The name of a kept branch that accepts everything branch `index` accepts, in an `anyOf` (in a
+        `oneOf` a value two branches accept is rejected, so no branch is redundant)."""
+        if keyword != "anyOf":
+            return None
+        for k in kept:
+            if cover.covers(resolver, branches[k], branches[index]):
+                return self.branch_name(resolver, branches[k], k)
+        return None
 
     # --- pairing union branches ------------------------------------------------------------
 
@@ -512,7 +504,7 @@ class _Differ:
         if not isinstance(node, dict):
             return frozenset()
         found = set()
-        own = _values(node)
+        own = cover.values(node)
         if own is not None and len(own) == 1:
             found.add(("", fingerprint(own[0])))
         props = node.get("properties")
@@ -520,7 +512,7 @@ class _Differ:
             target = resolver.unwrap(loc)
             for name in props:
                 member = resolver.deref(target.child("properties", name)).node
-                values = _values(member) if isinstance(member, dict) else None
+                values = cover.values(member) if isinstance(member, dict) else None
                 if values is not None and len(values) == 1:
                     found.add((name, fingerprint(values[0])))
         return frozenset(found)

@@ -248,6 +248,15 @@ BRANCH_REMOVED = _rule(
     host="warning",
     artifact="error",
 )
+BRANCH_COVERED = _rule(
+    "compat-branch-covered",
+    "An anyOf branch was added or removed that another branch kept on its side accepts in full (an open catch-all "
+    "such as a base result type), so the union accepts the same values; code generated from the union gains or "
+    "loses a type.",
+    'base: "anyOf": [{"$ref": "#/$defs/result"}, {"allOf": [{"$ref": "#/$defs/result"}, {"required": ["id"]}]}]; '
+    'head: "anyOf": [{"$ref": "#/$defs/result"}]',
+    "info",
+)
 KEYWORD_CHANGED = _rule(
     "compat-keyword-changed",
     "Another validation keyword changed (allOf, not, if/then/else, contains, propertyNames, prefixItems, "
@@ -399,6 +408,7 @@ HINTS: dict[str, str] = {
     FORMAT_CHANGED.id: "check that values valid under the old format stay valid under the new one",
     KEYWORD_CHANGED.id: "read the change: compat cannot tell whether it accepts more or less",
     BRANCH_ADDED.id: "readers of this union must handle or ignore the new shape",
+    BRANCH_COVERED.id: "nothing to do for validation; code generated from the union gains or loses a named type",
     REF_LINK_OUTSIDE.id: "replace the link with the file itself in that commit's tree, or compare against a folder",
     ACCEPTED_STALE.id: "remove the entry from the accepted-changes file, or correct its rule or location",
     ACCEPTED_EXPIRED.id: "fix the break, or renew the entry with a new date and a reason",
