@@ -113,3 +113,18 @@ def test_a_branch_the_rest_do_not_cover_stays_removed(tmp_path: Path, defs: dict
 def test_a_wider_member_is_not_covered(tmp_path: Path) -> None:
     changes = compare_one(tmp_path, union("anyOf", "result", "loose"), union("anyOf", "result"), C)
     assert outcome(changes) == {("compat-branch-removed", E)}
+
+
+def test_a_union_merged_into_one_of_its_definitions_pairs_with_it_however_much_it_grew(tmp_path: Path) -> None:
+    grown = obj({"meta": META, "kind": TEXT, "size": {"type": "integer"}, "tags": {"type": "array"}}, required=["kind"])
+    other = obj({"name": TEXT}, required=["name"])
+    base = union("anyOf", "result", "other", defs={"result": RESULT, "other": other})
+    head = {"$ref": "#/$defs/result", "$defs": {"result": grown, "other": other}}
+    changes = compare_one(tmp_path, base, head, C)
+    assert outcome(changes) == {
+        ("compat-property-added", INFO),
+        ("compat-required-added", E),
+        ("compat-branch-removed", E),
+    }
+    (removed,) = [c for c in changes if c.rule == "compat-branch-removed"]
+    assert removed.message == "anyOf branch other removed"

@@ -612,10 +612,13 @@ def _disagree(left: dict[str, str], right: dict[str, str]) -> bool:
 
 
 def _ref_identity(resolver: Resolver, loc: Loc) -> frozenset[str]:
-    """What a branch that is a `$ref` names: its target, wherever that is spelled from."""
+    """What a branch names: the target of its `$ref`, wherever that is spelled from, or the definition
+    it is (a shape compared as the one branch of itself, reached through a `$ref` or not)."""
     node = loc.node
     if not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
-        return frozenset()
+        if _top_def(loc.pointer) is None or loc.pointer.count("/") != 2:
+            return frozenset()
+        return frozenset({f"{stem(loc.doc.path)}#{loc.pointer}", "name " + loc.pointer.rsplit("/", 1)[-1]})
     target = resolver.target(loc, node["$ref"])
     if target is None:
         return frozenset({"$ref " + node["$ref"]})
