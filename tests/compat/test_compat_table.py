@@ -446,3 +446,19 @@ def test_lines_and_pointers_on_both_sides(tmp_path: Path) -> None:
     head_text = (tmp_path / "head/schemas/thing.schema.json").read_text().splitlines()
     assert base_text[change.base.line - 1].strip().startswith('"b"')
     assert head_text[change.head.line - 1].strip().startswith('"properties"')
+
+
+@pytest.mark.parametrize(
+    ("base", "head", "message"),
+    [
+        (obj({"a": NAME}, additionalProperties=True), obj({"a": NAME}, additionalProperties=INT), "open -> "),
+        (obj({"a": NAME}), obj({"a": NAME}, additionalProperties=False), "additionalProperties open -> false"),
+        ({"type": "array"}, {"type": "array", "maxItems": 5}, "maxItems absent -> 5"),
+        ({"type": "string", "pattern": "^a"}, {"type": "string"}, 'pattern "^a" -> absent'),
+    ],
+)
+def test_a_keyword_that_is_absent_or_open_is_named_so(
+    tmp_path: Path, base: dict[str, Any], head: dict[str, Any], message: str
+) -> None:
+    (change,) = run_compat(tmp_path, {"thing": thing(base, C)}, {"thing": thing(head, C)})
+    assert message in change.message and "null" not in change.message

@@ -108,6 +108,16 @@ def _show(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _keyword_text(value: Any) -> str:
+    """A keyword's value for a message; None is the keyword's absence (no validation keyword is null)."""
+    return "absent" if value is None else _show(value)
+
+
+def _closure_text(value: Any) -> str:
+    """additionalProperties or unevaluatedProperties for a message: absent, true and {} all leave it open."""
+    return "open" if _closure(value) == _OPEN else _show(value)
+
+
 class _Differ:
     def __init__(self, base: Corpus, head: Corpus) -> None:
         self.base = Resolver(base)
@@ -307,9 +317,9 @@ class _Differ:
                     tighter = bn is None
                 else:
                     tighter = hn > bn if keyword in LOWER else hn < bn
-            message = f"{keyword} {_show(bv)} -> {_show(hv)}"
+            message = f"{keyword} {_keyword_text(bv)} -> {_keyword_text(hv)}"
             if ceiling and keyword == "maximum":
-                message = f"version ceiling {_show(bv)} -> {_show(hv)}"
+                message = f"version ceiling {_keyword_text(bv)} -> {_keyword_text(hv)}"
                 rule = R.VERSION_CEILING_LOWERED if tighter else R.VERSION_CEILING_RAISED
             else:
                 rule = R.BOUND_TIGHTENED if tighter else R.BOUND_LOOSENED
@@ -319,7 +329,7 @@ class _Differ:
         for keyword, rule in (("pattern", R.PATTERN_CHANGED), ("format", R.FORMAT_CHANGED)):
             bv, hv = b.node.get(keyword), h.node.get(keyword)
             if bv != hv:
-                message = f"{keyword} {_show(bv)} -> {_show(hv)}"
+                message = f"{keyword} {_keyword_text(bv)} -> {_keyword_text(hv)}"
                 yield self.make(rule, ctx, side(b, keyword), side(h, keyword), message)
 
     def _properties(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
@@ -379,7 +389,7 @@ class _Differ:
                 continue
             opened = before == _CLOSED or after == _OPEN
             rule = R.OPENED if opened else R.CLOSED
-            message = f"{keyword} {_show(bv)} -> {_show(hv)}"
+            message = f"{keyword} {_closure_text(bv)} -> {_closure_text(hv)}"
             yield self.make(rule, ctx, side(b, keyword), side(h, keyword), message)
 
     def _arrays(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
@@ -557,7 +567,7 @@ class _Differ:
         keys = {k for k in (*b.node, *h.node) if k not in HANDLED and not is_annotation(k)}
         for keyword in sorted(keys):
             if self._keyword_differs(b, h, keyword):
-                message = f"{keyword} {_show(b.node.get(keyword))} -> {_show(h.node.get(keyword))}"
+                message = f"{keyword} {_keyword_text(b.node.get(keyword))} -> {_keyword_text(h.node.get(keyword))}"
                 yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), message)
 
 
