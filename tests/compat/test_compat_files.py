@@ -104,6 +104,23 @@ def test_direction_sets_the_role_without_roots(tmp_path: Path) -> None:
     assert {c["severity"] for c in json_changes(result)} == {"info"}
 
 
+@pytest.mark.parametrize("declared", ["https://example.test/schemas/protocol.json", "http://example.test/p"])
+def test_a_file_that_declares_a_web_id_follows_its_own_refs(tmp_path: Path, declared: str) -> None:
+    base, head = protocol([], []), protocol([], [])
+    for user in ("AskRequest", "AskResult"):
+        head["definitions"][user]["properties"]["meta"]["$ref"] = "#/definitions/Trace"
+    head["definitions"]["Trace"] = head["definitions"].pop("Meta")  # renamed
+    head["definitions"]["Trace"]["required"] = ["trace"]  # and tightened, seen through the new name
+    old = write(tmp_path / "old.json", {"$id": declared, **base})
+    new = write(tmp_path / "new.json", {"$id": declared, **head})
+    result = run("compat", "--against", old, "--head", new, *ROOTS, "--format", "json")
+    found = {(c["rule"], c["severity"], c["direction"]) for c in json_changes(result)}
+    assert found == {  # each side's refs lead to the definition, whatever its name
+        ("compat-def-removed", "warning", "artifact"),
+        ("compat-required-added", "error", "artifact"),  # Trace is reached by a request and a result
+    }
+
+
 def test_files_are_compared_outside_any_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no pyproject.toml with [tool.wopgen] anywhere up from here
     write(tmp_path / "a.json", protocol([], []))

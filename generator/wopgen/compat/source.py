@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
@@ -125,7 +126,13 @@ def _schema_file(path: Path, label: str) -> Corpus:
         raise SourceError(f"{label}:{exc.line}:{exc.col}: {exc.message}") from None
     if not isinstance(doc.data, dict):
         raise SourceError(f"{label} is not a JSON Schema object")
-    return Corpus(settings=Settings(root=path.parent.resolve()), schemas={label: doc})
+    settings = Settings(root=path.parent.resolve())
+    declared = doc.data.get("$id")
+    if isinstance(declared, str) and urlsplit(declared).scheme in ("http", "https"):
+        # The file's own web `$id` is the corpus base, so its `$ref`s to itself resolve instead of
+        # leaving the corpus (they would be compared as text, never followed).
+        settings = replace(settings, id_base=urljoin(urldefrag(declared)[0], "."))
+    return Corpus(settings=settings, schemas={label: doc})
 
 
 def is_schema_file(spec: str) -> bool:
