@@ -46,6 +46,13 @@ ROWS = [
         set(),
     ),
     Row("annotations-only", H, obj({"a": NAME}), obj({"a": {**NAME, "description": "new words", "title": "A"}}), set()),
+    Row(  # members no JSON Schema draft defines are ignored by validators: a vendor's keyword, a typo
+        "unknown-keywords-only",
+        C,
+        obj({"a": {**NAME, "markdownDescription": "old words"}}),
+        obj({"a": {**NAME, "markdownDescription": "new words", "minLenght": 3}}, deprecationMessage="gone soon"),
+        set(),
+    ),
     Row(
         "ref-renamed-same-target",
         C,

@@ -21,23 +21,20 @@ from wopgen.corpus.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 
 _CONTAINERS = (dict, list)  # made once: `isinstance` is asked it of every value walked
 
-ANNOTATIONS = frozenset(
+# Every keyword a JSON Schema draft (04 through 2020-12) gives a say in whether an instance is valid.
+# Any other member of a schema object (a vendor's `markdownDescription`, a misspelt `minLenght`, a
+# draft-04 `id`) is ignored by validators, so it is an annotation here whatever its name.
+VALIDATION_KEYWORDS = frozenset(
     {
-        "$schema",
-        "$id",
-        "$anchor",
-        "$dynamicAnchor",
-        "$comment",
-        "$defs",
-        "definitions",
-        "$vocabulary",
-        "title",
-        "description",
-        "examples",
-        "default",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
+        *("$ref", "$dynamicRef", "$recursiveRef"),
+        *("type", "enum", "const", "format", "contentEncoding", "contentMediaType", "contentSchema"),
+        *("multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"),
+        *("maxLength", "minLength", "pattern"),
+        *("items", "prefixItems", "additionalItems", "unevaluatedItems", "contains", "maxContains", "minContains"),
+        *("maxItems", "minItems", "uniqueItems"),
+        *("properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "propertyNames"),
+        *("maxProperties", "minProperties", "required", "dependentRequired", "dependentSchemas", "dependencies"),
+        *("allOf", "anyOf", "oneOf", "not", "if", "then", "else"),
     }
 )
 UNORDERED_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
@@ -52,7 +49,7 @@ MAX_REF_CHAIN = 64
 
 
 def is_annotation(key: str) -> bool:
-    return key in ANNOTATIONS or key.startswith("x-")
+    return key not in VALIDATION_KEYWORDS
 
 
 @dataclass(frozen=True)
