@@ -78,8 +78,9 @@ class Context:
 
 
 def side(loc: Loc, *tokens: str | int) -> Side:
-    pointer = loc.pointer + "".join("/" + escape_token(t) for t in tokens)
-    return Side(loc.doc.path, pointer, loc.doc.line(pointer))
+    where = loc.holder(tokens[0]) if tokens else loc
+    pointer = where.pointer + "".join("/" + escape_token(t) for t in tokens)
+    return Side(where.doc.path, pointer, where.doc.line(pointer))
 
 
 def _number(value: Any) -> Fraction | float | None:
@@ -174,6 +175,8 @@ class _Differ:
     def _same(self, b: Loc, h: Loc, seen: set[tuple[tuple[str, str], tuple[str, str]]]) -> bool:
         if b.node != h.node:
             return False
+        if b.borrowed or h.borrowed:  # members sit in several objects: each one's `$ref`s resolve from there
+            return all(self._same(b.child(k), h.child(k), seen) for k in b.node)
         refs = sorted(self.base.refs_inside(b.node))
         return self._refs_same(refs, lambda ref: self.base.target(b, ref), lambda ref: self.head.target(h, ref), seen)
 
@@ -559,8 +562,9 @@ class _Differ:
             return (keyword in b.node) != (keyword in h.node)
         if keyword in SCHEMA_SINGLES:
             return self.base.fingerprint(b.child(keyword)) != self.head.fingerprint(h.child(keyword))
-        bc = self.base.canonical(Loc(b.doc, b.pointer, {keyword: b.node[keyword]}))
-        hc = self.head.canonical(Loc(h.doc, h.pointer, {keyword: h.node[keyword]}))
+        bw, hw = b.holder(keyword), h.holder(keyword)
+        bc = self.base.canonical(Loc(bw.doc, bw.pointer, {keyword: b.node[keyword]}))
+        hc = self.head.canonical(Loc(hw.doc, hw.pointer, {keyword: h.node[keyword]}))
         return fingerprint(bc) != fingerprint(hc)
 
     def _others(self, b: Loc, h: Loc, ctx: Context) -> Iterator[Change]:

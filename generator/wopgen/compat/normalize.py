@@ -54,21 +54,36 @@ def is_annotation(key: str) -> bool:
 
 @dataclass(frozen=True)
 class Loc:
-    """A schema node and where it sits."""
+    """A schema node and where it sits.
+
+    A `$ref` whose sibling keywords are laid over its target (`Resolver.deref`) sits where it is
+    written, and `borrowed` names the members that sit elsewhere: (member, document, pointer of the
+    object that holds it). `child` and `holder` follow them, so each member is read, resolved and
+    reported where it is written.
+    """
 
     doc: JsonDoc
     pointer: str
     node: Any
+    borrowed: tuple[tuple[str, JsonDoc, str], ...] = ()
 
     @property
     def key(self) -> tuple[str, str]:
         return (self.doc.path, self.pointer)
 
+    def holder(self, member: str | int) -> Loc:
+        """Where the object holding `member` sits (this one unless the member is borrowed)."""
+        for name, doc, pointer in self.borrowed:
+            if name == member:
+                return Loc(doc, pointer, self.node)
+        return self
+
     def child(self, *tokens: str | int) -> Loc:
+        start = self.holder(tokens[0]) if tokens and self.borrowed else self
         node = self.node
         for token in tokens:
             node = node[token]
-        return Loc(self.doc, self.pointer + "".join("/" + escape_token(t) for t in tokens), node)
+        return Loc(start.doc, start.pointer + "".join("/" + escape_token(t) for t in tokens), node)
 
     def line(self) -> int:
         return self.doc.line(self.pointer)
@@ -94,7 +109,46 @@ def without_noops(loc: Loc) -> Loc:
     ]
     if not dropped:
         return loc
-    return Loc(loc.doc, loc.pointer, {k: v for k, v in node.items() if k not in dropped})
+    return Loc(loc.doc, loc.pointer, {k: v for k, v in node.items() if k not in dropped}, loc.borrowed)
+
+
+_REF_SIBLINGS_IGNORED = frozenset(
+    f"{scheme}://json-schema.org/draft-{n}/schema{tail}"
+    for scheme in ("http", "https")
+    for n in ("04", "06", "07")
+    for tail in ("", "#")
+)
+# Keywords whose meaning depends on others in the same object: laid over a target that holds the
+# others (or under one), they would read members or items they never saw.
+_ADJACENT = (
+    ({"additionalProperties"}, {"properties", "patternProperties"}),
+    ({"additionalItems"}, {"items"}),
+    ({"items"}, {"prefixItems"}),
+    ({"then", "else"}, {"if"}),
+    ({"minContains", "maxContains"}, {"contains"}),
+)
+
+
+_UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+
+
+def ignores_ref_siblings(doc: JsonDoc) -> bool:
+    """Whether the document's draft (04, 06 or 07) ignores the keywords beside a `$ref`."""
+    declared = doc.data.get("$schema") if isinstance(doc.data, dict) else None
+    return declared in _REF_SIBLINGS_IGNORED
+
+
+def _layable(siblings: dict[str, Any], target: dict[str, Any], overlay: dict[str, tuple[Any, Loc]]) -> bool:
+    """Whether `siblings` laid over `target` (and the siblings already gathered) mean what both do."""
+    own = {k for k in target if k != "$ref" and not is_annotation(k)} | set(overlay)
+    if own & set(siblings):
+        return False  # the same keyword twice: both apply, one object holds only one
+    if _UNEVALUATED & set(target) or (_UNEVALUATED & set(siblings) and overlay):
+        return False  # an unevaluated* keyword sees only what its own object and those below it evaluate
+    return not any(
+        (dependent & set(siblings) and partners & own) or (dependent & own and partners & set(siblings))
+        for dependent, partners in _ADJACENT
+    )
 
 
 def _single_all_of(loc: Loc) -> Loc | None:
@@ -171,10 +225,13 @@ class Resolver:
         return Loc(doc, site.target.pointer, node) if found else None
 
     def deref(self, loc: Loc) -> Loc:
-        """Follow `$ref` chains. Sibling validation keywords of a `$ref` are laid over its target."""
+        """Follow `$ref` chains. Sibling validation keywords of a `$ref` are laid over its target (the
+        result sits where the first of them is written), unless the document's draft (04 to 07) ignores
+        them; a `$ref` whose siblings would not mean the same laid over it is not followed."""
         seen: set[tuple[str, str]] = set()
         current = loc
-        overlay: dict[str, Any] = {}
+        overlay: dict[str, tuple[Any, Loc]] = {}
+        owner: Loc | None = None  # the outermost object with siblings: where the laid-over result sits
         for _ in range(MAX_REF_CHAIN):
             node = current.node
             if not isinstance(node, dict) or not isinstance(node.get("$ref"), str) or current.key in seen:
@@ -183,15 +240,27 @@ class Resolver:
             target = self.target(current, node["$ref"])
             if target is None:
                 break
-            for key, value in node.items():
-                if key != "$ref" and not is_annotation(key):
-                    overlay.setdefault(key, value)
+            siblings = (
+                {}
+                if ignores_ref_siblings(current.doc)
+                else {k: v for k, v in node.items() if k != "$ref" and not is_annotation(k)}
+            )
+            if siblings and isinstance(target.node, dict) and not _layable(siblings, target.node, overlay):
+                break  # both apply, and laying one over the other would change what either says
+            for key, value in siblings.items():
+                overlay.setdefault(key, (value, current))
+            if siblings and owner is None:
+                owner = current
             current = target
-        if overlay and isinstance(current.node, dict):
-            merged = {k: v for k, v in current.node.items() if k != "$ref"}
-            merged.update(overlay)
-            current = Loc(current.doc, current.pointer, merged)
-        return current
+        if owner is None or not isinstance(current.node, dict):
+            return current
+        merged = {k: v for k, v in current.node.items() if k != "$ref"}
+        borrowed = [(k, current.doc, current.pointer) for k in merged if k not in overlay]
+        for key, (value, where) in overlay.items():
+            merged[key] = value
+            if where.key != owner.key:
+                borrowed.append((key, where.doc, where.pointer))
+        return Loc(owner.doc, owner.pointer, merged, tuple(borrowed))
 
     def unwrap(self, loc: Loc) -> Loc:
         """`deref`, then through any `allOf` of one schema to that schema."""

@@ -1,0 +1,75 @@
+"""Keywords beside a `$ref`: laid over its target where they are written (2019-09 and later), ignored
+where the draft says so (04 to 07), and never laid over when that would change what they mean."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from wopgen.cli import cli
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+DRAFT2020 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def changes(tmp_path: Path, base: dict[str, Any], head: dict[str, Any]) -> list[dict[str, Any]]:
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(base, indent=2), encoding="utf-8")
+    new.write_text(json.dumps(head, indent=2), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["compat", "--against", str(old), "--head", str(new), "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    found: list[dict[str, Any]] = json.loads(result.output)["changes"]
+    return found
+
+
+def extended(own: dict[str, Any]) -> dict[str, Any]:
+    """An object that is the shared extension rules plus members of its own."""
+    return {"$ref": "#/$defs/extensions", "type": "object", "properties": own, "unevaluatedProperties": False}
+
+
+def protocol(link: dict[str, Any], server: dict[str, Any]) -> dict[str, Any]:
+    extensions = {"patternProperties": {"^x-": True}}
+    return {
+        "$schema": DRAFT2020,
+        "$defs": {"extensions": extensions, "link": extended(link), "server": extended(server)},
+    }
+
+
+def test_each_object_laid_over_a_shared_target_is_compared_where_it_is_written(tmp_path: Path) -> None:
+    text = {"type": "string"}
+    base = protocol({"href": text, "body": text}, {"url": text, "name": text})
+    head = protocol({"href": text}, {"url": text})  # each object loses a member of its own
+    found = changes(tmp_path, base, head)
+    removed = sorted(c["base"]["pointer"] for c in found if c["rule"] == "compat-property-removed")
+    assert removed == ["/$defs/link/properties/body", "/$defs/server/properties/name"]
+
+
+def test_a_draft7_ref_ignores_its_siblings(tmp_path: Path) -> None:
+    def schema(limit: int) -> dict[str, Any]:
+        name = {"$ref": "#/definitions/text", "maxLength": limit}  # a draft-07 validator never reads maxLength
+        return {
+            "$schema": DRAFT7,
+            "type": "object",
+            "properties": {"name": name},
+            "definitions": {"text": {"type": "string"}},
+        }
+
+    assert changes(tmp_path, schema(8), schema(4)) == []
+    tightened = schema(8)
+    tightened["definitions"]["text"]["maxLength"] = 4  # what the reference leads to still counts
+    assert {c["rule"] for c in changes(tmp_path, schema(8), tightened)} == {"compat-bound-tightened"}
+
+
+def test_siblings_that_would_change_meaning_laid_over_are_not(tmp_path: Path) -> None:
+    def schema(names: list[str]) -> dict[str, Any]:
+        # beside the $ref, additionalProperties sees none of the target's properties: it rejects them all
+        closed = {"$ref": "#/$defs/named", "additionalProperties": False}
+        named = {"type": "object", "properties": {n: {"type": "string"} for n in names}}
+        return {"$schema": DRAFT2020, "type": "object", "properties": {"item": closed}, "$defs": {"named": named}}
+
+    found = changes(tmp_path, schema(["a"]), schema(["a", "b"]))
+    item = [c for c in found if c["base"] and c["base"]["pointer"].startswith("/properties/item")]
+    assert [c["rule"] for c in item] == ["compat-keyword-changed"]  # not read as a closed shape that grew
