@@ -46,6 +46,13 @@ ROWS = [
         set(),
     ),
     Row("annotations-only", H, obj({"a": NAME}), obj({"a": {**NAME, "description": "new words", "title": "A"}}), set()),
+    Row(  # a type list naming every JSON type restricts nothing
+        "type-every-type-to-none",
+        H,
+        obj({"a": {"type": ["array", "boolean", "null", "number", "object", "string"]}}),
+        obj({"a": {}}),
+        set(),
+    ),
     Row(  # members no JSON Schema draft defines are ignored by validators: a vendor's keyword, a typo
         "unknown-keywords-only",
         C,

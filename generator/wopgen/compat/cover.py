@@ -18,13 +18,17 @@ MAX_DEPTH = 16  # members followed down; a deeper (or cyclic) shape is not shown
 _OBJECT_SHAPE = frozenset({"type", "properties", "required"})
 
 
+ALL_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string"})  # integer is a number
+
+
 def types(node: dict[str, Any]) -> frozenset[str] | None:
-    """The JSON types `type` allows (None: it does not restrict them)."""
+    """The JSON types `type` allows (None: it does not restrict them, absent or naming every type)."""
     value = node.get("type")
     if isinstance(value, str):
         return frozenset({value})
     if isinstance(value, list):
-        return frozenset(v for v in value if isinstance(v, str))
+        named = frozenset(v for v in value if isinstance(v, str))
+        return None if named >= ALL_TYPES else named
     return None
 
 
