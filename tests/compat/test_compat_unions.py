@@ -14,7 +14,7 @@ import pytest
 
 from support.compat_support import outcome, run_compat, thing
 
-C, H = "client-sent", "host-emitted"
+C, H, A = "client-sent", "host-emitted", "artifact"
 E, W, INFO = "error", "warning", "info"
 TEXT = {"type": "string"}
 
@@ -54,10 +54,49 @@ def test_a_shape_replaced_by_unrelated_variants_is_still_breaking(tmp_path: Path
     assert outcome(changes) == {("compat-branch-removed", E), ("compat-branch-added", INFO)}
 
 
-def test_a_union_beside_other_keywords_is_compared_keyword_by_keyword(tmp_path: Path) -> None:
+def test_keywords_moved_into_a_union_beside_others_form_its_old_branch(tmp_path: Path) -> None:
     head = {"type": "object", "anyOf": [{"required": ["message"]}, {"required": ["fields"]}]}
     changes = compare_one(tmp_path, FORM, head, H)
-    assert ("compat-property-removed", E) in outcome(changes)  # the properties are really gone
+    # every value the old shape took, the new branches take; they take more, which readers may meet
+    assert outcome(changes) == {("compat-branch-covered", INFO), ("compat-branch-added", W)}
+
+
+def test_a_union_added_or_removed_as_a_whole_is_a_constraint_gained_or_lifted(tmp_path: Path) -> None:
+    either = {"type": "object", "anyOf": [{"required": ["message"]}, {"required": ["fields"]}]}
+    plain = {"type": "object"}
+    assert outcome(compare_one(tmp_path / "added", plain, either, C)) == {("compat-union-added", E)}
+    assert outcome(compare_one(tmp_path / "removed", either, plain, C)) == {("compat-union-removed", INFO)}
+    assert outcome(compare_one(tmp_path / "read", either, plain, H)) == {("compat-union-removed", W)}
+
+
+def test_a_keyword_moved_into_a_union_pairs_with_the_branch_it_became(tmp_path: Path) -> None:
+    base = {"type": "string", "pattern": "^[a-z]+@[0-9]+$"}
+    head = {"type": "string", "oneOf": [{"pattern": "^[a-z]+@[0-9]+$"}, {"const": "latest"}]}
+    changes = compare_one(tmp_path, base, head, A)
+    assert [(c.rule, c.message) for c in changes] == [("compat-branch-added", 'oneOf branch 1 ("latest") added')]
+
+
+def test_a_shape_split_by_type_into_a_union_changes_nothing(tmp_path: Path) -> None:
+    base = {"type": ["string", "null"]}
+    head = {"anyOf": [{"enum": ["react", "preact"]}, {"type": "string"}, {"type": "null"}]}
+    assert outcome(compare_one(tmp_path, base, head, A)) == {("compat-branch-covered", INFO)}
+
+
+def test_a_widened_branch_pairs_with_the_branch_it_was(tmp_path: Path) -> None:
+    base = {"type": "object", "additionalProperties": TEXT}
+    scalar = {"oneOf": [TEXT, {"type": "number"}, {"type": "boolean"}]}
+    head = {"oneOf": [{"type": "object", "additionalProperties": scalar}, {"type": "string", "pattern": "^x"}]}
+    changes = compare_one(tmp_path, base, head, A)
+    assert outcome(changes) == {("compat-branch-added", W)}  # number, boolean, and the string form
+    assert len(changes) == 3
+
+
+def test_in_a_oneof_removing_a_branch_another_covers_loses_no_value(tmp_path: Path) -> None:
+    # a value both took matched two branches, so the oneOf rejected it: removing one lets it through
+    changes = compare_one(tmp_path, union("oneOf", "result", "listed"), union("oneOf", "result"), C)
+    assert outcome(changes) == {("compat-branch-covered", INFO)}
+    added = compare_one(tmp_path / "added", union("oneOf", "result"), union("oneOf", "result", "listed"), C)
+    assert outcome(added) == {("compat-branch-added", INFO)}  # it now rejects what both take: never a no-op
 
 
 # An anyOf whose catch-all branch (an open result type) accepts what the specific branches accept.
@@ -101,7 +140,6 @@ def test_merging_variants_into_their_catch_all_changes_nothing(tmp_path: Path) -
         ({**DEFS, "result": obj({"meta": META}, additionalProperties=False)}, "anyOf"),  # closed: no catch-all
         ({**DEFS, "result": obj({"meta": META}, required=["meta"])}, "anyOf"),  # asks what `listed` may omit
         ({**DEFS, "result": obj({"meta": {"type": "object", "maxProperties": 1}})}, "anyOf"),  # stricter member
-        (DEFS, "oneOf"),  # a value two branches accept is rejected: no branch is redundant
     ],
 )
 def test_a_branch_the_rest_do_not_cover_stays_removed(tmp_path: Path, defs: dict[str, Any], keyword: str) -> None:
@@ -128,3 +166,10 @@ def test_a_union_merged_into_one_of_its_definitions_pairs_with_it_however_much_i
     }
     (removed,) = [c for c in changes if c.rule == "compat-branch-removed"]
     assert removed.message == "anyOf branch other removed"
+
+
+def test_a_branch_whose_pattern_was_edited_pairs_with_its_old_self(tmp_path: Path) -> None:
+    base = {"anyOf": [{"enum": ["es5", "es6"]}, {"pattern": "^[Ee][Ss]5|[Ee][Ss]6$"}]}
+    head = {"anyOf": [{"enum": ["es5", "es6"]}, {"pattern": "^[Ee][Ss][56]$"}]}
+    changes = compare_one(tmp_path, base, head, C)
+    assert outcome(changes) == {("compat-pattern-changed", W)}  # whether it accepts more cannot be told

@@ -1,21 +1,24 @@
 """What a schema accepts, told from its keywords: its types, its constant values, and whether one
 schema accepts every value another accepts.
 
-`covers(resolver, outer, inner)` is sound but partial: True only when every instance valid under
-`inner` is valid under `outer` by the meaning of their keywords, False when that cannot be shown
-(so a caller that trusts True never hides a real difference). It knows the shapes an `anyOf`
-catch-all takes: the same meaning, an empty schema, an `allOf` that includes the outer schema, and
-an object schema constraining only `type`, `required` and `properties` (left open to other members).
+`covers(outer, inner)` is sound but partial: True only when every instance valid under `inner` is
+valid under `outer` by the meaning of their keywords, False when that cannot be shown (so a caller
+that trusts True never hides a real difference). The two may come from different corpora (the base
+and the head of a comparison). It reads the same meaning, an empty schema, a union (every branch of
+an inner one covered; some branch of an outer one, the only one of its types for a `oneOf`), an
+`allOf` one of whose members is covered, and a shape of `type`, `enum`/`const`, `required`,
+`properties` and `additionalProperties`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from wopgen.compat.normalize import Loc, Resolver, is_annotation, without_noops
+from wopgen.compat.normalize import Loc, Resolver, fingerprint, is_annotation, without_noops
 
 MAX_DEPTH = 16  # members followed down; a deeper (or cyclic) shape is not shown to be covered
-_OBJECT_SHAPE = frozenset({"type", "properties", "required"})
+_SHAPE = frozenset({"type", "enum", "const", "properties", "required", "additionalProperties"})
 
 
 ALL_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string"})  # integer is a number
@@ -58,28 +61,87 @@ def values(node: dict[str, Any]) -> list[Any] | None:
     return list(enum) if isinstance(enum, list) else None
 
 
-def _plain(resolver: Resolver, loc: Loc) -> Loc:
-    return without_noops(resolver.unwrap(loc))
+@dataclass(frozen=True)
+class Side:
+    """A schema and the resolver of the corpus it belongs to (two sides of a comparison may differ)."""
+
+    resolver: Resolver
+    loc: Loc
+
+    def plain(self) -> Side:
+        return Side(self.resolver, without_noops(self.resolver.unwrap(self.loc)))
+
+    def child(self, *tokens: str | int) -> Side:
+        return Side(self.resolver, self.loc.child(*tokens))
+
+    def only(self, node: dict[str, Any]) -> Side:
+        """This schema with `node` in place of its keywords (a part of it, or it narrowed)."""
+        return Side(self.resolver, Loc(self.loc.doc, self.loc.pointer, node, self.loc.borrowed))
+
+    @property
+    def node(self) -> Any:
+        return self.loc.node
+
+    def fingerprint(self) -> str:
+        return self.resolver.fingerprint(self.loc)
 
 
-def covers(resolver: Resolver, outer: Loc, inner: Loc, depth: int = MAX_DEPTH) -> bool:
+def covers(outer: Side, inner: Side, depth: int = MAX_DEPTH) -> bool:
     """Whether `outer` accepts every value `inner` accepts, as far as their keywords show it."""
     if depth <= 0:
         return False
-    outer, inner = _plain(resolver, outer), _plain(resolver, inner)
+    outer, inner = outer.plain(), inner.plain()
     o, i = outer.node, inner.node
-    if o is True or o == {} or resolver.fingerprint(outer) == resolver.fingerprint(inner):
+    if o is True or o == {} or i is False or outer.fingerprint() == inner.fingerprint():
         return True
     if not isinstance(o, dict) or not isinstance(i, dict):
         return False
+    if (union := _pure_union(i)) is not None:  # each of its branches must be covered
+        return all(covers(outer, inner.child(union, n), depth - 1) for n in range(len(i[union])))
     members = i.get("allOf")
     if isinstance(members, list) and any(
-        covers(resolver, outer, inner.child("allOf", n), depth - 1) for n in range(len(members))
+        covers(outer, inner.child("allOf", n), depth - 1) for n in range(len(members))
     ):
         return True  # what an allOf accepts, each of its members accepts
-    if not {k for k in o if not is_annotation(k)} <= _OBJECT_SHAPE:
+    if (union := _pure_union(o)) is not None:
+        return union_covers(union, [outer.child(union, n) for n in range(len(o[union]))], inner, depth)
+    if not {k for k in o if not is_annotation(k)} <= _SHAPE:
         return False
-    return _types_covered(o, i) and _required_covered(o, i) and _properties_covered(resolver, outer, inner, depth)
+    return (
+        _types_covered(o, i)
+        and _values_covered(o, i)
+        and _required_covered(o, i)
+        and _properties_covered(outer, inner, depth)
+    )
+
+
+def _pure_union(node: dict[str, Any]) -> str | None:
+    """ "oneOf" or "anyOf" when the schema is nothing but that union."""
+    keys = [k for k in node if not is_annotation(k)]
+    if len(keys) == 1 and keys[0] in ("oneOf", "anyOf") and isinstance(node[keys[0]], list):
+        return keys[0]
+    return None
+
+
+def union_covers(union: str, branches: list[Side], inner: Side, depth: int = MAX_DEPTH) -> bool:
+    """Whether the `union` ("anyOf" or "oneOf") of `branches` accepts every value `inner` accepts."""
+    inner = inner.plain()
+    own = types(inner.node) if isinstance(inner.node, dict) else None
+    if own is not None and len(own) > 1:  # a value of each type must find its branch
+        return all(union_covers(union, branches, inner.only({**inner.node, "type": t}), depth) for t in sorted(own))
+    found = [n for n, branch in enumerate(branches) if covers(branch, inner, depth - 1)]
+    if not found or union == "anyOf":
+        return bool(found)
+    # oneOf: a value must match exactly one branch, so every other branch must take none of inner's types
+    if own is None or len(found) > 1:
+        return False
+    others = [types(branch.plain().node) for n, branch in enumerate(branches) if n != found[0]]
+    return all(theirs is not None and not (theirs & _widened(own)) for theirs in others)
+
+
+def _widened(kinds: frozenset[str]) -> frozenset[str]:
+    """The types a value of `kinds` may be read as (an integer is a number, and the other way round)."""
+    return kinds | ({"number", "integer"} if kinds & {"number", "integer"} else frozenset())
 
 
 def _types_covered(o: dict[str, Any], i: dict[str, Any]) -> bool:
@@ -93,31 +155,48 @@ def _types_covered(o: dict[str, Any], i: dict[str, Any]) -> bool:
     return constants is not None and all(within(frozenset({json_type(v)}), allowed) for v in constants)
 
 
+def _values_covered(o: dict[str, Any], i: dict[str, Any]) -> bool:
+    allowed = values(o)
+    if allowed is None:
+        return True
+    given = values(i)
+    return given is not None and {fingerprint(v) for v in given} <= {fingerprint(v) for v in allowed}
+
+
 def _required_covered(o: dict[str, Any], i: dict[str, Any]) -> bool:
     needed = o.get("required", [])
     given = i.get("required", [])
     return isinstance(needed, list) and isinstance(given, list) and set(map(str, needed)) <= set(map(str, given))
 
 
-def _properties_covered(resolver: Resolver, outer: Loc, inner: Loc, depth: int) -> bool:
-    """Every member `outer` constrains is constrained at least as much by `inner`."""
+def _properties_covered(outer: Side, inner: Side, depth: int) -> bool:
+    """Every member `outer` constrains is constrained at least as much by `inner`, named or not."""
     mine = outer.node.get("properties", {})
     theirs = inner.node.get("properties", {})
     if not isinstance(mine, dict) or not isinstance(theirs, dict):
         return False
     for name in mine:
         member = outer.child("properties", name)
-        if _plain(resolver, member).node in ({}, True):
+        if member.plain().node in ({}, True):
             continue
         if name in theirs:
-            if not covers(resolver, member, inner.child("properties", name), depth - 1):
+            if not covers(member, inner.child("properties", name), depth - 1):
                 return False
-            continue
-        if "patternProperties" in inner.node:
-            return False  # which pattern, if any, the name matches is not worked out here
-        rest = inner.node.get("additionalProperties")
-        if rest is False:
-            continue  # inner never carries the member
-        if rest is None or not covers(resolver, member, inner.child("additionalProperties"), depth - 1):
+        elif not _unnamed_covered(member, inner, depth):
             return False
-    return True
+    if "additionalProperties" not in outer.node:
+        return True  # members outer does not name may hold anything
+    rest = outer.child("additionalProperties")
+    return all(covers(rest, inner.child("properties", n), depth - 1) for n in theirs if n not in mine) and (
+        _unnamed_covered(rest, inner, depth)
+    )
+
+
+def _unnamed_covered(member: Side, inner: Side, depth: int) -> bool:
+    """Whether every member `inner` does not name is one `member` accepts."""
+    if "patternProperties" in inner.node:
+        return False  # which pattern, if any, a name matches is not worked out here
+    rest = inner.node.get("additionalProperties")
+    if rest is False:
+        return True  # inner carries no member it does not name
+    return rest is not None and covers(member, inner.child("additionalProperties"), depth - 1)

@@ -10,10 +10,13 @@ breaking change inside one also yields `compat-event-payload-changed` for that e
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from wopgen.compat import cover
@@ -219,23 +222,49 @@ class _Differ:
             return self._memo[memo_key]
         b, h = _as_object(b), _as_object(h)
         out: list[Change] = []
-        if isinstance(b.node, dict) and isinstance(h.node, dict) and (union := _lone_union(b.node, h.node)):
-            # A schema is the union of itself alone, so a shape split into variants (or variants merged
-            # into one shape) is compared branch by branch, never as the union's missing keywords.
-            bl = [b.child(union, i) for i in range(len(b.node[union]))] if union in b.node else [b]
-            hl = [h.child(union, i) for i in range(len(h.node[union]))] if union in h.node else [h]
-            out.extend(self._union(union, b, h, bl, hl, ctx, stack | {pair}))
-        elif isinstance(b.node, dict) and isinstance(h.node, dict):
-            inner = stack | {pair}
-            for step in (self._type, self._values, self._bounds, self._text_rules):
-                out.extend(step(b, h, ctx))
-            out.extend(self._properties(b, h, ctx, inner))
-            out.extend(self._closures(b, h, ctx, inner))
-            out.extend(self._arrays(b, h, ctx, inner))
-            out.extend(self._branches(b, h, ctx, inner))
-            out.extend(self._others(b, h, ctx))
+        if isinstance(b.node, dict) and isinstance(h.node, dict):
+            union = _lone_union(b.node, h.node)
+            out.extend(
+                self._one_sided(union, b, h, ctx, stack | {pair})
+                if union
+                else self._keywords(b, h, ctx, stack | {pair})
+            )
         self._memo[memo_key] = out
         return out
+
+    def _keywords(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
+        for step in (self._type, self._values, self._bounds, self._text_rules):
+            yield from step(b, h, ctx)
+        yield from self._properties(b, h, ctx, stack)
+        yield from self._closures(b, h, ctx, stack)
+        yield from self._arrays(b, h, ctx, stack)
+        yield from self._branches(b, h, ctx, stack)
+        yield from self._others(b, h, ctx)
+
+    def _one_sided(self, union: str, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
+        """One side has a `union` (oneOf or anyOf), the other none. A schema is the union of itself
+        alone, so the plain side's keywords the other side lacks form the one branch they became (a
+        shape split into variants, a pattern moved into one); the keywords both sides have are
+        compared as usual. When the plain side has no such keywords, the union is a constraint added
+        (tighter) or removed (looser) as a whole."""
+        united, plain = (h, b) if union in h.node else (b, h)
+        moved = {k: v for k, v in plain.node.items() if not is_annotation(k) and k not in united.node}
+        rest = Loc(plain.doc, plain.pointer, {k: v for k, v in plain.node.items() if k not in moved}, plain.borrowed)
+        others = Loc(united.doc, united.pointer, {k: v for k, v in united.node.items() if k != union}, united.borrowed)
+        yield from self._keywords(rest, others, ctx, stack) if plain is b else self._keywords(others, rest, ctx, stack)
+        branches = [united.child(union, i) for i in range(len(united.node[union]))]
+        if moved:
+            alone = [Loc(plain.doc, plain.pointer, moved, plain.borrowed)]
+            bl, hl = (alone, branches) if plain is b else (branches, alone)
+            yield from self._union(union, b, h, bl, hl, ctx, stack)
+            return
+        count = f"{union} of {len(branches)} branch{'' if len(branches) == 1 else 'es'}"
+        if plain is b:
+            message = f"{count} added: a value none of them accepts is rejected"
+            yield self.make(R.UNION_ADDED, ctx, side(b), side(h, union), message)
+        else:
+            message = f"{count} removed: a value it rejected is accepted"
+            yield self.make(R.UNION_REMOVED, ctx, side(b, union), side(h), message)
 
     def _type(self, b: Loc, h: Loc, ctx: Context) -> Iterator[Change]:
         bt, ht = cover.types(b.node), cover.types(h.node)
@@ -435,24 +464,33 @@ class _Differ:
         if keyword == "allOf":
             yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), "allOf branches changed")
             return
+        head_union = [cover.Side(self.head, loc) for loc in hl]
+        base_union = [cover.Side(self.base, loc) for loc in bl]
         for index in left_b:
             name = self.branch_name(self.base, bl[index], index)
             keeper = self._keeper(keyword, self.base, bl, [bi for bi, _ in pairs], index)
             if keeper is not None:
                 message = f"{keyword} branch {name} removed; branch {keeper} accepted all it accepted"
-                yield self.make(R.BRANCH_COVERED, ctx, side(bl[index]), side(h, keyword), message)
+            elif cover.union_covers(keyword, head_union, base_union[index]):
+                message = f"{keyword} branch {name} removed; the head's branches accept all it accepted"
+            else:
+                message = f"{keyword} branch {name} removed"
+                yield self.make(R.BRANCH_REMOVED, ctx, side(bl[index]), side(h, keyword), message)
                 continue
-            message = f"{keyword} branch {name} removed"
-            yield self.make(R.BRANCH_REMOVED, ctx, side(bl[index]), side(h, keyword), message)
+            yield self.make(R.BRANCH_COVERED, ctx, side(bl[index]), side(h, keyword), message)
         for index in left_h:
             name = self.branch_name(self.head, hl[index], index)
             keeper = self._keeper(keyword, self.head, hl, [hi for _, hi in pairs], index)
             if keeper is not None:
                 message = f"{keyword} branch {name} added; branch {keeper} already accepts all it accepts"
-                yield self.make(R.BRANCH_COVERED, ctx, side(b, keyword), side(hl[index]), message)
+            elif keyword == "anyOf" and cover.union_covers(keyword, base_union, head_union[index]):
+                # (in a oneOf, a branch that takes values another one takes rejects them: never a no-op)
+                message = f"{keyword} branch {name} added; the base's branches accepted all it accepts"
+            else:
+                message = f"{keyword} branch {name} added"
+                yield self.make(R.BRANCH_ADDED, ctx, side(b, keyword), side(hl[index]), message)
                 continue
-            message = f"{keyword} branch {name} added"
-            yield self.make(R.BRANCH_ADDED, ctx, side(b, keyword), side(hl[index]), message)
+            yield self.make(R.BRANCH_COVERED, ctx, side(b, keyword), side(hl[index]), message)
 
     def _keeper(self, keyword: str, resolver: Resolver, branches: list[Loc], kept: list[int], index: int) -> str | None:
         """The name of a kept branch that accepts everything branch `index` accepts, in an `anyOf` (in a
@@ -460,7 +498,7 @@ class _Differ:
         if keyword != "anyOf":
             return None
         for k in kept:
-            if cover.covers(resolver, branches[k], branches[index]):
+            if cover.covers(cover.Side(resolver, branches[k]), cover.Side(resolver, branches[index])):
                 return self.branch_name(resolver, branches[k], k)
         return None
 
@@ -488,14 +526,26 @@ class _Differ:
             match = next((j for j in left_h if hprints[j] == bprint), None)
             if match is not None:
                 take(i, match)
+
+        def take_unique(related: Callable[[int, int], bool]) -> None:
+            """Pair each base branch related to exactly one head branch that is related to it alone."""
+            table = {(i, j): related(i, j) for i in left_b for j in left_h}  # asked once, before any pairing
+            for i in list(left_b):
+                found = [j for j in left_h if table[i, j]]
+                if len(found) == 1 and [k for k in left_b if table[k, found[0]]] == [i]:
+                    take(i, found[0])
+
         identities: tuple[Callable[[Resolver, Loc], frozenset[Any]], ...] = (_ref_identity, self._discriminators)
         for identity in identities:
             bkeys = {i: identity(self.base, bl[i]) for i in left_b}
             hkeys = {j: identity(self.head, hl[j]) for j in left_h}
-            for i in list(left_b):
-                found = [j for j in left_h if bkeys[i] & hkeys[j]]
-                if len(found) == 1 and [k for k in left_b if bkeys[k] & hkeys[found[0]]] == [i]:
-                    take(i, found[0])
+            take_unique(partial(_share, bkeys, hkeys))
+        if left_b and left_h:  # one accepts all the other does: the same branch widened or narrowed
+            bs, hs = (
+                {i: cover.Side(self.base, bl[i]) for i in left_b},
+                {j: cover.Side(self.head, hl[j]) for j in left_h},
+            )
+            take_unique(lambda i, j: cover.covers(hs[j], bs[i]) or cover.covers(bs[i], hs[j]))
         if left_b and left_h:
             bf = [features(self.base.canonical(bl[i])) for i in left_b]
             hf = [features(self.head.canonical(hl[j])) for j in left_h]
@@ -505,6 +555,13 @@ class _Differ:
                 [0.0 if _disagree(bd[r], hd[c]) else similarity(bf[r], hf[c]) for c in range(len(hf))]
                 for r in range(len(bf))
             ]
+            # Branches with the very same keywords whose values were edited (a pattern that gained an
+            # alternative) share few features but most of their text.
+            texts_b = [fingerprint(self.base.canonical(bl[i])) for i in left_b]
+            texts_h = [fingerprint(self.head.canonical(hl[j])) for j in left_h]
+            for r, c in itertools.product(range(len(bf)), range(len(hf))):
+                if scores[r][c] < SIMILAR_ENOUGH and scores[r][c] > 0 and _keys_of(bf[r]) == _keys_of(hf[c]):
+                    scores[r][c] = SequenceMatcher(None, texts_b[r], texts_h[c], autojunk=False).ratio()
             base_ids, head_ids = list(left_b), list(left_h)
             for row, col in assign(scores, SIMILAR_ENOUGH):
                 take(base_ids[row], head_ids[col])
@@ -620,6 +677,15 @@ def assign(scores: list[list[float]], threshold: float) -> list[tuple[int, int]]
     return sorted(max(best.values(), key=lambda v: v[0])[1])
 
 
+def _share(bkeys: dict[int, frozenset[Any]], hkeys: dict[int, frozenset[Any]], i: int, j: int) -> bool:
+    return bool(bkeys[i] & hkeys[j])
+
+
+def _keys_of(found: set[str]) -> set[str]:
+    """The keyword paths of a branch's features, without their values."""
+    return {feature.split("=", 1)[0] for feature in found}
+
+
 def _disagree(left: dict[str, str], right: dict[str, str]) -> bool:
     """Whether two branches hold different constants under the same name: different things, however alike."""
     return any(right[name] != value for name, value in left.items() if name in right)
@@ -654,13 +720,11 @@ def _def_tables(doc: JsonDoc) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _lone_union(b: dict[str, Any], h: dict[str, Any]) -> str:
-    """The union keyword ("oneOf" or "anyOf") when one side is nothing but that union and the other has
-    no union at all (a shape split into variants, or variants merged into one shape), else ""."""
-    for union, plain in ((b, h), (h, b)):
-        keys = [k for k in union if not is_annotation(k)]
-        only_union = len(keys) == 1 and keys[0] in ("oneOf", "anyOf") and isinstance(union[keys[0]], list)
-        if only_union and "oneOf" not in plain and "anyOf" not in plain:
-            return keys[0]
+    """The union keyword ("oneOf" or "anyOf") when one side has that one and the other neither."""
+    for united, plain in ((b, h), (h, b)):
+        unions = [k for k in ("oneOf", "anyOf") if k in united]
+        if len(unions) == 1 and isinstance(united[unions[0]], list) and not ({"oneOf", "anyOf"} & plain.keys()):
+            return unions[0]
     return ""
 
 

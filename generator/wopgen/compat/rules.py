@@ -248,11 +248,30 @@ BRANCH_REMOVED = _rule(
     host="warning",
     artifact="error",
 )
+UNION_ADDED = _rule(
+    "compat-union-added",
+    "A oneOf/anyOf appeared where the schema had none (and none of its keywords moved into it): a new "
+    "constraint, so a value none of its branches accepts is rejected.",
+    'base: "type": "object"; head: "type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]',
+    client="error",
+    host="info",
+    artifact="error",
+)
+UNION_REMOVED = _rule(
+    "compat-union-removed",
+    "A oneOf/anyOf is gone as a whole (none of its branches became the schema): the constraint it made is "
+    "lifted, so values it rejected are accepted and readers may meet them.",
+    'base: "type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]; head: "type": "object"',
+    client="info",
+    host="warning",
+    artifact="warning",
+)
 BRANCH_COVERED = _rule(
     "compat-branch-covered",
-    "An anyOf branch was added or removed that another branch kept on its side accepts in full (an open catch-all "
-    "such as a base result type), so the union accepts the same values; code generated from the union gains or "
-    "loses a type.",
+    "A union branch was removed whose every value the union still accepts (another branch of it, kept or new, "
+    "takes them: an open catch-all such as a base result type, or a type split into branches), or an anyOf "
+    "branch was added whose every value it already accepted; no value changes side. Code generated from the "
+    "union gains or loses a type.",
     'base: "anyOf": [{"$ref": "#/$defs/result"}, {"allOf": [{"$ref": "#/$defs/result"}, {"required": ["id"]}]}]; '
     'head: "anyOf": [{"$ref": "#/$defs/result"}]',
     "info",
@@ -408,6 +427,7 @@ HINTS: dict[str, str] = {
     FORMAT_CHANGED.id: "check that values valid under the old format stay valid under the new one",
     KEYWORD_CHANGED.id: "read the change: compat cannot tell whether it accepts more or less",
     BRANCH_ADDED.id: "readers of this union must handle or ignore the new shape",
+    UNION_REMOVED.id: "readers must accept the values the union used to rule out",
     BRANCH_COVERED.id: "nothing to do for validation; code generated from the union gains or loses a named type",
     REF_LINK_OUTSIDE.id: "replace the link with the file itself in that commit's tree, or compare against a folder",
     ACCEPTED_STALE.id: "remove the entry from the accepted-changes file, or correct its rule or location",
