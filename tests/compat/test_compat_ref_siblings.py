@@ -7,9 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
+from support.compat_support import corpus_files, thing
+from support.corpus_factory import write
 from wopgen.cli import cli
+from wopgen.compat.normalize import Resolver, root
+from wopgen.corpus import load
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 DRAFT2020 = "https://json-schema.org/draft/2020-12/schema"
@@ -63,13 +68,26 @@ def test_a_draft7_ref_ignores_its_siblings(tmp_path: Path) -> None:
     assert {c["rule"] for c in changes(tmp_path, schema(8), tightened)} == {"compat-bound-tightened"}
 
 
-def test_siblings_that_would_change_meaning_laid_over_are_not(tmp_path: Path) -> None:
-    def schema(names: list[str]) -> dict[str, Any]:
-        # beside the $ref, additionalProperties sees none of the target's properties: it rejects them all
-        closed = {"$ref": "#/$defs/named", "additionalProperties": False}
-        named = {"type": "object", "properties": {n: {"type": "string"} for n in names}}
-        return {"$schema": DRAFT2020, "type": "object", "properties": {"item": closed}, "$defs": {"named": named}}
-
-    found = changes(tmp_path, schema(["a"]), schema(["a", "b"]))
-    item = [c for c in found if c["base"] and c["base"]["pointer"].startswith("/properties/item")]
-    assert [c["rule"] for c in item] == ["compat-keyword-changed"]  # not read as a closed shape that grew
+@pytest.mark.parametrize(
+    ("siblings", "laid"),
+    [
+        ({"minProperties": 1}, True),  # a keyword of its own: it means the same in the target's object
+        ({"required": ["b"]}, False),  # the target's `required` too: one object holds only one of them
+        ({"additionalProperties": False}, False),  # beside the $ref it sees none of the target's properties
+        ({"unevaluatedProperties": False}, True),  # it does see what the target evaluates
+    ],
+)
+def test_siblings_are_laid_over_only_where_they_mean_the_same(
+    tmp_path: Path, siblings: dict[str, Any], laid: bool
+) -> None:
+    body = {"$defs": {"named": {"type": "object", "properties": {"a": {}}, "required": ["a"]}}}
+    body["properties"] = {"item": {"$ref": "#/$defs/named", **siblings}}
+    corpus = load(write(tmp_path, corpus_files({"thing": thing(body)})))
+    resolver = Resolver(corpus)
+    item = root(corpus.schemas["schemas/thing.schema.json"]).child("properties", "item")
+    seen = resolver.deref(item)
+    assert ("$ref" not in seen.node) == laid
+    if laid:  # it sits where the siblings are written, each member read where it is
+        assert seen.pointer == "/properties/item"
+        assert seen.child("required").pointer == "/$defs/named/required"
+        assert seen.child(next(iter(siblings))).pointer == f"/properties/item/{next(iter(siblings))}"

@@ -46,6 +46,30 @@ ROWS = [
         set(),
     ),
     Row("annotations-only", H, obj({"a": NAME}), obj({"a": {**NAME, "description": "new words", "title": "A"}}), set()),
+    Row(  # then, else, contains, propertyNames: a change inside is classified where it sits
+        "then-required-added",
+        C,
+        {"type": "object", "if": {"required": ["kind"]}, "then": {"required": ["a"]}},
+        {"type": "object", "if": {"required": ["kind"]}, "then": {"required": ["a", "b"]}},
+        {("compat-required-added", E)},
+    ),
+    Row(  # the same text whose $ref leads to a changed definition: the change is reported there, once
+        "else-and-not-through-a-changed-def",
+        H,
+        {
+            "else": {"$ref": "#/$defs/x"},
+            "if": {"type": "string"},
+            "not": {"$ref": "#/$defs/x"},
+            "$defs": {"x": obj({"a": NAME})},
+        },
+        {
+            "else": {"$ref": "#/$defs/x"},
+            "if": {"type": "string"},
+            "not": {"$ref": "#/$defs/x"},
+            "$defs": {"x": obj({"a": NAME, "b": NAME})},
+        },
+        {("compat-property-added", INFO)},
+    ),
     Row(  # a type list naming every JSON type restricts nothing
         "type-every-type-to-none",
         H,

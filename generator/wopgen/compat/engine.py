@@ -67,6 +67,12 @@ HANDLED = frozenset(
     }
 )
 _OPEN, _CLOSED, _SCHEMA = "open", "closed", "schema"
+# Subschema keywords whose subschema accepting less makes the schema accept less (and more, more), so
+# a change inside one is classified where it sits, as one inside `properties` is. (`not` turns that
+# round and `if` decides where `then` and `else` apply: they stay unclassified.)
+SAME_SENSE = frozenset(
+    {"then", "else", "contains", "propertyNames", "unevaluatedItems", "additionalItems", "contentSchema"}
+)
 
 
 def stem(path: str) -> str:
@@ -239,7 +245,7 @@ class _Differ:
         yield from self._closures(b, h, ctx, stack)
         yield from self._arrays(b, h, ctx, stack)
         yield from self._branches(b, h, ctx, stack)
-        yield from self._others(b, h, ctx)
+        yield from self._others(b, h, ctx, stack)
 
     def _one_sided(self, union: str, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
         """One side has a `union` (oneOf or anyOf), the other none. A schema is the union of itself
@@ -614,6 +620,16 @@ class _Differ:
             self._defs_by_print[key] = table
         return table
 
+    def _refs_lead_to_shared_defs(self, b: Loc, h: Loc) -> bool:
+        """Whether every `$ref` inside `b` leads to a definition of the same name on both sides."""
+        for ref in self.base.refs_inside(b.node):
+            bt, ht = self.base.target(b, ref), self.head.target(h, ref)
+            if bt is None or ht is None or bt.pointer != ht.pointer or bt.pointer.count("/") != 2:
+                return False
+            if _top_def(bt.pointer) is None:
+                return False
+        return True
+
     def _keyword_differs(self, b: Loc, h: Loc, keyword: str) -> bool:
         if keyword not in b.node or keyword not in h.node:
             return (keyword in b.node) != (keyword in h.node)
@@ -624,9 +640,24 @@ class _Differ:
         hc = self.head.canonical(Loc(hw.doc, hw.pointer, {keyword: h.node[keyword]}))
         return fingerprint(bc) != fingerprint(hc)
 
-    def _others(self, b: Loc, h: Loc, ctx: Context) -> Iterator[Change]:
+    def _others(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
         keys = {k for k in (*b.node, *h.node) if k not in HANDLED and not is_annotation(k)}
         for keyword in sorted(keys):
+            bv, hv = b.node.get(keyword), h.node.get(keyword)
+            if keyword in SAME_SENSE and isinstance(bv, dict | bool) and isinstance(hv, dict | bool):
+                yield from self.compare(b.child(keyword), h.child(keyword), ctx, stack)
+                continue
+            if (
+                keyword == "dependentSchemas"
+                and isinstance(bv, dict)
+                and isinstance(hv, dict)
+                and bv.keys() == hv.keys()
+            ):
+                for name in sorted(bv):
+                    yield from self.compare(b.child(keyword, name), h.child(keyword, name), ctx, stack)
+                continue
+            if bv == hv and self._refs_lead_to_shared_defs(b.child(keyword), h.child(keyword)):
+                continue  # the same text: what changed sits in the definitions it names, compared there
             if self._keyword_differs(b, h, keyword):
                 message = f"{keyword} {_keyword_text(b.node.get(keyword))} -> {_keyword_text(h.node.get(keyword))}"
                 yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), message)
