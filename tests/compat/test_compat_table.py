@@ -70,6 +70,45 @@ ROWS = [
         },
         {("compat-property-added", INFO)},
     ),
+    Row(  # `properties` never applies to a string
+        "keyword-of-a-ruled-out-type",
+        C,
+        {"type": "string", "properties": {"a": NAME}, "required": ["a"]},
+        {"type": "string"},
+        set(),
+    ),
+    Row(  # a subschema holding only annotations accepts every value: as good as absent
+        "vacuous-dependent-schemas",
+        C,
+        obj({"a": NAME}),
+        obj({"a": NAME}, dependentSchemas={"a": {"properties": {"b": {"default": 1}}}}),
+        set(),
+    ),
+    Row(  # {$ref, siblings} rewritten as {allOf: [$ref], siblings}: the same conjunction
+        "ref-siblings-to-all-of",
+        C,
+        {"$ref": "#/$defs/x", "properties": {"b": NAME}, "$defs": {"x": {"type": "object", "minProperties": 1}}},
+        {
+            "allOf": [{"$ref": "#/$defs/x"}],
+            "properties": {"b": NAME},
+            "$defs": {"x": {"type": "object", "minProperties": 1}},
+        },
+        set(),
+    ),
+    Row(  # a oneOf moved out of an allOf member into the object that held it
+        "union-out-of-all-of",
+        C,
+        {"allOf": [{"not": {"required": ["a", "b"]}}, {"oneOf": [obj({"a": NAME}), obj({"b": INT})]}]},
+        {"allOf": [{"not": {"required": ["a", "b"]}}], "oneOf": [obj({"a": NAME}), obj({"b": INT})]},
+        set(),
+    ),
+    Row(  # the one object branch of a union on each side is the same branch, however much it grew
+        "only-branch-of-its-type",
+        H,
+        {"oneOf": [NAME, obj({"a": NAME})]},
+        {"oneOf": [NAME, obj({"b": INT, "c": NUM, "d": NAME}, required=["b"])]},
+        {("compat-property-removed", E), ("compat-property-added", INFO), ("compat-required-added", INFO)},
+    ),
     Row(  # a type list naming every JSON type restricts nothing
         "type-every-type-to-none",
         H,
@@ -429,10 +468,17 @@ ROWS = [
         {("compat-property-added", INFO)},
     ),
     Row(
-        "all-of-branch-added",
+        "all-of-member-laid-in",  # an allOf member that shares no keyword with the rest is part of the object
         C,
         {"allOf": [obj({"a": NAME})]},
         {"allOf": [obj({"a": NAME}), {"required": ["a"]}]},
+        {("compat-required-added", E)},
+    ),
+    Row(
+        "all-of-branch-added",  # one that repeats a keyword of another stays a member: unclassified
+        C,
+        {"allOf": [obj({"a": NAME})]},
+        {"allOf": [obj({"a": NAME}), obj({"b": NAME})]},
         {("compat-keyword-changed", W)},
     ),
     Row("not-added", C, obj({"a": NAME}), obj({"a": {**NAME, "not": {"const": ""}}}), {("compat-keyword-changed", W)}),

@@ -217,6 +217,7 @@ class _Differ:
         b, h = self.base.deref(b), self.head.deref(h)
         if _has(b, "allOf") != _has(h, "allOf"):  # `allOf: [X]` on one side only reads as X
             b, h = self.base.unwrap(b), self.head.unwrap(h)
+        b, h = self.base.flatten(b), self.head.flatten(h)
         b, h = without_noops(b), without_noops(h)
         if self.same(b, h):
             return []  # the same text, and every $ref in it leads to the same text: the same meaning
@@ -454,6 +455,8 @@ class _Differ:
                 continue
             bl = [b.child(keyword, i) for i in range(len(bv))] if isinstance(bv, list) else []
             hl = [h.child(keyword, i) for i in range(len(hv))] if isinstance(hv, list) else []
+            if keyword == "allOf":  # a member laid into the object (`flatten`) stays as `true`: no constraint
+                bl, hl = [loc for loc in bl if loc.node is not True], [loc for loc in hl if loc.node is not True]
             yield from self._union(keyword, b, h, bl, hl, ctx, stack)
 
     def _union(
@@ -552,6 +555,14 @@ class _Differ:
                 {j: cover.Side(self.head, hl[j]) for j in left_h},
             )
             take_unique(lambda i, j: cover.covers(hs[j], bs[i]) or cover.covers(bs[i], hs[j]))
+        if left_b and left_h:  # the only branch left of its JSON types on both sides: that branch, changed
+            btypes = {i: _branch_types(self.base, bl[i]) for i in left_b}
+            htypes = {j: _branch_types(self.head, hl[j]) for j in left_h}
+            bconst = {i: dict(self._discriminators(self.base, bl[i])) for i in left_b}
+            hconst = {j: dict(self._discriminators(self.head, hl[j])) for j in left_h}
+            take_unique(
+                lambda i, j: btypes[i] is not None and btypes[i] == htypes[j] and not _disagree(bconst[i], hconst[j])
+            )
         if left_b and left_h:
             bf = [features(self.base.canonical(bl[i])) for i in left_b]
             hf = [features(self.head.canonical(hl[j])) for j in left_h]
@@ -631,8 +642,12 @@ class _Differ:
         return True
 
     def _keyword_differs(self, b: Loc, h: Loc, keyword: str) -> bool:
-        if keyword not in b.node or keyword not in h.node:
-            return (keyword in b.node) != (keyword in h.node)
+        if keyword not in b.node or keyword not in h.node:  # there on one side: unless it says nothing
+            if keyword not in b.node and keyword not in h.node:
+                return False
+            present, resolver = (b, self.base) if keyword in b.node else (h, self.head)
+            where = present.holder(keyword)
+            return bool(resolver.canonical(Loc(where.doc, where.pointer, {keyword: present.node[keyword]})))
         if keyword in SCHEMA_SINGLES:
             return self.base.fingerprint(b.child(keyword)) != self.head.fingerprint(h.child(keyword))
         bw, hw = b.holder(keyword), h.holder(keyword)
@@ -710,6 +725,11 @@ def assign(scores: list[list[float]], threshold: float) -> list[tuple[int, int]]
 
 def _share(bkeys: dict[int, frozenset[Any]], hkeys: dict[int, frozenset[Any]], i: int, j: int) -> bool:
     return bool(bkeys[i] & hkeys[j])
+
+
+def _branch_types(resolver: Resolver, loc: Loc) -> frozenset[str] | None:
+    node = resolver.unwrap(loc).node
+    return cover.types(node) if isinstance(node, dict) else None
 
 
 def _keys_of(found: set[str]) -> set[str]:

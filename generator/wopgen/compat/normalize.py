@@ -97,19 +97,53 @@ def without_noops(loc: Loc) -> Loc:
     also reads a one-value `enum` as `const`, a one-type `type` list as the single type and an
     `allOf` of one schema as that schema; the walk compares the first two through `_values` and
     `_types`, which treat them alike, and unwraps the third when only one side has an `allOf`.)
+    A keyword that only applies to values of a type `type` rules out (`properties` beside
+    `"type": "null"`) means nothing either.
     """
     node = loc.node
     if not isinstance(node, dict):
         return loc
+    idle = _idle_keywords(node.get("type"))
     dropped = [
         key
         for key, value in node.items()
         if (key in EMPTY_MEANS_ABSENT and (value is True or value == {}))
         or (key in EMPTY_VALUES_MEAN_ABSENT and value in ({}, []))
+        or key in idle
     ]
     if not dropped:
         return loc
     return Loc(loc.doc, loc.pointer, {k: v for k, v in node.items() if k not in dropped}, loc.borrowed)
+
+
+# The keywords that apply only to values of one JSON type.
+_FOR_TYPE = {
+    "object": frozenset(
+        {
+            *("properties", "patternProperties", "additionalProperties", "unevaluatedProperties"),
+            *("required", "minProperties", "maxProperties", "propertyNames"),
+            *("dependentRequired", "dependentSchemas", "dependencies"),
+        }
+    ),
+    "array": frozenset(
+        {
+            *("items", "prefixItems", "additionalItems", "unevaluatedItems", "contains"),
+            *("minItems", "maxItems", "uniqueItems", "minContains", "maxContains"),
+        }
+    ),
+    "string": frozenset({"minLength", "maxLength", "pattern"}),
+    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+}
+
+
+def _idle_keywords(declared: Any) -> frozenset[str]:
+    """The keywords that cannot apply under `type` `declared`: those of the types it rules out."""
+    named = {declared} if isinstance(declared, str) else set(declared) if isinstance(declared, list) else None
+    if not named or not all(isinstance(t, str) for t in named):
+        return frozenset()
+    if "integer" in named:
+        named.add("number")
+    return frozenset().union(*(keywords for kind, keywords in _FOR_TYPE.items() if kind not in named))
 
 
 _REF_SIBLINGS_IGNORED = frozenset(
@@ -138,15 +172,16 @@ def ignores_ref_siblings(doc: JsonDoc) -> bool:
     return declared in _REF_SIBLINGS_IGNORED
 
 
-def _layable(siblings: dict[str, Any], target: dict[str, Any], overlay: dict[str, tuple[Any, Loc]]) -> bool:
-    """Whether `siblings` laid over `target` (and the siblings already gathered) mean what both do."""
-    own = {k for k in target if k != "$ref" and not is_annotation(k)} | set(overlay)
-    if own & set(siblings):
-        return False  # the same keyword twice: both apply, one object holds only one
-    if _UNEVALUATED & set(target) or (_UNEVALUATED & set(siblings) and overlay):
-        return False  # an unevaluated* keyword sees only what its own object and those below it evaluate
+def _layable(inner: dict[str, Any], outer: dict[str, Any]) -> bool:
+    """Whether the keywords of `inner` (a `$ref` target, an `allOf` member) laid into the object of
+    `outer` (the keywords beside it) mean what they meant apart: no keyword twice, no keyword away
+    from those it reads, no `unevaluated*` keyword of `inner` made to see what `outer` evaluates."""
+    own = {k for k in inner if k != "$ref" and not is_annotation(k)}
+    theirs = {k for k in outer if k != "$ref" and not is_annotation(k)}
+    if own & theirs or (_UNEVALUATED & own and theirs):
+        return False
     return not any(
-        (dependent & set(siblings) and partners & own) or (dependent & own and partners & set(siblings))
+        (dependent & own and partners & theirs) or (dependent & theirs and partners & own)
         for dependent, partners in _ADJACENT
     )
 
@@ -245,7 +280,11 @@ class Resolver:
                 if ignores_ref_siblings(current.doc)
                 else {k: v for k, v in node.items() if k != "$ref" and not is_annotation(k)}
             )
-            if siblings and isinstance(target.node, dict) and not _layable(siblings, target.node, overlay):
+            gathered = {k: v for k, (v, _) in overlay.items()}
+            if siblings and (
+                not _layable(siblings, gathered)
+                or (isinstance(target.node, dict) and not _layable(target.node, {**gathered, **siblings}))
+            ):
                 break  # both apply, and laying one over the other would change what either says
             for key, value in siblings.items():
                 overlay.setdefault(key, (value, current))
@@ -263,14 +302,45 @@ class Resolver:
         return Loc(owner.doc, owner.pointer, merged, tuple(borrowed))
 
     def unwrap(self, loc: Loc) -> Loc:
-        """`deref`, then through any `allOf` of one schema to that schema."""
+        """`deref`, then through any `allOf` of one schema to that schema, then `flatten`."""
         loc = self.deref(loc)
         for _ in range(MAX_REF_CHAIN):
             inner = _single_all_of(loc)
             if inner is None:
                 break
             loc = self.deref(inner)
-        return loc
+        return self.flatten(loc)
+
+    def flatten(self, loc: Loc) -> Loc:
+        """The members of an `allOf` whose keywords mean the same in the object holding it, laid into
+        that object (each read where it is written); a member laid in stays as `true`, so the others
+        keep their places."""
+        node = loc.node
+        members = node.get("allOf") if isinstance(node, dict) else None
+        if not isinstance(members, list) or not members:
+            return loc
+        merged = dict(node)
+        borrowed = list(loc.borrowed)
+        left = list(members)
+        for index in range(len(members)):
+            member = without_noops(self.deref(loc.child("allOf", index)))
+            own = (
+                {k: v for k, v in member.node.items() if not is_annotation(k)} if isinstance(member.node, dict) else {}
+            )
+            if not own or "$ref" in own or not _layable(own, {k: v for k, v in merged.items() if k != "allOf"}):
+                continue
+            for key, value in own.items():
+                merged[key] = value
+                holder = member.holder(key)
+                borrowed.append((key, holder.doc, holder.pointer))
+            left[index] = True
+        if left == members:
+            return loc
+        if all(member is True for member in left):
+            del merged["allOf"]
+        else:
+            merged["allOf"] = left
+        return Loc(loc.doc, loc.pointer, merged, tuple(borrowed))
 
     def canonical(self, loc: Loc, stack: tuple[tuple[str, str], ...] = ()) -> Any:
         """The meaning of a schema as plain JSON: refs inlined, annotations, orders and no-op keywords dropped."""
@@ -319,7 +389,7 @@ class Resolver:
                 out[key] = value  # unresolvable: compared as written
             else:
                 out[key] = value
-        return out
+        return _without_vacuous(out)
 
     def fingerprint(self, loc: Loc) -> str:
         cached = self._fingerprints.get(loc.key)
@@ -328,6 +398,29 @@ class Resolver:
         text = fingerprint(self.canonical(loc))
         self._fingerprints[loc.key] = (loc.node, text)
         return text
+
+
+def _without_vacuous(out: dict[str, Any]) -> dict[str, Any]:
+    """A canonical schema without the parts that accept every value: an empty subschema where that
+    says nothing (`then`, a member's schema, an `allOf` member), an `if` with nothing to apply, an
+    `anyOf` one of whose branches accepts everything."""
+    for key in ("then", "else", "contentSchema", *EMPTY_MEANS_ABSENT):
+        if out.get(key) == {}:
+            del out[key]
+    for key in SCHEMA_MAPS:
+        if isinstance(out.get(key), dict):
+            out[key] = {name: schema for name, schema in out[key].items() if schema != {}}
+            if not out[key]:
+                del out[key]
+    if isinstance(out.get("allOf"), list):
+        out["allOf"] = [member for member in out["allOf"] if member != {}]
+        if not out["allOf"]:
+            del out["allOf"]
+    if isinstance(out.get("anyOf"), list) and {} in out["anyOf"]:
+        del out["anyOf"]
+    if "if" in out and "then" not in out and "else" not in out:
+        del out["if"]
+    return out
 
 
 def fingerprint(value: Any) -> str:
