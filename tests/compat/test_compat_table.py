@@ -109,6 +109,20 @@ ROWS = [
         {"oneOf": [NAME, obj({"b": INT, "c": NUM, "d": NAME}, required=["b"])]},
         {("compat-property-removed", E), ("compat-property-added", INFO), ("compat-required-added", INFO)},
     ),
+    Row(  # S beside oneOf [A, B] accepts what oneOf [S and A, S and B] does: members moved into the branches
+        "keywords-moved-into-union-branches",
+        C,
+        {"properties": {"a": NAME}, "oneOf": [{"type": "object", "required": ["a"]}, {"type": "null"}]},
+        {"oneOf": [{"type": "object", "properties": {"a": NAME}, "required": ["a"]}, {"type": "null"}]},
+        set(),
+    ),
+    Row(  # ... and a member dropped on the way is still found, in the branch it applied to
+        "keywords-moved-into-union-branches-one-lost",
+        H,
+        {"properties": {"a": NAME, "b": NAME}, "oneOf": [{"type": "object", "required": ["a"]}, {"type": "null"}]},
+        {"oneOf": [{"type": "object", "properties": {"a": NAME}, "required": ["a"]}, {"type": "null"}]},
+        {("compat-property-removed", E)},
+    ),
     Row(  # a type list naming every JSON type restricts nothing
         "type-every-type-to-none",
         H,

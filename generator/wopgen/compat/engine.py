@@ -28,6 +28,7 @@ from wopgen.compat.normalize import (
     features,
     fingerprint,
     is_annotation,
+    layable,
     root,
     similarity,
     without_noops,
@@ -231,22 +232,50 @@ class _Differ:
         out: list[Change] = []
         if isinstance(b.node, dict) and isinstance(h.node, dict):
             union = _lone_union(b.node, h.node)
-            out.extend(
-                self._one_sided(union, b, h, ctx, stack | {pair})
-                if union
-                else self._keywords(b, h, ctx, stack | {pair})
-            )
+            if union:
+                out.extend(self._one_sided(union, b, h, ctx, stack | {pair}))
+            else:
+                b, h, laid = self._distributed(b, h)
+                out.extend(self._keywords(b, h, ctx, stack | {pair}, laid))
         self._memo[memo_key] = out
         return out
 
-    def _keywords(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
+    def _keywords(
+        self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any], laid: Branches | None = None
+    ) -> Iterator[Change]:
         for step in (self._type, self._values, self._bounds, self._text_rules):
             yield from step(b, h, ctx)
         yield from self._properties(b, h, ctx, stack)
         yield from self._closures(b, h, ctx, stack)
         yield from self._arrays(b, h, ctx, stack)
-        yield from self._branches(b, h, ctx, stack)
+        yield from self._branches(b, h, ctx, stack, laid)
         yield from self._others(b, h, ctx, stack)
+
+    def _distributed(self, b: Loc, h: Loc) -> tuple[Loc, Loc, Branches | None]:
+        """Both sides have the same oneOf/anyOf, and one has keywords beside it that the other lacks:
+        those are laid into each of its branches (S and oneOf [A, B] accept what oneOf [S and A, S and
+        B] do), so keywords moved into the branches, or out of them, compare where they now sit.
+        Returns both sides without the keywords laid in, and the branches of each."""
+        unions = [k for k in ("oneOf", "anyOf") if isinstance(b.node.get(k), list) and isinstance(h.node.get(k), list)]
+        if len(unions) != 1:
+            return b, h, None
+        union = unions[0]
+        sides: list[tuple[Loc, list[Loc]]] = []
+        for this, other in ((b, h), (h, b)):
+            branches = [this.child(union, i) for i in range(len(this.node[union]))]
+            extra = {k: v for k, v in this.node.items() if not is_annotation(k) and k != union and k not in other.node}
+            laid = [_laid_into(branch, this, extra) for branch in branches] if extra else []
+            if extra and all(loc is not None for loc in laid):
+                kept = Loc(
+                    this.doc, this.pointer, {k: v for k, v in this.node.items() if k not in extra}, this.borrowed
+                )
+                sides.append((kept, [loc for loc in laid if loc is not None]))
+            else:
+                sides.append((this, branches))
+        (nb, bl), (nh, hl) = sides
+        if nb is b and nh is h:
+            return b, h, None
+        return nb, nh, (union, bl, hl)
 
     def _one_sided(self, union: str, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
         """One side has a `union` (oneOf or anyOf), the other none. A schema is the union of itself
@@ -448,13 +477,17 @@ class _Differ:
             elif self._keyword_differs(b, h, keyword):
                 yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), f"{keyword} changed")
 
-    def _branches(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
+    def _branches(
+        self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any], laid: Branches | None = None
+    ) -> Iterator[Change]:
         for keyword in ("oneOf", "anyOf", "allOf"):
             bv, hv = b.node.get(keyword), h.node.get(keyword)
             if not isinstance(bv, list) and not isinstance(hv, list):
                 continue
             bl = [b.child(keyword, i) for i in range(len(bv))] if isinstance(bv, list) else []
             hl = [h.child(keyword, i) for i in range(len(hv))] if isinstance(hv, list) else []
+            if laid is not None and laid[0] == keyword:
+                bl, hl = laid[1], laid[2]
             if keyword == "allOf":  # a member laid into the object (`flatten`) stays as `true`: no constraint
                 bl, hl = [loc for loc in bl if loc.node is not True], [loc for loc in hl if loc.node is not True]
             yield from self._union(keyword, b, h, bl, hl, ctx, stack)
@@ -768,6 +801,18 @@ def _def_tables(doc: JsonDoc) -> list[tuple[str, dict[str, Any]]]:
     """The definition tables of a schema file: `$defs` (2020-12) and `definitions` (draft-07)."""
     data = doc.data if isinstance(doc.data, dict) else {}
     return [(k, data[k]) for k in ("$defs", "definitions") if isinstance(data.get(k), dict)]
+
+
+Branches = tuple[str, list[Loc], list[Loc]]  # a union keyword and the branches of each side
+
+
+def _laid_into(branch: Loc, holder: Loc, extra: dict[str, Any]) -> Loc | None:
+    """`branch` with the keywords `extra` of the object holding its union laid in (each still read
+    where it is written), or None when they would not mean the same there."""
+    if not isinstance(branch.node, dict) or "$ref" in branch.node or not layable(extra, branch.node):
+        return None
+    moved = tuple((k, holder.holder(k).doc, holder.holder(k).pointer) for k in extra)
+    return Loc(branch.doc, branch.pointer, {**branch.node, **extra}, branch.borrowed + moved)
 
 
 def _lone_union(b: dict[str, Any], h: dict[str, Any]) -> str:

@@ -172,7 +172,7 @@ def ignores_ref_siblings(doc: JsonDoc) -> bool:
     return declared in _REF_SIBLINGS_IGNORED
 
 
-def _layable(inner: dict[str, Any], outer: dict[str, Any]) -> bool:
+def layable(inner: dict[str, Any], outer: dict[str, Any]) -> bool:
     """Whether the keywords of `inner` (a `$ref` target, an `allOf` member) laid into the object of
     `outer` (the keywords beside it) mean what they meant apart: no keyword twice, no keyword away
     from those it reads, no `unevaluated*` keyword of `inner` made to see what `outer` evaluates."""
@@ -282,8 +282,8 @@ class Resolver:
             )
             gathered = {k: v for k, (v, _) in overlay.items()}
             if siblings and (
-                not _layable(siblings, gathered)
-                or (isinstance(target.node, dict) and not _layable(target.node, {**gathered, **siblings}))
+                not layable(siblings, gathered)
+                or (isinstance(target.node, dict) and not layable(target.node, {**gathered, **siblings}))
             ):
                 break  # both apply, and laying one over the other would change what either says
             for key, value in siblings.items():
@@ -327,7 +327,7 @@ class Resolver:
             own = (
                 {k: v for k, v in member.node.items() if not is_annotation(k)} if isinstance(member.node, dict) else {}
             )
-            if not own or "$ref" in own or not _layable(own, {k: v for k, v in merged.items() if k != "allOf"}):
+            if not own or "$ref" in own or not layable(own, {k: v for k, v in merged.items() if k != "allOf"}):
                 continue
             for key, value in own.items():
                 merged[key] = value
