@@ -121,6 +121,18 @@ def test_a_file_that_declares_a_web_id_follows_its_own_refs(tmp_path: Path, decl
     }
 
 
+def test_a_ref_that_leaves_the_file_is_compared_by_the_uri_it_names(tmp_path: Path) -> None:
+    def schema(ref: str) -> dict[str, Any]:
+        return {"$id": "https://example.test/schemas/app.json", "properties": {"lint": {"$ref": ref}}}
+
+    old = write(tmp_path / "old.json", schema("https://example.test/schemas/lint.json"))
+    same = write(tmp_path / "same.json", schema("lint.json"))  # relative to the $id: the same URI
+    other = write(tmp_path / "other.json", schema("format.json"))
+    assert json_changes(run("compat", "--against", old, "--head", same, "--format", "json")) == []
+    (change,) = json_changes(run("compat", "--against", old, "--head", other, "--format", "json"))
+    assert change["rule"] == "compat-keyword-changed"
+
+
 def test_files_are_compared_outside_any_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no pyproject.toml with [tool.wopgen] anywhere up from here
     write(tmp_path / "a.json", protocol([], []))

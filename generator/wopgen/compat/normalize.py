@@ -259,6 +259,17 @@ class Resolver:
         found, node = value_at(doc.data, site.target.pointer)
         return Loc(doc, site.target.pointer, node) if found else None
 
+    def spelled(self, loc: Loc, ref: str) -> str:
+        """A `$ref` that leads nowhere in the corpus, by the URI it names: absolute when it leaves its
+        document ("other.json" and "https://host/other.json" beside "https://host/this.json" agree),
+        a fragment when it stays in it (so the same fragment in two files named differently agrees)."""
+        site = self.graph.first_site_below(Located(loc.doc.path, loc.pointer), ref)
+        if site is None:
+            return ref
+        document, _, fragment = site.uri.partition("#")
+        own = self.corpus.uri_of(loc.doc.path).partition("#")[0]
+        return f"#{fragment}" if document == own else site.uri
+
     def deref(self, loc: Loc) -> Loc:
         """Follow `$ref` chains. Sibling validation keywords of a `$ref` are laid over its target (the
         result sits where the first of them is written), unless the document's draft (04 to 07) ignores
@@ -385,8 +396,8 @@ class Resolver:
                 out[key] = sorted(value, key=fingerprint)
             elif key == "type" and isinstance(value, list) and len(value) == 1:
                 out[key] = value[0]
-            elif key == "$ref":
-                out[key] = value  # unresolvable: compared as written
+            elif key == "$ref" and isinstance(value, str):
+                out[key] = self.spelled(loc, value)  # unresolvable: compared by what it names
             else:
                 out[key] = value
         return _without_vacuous(out)
