@@ -173,3 +173,16 @@ def test_a_branch_whose_pattern_was_edited_pairs_with_its_old_self(tmp_path: Pat
     head = {"anyOf": [{"enum": ["es5", "es6"]}, {"pattern": "^[Ee][Ss][56]$"}]}
     changes = compare_one(tmp_path, base, head, C)
     assert outcome(changes) == {("compat-pattern-changed", W)}  # whether it accepts more cannot be told
+
+
+def test_an_enum_value_another_branch_still_accepts_moves_no_value(tmp_path: Path) -> None:
+    names = {"pattern": "^[Ee][Ss](5|2022(\\.[Rr][Ee][Gg][Ee][Xx][Pp])?)$"}
+    base = {"anyOf": [{"enum": ["es5", "ES2022.RegExp", "es2020"]}, names]}
+    head = {"anyOf": [{"enum": ["es5", "ES2022.Regexp"]}, names]}
+    changes = compare_one(tmp_path, base, head, A)
+    found = {(c.rule, c.message.split(";")[0]) for c in changes}
+    assert found == {
+        ("compat-enum-value-covered", 'enum value "ES2022.RegExp" removed'),  # the pattern takes it
+        ("compat-enum-value-covered", 'enum value "ES2022.Regexp" added'),  # and took this one already
+        ("compat-enum-value-removed", 'enum value "es2020" removed'),  # nothing else takes this one
+    }

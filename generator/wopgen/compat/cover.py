@@ -12,10 +12,12 @@ an inner one covered; some branch of an outer one, the only one of its types for
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from wopgen.compat.normalize import Loc, Resolver, fingerprint, is_annotation, without_noops
+from wopgen.compat.normalize import Loc, Resolver, fingerprint, idle_keywords, is_annotation, without_noops
+from wopgen.corpus import regexes
 
 MAX_DEPTH = 16  # members followed down; a deeper (or cyclic) shape is not shown to be covered
 _SHAPE = frozenset({"type", "enum", "const", "properties", "required", "additionalProperties"})
@@ -200,3 +202,64 @@ def _unnamed_covered(member: Side, inner: Side, depth: int) -> bool:
     if rest is False:
         return True  # inner carries no member it does not name
     return rest is not None and covers(member, inner.child("additionalProperties"), depth - 1)
+
+
+def accepts(schema: Side, value: Any, depth: int = MAX_DEPTH) -> bool:
+    """Whether `schema` accepts the instance `value`, as far as its keywords show it (False when a
+    keyword is not one read here, or a pattern cannot be run)."""
+    if depth <= 0:
+        return False
+    schema = schema.plain()
+    node = schema.node
+    if node is True or node == {}:
+        return True
+    if not isinstance(node, dict):
+        return False
+    kind = json_type(value)
+    for key, expected in node.items():
+        if is_annotation(key) or key in idle_keywords(kind):
+            continue
+        check = _CHECKS.get(key)
+        if check is not None:
+            if not check(expected, value, kind):
+                return False
+            continue
+        if key in ("anyOf", "oneOf", "allOf") and isinstance(expected, list):
+            matched = sum(accepts(schema.child(key, n), value, depth - 1) for n in range(len(expected)))
+            if not (matched >= 1 if key == "anyOf" else matched == 1 if key == "oneOf" else matched == len(expected)):
+                return False
+            continue
+        return False  # a keyword this does not read: the answer is unknown
+    return True
+
+
+def _type_check(expected: Any, value: Any, kind: str) -> bool:
+    allowed = types({"type": expected})
+    return allowed is None or within(frozenset({kind}), allowed)
+
+
+def _values_check(expected: Any, value: Any, kind: str) -> bool:
+    return isinstance(expected, list) and fingerprint(value) in {fingerprint(v) for v in expected}
+
+
+def _pattern_check(expected: Any, value: Any, kind: str) -> bool:
+    try:
+        return isinstance(expected, str) and regexes.search(expected, value)
+    except Exception:  # a pattern the engines refuse, or one past its time budget: unknown
+        return False
+
+
+def _length_check(expected: Any, value: Any, kind: str, longest: bool) -> bool:
+    if isinstance(expected, bool) or not isinstance(expected, int):
+        return False
+    return len(value) <= expected if longest else len(value) >= expected
+
+
+_CHECKS: dict[str, Callable[[Any, Any, str], bool]] = {
+    "type": _type_check,
+    "enum": _values_check,
+    "const": lambda expected, value, kind: fingerprint(expected) == fingerprint(value),
+    "pattern": _pattern_check,
+    "minLength": lambda expected, value, kind: _length_check(expected, value, kind, longest=False),
+    "maxLength": lambda expected, value, kind: _length_check(expected, value, kind, longest=True),
+}

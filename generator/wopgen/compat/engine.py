@@ -85,6 +85,7 @@ class Context:
     direction: str
     event: str = ""
     prop: str = ""
+    others: int = 0  # the other branches of the anyOf this schema is a branch of (`_Differ.others`), if any
 
 
 def side(loc: Loc, *tokens: str | int) -> Side:
@@ -137,6 +138,8 @@ class _Differ:
         self.event_sides: dict[str, tuple[Side, Side]] = {}
         self._defs_by_print: dict[tuple[int, str], dict[str, str]] = {}
         self._same_memo: dict[tuple[tuple[str, str], tuple[str, str]], tuple[Any, Any, bool]] = {}
+        self.others: dict[int, tuple[list[Loc], list[Loc]]] = {}  # Context.others -> (base's, head's)
+        self._others_numbers: dict[tuple[tuple[Any, ...], tuple[Any, ...]], int] = {}
 
     # --- building changes ------------------------------------------------------------------
 
@@ -230,20 +233,30 @@ class _Differ:
             return self._memo[memo_key]
         b, h = _as_object(b), _as_object(h)
         out: list[Change] = []
+        others = self.others.get(ctx.others)
+        ctx = replace(ctx, others=0)  # the branches beside this one say nothing of its members
         if isinstance(b.node, dict) and isinstance(h.node, dict):
             union = _lone_union(b.node, h.node)
             if union:
                 out.extend(self._one_sided(union, b, h, ctx, stack | {pair}))
             else:
                 b, h, laid = self._distributed(b, h)
-                out.extend(self._keywords(b, h, ctx, stack | {pair}, laid))
+                out.extend(self._keywords(b, h, ctx, stack | {pair}, laid, others))
         self._memo[memo_key] = out
         return out
 
     def _keywords(
-        self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any], laid: Branches | None = None
+        self,
+        b: Loc,
+        h: Loc,
+        ctx: Context,
+        stack: frozenset[Any],
+        laid: Branches | None = None,
+        others: tuple[list[Loc], list[Loc]] | None = None,
     ) -> Iterator[Change]:
-        for step in (self._type, self._values, self._bounds, self._text_rules):
+        yield from self._type(b, h, ctx)
+        yield from self._values(b, h, ctx, others)
+        for step in (self._bounds, self._text_rules):
             yield from step(b, h, ctx)
         yield from self._properties(b, h, ctx, stack)
         yield from self._closures(b, h, ctx, stack)
@@ -330,7 +343,11 @@ class _Differ:
         after = "any" if ht is None else "|".join(sorted(ht))
         yield self.make(rule, ctx, side(b, "type"), side(h, "type"), f"type {before} -> {after}")
 
-    def _values(self, b: Loc, h: Loc, ctx: Context) -> Iterator[Change]:
+    def _values(
+        self, b: Loc, h: Loc, ctx: Context, others: tuple[list[Loc], list[Loc]] | None = None
+    ) -> Iterator[Change]:
+        """const and enum. In an anyOf branch, a value it lost that another branch of the head's union
+        accepts, or one it gained that another branch of the base's accepted, changes nothing."""
         bv, hv = cover.values(b.node), cover.values(h.node)
         if bv is None and hv is None:
             return
@@ -352,11 +369,20 @@ class _Differ:
             yield self.make(R.CONST_CHANGED, ctx, bs, hs, f"{keyword} {_show(bv)} -> {_show(hv)}")
             return
         events = TYPE_ENUM in (b.pointer.rsplit("/", 1)[-1], h.pointer.rsplit("/", 1)[-1])
+        base_others, head_others = others or ([], [])
         for key in sorted(before.keys() - after.keys()):
+            if not events and any(cover.accepts(cover.Side(self.head, o), before[key]) for o in head_others):
+                message = f"enum value {key} removed; another branch of the union still accepts it"
+                yield self.make(R.ENUM_VALUE_COVERED, ctx, bs, hs, message)
+                continue
             rule = R.EVENT_TYPE_REMOVED if events else R.ENUM_VALUE_REMOVED
             what = "event type" if events else "enum value"
             yield self.make(rule, ctx, bs, hs, f"{what} {key} removed")
         for key in sorted(after.keys() - before.keys()):
+            if not events and any(cover.accepts(cover.Side(self.base, o), after[key]) for o in base_others):
+                message = f"enum value {key} added; another branch of the union already accepted it"
+                yield self.make(R.ENUM_VALUE_COVERED, ctx, bs, hs, message)
+                continue
             rule = R.EVENT_TYPE_ADDED if events else R.ENUM_VALUE_ADDED
             what = "event type" if events else "enum value"
             yield self.make(rule, ctx, bs, hs, f"{what} {key} added")
@@ -500,7 +526,10 @@ class _Differ:
         it accepts) changes nothing the union accepts: it is `compat-branch-covered`."""
         pairs, left_b, left_h = self.pair_branches(bl, hl)
         for bi, hi in pairs:
-            yield from self.compare(bl[bi], hl[hi], ctx, stack)
+            inner = ctx
+            if keyword == "anyOf" and (len(bl) > 1 or len(hl) > 1):
+                inner = replace(ctx, others=self._others_of(bl, bi, hl, hi))
+            yield from self.compare(bl[bi], hl[hi], inner, stack)
         if not left_b and not left_h:
             return
         if keyword == "allOf":
@@ -533,6 +562,14 @@ class _Differ:
                 yield self.make(R.BRANCH_ADDED, ctx, side(b, keyword), side(hl[index]), message)
                 continue
             yield self.make(R.BRANCH_COVERED, ctx, side(b, keyword), side(hl[index]), message)
+
+    def _others_of(self, bl: list[Loc], bi: int, hl: list[Loc], hi: int) -> int:
+        """The number `Context.others` gives the branches beside `bl[bi]` and `hl[hi]` (one per set)."""
+        found = ([x for i, x in enumerate(bl) if i != bi], [x for j, x in enumerate(hl) if j != hi])
+        key = (tuple(x.key for x in found[0]), tuple(x.key for x in found[1]))
+        number = self._others_numbers.setdefault(key, len(self._others_numbers) + 1)
+        self.others[number] = found
+        return number
 
     def _keeper(self, keyword: str, resolver: Resolver, branches: list[Loc], kept: list[int], index: int) -> str | None:
         """The name of a kept branch that accepts everything branch `index` accepts, in an `anyOf` (in a

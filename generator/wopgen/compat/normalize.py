@@ -103,7 +103,7 @@ def without_noops(loc: Loc) -> Loc:
     node = loc.node
     if not isinstance(node, dict):
         return loc
-    idle = _idle_keywords(node.get("type"))
+    idle = idle_keywords(node.get("type"))
     dropped = [
         key
         for key, value in node.items()
@@ -136,7 +136,7 @@ _FOR_TYPE = {
 }
 
 
-def _idle_keywords(declared: Any) -> frozenset[str]:
+def idle_keywords(declared: Any) -> frozenset[str]:
     """The keywords that cannot apply under `type` `declared`: those of the types it rules out."""
     named = {declared} if isinstance(declared, str) else set(declared) if isinstance(declared, list) else None
     if not named or not all(isinstance(t, str) for t in named):

@@ -167,6 +167,14 @@ ENUM_VALUE_ADDED = _rule(
     host="info",
     artifact="warning",
 )
+ENUM_VALUE_COVERED = _rule(
+    "compat-enum-value-covered",
+    "An enum value left one anyOf branch while another branch of the union still accepts it (a "
+    "case-insensitive pattern beside the list, say), or joined one while another already accepted it: "
+    "no value is rejected or new.",
+    'base: "anyOf": [{"enum": ["es2022", "ES2022"]}, {"pattern": "^[Ee][Ss]2022$"}]; head: "enum": ["es2022"]',
+    "info",
+)
 CONST_CHANGED = _rule(
     "compat-const-changed",
     "A const value changed, appeared or disappeared.",
