@@ -299,8 +299,8 @@ class _Differ:
         united, plain = (h, b) if union in h.node else (b, h)
         moved = {k: v for k, v in plain.node.items() if not is_annotation(k) and k not in united.node}
         rest = Loc(plain.doc, plain.pointer, {k: v for k, v in plain.node.items() if k not in moved}, plain.borrowed)
-        others = Loc(united.doc, united.pointer, {k: v for k, v in united.node.items() if k != union}, united.borrowed)
-        yield from self._keywords(rest, others, ctx, stack) if plain is b else self._keywords(others, rest, ctx, stack)
+        beside = Loc(united.doc, united.pointer, {k: v for k, v in united.node.items() if k != union}, united.borrowed)
+        yield from self._keywords(rest, beside, ctx, stack) if plain is b else self._keywords(beside, rest, ctx, stack)
         branches = [united.child(union, i) for i in range(len(united.node[union]))]
         if moved:
             alone = [Loc(plain.doc, plain.pointer, moved, plain.borrowed)]
@@ -522,8 +522,9 @@ class _Differ:
         self, keyword: str, b: Loc, h: Loc, bl: list[Loc], hl: list[Loc], ctx: Context, stack: frozenset[Any]
     ) -> Iterator[Change]:
         """The branches `bl` of the base's `keyword` union against the head's `hl`: paired ones compared,
-        the rest removed or added. An `anyOf` branch that a kept branch of its side covers (accepts all
-        it accepts) changes nothing the union accepts: it is `compat-branch-covered`."""
+        the rest removed or added. A branch removed whose values a kept branch of the base, or the
+        head's union, still accepts, and an anyOf branch added whose values a kept branch of the head,
+        or the base's union, already accepted, move no value: `compat-branch-covered`."""
         pairs, left_b, left_h = self.pair_branches(bl, hl)
         for bi, hi in pairs:
             inner = ctx
