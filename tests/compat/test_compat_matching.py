@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from support.compat_support import outcome, run_compat, thing
-from wopgen.compat.engine import assign
+from wopgen.compat.pairing import assign
 
 C, H, A = "client-sent", "host-emitted", "artifact"
 E, W, INFO = "error", "warning", "info"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from wopgen.compat import api, engine, rfcs
 from wopgen.compat.change import Change, Side
-from wopgen.compat.engine import Plan, PlanError
+from wopgen.compat.plan import Plan, PlanError
 from wopgen.compat.rules import hint_for
 from wopgen.corpus import Corpus
 from wopgen.corpus.model import gc_paused

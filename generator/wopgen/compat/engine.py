@@ -33,11 +33,32 @@ from wopgen.compat.normalize import (
     similarity,
     without_noops,
 )
+from wopgen.compat.pairing import (
+    SIMILAR_ENOUGH,
+    assign,
+    branch_types,
+    disagree,
+    keys_of,
+    ref_identity,
+    ref_label,
+    share,
+)
+from wopgen.compat.plan import (
+    Plan,
+    Roles,
+    def_tables,
+    defs_of,
+    file_shape,
+    pair_files,
+    same_shapes,
+    stem,
+    top_def,
+)
 from wopgen.compat.validity import invalid_schemas
-from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
-from wopgen.corpus.keywords import INSTANCE_DATA, SCHEMA_SINGLES
+from wopgen.corpus.keywords import SCHEMA_SINGLES
 from wopgen.diagnostics import Rule, Severity
 
 DISCOVERY = "capabilities"
@@ -74,10 +95,6 @@ _OPEN, _CLOSED, _SCHEMA = "open", "closed", "schema"
 SAME_SENSE = frozenset(
     {"then", "else", "contains", "propertyNames", "unevaluatedItems", "additionalItems", "contentSchema"}
 )
-
-
-def stem(path: str) -> str:
-    return path.rsplit("/", 1)[-1].removesuffix(SCHEMA_SUFFIX)
 
 
 @dataclass(frozen=True)
@@ -615,11 +632,11 @@ class _Differ:
                 if len(found) == 1 and [k for k in left_b if table[k, found[0]]] == [i]:
                     take(i, found[0])
 
-        identities: tuple[Callable[[Resolver, Loc], frozenset[Any]], ...] = (_ref_identity, self._discriminators)
+        identities: tuple[Callable[[Resolver, Loc], frozenset[Any]], ...] = (ref_identity, self._discriminators)
         for identity in identities:
             bkeys = {i: identity(self.base, bl[i]) for i in left_b}
             hkeys = {j: identity(self.head, hl[j]) for j in left_h}
-            take_unique(partial(_share, bkeys, hkeys))
+            take_unique(partial(share, bkeys, hkeys))
         if left_b and left_h:  # one accepts all the other does: the same branch widened or narrowed
             bs, hs = (
                 {i: cover.Side(self.base, bl[i]) for i in left_b},
@@ -627,12 +644,12 @@ class _Differ:
             )
             take_unique(lambda i, j: cover.covers(hs[j], bs[i]) or cover.covers(bs[i], hs[j]))
         if left_b and left_h:  # the only branch left of its JSON types on both sides: that branch, changed
-            btypes = {i: _branch_types(self.base, bl[i]) for i in left_b}
-            htypes = {j: _branch_types(self.head, hl[j]) for j in left_h}
+            btypes = {i: branch_types(self.base, bl[i]) for i in left_b}
+            htypes = {j: branch_types(self.head, hl[j]) for j in left_h}
             bconst = {i: dict(self._discriminators(self.base, bl[i])) for i in left_b}
             hconst = {j: dict(self._discriminators(self.head, hl[j])) for j in left_h}
             take_unique(
-                lambda i, j: btypes[i] is not None and btypes[i] == htypes[j] and not _disagree(bconst[i], hconst[j])
+                lambda i, j: btypes[i] is not None and btypes[i] == htypes[j] and not disagree(bconst[i], hconst[j])
             )
         if left_b and left_h:
             bf = [features(self.base.canonical(bl[i])) for i in left_b]
@@ -640,7 +657,7 @@ class _Differ:
             bd = [dict(self._discriminators(self.base, bl[i])) for i in left_b]
             hd = [dict(self._discriminators(self.head, hl[j])) for j in left_h]
             scores = [
-                [0.0 if _disagree(bd[r], hd[c]) else similarity(bf[r], hf[c]) for c in range(len(hf))]
+                [0.0 if disagree(bd[r], hd[c]) else similarity(bf[r], hf[c]) for c in range(len(hf))]
                 for r in range(len(bf))
             ]
             # Branches with the very same keywords whose values were edited (a pattern that gained an
@@ -648,7 +665,7 @@ class _Differ:
             texts_b = [fingerprint(self.base.canonical(bl[i])) for i in left_b]
             texts_h = [fingerprint(self.head.canonical(hl[j])) for j in left_h]
             for r, c in itertools.product(range(len(bf)), range(len(hf))):
-                if scores[r][c] < SIMILAR_ENOUGH and scores[r][c] > 0 and _keys_of(bf[r]) == _keys_of(hf[c]):
+                if scores[r][c] < SIMILAR_ENOUGH and scores[r][c] > 0 and keys_of(bf[r]) == keys_of(hf[c]):
                     scores[r][c] = SequenceMatcher(None, texts_b[r], texts_h[c], autojunk=False).ratio()
             base_ids, head_ids = list(left_b), list(left_h)
             for row, col in assign(scores, SIMILAR_ENOUGH):
@@ -680,7 +697,7 @@ class _Differ:
         discriminating value; its index as the last resort."""
         node = loc.node
         if isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            return _ref_label(node["$ref"])
+            return ref_label(node["$ref"])
         same = self._def_names(resolver, loc.doc).get(resolver.fingerprint(loc))
         if same:
             return f"{index} (the shape of {same})"
@@ -696,7 +713,7 @@ class _Differ:
         table = self._defs_by_print.get(key)
         if table is None:
             table = {}
-            for keyword, defs in _def_tables(doc):
+            for keyword, defs in def_tables(doc):
                 for name in sorted(defs):
                     table.setdefault(resolver.fingerprint(root(doc).child(keyword, name)), f"{keyword}/{name}")
             self._defs_by_print[key] = table
@@ -708,7 +725,7 @@ class _Differ:
             bt, ht = self.base.target(b, ref), self.head.target(h, ref)
             if bt is None or ht is None or bt.pointer != ht.pointer or bt.pointer.count("/") != 2:
                 return False
-            if _top_def(bt.pointer) is None:
+            if top_def(bt.pointer) is None:
                 return False
         return True
 
@@ -747,98 +764,6 @@ class _Differ:
             if self._keyword_differs(b, h, keyword):
                 message = f"{keyword} {_keyword_text(b.node.get(keyword))} -> {_keyword_text(h.node.get(keyword))}"
                 yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), message)
-
-
-SIMILAR_ENOUGH = 0.5  # below this share of common features two branches are different things
-MAX_EXACT_ASSIGNMENT = 12
-
-
-def assign(scores: list[list[float]], threshold: float) -> list[tuple[int, int]]:
-    """Pairs (row, column) of greatest total score, each row and column used once, every pair at
-    or above `threshold`. Exact over the subsets of the smaller side up to MAX_EXACT_ASSIGNMENT
-    members, greedy (best pair first) beyond."""
-    rows = len(scores)
-    cols = len(scores[0]) if scores else 0
-    if rows == 0 or cols == 0:
-        return []
-    if rows > cols:
-        flipped = assign([[scores[r][c] for r in range(rows)] for c in range(cols)], threshold)
-        return sorted((r, c) for c, r in flipped)
-    if cols > MAX_EXACT_ASSIGNMENT:
-        ranked = sorted(
-            ((scores[r][c], r, c) for r in range(rows) for c in range(cols)), key=lambda t: (-t[0], t[1], t[2])
-        )
-        used_r: set[int] = set()
-        used_c: set[int] = set()
-        found = []
-        for score, r, c in ranked:
-            if score >= threshold and r not in used_r and c not in used_c:
-                used_r.add(r)
-                used_c.add(c)
-                found.append((r, c))
-        return sorted(found)
-    # best[mask]: the greatest total over the rows done so far, using the columns in mask
-    best: dict[int, tuple[float, tuple[tuple[int, int], ...]]] = {0: (0.0, ())}
-    for r in range(rows):
-        step: dict[int, tuple[float, tuple[tuple[int, int], ...]]] = {}
-        for mask, (total, chosen) in best.items():
-            options = [(mask, total, chosen)]  # row r left unpaired
-            for c in range(cols):
-                if not mask & (1 << c) and scores[r][c] >= threshold:
-                    options.append((mask | (1 << c), total + scores[r][c], (*chosen, (r, c))))
-            for new_mask, new_total, new_chosen in options:
-                current = step.get(new_mask)
-                if current is None or new_total > current[0]:
-                    step[new_mask] = (new_total, new_chosen)
-        best = step
-    return sorted(max(best.values(), key=lambda v: v[0])[1])
-
-
-def _share(bkeys: dict[int, frozenset[Any]], hkeys: dict[int, frozenset[Any]], i: int, j: int) -> bool:
-    return bool(bkeys[i] & hkeys[j])
-
-
-def _branch_types(resolver: Resolver, loc: Loc) -> frozenset[str] | None:
-    node = resolver.unwrap(loc).node
-    return cover.types(node) if isinstance(node, dict) else None
-
-
-def _keys_of(found: set[str]) -> set[str]:
-    """The keyword paths of a branch's features, without their values."""
-    return {feature.split("=", 1)[0] for feature in found}
-
-
-def _disagree(left: dict[str, str], right: dict[str, str]) -> bool:
-    """Whether two branches hold different constants under the same name: different things, however alike."""
-    return any(right[name] != value for name, value in left.items() if name in right)
-
-
-def _ref_identity(resolver: Resolver, loc: Loc) -> frozenset[str]:
-    """What a branch names: the target of its `$ref`, wherever that is spelled from, or the definition
-    it is (a shape compared as the one branch of itself, reached through a `$ref` or not)."""
-    node = loc.node
-    if not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
-        if _top_def(loc.pointer) is None or loc.pointer.count("/") != 2:
-            return frozenset()
-        return frozenset({f"{stem(loc.doc.path)}#{loc.pointer}", "name " + loc.pointer.rsplit("/", 1)[-1]})
-    target = resolver.target(loc, node["$ref"])
-    if target is None:
-        return frozenset({"$ref " + node["$ref"]})
-    return frozenset({f"{stem(target.doc.path)}#{target.pointer}", "name " + _ref_label(node["$ref"])})
-
-
-def _ref_label(ref: str) -> str:
-    """The name a `$ref` gives its target: the last pointer token, else the file name."""
-    uri, _, fragment = ref.partition("#")
-    if fragment.strip("/"):
-        return fragment.rstrip("/").rsplit("/", 1)[-1]
-    return stem(uri.rsplit("/", 1)[-1]) or ref
-
-
-def _def_tables(doc: JsonDoc) -> list[tuple[str, dict[str, Any]]]:
-    """The definition tables of a schema file: `$defs` (2020-12) and `definitions` (draft-07)."""
-    data = doc.data if isinstance(doc.data, dict) else {}
-    return [(k, data[k]) for k in ("$defs", "definitions") if isinstance(data.get(k), dict)]
 
 
 Branches = tuple[str, list[Loc], list[Loc]]  # a union keyword and the branches of each side
@@ -884,156 +809,6 @@ def _external_refs(corpus: Corpus) -> set[tuple[str, str]]:
     }
 
 
-@dataclass(frozen=True)
-class Plan:
-    """How the two sides are read: which files pair up, and who sends what.
-
-    `pairs` names the (base path, head path) files to compare when they are not paired by path or
-    `$id` (two single schema files). `direction` is the role of a schema that declares none in
-    `x-wop-direction`. `client_roots` and `server_roots` name definitions (`$defs` or
-    `definitions` entries) that a client sends and a host emits: every definition reachable from
-    them through `$ref`s takes that role (both: `artifact`), the rest keep their file's role.
-    """
-
-    pairs: tuple[tuple[str, str], ...] = ()
-    direction: str = R.ARTIFACT
-    client_roots: tuple[str, ...] = ()
-    server_roots: tuple[str, ...] = ()
-
-
-class PlanError(ValueError):
-    """The plan names something neither side has (a usage error)."""
-
-
-def _defs_of(doc: JsonDoc) -> dict[str, tuple[str, Any]]:
-    """Each definition of a schema file by name: (the table keyword, its schema)."""
-    found: dict[str, tuple[str, Any]] = {}
-    for keyword, table in _def_tables(doc):
-        for name, node in table.items():
-            found.setdefault(name, (keyword, node))
-    return found
-
-
-def _top_def(pointer: str) -> str | None:
-    parts = pointer.split("/")
-    if len(parts) >= 3 and parts[1] in ("$defs", "definitions"):
-        return parts[2].replace("~1", "/").replace("~0", "~")
-    return None
-
-
-def _reached(resolver: Resolver, roots: tuple[str, ...]) -> set[tuple[str, str]]:
-    """(file, definition name) of every definition reachable through `$ref`s from the named roots."""
-    todo: list[Loc] = []
-    for _path, doc in sorted(resolver.corpus.schemas.items()):
-        defs = _defs_of(doc)
-        for name in roots:
-            if name in defs:
-                todo.append(root(doc).child(defs[name][0], name))
-    seen: set[tuple[str, str]] = set()
-    reached: set[tuple[str, str]] = set()
-    while todo:
-        loc = todo.pop()
-        if loc.key in seen:
-            continue
-        seen.add(loc.key)
-        top = _top_def(loc.pointer)
-        if top is not None:
-            reached.add((loc.doc.path, top))
-        stack: list[Loc] = [loc]
-        while stack:
-            here = stack.pop()
-            node = here.node
-            if isinstance(node, dict):
-                ref = node.get("$ref")
-                if isinstance(ref, str):
-                    target = resolver.target(here, ref)
-                    if target is not None and target.key not in seen:
-                        todo.append(target)
-                stack.extend(here.child(k) for k in node if k not in INSTANCE_DATA and isinstance(node[k], dict | list))
-            elif isinstance(node, list):
-                stack.extend(here.child(i) for i in range(len(node)) if isinstance(node[i], dict | list))
-    return reached
-
-
-class _Roles:
-    """The direction of each definition: from the roots that reach it, else from its file."""
-
-    def __init__(self, differ: _Differ, plan: Plan) -> None:
-        self.plan = plan
-        self.client: set[tuple[str, str]] = set()
-        self.server: set[tuple[str, str]] = set()
-        if not (plan.client_roots or plan.server_roots):
-            return  # no roots: every definition takes its file's direction
-        known = {
-            name
-            for side in (differ.base, differ.head)
-            for doc in side.corpus.schemas.values()
-            for name in _defs_of(doc)
-        }
-        missing = sorted(set(plan.client_roots + plan.server_roots) - known)
-        if missing:
-            raise PlanError(f"no definition named {', '.join(map(repr, missing))} on either side")
-        self.client = _reached(differ.base, plan.client_roots) | _reached(differ.head, plan.client_roots)
-        self.server = _reached(differ.base, plan.server_roots) | _reached(differ.head, plan.server_roots)
-
-    def of_file(self, doc: JsonDoc) -> str:
-        value = doc.data.get("x-wop-direction") if isinstance(doc.data, dict) else None
-        return value if value in R.DIRECTIONS else self.plan.direction
-
-    def of_def(self, bpath: str, hpath: str, name: str, file_direction: str) -> str:
-        client = (bpath, name) in self.client or (hpath, name) in self.client
-        server = (bpath, name) in self.server or (hpath, name) in self.server
-        if client and server:
-            return R.ARTIFACT
-        if client:
-            return R.CLIENT
-        if server:
-            return R.HOST
-        return file_direction
-
-
-def _pair_files(base: Corpus, head: Corpus, plan: Plan) -> tuple[list[tuple[str, str]], list[str], list[str]]:
-    """(base, head) file pairs by the plan, else by path, else by `$id`; then the files left on each side."""
-    if plan.pairs:
-        paired = list(plan.pairs)
-    else:
-        head_by_uri = {head.uri_of(p): p for p in head.schemas}
-        paired = []
-        for path in sorted(base.schemas):
-            hpath = path if path in head.schemas else head_by_uri.get(base.uri_of(path))
-            if hpath is not None:
-                paired.append((path, hpath))
-    removed = sorted(base.schemas.keys() - {b for b, _ in paired})
-    added = sorted(head.schemas.keys() - {h for _, h in paired})
-    return paired, removed, added
-
-
-def _same_shapes(
-    removed: list[str], added: list[str], shape_of_base: Callable[[str], str], shape_of_head: Callable[[str], str]
-) -> list[tuple[str, str]]:
-    """Removed and added names with the same normalised shape, paired in name order."""
-    waiting: dict[str, list[str]] = {}
-    for name in added:
-        waiting.setdefault(shape_of_head(name), []).append(name)
-    found = []
-    for name in removed:
-        shape = shape_of_base(name)
-        if shape in TRIVIAL_SHAPES:
-            continue  # an empty schema has the shape of every other empty schema: no evidence of a rename
-        candidates = waiting.get(shape)
-        if candidates:
-            found.append((name, candidates.pop(0)))
-    return found
-
-
-TRIVIAL_SHAPES = frozenset({fingerprint({}), fingerprint(True), fingerprint([fingerprint({}), []])})
-
-
-def _file_shape(resolver: Resolver, doc: JsonDoc) -> str:
-    defs = sorted(resolver.fingerprint(root(doc).child(keyword, name)) for name, (keyword, _) in _defs_of(doc).items())
-    return fingerprint([resolver.fingerprint(root(doc)), defs])
-
-
 def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
     """Every schema change from `base` to `head`, classified; sorted by file and line.
 
@@ -1047,14 +822,14 @@ def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
     if refused:
         return sorted(refused, key=Change.sort_key)
     differ = _Differ(base, head)
-    roles = _Roles(differ, plan)
+    roles = Roles(differ.base, differ.head, plan)
     raw: list[Change] = []
-    pairs, removed, added = _pair_files(base, head, plan)
-    renamed = _same_shapes(
+    pairs, removed, added = pair_files(base, head, plan)
+    renamed = same_shapes(
         removed,
         added,
-        lambda p: _file_shape(differ.base, base.schemas[p]),
-        lambda p: _file_shape(differ.head, head.schemas[p]),
+        lambda p: file_shape(differ.base, base.schemas[p]),
+        lambda p: file_shape(differ.head, head.schemas[p]),
     )
     for bpath, hpath in renamed:
         bdoc, hdoc = base.schemas[bpath], head.schemas[hpath]
@@ -1106,7 +881,7 @@ class _Lazy:
         return item in self._value
 
 
-def _compare_files(differ: _Differ, roles: _Roles, bpath: str, hpath: str, referenced: _Lazy) -> Iterator[Change]:
+def _compare_files(differ: _Differ, roles: Roles, bpath: str, hpath: str, referenced: _Lazy) -> Iterator[Change]:
     base, head = differ.base.corpus, differ.head.corpus
     bdoc, hdoc = base.schemas[bpath], head.schemas[hpath]
     if differ.same_file(bdoc, hdoc) or differ.same(root(bdoc), root(hdoc)):
@@ -1118,13 +893,13 @@ def _compare_files(differ: _Differ, roles: _Roles, bpath: str, hpath: str, refer
         yield differ.make(R.DIRECTION_CHANGED, Context(R.ARTIFACT), bside, hside, message)
         direction = R.ARTIFACT
     yield from differ.compare(root(bdoc), root(hdoc), Context(direction))
-    bdefs, hdefs = _defs_of(bdoc), _defs_of(hdoc)
+    bdefs, hdefs = defs_of(bdoc), defs_of(hdoc)
     for name in sorted(bdefs.keys() & hdefs.keys(), key=lambda n: (n != TYPE_INDEX, n)):
         ctx = Context(roles.of_def(bpath, hpath, name, direction))
         yield from differ.compare(root(bdoc).child(bdefs[name][0], name), root(hdoc).child(hdefs[name][0], name), ctx)
     gone = sorted(bdefs.keys() - hdefs.keys())
     new = sorted(hdefs.keys() - bdefs.keys())
-    renamed = _same_shapes(
+    renamed = same_shapes(
         gone,
         new,
         lambda n: differ.base.fingerprint(root(bdoc).child(bdefs[n][0], n)),
