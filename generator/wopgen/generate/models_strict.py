@@ -1,6 +1,7 @@
-"""Where the library's models would accept what the schema rejects, and the checks that close the gap.
+"""Where the library's models would accept what the schema rejects (or reject what it accepts), and the
+checks that close the gap.
 
-Two gaps, both on values a JSON document can hold:
+Four gaps, all on values a JSON document can hold:
 
 - **null for an optional member.** JSON Schema keeps two questions apart: `required` says whether a
   member may be left out, the member's own schema says whether `null` is a value it takes.
@@ -16,8 +17,19 @@ Two gaps, both on values a JSON document can hold:
   `IPv4Address`...) whose lax validation also reads a JSON number (`7` as a Unix time, a count of
   seconds, an address as an integer) or a boolean. Each such annotation is rewritten to the same type
   behind `TEXT`, which refuses numbers and booleans and lets text (and the Python value itself) through.
+- **a boolean where a number is listed, or the reverse.** Python counts `True == 1` and `False == 0`,
+  so a `Literal[1]` (a `const`) or an Enum of numbers (an `enum`) would take JSON `true`, and one of
+  booleans would take `1`, where JSON Schema keeps the two types apart (while `1.0` does equal `1`).
+  Such a `Literal` is rewritten to `Annotated[Literal[...], EXACT]`, and such an Enum class gets the
+  base `JsonEnum` (`JsonIntEnum` for an `IntEnum`) in place of its own: both compare the JSON value
+  with the value it matched as JSON Schema does, member by member inside arrays and objects.
+- **an integer written with a fraction of zero.** JSON Schema counts `1.0` as an integer; pydantic's
+  `StrictInt` refuses it. A module that imports `StrictInt` from pydantic imports the helper module's
+  instead: the same strict integer (no string, no boolean), which reads a number with no fractional
+  part as the integer it equals.
 
-Both live in a helper module of the package (`HELPER_MODULE`), written only when a module uses it.
+All of these live in a helper module of the package (`HELPER_MODULE`), written only when a module uses
+one of them.
 """
 
 from __future__ import annotations
@@ -47,17 +59,30 @@ TEXT_TYPES = {
     "IPv4Address": "IPv4AddressText",
     "IPv6Address": "IPv6AddressText",
 }
+# The library's Enum bases, and the base from the helper module each becomes where a member is a number,
+# a boolean, an array or an object.
+EXACT_ENUMS = {"Enum": "JsonEnum", "IntEnum": "JsonIntEnum"}
 HELPER_TEXT = '''\
-"""What the models add to the library's types where those would accept a value the schema rejects.
-Do not edit by hand."""
+"""What the models add to the library's types where those would accept a value the schema rejects, or
+refuse one it accepts. Do not edit by hand."""
 
 from __future__ import annotations
 
 from datetime import date, time, timedelta
+from enum import Enum, IntEnum
 from ipaddress import IPv4Address, IPv6Address
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from pydantic import AfterValidator, AwareDatetime, BeforeValidator
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BeforeValidator,
+    GetCoreSchemaHandler,
+    Strict,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import CoreSchema, core_schema
 
 _T = TypeVar("_T")
 
@@ -76,8 +101,62 @@ def refuse_number(value: _T) -> _T:
     return value
 
 
+def json_equal(left: object, right: object) -> bool:
+    """Whether two values are equal as JSON Schema compares JSON values: a boolean only to the same
+    boolean (not to 1 or 0), numbers by value (1.0 to 1), arrays and objects member by member."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left == right
+    if isinstance(left, list | tuple) and isinstance(right, list | tuple):
+        return len(left) == len(right) and all(map(json_equal, left, right))
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(json_equal(item, right[key]) for key, item in left.items())
+    return bool(left == right)
+
+
+def exact(value: object, handler: ValidatorFunctionWrapHandler) -> object:
+    """What `handler` reads `value` as, unless the two are equal only as Python compares them: `true` read
+    as the 1 of a `Literal[1]`, or `1` as a member `True`."""
+    result = handler(value)
+    matched = result.value if isinstance(result, Enum) else result
+    if value is not result and not json_equal(value, matched):
+        raise ValueError("must equal one of the schema's values (a boolean is not a number)")
+    return result
+
+
+def whole_number(value: object) -> object:
+    """`value`, or the integer it equals when it is a number with no fractional part (JSON Schema counts
+    1.0 as an integer)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _exact_schema(source: type[Any], handler: GetCoreSchemaHandler) -> CoreSchema:
+    return core_schema.no_info_wrap_validator_function(exact, handler(source))
+
+
+class JsonEnum(Enum):
+    """An Enum whose members match a JSON value only when equal as JSON Schema compares them."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: type[Any], handler: GetCoreSchemaHandler) -> CoreSchema:
+        return _exact_schema(source, handler)
+
+
+class JsonIntEnum(IntEnum):
+    """An IntEnum whose members match a JSON value only when equal as JSON Schema compares them."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: type[Any], handler: GetCoreSchemaHandler) -> CoreSchema:
+        return _exact_schema(source, handler)
+
+
 NOT_NULL = AfterValidator(refuse_null)
 TEXT = BeforeValidator(refuse_number)
+EXACT = WrapValidator(exact)
+
+# pydantic's StrictInt (no string, no boolean), reading 1.0 as 1.
+StrictInt = Annotated[int, Strict(), BeforeValidator(whole_number)]
 
 AwareDatetimeText = Annotated[AwareDatetime, TEXT]
 DateText = Annotated[date, TEXT]
@@ -180,10 +259,13 @@ def _without_marker(keyword: ast.keyword) -> ast.keyword | bool | None:
 
 @dataclass(frozen=True)
 class _Names:
-    """The names a module gives the types of TEXT_TYPES (the library imports `date as date_aliased`
-    where a member is named `date`), each with its text-only twin; and a pattern finding any of them."""
+    """What a module holds to rewrite: the names it gives the types of TEXT_TYPES (the library imports
+    `date as date_aliased` where a member is named `date`), each with its text-only twin; its Enum
+    classes that list a value other than a string or null; and a pattern finding a line that may
+    hold any of those or a `Literal` of a number or a boolean (the parse decides)."""
 
     text: dict[str, str]
+    enums: frozenset[str]
     pattern: re.Pattern[str]
 
     @classmethod
@@ -194,7 +276,56 @@ class _Names:
                 original, _as, alias = part.strip().partition(" as ")
                 if alias and original.strip() in TEXT_TYPES:
                     names[alias.strip()] = TEXT_TYPES[original.strip()]
-        return cls(names, re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b"))
+        enums = frozenset(found[1] for found in _ENUM_CLASS.finditer(text) if _lists_values(found[2], found[3]))
+        found = [r"\b(?:" + "|".join(map(re.escape, names)) + r")\b", _VALUE_LITERAL]
+        if enums:
+            found.append(r"^class (?:" + "|".join(sorted(enums)) + r")\(")
+        return cls(names, enums, re.compile("|".join(found), re.M))
+
+
+# An Enum class as the library writes it (its head, then indented or blank lines, the last of which may
+# end the module), a member of one whose value is not a string, and a `Literal[` that may list a number or
+# a boolean beside any strings.
+_ENUM_CLASS = re.compile(r"^class (\w+)\((" + "|".join(EXACT_ENUMS) + r")\):\n((?:[ \t][^\n]*(?:\n|\Z)|\n)*)", re.M)
+_UNQUOTED_MEMBER = re.compile(r"^    \w+ = (?![\"'])", re.M)
+_VALUE_LITERAL = r"\bLiteral\[(?:[^\]\"']|\"[^\"]*\"|'[^']*')*?(?<![\w.])(?:\d|True\b|False\b)"
+
+
+def _lists_values(base: str, body: str) -> bool:
+    """Whether an Enum class with `base` and `body` has a member whose value is not a string or null."""
+    if base == "IntEnum":
+        return True
+    if not _UNQUOTED_MEMBER.search(body):
+        return False
+    try:
+        members = ast.parse("class E:\n" + body).body[0]
+    except SyntaxError:
+        return True  # the base only adds a comparison, which every string or null member passes
+    assert isinstance(members, ast.ClassDef)
+    return any(
+        isinstance(member, ast.Assign) and _is_value(member.value) and not _is_text_or_null(member.value)
+        for member in members.body
+    )
+
+
+def _is_value(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def _is_text_or_null(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, str))
+
+
+def _value_literal(node: ast.AST) -> bool:
+    """Whether `node` is a `Literal[...]` that lists a number or a boolean."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "Literal"):
+        return False
+    items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return any(_is_value(item) and not _is_text_or_null(item) for item in items)
 
 
 def _annotations(tree: ast.Module) -> list[ast.expr]:
@@ -212,8 +343,9 @@ Edit = tuple[int, int, int, int, str]  # (line, column, end line, end column, re
 
 
 def _edits(tree: ast.Module, used: set[str], source: str, names: _Names) -> list[Edit]:
-    """What to rewrite in `tree` (parsed from `source`): each marked `Field(...)` and each format type of
-    `names` in an annotation. A walk is skipped where `source` cannot hold what it looks for."""
+    """What to rewrite in `tree` (parsed from `source`): each marked `Field(...)`, each format type of
+    `names` and each `Literal` of a number or a boolean in an annotation, and the base of each Enum class
+    of `names`. A walk is skipped where `source` cannot hold what it looks for."""
     edits: list[Edit] = []
 
     def edit(node: ast.expr, replacement: str) -> None:
@@ -236,11 +368,23 @@ def _edits(tree: ast.Module, used: set[str], source: str, names: _Names) -> list
             rest = ast.unparse(ast.Call(node.func, node.args, kept)) + ", " if node.args or kept else ""
             edit(node, rest + "NOT_NULL")
             used.add("NOT_NULL")
-    for annotation in _annotations(tree) if names.pattern.search(source) else ():
-        for name in ast.walk(annotation):
-            if isinstance(name, ast.Name) and name.id in names.text:
-                edit(name, names.text[name.id])
-                used.add(names.text[name.id])
+    if not names.pattern.search(source):
+        return edits
+    for annotation in _annotations(tree):
+        for node in ast.walk(annotation):
+            if isinstance(node, ast.Name) and node.id in names.text:
+                edit(node, names.text[node.id])
+                used.add(names.text[node.id])
+            elif _value_literal(node):
+                assert isinstance(node, ast.Subscript)
+                edit(node, f"Annotated[{ast.unparse(node)}, EXACT]")
+                used.add("EXACT")
+    for node in ast.walk(tree) if names.enums else ():
+        if isinstance(node, ast.ClassDef) and node.name in names.enums:
+            for base in node.bases:
+                if isinstance(base, ast.Name) and base.id in EXACT_ENUMS:
+                    edit(base, EXACT_ENUMS[base.id])
+                    used.add(EXACT_ENUMS[base.id])
     return edits
 
 
@@ -295,20 +439,43 @@ def _whole(text: str, used: set[str], names: _Names) -> str:
 
 def strict_fields(text: str, depth: int) -> str:
     """The library's module `text` with each marked `Field(...)` made `NOT_NULL` (beside the field's other
-    arguments, if any) and each format type of TEXT_TYPES in an annotation made its text-only twin,
-    importing what it uses from the helper module, `depth` folders up."""
+    arguments, if any), each format type of TEXT_TYPES in an annotation made its text-only twin, each
+    `Literal` of a number or a boolean made `EXACT`, each Enum class listing such a value based on
+    `JsonEnum` or `JsonIntEnum`, and pydantic's `StrictInt` replaced by the helper's; what it uses is
+    imported from the helper module, `depth` folders up."""
     names = _Names.of(text)
-    if MARKER not in text and not names.pattern.search(text):
-        return text
     used: set[str] = set()
-    body = _by_line(text, used, names)
-    if body is None or MARKER in body:  # a line was not a whole statement, or one was read as words
-        used.clear()
-        body = _whole(text, used, names)
+    body = text
+    if MARKER in text or names.pattern.search(text):
+        lined = _by_line(text, used, names)
+        if lined is None or MARKER in lined:  # a line was not a whole statement, or one was read as words
+            used.clear()
+            lined = _whole(text, used, names)
+        body = lined
+    body, integer = _without_pydantic_integer(body)
+    if integer:
+        used.add("StrictInt")
     if not used:
         return text
     future = "from __future__ import annotations\n"
     importing = f"from {'.' * depth}{HELPER_MODULE} import {', '.join(sorted(used))}\n"
+    if "EXACT" in used:
+        importing = "from typing import Annotated\n" + importing  # ruff merges it with the library's own
     if future in body:
         return body.replace(future, future + importing, 1)
     return importing + body
+
+
+_PYDANTIC_IMPORT = re.compile(r"^from pydantic import (\([^)]*\)|[^\n]*)\n", re.M)
+
+
+def _without_pydantic_integer(text: str) -> tuple[str, bool]:
+    """`text` with `StrictInt` taken out of its import from pydantic, and whether it was there."""
+    found = _PYDANTIC_IMPORT.search(text)
+    if found is None:
+        return text, False
+    names = [name.strip() for name in found[1].strip("()").split(",") if name.strip()]
+    if "StrictInt" not in names:
+        return text, False
+    rest = ", ".join(name for name in names if name != "StrictInt")
+    return text[: found.start()] + (f"from pydantic import {rest}\n" if rest else "") + text[found.end() :], True

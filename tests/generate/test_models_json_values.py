@@ -1,0 +1,179 @@
+"""`wopgen models` compares JSON values as JSON Schema does: a boolean is not a number (Python's
+`True == 1` does not count), while `1.0` is the integer 1."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+from jsonschema import Draft202012Validator
+
+from support.corpus_factory import good_files, schema, write
+from wopgen.corpus import load
+from wopgen.generate.models import generate_models
+from wopgen.generate.models_strict import strict_fields
+
+MEMBERS = {
+    "one": {"const": 1},
+    "zero": {"type": "integer", "const": 0},
+    "yes": {"const": True},
+    "no": {"const": False},
+    "small": {"enum": [1, 2]},
+    "level": {"type": "integer", "enum": [1, 2]},  # the library makes an IntEnum of it
+    "flag": {"enum": [True]},
+    "mixed": {"enum": ["a", 1, None]},
+    "shape": {"enum": [{"a": 1}, [1]]},
+    "word": {"enum": ["a", "b"]},
+    "count": {"type": "integer"},
+    "bounded": {"type": "integer", "minimum": 0, "maximum": 10},
+    "third": {"type": "integer", "multipleOf": 3},
+    "counts": {"type": "array", "items": {"type": "integer"}},
+}
+# Per member: values the schema takes, and values it refuses that the library's types would take.
+TAKEN = {
+    "one": [1, 1.0],
+    "zero": [0, 0.0, -0.0],
+    "yes": [True],
+    "no": [False],
+    "small": [1, 2.0],
+    "level": [1, 2.0],
+    "flag": [True],
+    "mixed": ["a", 1, 1.0, None],
+    "shape": [{"a": 1}, {"a": 1.0}, [1], [1.0]],
+    "word": ["a"],
+    "count": [7, 7.0, -0.0, 1e20],
+    "bounded": [10, 10.0, 0.0],
+    "third": [6, 6.0],
+    "counts": [[1, 2.0]],
+}
+REFUSED = {
+    "one": [True],
+    "zero": [False],
+    "yes": [1, 1.0],
+    "no": [0, 0.0],
+    "small": [True],
+    "level": [True],
+    "flag": [1, 1.0],
+    "mixed": [True],
+    "shape": [{"a": True}, [True]],
+    "count": [True, 7.5, "7"],
+    "bounded": [11.0, -1.0, True],
+    "third": [4.0, True],
+    "counts": [[1, True], [1.5]],
+}
+
+
+@pytest.fixture(scope="module")
+def values(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    files = good_files()
+    files["schemas/values.schema.json"] = {
+        **schema("values", {"type": "object", "properties": MEMBERS}),
+        "title": "Values",
+    }
+    root = write(tmp_path_factory.mktemp("corpus") / "corpus", files)
+    out = tmp_path_factory.mktemp("models")
+    for relative, text in generate_models(load(root), package="value_models").items():
+        (out / relative).parent.mkdir(parents=True, exist_ok=True)
+        (out / relative).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(out))
+    try:
+        return importlib.import_module("value_models")
+    finally:
+        sys.path.remove(str(out))
+
+
+def _takes(model: Any, instance: Any) -> bool:
+    try:
+        pydantic.TypeAdapter(model).validate_json(json.dumps(instance))
+    except pydantic.ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("member", "value"), [(m, v) for m, vs in TAKEN.items() for v in vs])
+def test_a_value_the_schema_takes_is_taken(values: Any, member: str, value: Any) -> None:
+    assert Draft202012Validator({"type": "object", "properties": MEMBERS}).is_valid({member: value})
+    assert _takes(values.Values, {member: value})
+
+
+@pytest.mark.parametrize(("member", "value"), [(m, v) for m, vs in REFUSED.items() for v in vs])
+def test_a_value_the_schema_refuses_is_refused(values: Any, member: str, value: Any) -> None:
+    assert not Draft202012Validator({"type": "object", "properties": MEMBERS}).is_valid({member: value})
+    assert not _takes(values.Values, {member: value})
+
+
+def test_integers_read_as_integers_and_enums_keep_their_members(values: Any) -> None:
+    parsed = values.Values.model_validate_json('{"count": 7.0, "level": 2.0, "small": 1, "word": "a", "one": 1.0}')
+    assert type(parsed.count) is int and parsed.count == 7
+    assert parsed.level.value == 2 and parsed.small.value == 1 and parsed.one == 1
+    assert values.Values(small=parsed.small).small is parsed.small  # a member given in Python is kept
+    assert parsed.model_dump(mode="json", exclude_unset=True) == {
+        "count": 7,
+        "level": 2,
+        "small": 1,
+        "word": "a",
+        "one": 1,
+    }
+
+
+def test_only_enums_of_values_other_than_strings_change_base(values: Any) -> None:
+    from enum import Enum
+
+    from value_models import _strict, values_schema
+
+    assert issubclass(values_schema.Small, _strict.JsonEnum) and issubclass(values_schema.Level, _strict.JsonIntEnum)
+    assert type(values_schema.Word.a) is values_schema.Word and values_schema.Word.__bases__ == (Enum,)
+
+
+def test_the_package_passes_mypy_strict(values: Any) -> None:
+    out = Path(values.__file__).parents[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(out / ".mypy-cache"), "-p", "value_models"],
+        cwd=out,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_rewrite_of_a_module() -> None:
+    text = (
+        "from __future__ import annotations\n"
+        "from enum import Enum, IntEnum\n"
+        "from typing import Literal\n"
+        "from pydantic import (\n    BaseModel,\n    StrictInt,\n    StrictStr,\n)\n"
+        "class Kind(Enum):\n"
+        '    """\n    words = 1 in a docstring\n    """\n'
+        '    a = "a"\n'
+        "    NoneType_None = None\n"
+        "class Level(IntEnum):\n"
+        "    integer_1 = 1\n"
+        "class Shape(Enum):\n"
+        '    a = "a"\n'
+        "    value_1 = {'a': 1}\n"
+        "class A(BaseModel):\n"
+        "    one: Literal[1] | None = None\n"
+        "    event: Literal['x1', \"2\"]\n"
+        "    mixed: Literal['x', -1]\n"
+        "    count: StrictInt\n"
+        "class Last(Enum):\n"
+        "    float_1_5 = 1.5"
+    )
+    rewritten = strict_fields(text, 1)
+    assert "from ._strict import EXACT, JsonEnum, JsonIntEnum, StrictInt\n" in rewritten
+    assert "from typing import Annotated\n" in rewritten
+    assert "from pydantic import BaseModel, StrictStr\n" in rewritten
+    assert "class Kind(Enum):\n" in rewritten  # strings and null only: no comparison to add
+    assert "class Level(JsonIntEnum):\n" in rewritten and "class Shape(JsonEnum):\n" in rewritten
+    assert "class Last(JsonEnum):\n" in rewritten  # the class that ends the module
+    assert "    one: Annotated[Literal[1], EXACT] | None = None\n" in rewritten
+    assert "    event: Literal['x1', \"2\"]\n" in rewritten  # strings only: left as written
+    assert "    mixed: Annotated[Literal['x', -1], EXACT]\n" in rewritten
+    assert "    count: StrictInt\n" in rewritten
+    assert strict_fields("from pydantic import BaseModel\nx: Literal['a']\n", 1).startswith("from pydantic")
