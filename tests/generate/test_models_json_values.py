@@ -1,5 +1,6 @@
 """`wopgen models` compares JSON values as JSON Schema does: a boolean is not a number (Python's
-`True == 1` does not count), while `1.0` is the integer 1."""
+`True == 1` does not count), while `1.0` is the integer 1; and a `const` the library cannot write as a
+`Literal` still holds."""
 
 from __future__ import annotations
 
@@ -34,6 +35,9 @@ MEMBERS = {
     "bounded": {"type": "integer", "minimum": 0, "maximum": 10},
     "third": {"type": "integer", "multipleOf": 3},
     "counts": {"type": "array", "items": {"type": "integer"}},
+    "rate": {"const": 1.5},
+    "pair": {"const": [1, "a"]},
+    "box": {"const": {"a": 1}},
 }
 # Per member: values the schema takes, and values it refuses that the library's types would take.
 TAKEN = {
@@ -51,6 +55,9 @@ TAKEN = {
     "bounded": [10, 10.0, 0.0],
     "third": [6, 6.0],
     "counts": [[1, 2.0]],
+    "rate": [1.5],
+    "pair": [[1, "a"], [1.0, "a"]],
+    "box": [{"a": 1}, {"a": 1.0}],
 }
 REFUSED = {
     "one": [True],
@@ -66,6 +73,9 @@ REFUSED = {
     "bounded": [11.0, -1.0, True],
     "third": [4.0, True],
     "counts": [[1, True], [1.5]],
+    "rate": [1, 2.5, True, "1.5"],
+    "pair": [[], [True, "a"], [1, "a", 1]],
+    "box": [{}, {"a": True}, {"a": 1, "b": 2}],
 }
 
 
@@ -76,6 +86,7 @@ def values(tmp_path_factory: pytest.TempPathFactory) -> Any:
         **schema("values", {"type": "object", "properties": MEMBERS}),
         "title": "Values",
     }
+    files["schemas/rate.schema.json"] = {**schema("rate", {"const": 1.5}), "title": "Rate"}  # at the root too
     root = write(tmp_path_factory.mktemp("corpus") / "corpus", files)
     out = tmp_path_factory.mktemp("models")
     for relative, text in generate_models(load(root), package="value_models").items():
@@ -106,6 +117,12 @@ def test_a_value_the_schema_takes_is_taken(values: Any, member: str, value: Any)
 def test_a_value_the_schema_refuses_is_refused(values: Any, member: str, value: Any) -> None:
     assert not Draft202012Validator({"type": "object", "properties": MEMBERS}).is_valid({member: value})
     assert not _takes(values.Values, {member: value})
+
+
+def test_a_const_at_the_root_holds_too(values: Any) -> None:
+    """The library typed `const: 1.5` at the root as any value; it is now the Enum of its one value."""
+    assert _takes(values.Rate, 1.5)
+    assert not any(_takes(values.Rate, other) for other in (1, "x", None, [], {}))
 
 
 def test_integers_read_as_integers_and_enums_keep_their_members(values: Any) -> None:

@@ -44,8 +44,9 @@ from typing import Any
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, event_types, type_index
-from wopgen.corpus.graph import Located, RefSite, map_subschemas, unescape_token
+from wopgen.corpus.graph import Located, RefSite, unescape_token
 from wopgen.diagnostics import Diagnostic, define
+from wopgen.generate.models_input import library_schema
 from wopgen.generate.models_strict import HELPER_MODULE, HELPER_TEXT, MARKER, marked, optional_not_null, strict_fields
 from wopgen.templates import environment
 
@@ -334,21 +335,6 @@ def clone_variants(text: str, variants: list[EventVariant], payloads: str, fed: 
     return "".join(lines).replace(small, full)
 
 
-def explicit_openness(schema: Any) -> Any:
-    """A copy of `schema` where every object schema with `properties` states its openness.
-
-    JSON Schema treats an absent `additionalProperties` as `true`; Pydantic's default would drop
-    the unknown members instead of keeping them, so the fed copy says `true` out loud and the
-    model gets `extra='allow'`. Closed schemas (`false`) keep `extra='forbid'`.
-    """
-    if not isinstance(schema, dict):
-        return schema
-    out = map_subschemas(schema, explicit_openness)
-    if "properties" in out and "additionalProperties" not in out and "unevaluatedProperties" not in out:
-        out["additionalProperties"] = True
-    return out
-
-
 def generator_config() -> Any:
     """The datamodel-code-generator configuration `wopgen models` runs with (a `GenerateConfig`)."""
     # Imported here: the library is large and only this command needs it.
@@ -389,9 +375,9 @@ def generator_config() -> Any:
 
 
 def write_generator_input(files: dict[str, Any], folder: Path) -> None:
-    """The schema files as datamodel-code-generator reads them: each object schema's openness stated."""
+    """The schema files as datamodel-code-generator reads them (`library_schema`)."""
     for name, data in sorted(files.items()):
-        (folder / name).write_text(json.dumps(explicit_openness(data)), encoding="utf-8")
+        (folder / name).write_text(json.dumps(library_schema(data)), encoding="utf-8")
 
 
 def _run_generator(files: dict[str, Any], folder: Path) -> dict[tuple[str, ...], str]:
