@@ -1,5 +1,6 @@
 """`wopgen models` holds the library's types to the schema: an optional member takes null only where its
-schema does, and a string format typed as a Python value refuses a JSON number."""
+schema does, and a string format typed as a Python value refuses a JSON number and text its format does
+not allow."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ MEMBERS = {
         "ip": {"type": "string", "format": "ipv4"},
         "ip6": {"type": "string", "format": "ipv6"},
         "mail": {"type": "string", "format": "email"},
+        "id": {"type": "string", "format": "uuid"},
         "stamp": {"$ref": "#/$defs/stamp"},
         "text": {"type": "string", "contentMediaType": "text/plain"},  # the library keeps it beside the marker
         "date": {"type": "string", "format": "date"},  # the library then imports `date as date_aliased`
@@ -58,6 +60,16 @@ TEXT = {
     "ip": "192.0.2.1",
     "ip6": "2001:db8::1",
     "stamp": "2026-06-01T10:00:00+02:00",
+    "id": "0b5e3f4c-9a1d-4c2e-8f6a-1d2c3b4a5f6e",
+}
+# Text the parser of each member's Python type reads and its format does not allow (RFC 3339, RFC 4122,
+# RFC 4291): jsonschema's format checker refuses each.
+MISSHAPEN = {
+    "at": ["2026-06-01T10:00Z", "2026-06-01 10:00:00Z", "2026-06-01T10:00:00+0100", "2026-06-01T10:00:00.Z"],
+    "on": ["2026-06-01T00:00:00Z", "2026-6-1", "\u0662\u0660\u0662\u0666-06-01"],
+    "times": [["10:00:00"], ["10:00"]],
+    "id": ["0b5e3f4c9a1d4c2e8f6a1d2c3b4a5f6e", "{0b5e3f4c-9a1d-4c2e-8f6a-1d2c3b4a5f6e}"],
+    "ip6": ["fe80::1%eth0"],
 }
 
 
@@ -160,6 +172,16 @@ def test_a_string_format_typed_as_a_python_value_refuses_a_number(members: Any, 
     value = [number] if member == "times" else number
     with pytest.raises(pydantic.ValidationError, match="must be a string, not a number or a boolean"):
         members.Member.model_validate({"name": "n", member: value})
+
+
+@pytest.mark.parametrize(("member", "text"), [(m, t) for m, texts in MISSHAPEN.items() for t in texts])
+def test_a_string_format_refuses_text_of_another_shape(members: Any, member: str, text: Any) -> None:
+    from jsonschema import Draft202012Validator
+
+    checker = Draft202012Validator.FORMAT_CHECKER
+    assert not Draft202012Validator(MEMBERS["properties"][member], format_checker=checker).is_valid(text)
+    with pytest.raises(pydantic.ValidationError, match="must be"):
+        members.Member.model_validate_json(json.dumps({"name": "n", member: text}))
 
 
 def test_a_string_format_still_reads_its_text_and_its_python_value(members: Any) -> None:

@@ -12,11 +12,15 @@ Four gaps, all on values a JSON document can hold:
   `NOT_NULL`: a validator that refuses an explicit null and leaves an omitted member alone (an unset
   default is never validated). Whether a member takes null is asked of the corpus's own validator,
   so `$ref`, `allOf`, type lists, `const` and `enum` all count as the schema says.
-- **a number where a string format is typed.** A `"type": "string"` with `format: date-time`, `date`,
-  `time`, `duration`, `ipv4` or `ipv6` becomes a Python type (`AwareDatetime`, `timedelta`,
-  `IPv4Address`...) whose lax validation also reads a JSON number (`7` as a Unix time, a count of
-  seconds, an address as an integer) or a boolean. Each such annotation is rewritten to the same type
-  behind `TEXT`, which refuses numbers and booleans and lets text (and the Python value itself) through.
+- **a number, or text of another shape, where a string format is typed.** A `"type": "string"` with
+  `format: date-time`, `date`, `time`, `duration`, `uuid`, `ipv4` or `ipv6` becomes a Python type
+  (`AwareDatetime`, `timedelta`, `UUID`, `IPv4Address`...) whose lax validation also reads a JSON number
+  (`7` as a Unix time, a count of seconds, an address as an integer) or a boolean, and reads text the
+  format does not allow: `2026-06-01T10:00Z` (no seconds), `2026-06-01 10:00:00Z`, a date-time as a
+  `date`, a `time` without its offset, a UUID without its hyphens or in braces, an IPv6 address with a
+  zone. Each such annotation is rewritten to the same type behind a check (`TEXT`, or one made by
+  `shaped` with the format's grammar) that refuses numbers and booleans and text of another shape, and
+  lets the Python value itself through.
 - **a boolean where a number is listed, or the reverse.** Python counts `True == 1` and `False == 0`,
   so a `Literal[1]` (a `const`) or an Enum of numbers (an `enum`) would take JSON `true`, and one of
   booleans would take `1`, where JSON Schema keeps the two types apart (while `1.0` does equal `1`).
@@ -49,8 +53,9 @@ from wopgen.corpus.graph import Position, schema_objects, value_at
 
 MARKER = "x-wopgen-not-null"  # never written to a model: `strict_fields` turns it into NOT_NULL
 HELPER_MODULE = "_strict"
-# The library's types of string formats whose lax validation reads a number or a boolean, and the name
-# of each behind TEXT in the helper module. (`uuid` and `uri` types read text only.)
+# The library's types of string formats whose lax validation reads a number, a boolean or text the
+# format does not allow, and the name of each behind its check in the helper module. (The `uri` type
+# reads text only.)
 TEXT_TYPES = {
     "AwareDatetime": "AwareDatetimeText",
     "date": "DateText",
@@ -58,6 +63,7 @@ TEXT_TYPES = {
     "timedelta": "TimedeltaText",
     "IPv4Address": "IPv4AddressText",
     "IPv6Address": "IPv6AddressText",
+    "UUID": "UUIDText",
 }
 # The library's Enum bases, and the base from the helper module each becomes where a member is a number,
 # a boolean, an array or an object.
@@ -68,10 +74,12 @@ refuse one it accepts. Do not edit by hand."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, time, timedelta
 from enum import Enum, IntEnum
 from ipaddress import IPv4Address, IPv6Address
 from typing import Annotated, Any, TypeVar
+from uuid import UUID
 
 from pydantic import (
     AfterValidator,
@@ -99,6 +107,19 @@ def refuse_number(value: _T) -> _T:
     if isinstance(value, int | float):
         raise ValueError("must be a string, not a number or a boolean")
     return value
+
+
+def shaped(grammar: str, expected: str) -> BeforeValidator:
+    """TEXT, and text must also match `grammar` whole (a regular expression whose digits are ASCII):
+    the parser of the Python type behind it reads more shapes than the format allows."""
+    shape = re.compile(grammar, re.ASCII)
+
+    def check(value: _T) -> _T:
+        if isinstance(value, str) and not shape.fullmatch(value):
+            raise ValueError(f"must be {expected}")
+        return refuse_number(value)
+
+    return BeforeValidator(check)
 
 
 def json_equal(left: object, right: object) -> bool:
@@ -158,16 +179,23 @@ EXACT = WrapValidator(exact)
 # pydantic's StrictInt (no string, no boolean), reading 1.0 as 1.
 StrictInt = Annotated[int, Strict(), BeforeValidator(whole_number)]
 
-AwareDatetimeText = Annotated[AwareDatetime, TEXT]
-DateText = Annotated[date, TEXT]
-TimeText = Annotated[time, TEXT]
+# RFC 3339: a full-time has seconds and an offset; a date-time joins a full-date to it with T.
+_FULL_TIME = r"\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:[Zz]|[+-]\\d{2}:\\d{2})"
+AwareDatetimeText = Annotated[
+    AwareDatetime, shaped(r"\\d{4}-\\d{2}-\\d{2}[Tt]" + _FULL_TIME, "an RFC 3339 date-time, 2026-06-01T10:00:00Z")
+]
+DateText = Annotated[date, shaped(r"\\d{4}-\\d{2}-\\d{2}", "an RFC 3339 full-date, 2026-06-01")]
+TimeText = Annotated[time, shaped(_FULL_TIME, "an RFC 3339 full-time with its offset, 10:00:00Z")]
 TimedeltaText = Annotated[timedelta, TEXT]
 IPv4AddressText = Annotated[IPv4Address, TEXT]
-IPv6AddressText = Annotated[IPv6Address, TEXT]
+IPv6AddressText = Annotated[IPv6Address, shaped(r"[^%]*", "an IPv6 address without a zone")]
+UUIDText = Annotated[
+    UUID, shaped(r"[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}", "a UUID, 8-4-4-4-12 hex digits")
+]
 '''
 # Where the library imports the types of TEXT_TYPES, and its docstrings: triple double quotes opening a
 # line (escapes kept), never a `"""` inside a one-line string of code.
-_FORMAT_IMPORTS = re.compile(r"^from (?:datetime|ipaddress|pydantic) import (\([^)]*\)|[^\n]*)", re.M)
+_FORMAT_IMPORTS = re.compile(r"^from (?:datetime|ipaddress|pydantic|uuid) import (\([^)]*\)|[^\n]*)", re.M)
 _DOCSTRING = re.compile(r'^[ \t]*"""(?:[^"\\]|\\.|"(?!""))*"""', re.S | re.M)
 _UNJUDGED = (referencing.exceptions.Unresolvable, UnknownType, RecursionError, TypeError, ValueError, AttributeError)
 _LINE_END = re.compile(rb"\r\n|\r|\n")
