@@ -358,6 +358,12 @@ def generator_config() -> Any:
         # A `default` of an enum-typed member becomes the enum member, not its string.
         deserialize_default_values=[DefaultValueType.Enum],
         generate_schema_validators=True,
+        # The keywords of every part of an `allOf` (and of a `$ref` beside its siblings) all hold, as in
+        # JSON Schema; without it the library keeps the last part's where they differ, so
+        # `allOf: [{minLength: 2}, {maxLength: 3}]` lost its minLength.
+        intersect_allof_keywords=True,
+        # A member declared by name is checked against the patternProperties its name matches too.
+        check_pattern_maps_strictly=True,
         strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
         disable_timestamp=True,
         use_double_quotes=True,
@@ -463,13 +469,20 @@ def format_modules(modules: dict[tuple[str, ...], str], folder: Path) -> dict[tu
 
 # Lines of datamodel-code-generator's output that mypy --strict rejects, with the narrowest ignore
 # that accepts them. In 0.89.0 the uniqueItems helper passes an `int | None` fingerprint to
-# `dict.get`, which is fine at run time. mypy's warn_unused_ignores flags a repair that is no
-# longer needed, so a library upgrade that fixes the line shows up in the tests.
+# `dict.get`, the if/then/else helper returns `Any == Any` as a bool, and the patternProperties
+# helper starts a dict as None and assigns into a value typed `Mapping`: all fine at run time.
+# mypy's warn_unused_ignores flags a repair that is no longer needed, so a library upgrade that
+# fixes the line shows up in the tests.
 _MYPY_REPAIRS = (
     (
         "and (candidates := structural_items.get(cls._json_schema_unique_items_fingerprint(item)))",
         "arg-type",
     ),
+    ("        return value == expected", "no-any-return"),
+    ("                        pattern_adapters = {}", "var-annotated"),
+    ("                    values[key] = value", "index"),
+    ("                    values[key] = validated", "index"),
+    ("values[key] = additional_adapter.validate_python(value)", "index"),
 )
 
 

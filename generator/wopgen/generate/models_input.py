@@ -16,17 +16,66 @@ def library_schema(schema: Any) -> Any:
     - every object schema with `properties` states its openness. JSON Schema treats an absent
       `additionalProperties` as `true`; Pydantic's default would drop the unknown members instead of
       keeping them, so the fed copy says `true` out loud and the model gets `extra='allow'`. Closed
-      schemas (`false`) keep `extra='forbid'`.
+      schemas (`false`) keep `extra='forbid'`. An `if` is left as written: it becomes no model, and
+      the library checks a condition only when it holds nothing but `required` and `properties`.
     - a `const` the library cannot write as a `Literal` (a number with a fraction, an array, an object)
       is fed as the one-value `enum` it equals: the library drops such a `const` and keeps only its type
       (`const: 1.5` took any number, and any value where no type is stated), while it makes an Enum
       class of the `enum`.
+    - a `dependentRequired` is fed as the `if: {required: [name]}, then: {required: [...]}` it equals,
+      one per name, added to the `allOf`: the library checks such a condition at run time and
+      ignores `dependentRequired`.
+    - an `if` that tests members the object requires anyway, without requiring them itself (`if:
+      {properties: {kind: {const: "rating"}}}` beside `required: ["kind"]`), requires them
+      (`tested_members`): the library checks only a condition that requires what it
+      tests, and the two read alike on every object that has the members.
     """
     if not isinstance(schema, dict):
         return schema
     out = map_subschemas(schema, library_schema)
     if "properties" in out and "additionalProperties" not in out and "unevaluatedProperties" not in out:
         out["additionalProperties"] = True
+    condition = schema.get("if")
+    if isinstance(condition, dict) and "additionalProperties" not in condition:
+        out["if"] = {key: value for key, value in out["if"].items() if key != "additionalProperties"}
     if isinstance(out.get("const"), float | list | dict) and "enum" not in out:
         out["enum"] = [out.pop("const")]
+    required = out.get("required")
+    out = _requiring_tested(out, [])
+    if isinstance(out.get("allOf"), list):
+        out["allOf"] = [
+            _requiring_tested(part, required if isinstance(required, list) else []) for part in out["allOf"]
+        ]
+    dependent = out.get("dependentRequired")
+    if (
+        isinstance(dependent, dict)
+        and all(isinstance(needs, list) for needs in dependent.values())
+        and isinstance(out.get("allOf", []), list)
+    ):
+        conditions = [{"if": {"required": [name]}, "then": {"required": needs}} for name, needs in dependent.items()]
+        out["allOf"] = [*out.get("allOf", []), *conditions]
+        del out["dependentRequired"]
     return out
+
+
+def _requiring_tested(node: Any, required: list[Any]) -> Any:
+    """`node` with its `if` requiring the members `tested_members` names (`node` itself when none)."""
+    added = tested_members(node, required) if isinstance(node, dict) else []
+    if not added:
+        return node
+    return {**node, "if": {**node["if"], "required": [*node["if"].get("required", []), *added]}}
+
+
+def tested_members(node: dict[str, Any], required: list[Any]) -> list[str]:
+    """The members the `if` of `node` tests by `properties` without requiring them, that the object
+    requires anyway (`node`'s own `required`, or `required`, that of the object whose `allOf` holds
+    `node`). Requiring them in the `if` changes nothing (an object without them is refused either way)
+    and makes the condition one the library reads."""
+    condition = node.get("if")
+    members = condition.get("properties") if isinstance(condition, dict) else None
+    named = condition.get("required", []) if isinstance(condition, dict) else None
+    own = node.get("required")
+    needed = {name for name in [*required, *(own if isinstance(own, list) else [])] if isinstance(name, str)}
+    if not isinstance(members, dict) or not isinstance(named, list):
+        return []
+    return [name for name in members if name in needed and name not in named]

@@ -1,0 +1,135 @@
+"""`wopgen models` feeds the library the conditions it can check at run time: `dependentRequired`, an
+`if` over members the object requires anyway, an `if` without the openness stated on every other object
+schema, every part of an `allOf`, and the patternProperties a declared member's name matches."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+from jsonschema import Draft202012Validator
+
+from support.corpus_factory import good_files, schema, write
+from wopgen.corpus import load
+from wopgen.generate.models import generate_models
+from wopgen.generate.models_input import library_schema
+
+CONDITIONS = {
+    "type": "object",
+    "required": ["kind"],
+    "properties": {
+        "kind": {"enum": ["rating", "flag"]},
+        "rating": {"type": "integer"},
+        "transcription": {"const": "streaming"},
+        "turnDetection": {"enum": ["vad", "semantic"]},
+        "role": {"type": "string"},
+        "speakerId": {"type": "string"},
+        "code": {"allOf": [{"type": "string", "minLength": 2}, {"maxLength": 3}]},
+        "ab": {},
+        "supported": {"type": "boolean"},
+        "trigger": {"type": "string"},
+    },
+    "patternProperties": {"^a": {"type": "string"}},
+    "dependentRequired": {"turnDetection": ["transcription"]},
+    "allOf": [
+        # `kind` is required above, so the `if` need not require it for the two to read alike
+        {"if": {"properties": {"kind": {"const": "rating"}}}, "then": {"required": ["rating"]}},
+        {"if": {"properties": {"role": {"const": "agent"}}, "required": ["role"]}, "then": {"required": ["speakerId"]}},
+        {
+            "if": {"properties": {"supported": {"const": True}}, "required": ["supported"]},
+            "then": {"required": ["trigger"]},
+        },
+    ],
+}
+TAKEN = [
+    {"kind": "flag"},
+    {"kind": "rating", "rating": 3},
+    {"kind": "flag", "turnDetection": "vad", "transcription": "streaming"},
+    {"kind": "flag", "transcription": "streaming"},
+    {"kind": "flag", "role": "user"},
+    {"kind": "flag", "role": "agent", "speakerId": "s1"},
+    {"kind": "flag", "code": "ab"},
+    {"kind": "flag", "ab": "x"},
+    {"kind": "flag", "supported": False},
+    {"kind": "flag", "supported": True, "trigger": "t"},
+]
+REFUSED = [
+    {"kind": "rating"},  # the `if` holds: `then` requires `rating`
+    {"kind": "flag", "turnDetection": "vad"},  # dependentRequired
+    {"kind": "flag", "role": "agent"},
+    {"kind": "flag", "code": "a"},  # the first part of the allOf
+    {"kind": "flag", "code": "abcd"},  # the second
+    {"kind": "flag", "ab": 1},  # declared, and named as the pattern `^a` says
+    {"kind": "flag", "supported": True},
+]
+
+
+@pytest.fixture(scope="module")
+def conditions(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    files = good_files()
+    body = {**schema("conditions", CONDITIONS), "title": "Conditions"}
+    files["schemas/conditions.schema.json"] = body
+    root = write(tmp_path_factory.mktemp("corpus") / "corpus", files)
+    out = tmp_path_factory.mktemp("models")
+    for relative, text in generate_models(load(root), package="condition_models").items():
+        (out / relative).parent.mkdir(parents=True, exist_ok=True)
+        (out / relative).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(out))
+    try:
+        return importlib.import_module("condition_models.conditions_schema").Conditions
+    finally:
+        sys.path.remove(str(out))
+
+
+def test_the_package_passes_mypy_strict(conditions: Any) -> None:
+    """The library's run-time checks of conditions and patternProperties, as `wopgen models` repairs them."""
+    out = Path(sys.modules[conditions.__module__].__file__ or "").parents[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(out / ".mypy-cache"), "-p", "condition_models"],
+        cwd=out,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _takes(model: Any, instance: Any) -> bool:
+    try:
+        model.model_validate_json(json.dumps(instance))
+    except pydantic.ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("instance", TAKEN, ids=json.dumps)
+def test_an_instance_the_schema_takes_is_taken(conditions: Any, instance: Any) -> None:
+    assert Draft202012Validator(CONDITIONS).is_valid(instance)
+    assert _takes(conditions, instance)
+
+
+@pytest.mark.parametrize("instance", REFUSED, ids=json.dumps)
+def test_an_instance_the_schema_refuses_is_refused(conditions: Any, instance: Any) -> None:
+    assert not Draft202012Validator(CONDITIONS).is_valid(instance)
+    assert not _takes(conditions, instance)
+
+
+def test_the_fed_schema_reads_as_the_corpus_schema_does() -> None:
+    fed = library_schema(CONDITIONS)
+    assert "dependentRequired" not in fed
+    assert fed["allOf"][0]["if"] == {"properties": {"kind": {"const": "rating"}}, "required": ["kind"]}
+    assert fed["allOf"][1]["if"] == CONDITIONS["allOf"][1]["if"]  # no openness stated in a condition
+    assert fed["allOf"][3] == {"if": {"required": ["turnDetection"]}, "then": {"required": ["transcription"]}}
+    for instance in TAKEN + REFUSED:
+        assert Draft202012Validator(fed).is_valid(instance) == Draft202012Validator(CONDITIONS).is_valid(instance)
+
+
+def test_an_if_over_a_member_the_object_may_leave_out_is_left_as_written() -> None:
+    """Without `kind` an object meets `if: {properties: {kind: ...}}`; requiring it would change that."""
+    optional = {**CONDITIONS, "required": []}
+    assert library_schema(optional)["allOf"][0]["if"] == {"properties": {"kind": {"const": "rating"}}}
