@@ -46,6 +46,7 @@ from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, event_types, type_index
 from wopgen.corpus.graph import Located, RefSite, unescape_token
 from wopgen.diagnostics import Diagnostic, define
+from wopgen.generate.models_inexact import inexact
 from wopgen.generate.models_input import library_schema
 from wopgen.generate.models_strict import HELPER_MODULE, HELPER_TEXT, MARKER, marked, optional_not_null, strict_fields
 from wopgen.templates import environment
@@ -590,7 +591,8 @@ def generate_models(
     corpus: Corpus, package: str | None = None, warnings: list[Diagnostic] | None = None
 ) -> dict[str, str]:
     """The models package as {relative path: text}; byte-identical for the same corpus. What cannot be
-    typed or exported is appended to `warnings` (rule `models-untyped`) when a list is given."""
+    typed or exported, and what the models cannot check as the schema says, is appended to `warnings` (rules
+    `models-untyped`, `models-inexact`) when a list is given."""
     package = package or corpus.settings.models_package
     if not _PACKAGE_NAME.match(package) or keyword.iskeyword(package):  # `import class` does not parse
         raise ModelsSettingsError(
@@ -603,6 +605,7 @@ def generate_models(
     envelope_module = module_name(EVENT_SCHEMA)
     if warnings is not None:
         warnings.extend(untyped(corpus))
+        warnings.extend(inexact(corpus))
     roots = _root_classes(corpus, out, package, warnings)
     init = (
         environment("models")

@@ -1,6 +1,6 @@
 """The schemas as datamodel-code-generator is fed them: the corpus's, rewritten where the library would
 otherwise type them looser than JSON Schema reads them, into what means the same and what the library
-checks (`library_schema`)."""
+checks (`library_schema`). What no rewrite can give the library is reported by `models_inexact`."""
 
 from __future__ import annotations
 

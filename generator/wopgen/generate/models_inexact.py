@@ -1,0 +1,243 @@
+"""What the generated models cannot hold to the schema, said as `models-inexact` warnings.
+
+`wopgen models` closes the gaps it can (see `models_strict` and `models_input`); what is
+left is reported here, keyword by keyword, so that a model which takes an instance its schema
+refuses (or refuses one it takes) is never a silent surprise:
+
+- keywords datamodel-code-generator does not check at all: `contains` (with `minContains` and
+  `maxContains`), `dependentSchemas`, and `prefixItems`, whose items it types as one union whatever
+  their position;
+- `not`, `if`, `then` and `else` beyond the forms its run-time checks read: a `not` of a `required`
+  alone; an `if` that requires members and tests each by `const`, `enum` or presence; a `then` and
+  an `else` that require members and nothing else (the library folds any other keyword of theirs
+  into the model, where it holds whatever the condition);
+- an `enum` listing both a boolean and the number Python counts equal to it (`true` and `1`): the
+  Enum class keeps one member for both;
+- patterns whose ECMA-262 reading (the dialect JSON Schema names) differs from the engine the model
+  runs: the Rust `regex` crate pydantic uses reads `\\d`, `\\w`, `\\b` and `\\s` over Unicode and lets
+  `.` match a carriage return; a pattern with a look-around or a back-reference runs under Python's
+  `re` (for the whole model), where `$` also matches before a final newline, as it does for every
+  key of `patternProperties`, which the library matches with `re`.
+
+Each finding names the schema object's keyword; the objects below an `if`, `then`, `else`, `not` or
+`dependentSchemas` already reported are not reported again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from wopgen.corpus import Corpus
+from wopgen.corpus.documents import escape_token
+from wopgen.corpus.graph import Position, schema_objects, value_at
+from wopgen.diagnostics import Diagnostic, define
+from wopgen.generate.models_input import tested_members
+
+INEXACT = define(
+    "models-inexact",
+    "warning",
+    "A generated model does not check a keyword of its schema as JSON Schema does, so it takes instances the "
+    "schema refuses or refuses some it takes: a keyword the library does not check (contains, dependentSchemas, "
+    "prefixItems, not/if/then/else beyond required members), an enum listing true and 1, or a pattern the "
+    "model's regex engine reads otherwise than ECMA-262.",
+)
+
+_ANNOTATIONS = frozenset(
+    {"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly", "$id", "$anchor"}
+)
+_UNCHECKED = {
+    "contains": "the model does not check `contains` (nor `minContains`/`maxContains`)",
+    "dependentSchemas": "the model does not check `dependentSchemas`",
+    "prefixItems": "the model types the items of `prefixItems` as one union, whatever their position, "
+    "and does not check what follows them",
+}
+_BELOW_REPORTED = frozenset({"if", "then", "else", "not", "dependentSchemas"})
+_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_LOOK_AROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
+
+
+def inexact(corpus: Corpus) -> list[Diagnostic]:
+    """A `models-inexact` warning for each keyword of the corpus the generated models do not hold."""
+    found: list[Diagnostic] = []
+    for path, doc in sorted(corpus.schemas.items()):
+        for item in schema_objects(doc.data, corpus.uri_of(path)):
+            if item.position is not Position.SCHEMA or _below_reported(item.pointer):
+                continue
+            holder = re.fullmatch(r"(.*)/allOf/\d+", item.pointer)
+            parent = value_at(doc.data, holder[1])[1] if holder else None
+            required = parent.get("required") if isinstance(parent, dict) else None
+            for keyword, message, hint in _findings(item.node, required if isinstance(required, list) else []):
+                found.append(INEXACT.at(path, doc.line(f"{item.pointer}/{escape_token(keyword)}"), message, hint))
+    return found
+
+
+def _below_reported(pointer: str) -> bool:
+    named = False
+    for token in pointer.split("/")[1:]:
+        if named:
+            named = False
+        elif token in _BELOW_REPORTED:
+            return True
+        else:
+            named = token in _NAMED
+    return False
+
+
+def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, str, str]]:
+    """What `node` holds that its model does not check; `required`: the members the object whose `allOf`
+    holds `node` requires."""
+    for keyword, message in _UNCHECKED.items():
+        if keyword in node:
+            yield keyword, message, "check it in the code that reads the model, or express it another way"
+    if "not" in node and not _required_only(node["not"]):
+        yield "not", "the model checks a `not` only when it holds `required` alone", "check it in the code"
+    if "if" in node and not readable_condition(node, required):
+        yield (
+            "if",
+            "the model checks an `if`/`then`/`else` only when the `if` requires the members it tests (by "
+            "`const`, `enum` or presence) and `then` and `else` hold `required` alone",
+            "write the condition in that form, or check it in the code that reads the model",
+        )
+    enum = node.get("enum")
+    if isinstance(enum, list) and _bool_beside_number(enum):
+        yield (
+            "enum",
+            "the model cannot tell `true` from `1` (or `false` from `0`) in this `enum`: its Enum keeps one member "
+            "for both",
+            "list only one of them",
+        )
+    pattern = node.get("pattern")
+    if isinstance(pattern, str) and (differences := pattern_differences(pattern, python=False)):
+        yield "pattern", _worded(f"pattern `{pattern}`", differences), "; ".join(hint for _, hint in differences)
+    keys = node.get("patternProperties")
+    for key in keys if isinstance(keys, dict) else ():
+        if differences := pattern_differences(key, python=True):
+            where = f"patternProperties key `{key}`"
+            yield "patternProperties", _worded(where, differences), "; ".join(hint for _, hint in differences)
+
+
+def _worded(where: str, differences: list[tuple[str, str]]) -> str:
+    return f"{where} reads otherwise in the model than in ECMA-262: " + "; ".join(what for what, _ in differences)
+
+
+def _annotation(key: str) -> bool:
+    return key in _ANNOTATIONS or key.startswith("x-")
+
+
+def _required_only(schema: Any) -> bool:
+    """`required` (a list of names), maybe `type: object`, and annotations, nothing else."""
+    return (
+        isinstance(schema, dict)
+        and isinstance(schema.get("required"), list)
+        and schema.get("type", "object") == "object"
+        and all(key in ("required", "type") or _annotation(key) for key in schema)
+    )
+
+
+def readable_condition(node: dict[str, Any], required: list[Any]) -> bool:
+    """Whether the `if` of `node` (with its `then` and `else`) is one the library's run-time check reads:
+    an `if` that requires members and tests each by `const`, `enum` or presence (counting the members
+    `tested_members` adds), and a `then` and an `else` of `required` alone."""
+    condition = node["if"]
+    if not isinstance(condition, dict) or not all(
+        key in ("required", "properties", "type") or _annotation(key) for key in condition
+    ):
+        return False
+    members = condition.get("properties", {})
+    named = condition.get("required", [])
+    if not isinstance(members, dict) or not isinstance(named, list) or condition.get("type", "object") != "object":
+        return False
+    named = [*named, *tested_members(node, required)]
+    if not named:
+        return False
+    for name, schema in members.items():
+        tests = schema is True or (isinstance(schema, dict) and _tests_value(schema))
+        if not tests or (name not in named and schema is not True and any(not _annotation(k) for k in schema)):
+            return False
+    return all(_required_only(node[key]) for key in ("then", "else") if key in node)
+
+
+def _tests_value(schema: dict[str, Any]) -> bool:
+    allowed = {"const", "enum", "type"} if "const" in schema or "enum" in schema else set()
+    return all(key in allowed or _annotation(key) for key in schema)
+
+
+def _bool_beside_number(values: list[Any]) -> bool:
+    flags = {value for value in values if isinstance(value, bool)}
+    numbers = {value for value in values if isinstance(value, int | float) and not isinstance(value, bool)}
+    return any(flag in numbers for flag in flags)  # True == 1 and False == 0 in Python
+
+
+# Each class escape whose ECMA-262 reading differs from the model's engine's: what differs, and how to
+# write it so both read it alike.
+_SHORTHANDS = {
+    "d": ("`\\d` matches any Unicode decimal digit in the model, 0-9 alone in ECMA-262", "write [0-9]"),
+    "w": (
+        "`\\w` matches Unicode letters and digits in the model, [A-Za-z0-9_] alone in ECMA-262",
+        "write [A-Za-z0-9_]",
+    ),
+    "s": (
+        "`\\s` holds other white space in the model than in ECMA-262 (U+FEFF, U+0085, U+001C-U+001F)",
+        "list the white space characters meant",
+    ),
+}
+_BOUNDARY = (
+    "`\\b` finds word boundaries between Unicode letters in the model, between [A-Za-z0-9_] in ECMA-262",
+    "spell out the characters on either side",
+)
+_DOT = (
+    "`.` matches a carriage return, U+2028 and U+2029 in the model, not in ECMA-262",
+    "write [^\\n\\r\\u2028\\u2029] for `.`",
+)
+_DOLLAR = (
+    "`$` also matches before a final newline under Python's `re`, which runs this pattern",
+    "end the pattern with (?![\\s\\S]) instead of `$`",
+)
+_EMPTY_CLASS = (
+    "a class opening with `]` is empty (`[^]`: any character) in ECMA-262, and holds `]` in the model",
+    "escape the `]`",
+)
+
+
+def pattern_differences(pattern: str, *, python: bool) -> list[tuple[str, str]]:
+    """Where `pattern` reads otherwise in ECMA-262 than in the engine the model runs it with, each as (what
+    differs, how to write it so both agree); none when the two agree. `python` says the pattern runs under
+    Python's `re` (a key of patternProperties); so does one with a look-around or a back-reference, which
+    the Rust engine cannot run. There `$` also matches before a final newline."""
+    python = python or _LOOK_AROUND.search(pattern) is not None
+    found: list[tuple[str, str]] = []
+    in_class = False
+    class_escapes: set[str] = set()
+    at = 0
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "\\" and at + 1 < len(pattern):
+            escaped = pattern[at + 1]
+            if escaped.lower() in _SHORTHANDS:
+                if in_class:
+                    class_escapes.add(escaped)
+                else:
+                    found.append(_SHORTHANDS[escaped.lower()])
+            elif escaped in "bB" and not in_class:  # in a class, \b is a backspace in every reading
+                found.append(_BOUNDARY)
+            at += 2
+            continue
+        if in_class and char == "]":
+            # [\s\S] and the like hold every character in every reading
+            found.extend(_SHORTHANDS[e.lower()] for e in sorted(class_escapes) if e.swapcase() not in class_escapes)
+            in_class, class_escapes = False, set()
+        elif not in_class and char == "[":
+            in_class = True
+            opening = 3 if pattern.startswith("[^]", at) else 2 if pattern.startswith("[]", at) else 1
+            if opening > 1:
+                found.append(_EMPTY_CLASS)
+            at += opening
+            continue
+        elif not in_class and char == ".":
+            found.append(_DOT)
+        elif not in_class and char == "$" and python:
+            found.append(_DOLLAR)
+        at += 1
+    return list(dict.fromkeys(found))

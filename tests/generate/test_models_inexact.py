@@ -1,0 +1,128 @@
+"""`wopgen models` says where a model cannot check its schema as JSON Schema does (`models-inexact`):
+each finding is a model that really disagrees with `jsonschema` (or with ECMA-262 for a pattern), and
+the forms a model does check draw none."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+from click.testing import CliRunner
+from jsonschema import Draft202012Validator
+
+from support.corpus_factory import good_files, schema, write
+from wopgen.cli import cli
+from wopgen.corpus import load
+from wopgen.diagnostics import Diagnostic
+from wopgen.generate.models import generate_models
+from wopgen.generate.models_inexact import inexact, pattern_differences
+
+# Per schema: its body, an instance the schema refuses and the model takes (or the reverse), and the
+# keyword the finding names.
+INEXACT = {
+    "holds": ({"type": "array", "contains": {"type": "integer"}}, ["a"], "contains"),
+    "depends": ({"type": "object", "dependentSchemas": {"a": {"required": ["b"]}}}, {"a": 1}, "dependentSchemas"),
+    "pair": ({"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]}, ["a", 1], "prefixItems"),
+    "other": (
+        {"type": "object", "properties": {"a": {}}, "not": {"properties": {"a": {"type": "string"}}}},
+        {"a": "x"},
+        "not",
+    ),
+    "when": (
+        {
+            "type": "object",
+            "properties": {"tier": {"type": "string"}, "source": {"type": "string"}},
+            "if": {"properties": {"tier": {"const": "exec"}}, "required": ["tier"]},
+            "then": {"properties": {"source": {"const": "host"}}},
+        },
+        {"tier": "exec", "source": "mcp"},
+        "if",
+    ),
+    "either": ({"type": "object", "properties": {"v": {"enum": [1, True]}}, "required": ["v"]}, {"v": True}, "enum"),
+}
+# Forms the models do check: no finding.
+EXACT = {
+    "exclusive": {"type": "object", "properties": {"a": {}, "b": {}}, "not": {"required": ["a", "b"]}},
+    "conditional": {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": {"enum": ["a", "b"]}, "n": {"type": "integer"}},
+        "allOf": [{"if": {"properties": {"kind": {"const": "a"}}}, "then": {"required": ["n"]}}],
+    },
+    "plain": {"type": "string", "pattern": "^[0-9]{4}-[a-z]+$"},
+    "choices": {"enum": [1, 2, "true"]},
+}
+
+
+def _corpus(tmp_path: Path, bodies: dict[str, dict[str, Any]]) -> Path:
+    files = good_files()
+    for name, body in bodies.items():
+        files[f"schemas/{name}.schema.json"] = {**schema(name, body), "title": name.title()}
+    return write(tmp_path / "corpus", files)
+
+
+def _found(warnings: list[Diagnostic], name: str) -> list[str]:
+    return [d.message for d in warnings if d.rule == "models-inexact" and d.path == f"schemas/{name}.schema.json"]
+
+
+def test_each_keyword_a_model_does_not_check_is_reported_and_the_model_disagrees(tmp_path: Path) -> None:
+    root = _corpus(tmp_path, {name: body for name, (body, _instance, _keyword) in INEXACT.items()})
+    warnings: list[Diagnostic] = []
+    out = tmp_path / "models"
+    for relative, text in generate_models(load(root), package="inexact_models", warnings=warnings).items():
+        (out / relative).parent.mkdir(parents=True, exist_ok=True)
+        (out / relative).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(out))
+    try:
+        for name, (body, instance, keyword) in INEXACT.items():
+            found = _found(warnings, name)
+            assert len(found) == 1 and f"`{keyword}`" in found[0], (name, found)
+            model = getattr(importlib.import_module(f"inexact_models.{name}_schema"), name.title())
+            try:
+                model.model_validate_json(json.dumps(instance))
+                taken = True
+            except pydantic.ValidationError:
+                taken = False
+            assert taken != Draft202012Validator(body).is_valid(instance), name  # the disagreement reported
+    finally:
+        sys.path.remove(str(out))
+
+
+def test_what_the_models_check_draws_no_finding(tmp_path: Path) -> None:
+    assert not [d for d in inexact(load(_corpus(tmp_path, EXACT))) if d.rule == "models-inexact"]
+
+
+def test_the_cli_says_it_beside_writing_the_package(tmp_path: Path) -> None:
+    root = _corpus(tmp_path, {"holds": INEXACT["holds"][0]})
+    result = CliRunner().invoke(cli, ["--root", str(root), "models", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "schemas/holds.schema.json" in result.output and "[models-inexact]" in result.output
+    assert (tmp_path / "out" / "wop_models" / "holds_schema.py").is_file()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "python", "words"),
+    [
+        (r"^\d{4}$", False, ["`\\d`"]),
+        (r"^[\d.]+$", False, ["`\\d`"]),
+        (r"^\w+\b", False, ["`\\w`", "`\\b`"]),
+        (r"^\S+$", False, ["`\\s`"]),
+        (r"^.$", False, ["`.`"]),
+        (r"^[]a]$", False, ["class opening with `]`"]),
+        (r"^(?!x)[a-z]+$", False, ["`$`"]),  # look-ahead: the model runs Python's re
+        (r"^x-[a-z]+$", True, ["`$`"]),  # a patternProperties key: matched with Python's re
+    ],
+)
+def test_a_pattern_read_otherwise_in_ecma_262_is_named(pattern: str, python: bool, words: list[str]) -> None:
+    found = " ".join(what for what, _hint in pattern_differences(pattern, python=python))
+    assert all(word in found for word in words), found
+
+
+@pytest.mark.parametrize("pattern", [r"^[0-9]+$", r"^[a-z]+$", r"^[\s\S]*$", r"^a\.b[.]c$", r"^[\b]$", r"^a\$$"])
+def test_a_pattern_both_readings_agree_on_is_not(pattern: str) -> None:
+    assert pattern_differences(pattern, python=False) == []
