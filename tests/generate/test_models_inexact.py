@@ -43,7 +43,6 @@ INEXACT = {
         {"tier": "exec", "source": "mcp"},
         "if",
     ),
-    "either": ({"type": "object", "properties": {"v": {"enum": [1, True]}}, "required": ["v"]}, {"v": True}, "enum"),
 }
 # Forms the models do check: no finding.
 EXACT = {

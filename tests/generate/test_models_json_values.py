@@ -29,6 +29,7 @@ MEMBERS = {
     "level": {"type": "integer", "enum": [1, 2]},  # the library makes an IntEnum of it
     "flag": {"enum": [True]},
     "mixed": {"enum": ["a", 1, None]},
+    "either": {"enum": [1, True]},  # Python's Enum keeps one member for both
     "shape": {"enum": [{"a": 1}, [1]]},
     "word": {"enum": ["a", "b"]},
     "count": {"type": "integer"},
@@ -49,6 +50,7 @@ TAKEN = {
     "level": [1, 2.0],
     "flag": [True],
     "mixed": ["a", 1, 1.0, None],
+    "either": [1, 1.0, True],
     "shape": [{"a": 1}, {"a": 1.0}, [1], [1.0]],
     "word": ["a"],
     "count": [7, 7.0, -0.0, 1e20],
@@ -68,6 +70,7 @@ REFUSED = {
     "level": [True],
     "flag": [1, 1.0],
     "mixed": [True],
+    "either": [False, 0],
     "shape": [{"a": True}, [True]],
     "count": [True, 7.5, "7"],
     "bounded": [11.0, -1.0, True],
@@ -179,6 +182,9 @@ def test_the_rewrite_of_a_module() -> None:
         "    event: Literal['x1', \"2\"]\n"
         "    mixed: Literal['x', -1]\n"
         "    count: StrictInt\n"
+        "class Either(Enum):\n"
+        "    int_1 = 1\n"
+        "    bool_True = True\n"
         "class Last(Enum):\n"
         "    float_1_5 = 1.5"
     )
@@ -189,6 +195,7 @@ def test_the_rewrite_of_a_module() -> None:
     assert "class Kind(Enum):\n" in rewritten  # strings and null only: no comparison to add
     assert "class Level(JsonIntEnum):\n" in rewritten and "class Shape(JsonEnum):\n" in rewritten
     assert "class Last(JsonEnum):\n" in rewritten  # the class that ends the module
+    assert "class Either(Enum):\n" in rewritten  # true and 1: Python's comparison is the one that agrees
     assert "    one: Annotated[Literal[1], EXACT] | None = None\n" in rewritten
     assert "    event: Literal['x1', \"2\"]\n" in rewritten  # strings only: left as written
     assert "    mixed: Annotated[Literal['x', -1], EXACT]\n" in rewritten

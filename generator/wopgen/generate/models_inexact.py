@@ -11,8 +11,6 @@ refuses (or refuses one it takes) is never a silent surprise:
   alone; an `if` that requires members and tests each by `const`, `enum` or presence; a `then` and
   an `else` that require members and nothing else (the library folds any other keyword of theirs
   into the model, where it holds whatever the condition);
-- an `enum` listing both a boolean and the number Python counts equal to it (`true` and `1`): the
-  Enum class keeps one member for both;
 - patterns whose ECMA-262 reading (the dialect JSON Schema names) differs from the engine the model
   runs: the Rust `regex` crate pydantic uses reads `\\d`, `\\w`, `\\b` and `\\s` over Unicode and lets
   `.` match a carriage return; a pattern with a look-around or a back-reference runs under Python's
@@ -40,8 +38,8 @@ INEXACT = define(
     "warning",
     "A generated model does not check a keyword of its schema as JSON Schema does, so it takes instances the "
     "schema refuses or refuses some it takes: a keyword the library does not check (contains, dependentSchemas, "
-    "prefixItems, not/if/then/else beyond required members), an enum listing true and 1, or a pattern the "
-    "model's regex engine reads otherwise than ECMA-262.",
+    "prefixItems, not/if/then/else beyond required members), or a pattern the model's regex engine reads "
+    "otherwise than ECMA-262.",
 )
 
 _ANNOTATIONS = frozenset(
@@ -100,14 +98,6 @@ def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, 
             "`const`, `enum` or presence) and `then` and `else` hold `required` alone",
             "write the condition in that form, or check it in the code that reads the model",
         )
-    enum = node.get("enum")
-    if isinstance(enum, list) and _bool_beside_number(enum):
-        yield (
-            "enum",
-            "the model cannot tell `true` from `1` (or `false` from `0`) in this `enum`: its Enum keeps one member "
-            "for both",
-            "list only one of them",
-        )
     pattern = node.get("pattern")
     if isinstance(pattern, str) and (differences := pattern_differences(pattern, python=False)):
         yield "pattern", _worded(f"pattern `{pattern}`", differences), "; ".join(hint for _, hint in differences)
@@ -162,12 +152,6 @@ def readable_condition(node: dict[str, Any], required: list[Any]) -> bool:
 def _tests_value(schema: dict[str, Any]) -> bool:
     allowed = {"const", "enum", "type"} if "const" in schema or "enum" in schema else set()
     return all(key in allowed or _annotation(key) for key in schema)
-
-
-def _bool_beside_number(values: list[Any]) -> bool:
-    flags = {value for value in values if isinstance(value, bool)}
-    numbers = {value for value in values if isinstance(value, int | float) and not isinstance(value, bool)}
-    return any(flag in numbers for flag in flags)  # True == 1 and False == 0 in Python
 
 
 # Each class escape whose ECMA-262 reading differs from the model's engine's: what differs, and how to

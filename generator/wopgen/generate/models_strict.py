@@ -26,7 +26,9 @@ Four gaps, all on values a JSON document can hold:
   booleans would take `1`, where JSON Schema keeps the two types apart (while `1.0` does equal `1`).
   Such a `Literal` is rewritten to `Annotated[Literal[...], EXACT]`, and such an Enum class gets the
   base `JsonEnum` (`JsonIntEnum` for an `IntEnum`) in place of its own: both compare the JSON value
-  with the value it matched as JSON Schema does, member by member inside arrays and objects.
+  with the value it matched as JSON Schema does, member by member inside arrays and objects. (Not an
+  `enum` listing both `true` and `1`: its class keeps one member for both, and only Python's
+  comparison takes each of them.)
 - **an integer written with a fraction of zero.** JSON Schema counts `1.0` as an integer; pydantic's
   `StrictInt` refuses it. A module that imports `StrictInt` from pydantic imports the helper module's
   instead: the same strict integer (no string, no boolean), which reads a number with no fractional
@@ -320,7 +322,7 @@ _VALUE_LITERAL = r"\bLiteral\[(?:[^\]\"']|\"[^\"]*\"|'[^']*')*?(?<![\w.])(?:\d|T
 
 
 def _lists_values(base: str, body: str) -> bool:
-    """Whether an Enum class with `base` and `body` has a member whose value is not a string or null."""
+    """Whether an Enum class with `base` and `body` needs `EXACT`'s comparison (`_needs_exact`)."""
     if base == "IntEnum":
         return True
     if not _UNQUOTED_MEMBER.search(body):
@@ -330,30 +332,32 @@ def _lists_values(base: str, body: str) -> bool:
     except SyntaxError:
         return True  # the base only adds a comparison, which every string or null member passes
     assert isinstance(members, ast.ClassDef)
-    return any(
-        isinstance(member, ast.Assign) and _is_value(member.value) and not _is_text_or_null(member.value)
-        for member in members.body
-    )
-
-
-def _is_value(node: ast.expr) -> bool:
-    try:
-        ast.literal_eval(node)
-    except (ValueError, TypeError):
-        return False
-    return True
-
-
-def _is_text_or_null(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, str))
+    return _needs_exact([member.value for member in members.body if isinstance(member, ast.Assign)])
 
 
 def _value_literal(node: ast.AST) -> bool:
-    """Whether `node` is a `Literal[...]` that lists a number or a boolean."""
+    """Whether `node` is a `Literal[...]` that needs `EXACT`'s comparison (`_needs_exact`)."""
     if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "Literal"):
         return False
-    items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    return any(_is_value(item) and not _is_text_or_null(item) for item in items)
+    return _needs_exact(node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])
+
+
+def _needs_exact(nodes: list[ast.expr]) -> bool:
+    """Whether values written as `nodes` hold one that is not a string or null, so that Python's comparison
+    could match a boolean to a number; not when they list both a boolean and the number Python counts equal
+    to it (`true` and `1`): Python's class then keeps one member for both, and its comparison, which takes
+    either, is the one that agrees with the schema."""
+    values = []
+    for node in nodes:
+        try:
+            values.append(ast.literal_eval(node))
+        except (ValueError, TypeError):
+            continue
+    flags = {value for value in values if isinstance(value, bool)}
+    numbers = {value for value in values if isinstance(value, int | float) and not isinstance(value, bool)}
+    if flags & numbers:  # True == 1 and False == 0: the set keeps one of each pair
+        return False
+    return any(value is not None and not isinstance(value, str) for value in values)
 
 
 def _annotations(tree: ast.Module) -> list[ast.expr]:
