@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pydantic
 import pytest
 from jsonschema import Draft202012Validator
@@ -39,6 +40,8 @@ MEMBERS = {
     "rate": {"const": 1.5},
     "pair": {"const": [1, "a"]},
     "box": {"const": {"a": 1}},
+    "version": {"type": "string", "pattern": r"^\d+\.\d+$"},
+    "name": {"type": "string", "pattern": r"^[\w-]+\W\D$"},
 }
 # Per member: values the schema takes, and values it refuses that the library's types would take.
 TAKEN = {
@@ -201,3 +204,20 @@ def test_the_rewrite_of_a_module() -> None:
     assert "    mixed: Annotated[Literal['x', -1], EXACT]\n" in rewritten
     assert "    count: StrictInt\n" in rewritten
     assert strict_fields("from pydantic import BaseModel\nx: Literal['a']\n", 1).startswith("from pydantic")
+
+
+# ECMA-262, the dialect of `pattern`, reads \d and \w as ASCII, as jsonschema-rs does (the python
+# jsonschema package reads them with `re`, over Unicode, so it is not the judge here).
+PATTERNS = [
+    ("version", "1.2", True),
+    ("version", "\u0661.\u0662", False),  # Arabic-Indic digits
+    ("name", "a_b-9.x", True),
+    ("name", "\u00e9t\u00e9.x", False),  # letters beyond ASCII
+    ("name", "ab.\u0661", True),  # \D: any character but 0-9
+]
+
+
+@pytest.mark.parametrize(("member", "value", "taken"), PATTERNS)
+def test_a_pattern_reads_its_shorthands_as_ecma_262_does(values: Any, member: str, value: str, taken: bool) -> None:
+    assert jsonschema_rs.validator_for({"type": "object", "properties": MEMBERS}).is_valid({member: value}) is taken
+    assert _takes(values.Values, {member: value}) is taken

@@ -12,7 +12,9 @@ refuses (or refuses one it takes) is never a silent surprise:
   an `else` that require members and nothing else (the library folds any other keyword of theirs
   into the model, where it holds whatever the condition);
 - patterns whose ECMA-262 reading (the dialect JSON Schema names) differs from the engine the model
-  runs: the Rust `regex` crate pydantic uses reads `\\d`, `\\w`, `\\b` and `\\s` over Unicode and lets
+  runs, where the fed copy could not be spelled to agree (`\\d` and `\\w` are fed as their ASCII
+  classes, see `models_input.ascii_classes`): the Rust `regex` crate pydantic uses reads `\\b` and
+  `\\s` (and `\\d`/`\\w` in a class beside `\\D` or `\\W`) over Unicode and lets
   `.` match a carriage return; a pattern with a look-around or a back-reference runs under Python's
   `re` (for the whole model), where `$` also matches before a final newline, as it does for every
   key of `patternProperties`, which the library matches with `re`.
@@ -31,7 +33,7 @@ from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Position, schema_objects, value_at
 from wopgen.diagnostics import Diagnostic, define
-from wopgen.generate.models_input import tested_members
+from wopgen.generate.models_input import REWRITTEN, tested_members
 
 INEXACT = define(
     "models-inexact",
@@ -202,14 +204,17 @@ def pattern_differences(pattern: str, *, python: bool) -> list[tuple[str, str]]:
             if escaped.lower() in _SHORTHANDS:
                 if in_class:
                     class_escapes.add(escaped)
-                else:
+                elif escaped.lower() not in REWRITTEN:
                     found.append(_SHORTHANDS[escaped.lower()])
             elif escaped in "bB" and not in_class:  # in a class, \b is a backspace in every reading
                 found.append(_BOUNDARY)
             at += 2
             continue
         if in_class and char == "]":
-            # [\s\S] and the like hold every character in every reading
+            # [\s\S] and the like hold every character in every reading; \d and \w are fed as their ASCII
+            # ranges unless the class also holds \D or \W (`ascii_classes`)
+            if not class_escapes & {"D", "W"}:
+                class_escapes -= set(REWRITTEN)
             found.extend(_SHORTHANDS[e.lower()] for e in sorted(class_escapes) if e.swapcase() not in class_escapes)
             in_class, class_escapes = False, set()
         elif not in_class and char == "[":

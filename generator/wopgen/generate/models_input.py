@@ -25,6 +25,9 @@ def library_schema(schema: Any) -> Any:
     - a `dependentRequired` is fed as the `if: {required: [name]}, then: {required: [...]}` it equals,
       one per name, added to the `allOf`: the library checks such a condition at run time and
       ignores `dependentRequired`.
+    - a `pattern` (and a key of `patternProperties`) spells `\\d` and `\\w` as the ASCII classes they
+      are in ECMA-262 (`ascii_classes`): the model's regex engines read them over Unicode, so `^\\d+$`
+      took Arabic-Indic digits the schema refuses.
     - an `if` that tests members the object requires anyway, without requiring them itself (`if:
       {properties: {kind: {const: "rating"}}}` beside `required: ["kind"]`), requires them
       (`tested_members`): the library checks only a condition that requires what it
@@ -46,6 +49,11 @@ def library_schema(schema: Any) -> Any:
         out["allOf"] = [
             _requiring_tested(part, required if isinstance(required, list) else []) for part in out["allOf"]
         ]
+    if isinstance(out.get("pattern"), str):
+        out["pattern"] = ascii_classes(out["pattern"])
+    keys = out.get("patternProperties")
+    if isinstance(keys, dict):
+        out["patternProperties"] = {ascii_classes(key): value for key, value in keys.items()}
     dependent = out.get("dependentRequired")
     if (
         isinstance(dependent, dict)
@@ -79,3 +87,70 @@ def tested_members(node: dict[str, Any], required: list[Any]) -> list[str]:
     if not isinstance(members, dict) or not isinstance(named, list):
         return []
     return [name for name in members if name in needed and name not in named]
+
+
+# ECMA-262's `\d` and `\w` are ASCII; the engines a model runs its patterns with (the Rust `regex` crate,
+# Python's `re`) read them over Unicode. Spelled as these classes, both engines read what ECMA-262 does.
+_ASCII = {"d": "0-9", "w": "A-Za-z0-9_"}
+REWRITTEN = tuple(_ASCII)  # the shorthands `ascii_classes` spells out
+
+
+def ascii_classes(pattern: str) -> str:
+    """`pattern` with each `\\d`, `\\w`, `\\D` and `\\W` spelled as the ASCII class ECMA-262 reads it as:
+    `[0-9]`, `[^0-9]`... outside a class, the range itself inside one (`[\\d.]` is `[0-9.]`). A class
+    holding a negated shorthand (`[\\D.]`) has no such spelling and is left whole as written
+    (`models_inexact` reports it where the readings differ)."""
+    if "\\" not in pattern:
+        return pattern
+    out: list[str] = []
+    at = 0
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "\\" and at + 1 < len(pattern):
+            escaped = pattern[at + 1]
+            if escaped in _ASCII:
+                out.append(f"[{_ASCII[escaped]}]")
+            elif escaped.lower() in _ASCII:
+                out.append(f"[^{_ASCII[escaped.lower()]}]")
+            else:
+                out.append(pattern[at : at + 2])
+            at += 2
+        elif char == "[":
+            end = _class_end(pattern, at)
+            body = pattern[at:end]
+            negated = any(body[i] == "\\" and body[i + 1 : i + 2] in ("D", "W") for i in range(len(body)))
+            out.append(body if negated else _in_class(body))
+            at = end
+        else:
+            out.append(char)
+            at += 1
+    return "".join(out)
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """Where the class opening at `start` ends (just past its `]`, or the end of the pattern). A `]` right
+    after the opening `[` or `[^` is read as the engines read it: a member, not the end."""
+    at = start + (2 if pattern.startswith("[^", start) else 1)
+    if at < len(pattern) and pattern[at] == "]":
+        at += 1
+    while at < len(pattern):
+        if pattern[at] == "\\":
+            at += 2
+            continue
+        if pattern[at] == "]":
+            return at + 1
+        at += 1
+    return len(pattern)
+
+
+def _in_class(body: str) -> str:
+    out, at = [], 0
+    while at < len(body):
+        if body[at] == "\\" and at + 1 < len(body):
+            pair = body[at : at + 2]
+            out.append(_ASCII.get(pair[1], pair))
+            at += 2
+        else:
+            out.append(body[at])
+            at += 1
+    return "".join(out)
