@@ -35,9 +35,9 @@ def rule_modules() -> tuple[ModuleType, ...]:
     from wopgen import checks, corpus_rules
     from wopgen.compat import rules as compat_rules
     from wopgen.conformance import findings, scenarios
-    from wopgen.generate import host, models
+    from wopgen.generate import host, models, models_inexact
 
-    return (corpus_rules, *checks.MODULES, compat_rules, host, models, findings, scenarios)
+    return (corpus_rules, *checks.MODULES, compat_rules, host, models, models_inexact, findings, scenarios)
 
 
 def declared() -> list[dict[str, str]]:
