@@ -15,9 +15,8 @@ import pydantic
 import pytest
 from jsonschema import Draft202012Validator
 
-from support.corpus_factory import good_files, schema, write
-from wopgen.corpus import load
-from wopgen.generate.models import generate_models
+from support.corpus_factory import good_files, schema
+from support.generated_models import imported_package
 from wopgen.generate.models_input import library_schema
 
 CONDITIONS = {
@@ -75,16 +74,8 @@ def conditions(tmp_path_factory: pytest.TempPathFactory) -> Any:
     files = good_files()
     body = {**schema("conditions", CONDITIONS), "title": "Conditions"}
     files["schemas/conditions.schema.json"] = body
-    root = write(tmp_path_factory.mktemp("corpus") / "corpus", files)
-    out = tmp_path_factory.mktemp("models")
-    for relative, text in generate_models(load(root), package="condition_models").items():
-        (out / relative).parent.mkdir(parents=True, exist_ok=True)
-        (out / relative).write_text(text, encoding="utf-8")
-    sys.path.insert(0, str(out))
-    try:
-        return importlib.import_module("condition_models.conditions_schema").Conditions
-    finally:
-        sys.path.remove(str(out))
+    imported_package(files, tmp_path_factory.mktemp("conditions"), "condition_models")
+    return importlib.import_module("condition_models.conditions_schema").Conditions
 
 
 def test_the_package_passes_mypy_strict(conditions: Any) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +15,10 @@ from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
 from support.corpus_factory import good_files, schema, write
+from support.generated_models import imported_package
 from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.diagnostics import Diagnostic
-from wopgen.generate.models import generate_models
 from wopgen.generate.models_inexact import inexact, pattern_differences
 
 # Per schema: its body, an instance the schema refuses and the model takes (or the reverse), and the
@@ -58,11 +57,15 @@ EXACT = {
 }
 
 
-def _corpus(tmp_path: Path, bodies: dict[str, dict[str, Any]]) -> Path:
+def _files(bodies: dict[str, dict[str, Any]]) -> dict[str, Any]:
     files = good_files()
     for name, body in bodies.items():
         files[f"schemas/{name}.schema.json"] = {**schema(name, body), "title": name.title()}
-    return write(tmp_path / "corpus", files)
+    return files
+
+
+def _corpus(tmp_path: Path, bodies: dict[str, dict[str, Any]]) -> Path:
+    return write(tmp_path / "corpus", _files(bodies))
 
 
 def _found(warnings: list[Diagnostic], name: str) -> list[str]:
@@ -70,26 +73,19 @@ def _found(warnings: list[Diagnostic], name: str) -> list[str]:
 
 
 def test_each_keyword_a_model_does_not_check_is_reported_and_the_model_disagrees(tmp_path: Path) -> None:
-    root = _corpus(tmp_path, {name: body for name, (body, _instance, _keyword) in INEXACT.items()})
     warnings: list[Diagnostic] = []
-    out = tmp_path / "models"
-    for relative, text in generate_models(load(root), package="inexact_models", warnings=warnings).items():
-        (out / relative).parent.mkdir(parents=True, exist_ok=True)
-        (out / relative).write_text(text, encoding="utf-8")
-    sys.path.insert(0, str(out))
-    try:
-        for name, (body, instance, keyword) in INEXACT.items():
-            found = _found(warnings, name)
-            assert len(found) == 1 and f"`{keyword}`" in found[0], (name, found)
-            model = getattr(importlib.import_module(f"inexact_models.{name}_schema"), name.title())
-            try:
-                model.model_validate_json(json.dumps(instance))
-                taken = True
-            except pydantic.ValidationError:
-                taken = False
-            assert taken != Draft202012Validator(body).is_valid(instance), name  # the disagreement reported
-    finally:
-        sys.path.remove(str(out))
+    bodies = {name: body for name, (body, _instance, _keyword) in INEXACT.items()}
+    imported_package(_files(bodies), tmp_path, "inexact_models", warnings)
+    for name, (body, instance, keyword) in INEXACT.items():
+        found = _found(warnings, name)
+        assert len(found) == 1 and f"`{keyword}`" in found[0], (name, found)
+        model = getattr(importlib.import_module(f"inexact_models.{name}_schema"), name.title())
+        try:
+            model.model_validate_json(json.dumps(instance))
+            taken = True
+        except pydantic.ValidationError:
+            taken = False
+        assert taken != Draft202012Validator(body).is_valid(instance), name  # the disagreement reported
 
 
 def test_what_the_models_check_draws_no_finding(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import subprocess
 import sys
@@ -16,9 +15,8 @@ import pydantic
 import pytest
 from jsonschema import Draft202012Validator
 
-from support.corpus_factory import good_files, schema, write
-from wopgen.corpus import load
-from wopgen.generate.models import generate_models
+from support.corpus_factory import good_files, schema
+from support.generated_models import imported_package
 from wopgen.generate.models_strict import strict_fields
 
 MEMBERS = {
@@ -93,16 +91,7 @@ def values(tmp_path_factory: pytest.TempPathFactory) -> Any:
         "title": "Values",
     }
     files["schemas/rate.schema.json"] = {**schema("rate", {"const": 1.5}), "title": "Rate"}  # at the root too
-    root = write(tmp_path_factory.mktemp("corpus") / "corpus", files)
-    out = tmp_path_factory.mktemp("models")
-    for relative, text in generate_models(load(root), package="value_models").items():
-        (out / relative).parent.mkdir(parents=True, exist_ok=True)
-        (out / relative).write_text(text, encoding="utf-8")
-    sys.path.insert(0, str(out))
-    try:
-        return importlib.import_module("value_models")
-    finally:
-        sys.path.remove(str(out))
+    return imported_package(files, tmp_path_factory.mktemp("values"), "value_models")
 
 
 def _takes(model: Any, instance: Any) -> bool:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import pydantic
 import pytest
 
 from support.corpus_factory import schema
-from support.generated_models import package
+from support.generated_models import imported_package, package
 from wopgen.corpus import load
 from wopgen.generate.models import generate_models
 from wopgen.generate.models_strict import MARKER, strict_fields
@@ -75,20 +74,12 @@ MISSHAPEN = {
 
 @pytest.fixture(scope="module")
 def members(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from support.corpus_factory import good_files, write
+    from support.corpus_factory import good_files
 
     files = good_files()
     files["schemas/member.schema.json"] = {**schema("member", MEMBERS), "title": "Member"}
-    root = write(tmp_path_factory.mktemp("corpus") / "corpus", files)
-    out = tmp_path_factory.mktemp("models")
-    for relative, text in generate_models(load(root), package="null_models").items():
-        (out / relative).parent.mkdir(parents=True, exist_ok=True)
-        (out / relative).write_text(text, encoding="utf-8")
-    sys.path.insert(0, str(out))
-    try:
-        return importlib.import_module("null_models.member_schema")
-    finally:
-        sys.path.remove(str(out))
+    imported_package(files, tmp_path_factory.mktemp("members"), "null_models")
+    return importlib.import_module("null_models.member_schema")
 
 
 @pytest.mark.parametrize("member", ["note", "level", "part", "parts", "text", "quoted", "date"])

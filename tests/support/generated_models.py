@@ -40,6 +40,23 @@ def generated() -> tuple[Path, dict[str, str]]:
     return folder / "out", files
 
 
+def imported_package(
+    files: dict[str, Any], folder: Path, package: str, warnings: list[Any] | None = None
+) -> ModuleType:
+    """The models package generated (as `package`) from the corpus of `files`, written below `folder` and
+    imported; sys.path is left as it was."""
+    from support.corpus_factory import write
+
+    root = write(folder / "corpus", files)
+    out = folder / "models"
+    write_tree(generate_models(load(root), package=package, warnings=warnings), out)
+    sys.path.insert(0, str(out))
+    try:
+        return importlib.import_module(package)
+    finally:
+        sys.path.remove(str(out))
+
+
 def package() -> ModuleType:
     generated()
     return importlib.import_module(repo_corpus().settings.models_package)
