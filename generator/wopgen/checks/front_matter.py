@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from wopgen.checks.site_theme import HIDE, STATUSES, Theme, site_theme
+from wopgen.checks.site_theme import STATUSES, Theme, site_theme
 from wopgen.corpus import Corpus
 from wopgen.corpus.front_matter import MULTIMARKDOWN, FrontMatter
 from wopgen.corpus.markdown import MarkdownDoc
@@ -144,10 +144,11 @@ def _text(key: str) -> Callable[[Any], Problem | None]:
 
 
 def _hide(value: Any) -> Problem | None:
-    hint = f"write a list such as hide: [toc]; the theme hides: {', '.join(HIDE)}"
+    hidden = _theme().hidden
+    hint = f"write a list such as hide: [toc]; the theme hides: {', '.join(hidden)}"
     if not isinstance(value, list):
         return f"hide must be a list of the parts to hide, not {_kind(value)}", hint
-    unknown = [item for item in value if item not in HIDE]
+    unknown = [item for item in value if item not in hidden]
     if unknown:
         return f"hide names {', '.join(repr(item) for item in unknown)}, which the theme does not hide", hint
     return None

@@ -3,19 +3,20 @@ the parts `hide` can hide and the statuses it draws.
 
 The theme is the one the site's base configuration (`wopgen.templates.site_config()`) names, found
 as mkdocs finds it, with the folder of its own templates (`custom_dir`) when it has one. It is looked
-up (and mkdocs and Jinja imported) only when a page names a template or an icon.
+up (and mkdocs and Jinja imported) only when a page names a template or an icon, or hides a part.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-# The names `hide` is asked for in the theme's templates (`"toc" in page.meta.hide`); any other
-# name hides nothing.
-HIDE = ("navigation", "toc", "footer", "path", "tags", "feedback")
+# How the theme's templates ask whether a page hides a part (`"toc" in page.meta.hide`); a name no
+# template asks for hides nothing. Read from the installed theme: versions differ (`path` is recent).
+_HIDE_TEST = re.compile(r'"(\w+)" in page\.meta\.hide')
 # The statuses the theme's stylesheet draws a sign for beside a page in the navigation; any other
 # draws nothing (the site sets no `extra.status` of its own).
 STATUSES = ("new", "deprecated")
@@ -31,6 +32,7 @@ ICONS = ".icons"
 class Theme:
     folders: tuple[Path, ...]  # where the theme's templates are looked for, first match wins
     page_templates: frozenset[str]
+    hidden: tuple[str, ...]  # the parts a page's `hide` can hide, as the templates ask for them
 
     def page_template(self, name: str) -> bool:
         """Whether `name` (as a page's `template` gives it) is a template the theme renders pages with."""
@@ -74,7 +76,9 @@ def site_theme(config: Path) -> Theme:
         own = [path.name for path in custom.glob("*.html")]
     theme = MkdocsTheme(**options)
     pages = frozenset({*PAGE_TEMPLATES, *own} - set(theme.static_templates))
-    return Theme(tuple(Path(folder) for folder in theme.dirs), pages)
+    folders = tuple(Path(folder) for folder in theme.dirs)
+    asked = (_HIDE_TEST.findall(t.read_text(encoding="utf-8")) for f in folders for t in f.rglob("*.html"))
+    return Theme(folders, pages, tuple(dict.fromkeys(name for found in asked for name in found)))
 
 
-__all__ = ["HIDE", "PAGE_TEMPLATES", "STATUSES", "Theme", "site_theme"]
+__all__ = ["PAGE_TEMPLATES", "STATUSES", "Theme", "site_theme"]
