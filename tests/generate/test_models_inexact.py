@@ -42,6 +42,9 @@ INEXACT = {
         {"tier": "exec", "source": "mcp"},
         "if",
     ),
+    # A keyword of one type on a member that names none: the library drops it, or types the member by it.
+    "loose": ({"type": "object", "properties": {"n": {"minimum": 5}}}, {"n": 4}, "minimum"),
+    "listed": ({"type": "object", "properties": {"tags": {"items": {"type": "string"}}}}, {"tags": "x"}, "items"),
 }
 # Forms the models do check: no finding.
 EXACT = {
@@ -54,6 +57,10 @@ EXACT = {
     },
     "plain": {"type": "string", "pattern": "^[0-9]{4}-[a-z]+$"},
     "choices": {"enum": [1, 2, "true"]},
+    # The same keywords where a type is named, or where the place says it (a branch's holder, a name).
+    "bounded": {"type": "object", "properties": {"n": {"type": ["integer", "string"], "minimum": 5}}},
+    "branched": {"type": "integer", "allOf": [{"minimum": 5}]},
+    "keyed": {"type": "object", "propertyNames": {"maxLength": 8}, "properties": {"propertyNames": {"type": "string"}}},
 }
 
 

@@ -11,6 +11,9 @@ refuses (or refuses one it takes) is never a silent surprise:
   alone; an `if` that requires members and tests each by `const`, `enum` or presence; a `then` and
   an `else` that require members and nothing else (the library folds any other keyword of theirs
   into the model, where it holds whatever the condition);
+- a keyword of one JSON type (`minimum`, `minLength`, `items`, `properties`...) on a schema object
+  that names no type, where JSON Schema lets a value of any other type pass: the library drops the
+  keyword (the model takes any value) or types the value by it (the model refuses every other type);
 - patterns whose ECMA-262 reading (the dialect JSON Schema names) differs from the engine the model
   runs, where the fed copy could not be spelled to agree (`\\d` and `\\w` are fed as their ASCII
   classes, see `models_input.ascii_classes`): the Rust `regex` crate pydantic uses reads `\\b` and
@@ -40,8 +43,8 @@ INEXACT = define(
     "warning",
     "A generated model does not check a keyword of its schema as JSON Schema does, so it takes instances the "
     "schema refuses or refuses some it takes: a keyword the library does not check (contains, dependentSchemas, "
-    "prefixItems, not/if/then/else beyond required members), or a pattern the model's regex engine reads "
-    "otherwise than ECMA-262.",
+    "prefixItems, not/if/then/else beyond required members), a keyword of one type on a schema naming no type, "
+    "or a pattern the model's regex engine reads otherwise than ECMA-262.",
 )
 
 _ANNOTATIONS = frozenset(
@@ -68,7 +71,8 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
             holder = re.fullmatch(r"(.*)/allOf/\d+", item.pointer)
             parent = value_at(doc.data, holder[1])[1] if holder else None
             required = parent.get("required") if isinstance(parent, dict) else None
-            for keyword, message, hint in _findings(item.node, required if isinstance(required, list) else []):
+            findings = _findings(item.node, required if isinstance(required, list) else [])
+            for keyword, message, hint in [*findings, *_untyped(item.node, item.pointer)]:
                 found.append(INEXACT.at(path, doc.line(f"{item.pointer}/{escape_token(keyword)}"), message, hint))
     return found
 
@@ -108,6 +112,69 @@ def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, 
         if differences := pattern_differences(key, python=True):
             where = f"patternProperties key `{key}`"
             yield "patternProperties", _worded(where, differences), "; ".join(hint for _, hint in differences)
+
+
+# Keywords that apply to one JSON type alone (an instance of another type passes them), by that type, and
+# whether the library, given one on a schema that names no type, types the value as that type (refusing
+# the others) rather than dropping the keyword (taking any value).
+_ONE_TYPE: dict[str, tuple[str, bool]] = {
+    **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), ("number", False)),
+    **dict.fromkeys(("minLength", "maxLength", "pattern"), ("string", False)),
+    **dict.fromkeys(("minItems", "maxItems", "uniqueItems", "unevaluatedItems"), ("array", False)),
+    "items": ("array", True),
+    **dict.fromkeys(
+        ("required", "additionalProperties", "minProperties", "maxProperties", "unevaluatedProperties"),
+        ("object", False),
+    ),
+    **dict.fromkeys(("properties", "patternProperties", "propertyNames", "dependentRequired"), ("object", True)),
+}
+# What gives a schema object its type, or a say in it, beside `type`: left to the context to judge.
+_TYPING = frozenset({"type", "const", "enum", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "not"})
+_TYPED_BY_PLACE = frozenset({"allOf", "anyOf", "oneOf", "propertyNames"})
+
+
+def _untyped(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str]]:
+    """A keyword of one JSON type on a schema object that names no type: JSON Schema lets values of every
+    other type pass it, while the library either drops it or types the value by it. Only where nothing
+    else could type the value: not on a branch of a union or of an `allOf` (its holder may name the
+    type), not on `propertyNames` (a name is a string), nor beside a `$ref`, a union, a condition or values (`const`, `enum`)."""
+    if _TYPING.intersection(node) or _placing_keyword(pointer) in _TYPED_BY_PLACE:
+        return
+    keyword = next((k for k in node if k in _ONE_TYPE), None)
+    if keyword is None:
+        return
+    kind, typed = _ONE_TYPE[keyword]
+    if typed:
+        message = (
+            f"`{keyword}` applies to {kind}s alone and the schema names no type here, so JSON Schema takes a "
+            f"value of any other type; the model takes only {_article(kind)} {kind}"
+        )
+    else:
+        message = (
+            f"`{keyword}` applies to {kind}s alone and the schema names no type here; the model does not check "
+            "it, and takes any value"
+        )
+    named = f'"type": "{kind}"' + (' (or "integer")' if kind == "number" else "")
+    yield keyword, message, f'add {named} if only {kind}s are meant, else list in "type" every type taken'
+
+
+def _placing_keyword(pointer: str) -> str | None:
+    """The keyword that holds the schema object at `pointer` (`allOf` for `/allOf/0`, None for a
+    member of `properties` or the root)."""
+    tokens = pointer.split("/")[1:]
+    keyword, named = None, False
+    for token in tokens:
+        if named:
+            keyword, named = None, False  # a property or definition name: the object is that member's
+        elif token.isdigit() and keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
+            continue  # the position in the keyword's list
+        else:
+            keyword, named = token, token in _NAMED
+    return keyword
+
+
+def _article(kind: str) -> str:
+    return "an" if kind[0] in "aeiou" else "a"
 
 
 def _worded(where: str, differences: list[tuple[str, str]]) -> str:
