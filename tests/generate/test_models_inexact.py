@@ -45,6 +45,27 @@ INEXACT = {
     # A keyword of one type on a member that names none: the library drops it, or types the member by it.
     "loose": ({"type": "object", "properties": {"n": {"minimum": 5}}}, {"n": 4}, "minimum"),
     "listed": ({"type": "object", "properties": {"tags": {"items": {"type": "string"}}}}, {"tags": "x"}, "items"),
+    # Two closed branches that both take an object holding only the member they share.
+    "talks": (
+        {
+            "oneOf": [
+                {
+                    "type": "object",
+                    "required": ["id"],
+                    "properties": {"id": {}, "title": {}},
+                    "additionalProperties": False,
+                },
+                {
+                    "type": "object",
+                    "required": ["id"],
+                    "properties": {"id": {}, "why": {}},
+                    "additionalProperties": False,
+                },
+            ]
+        },
+        {"id": "c1"},
+        "oneOf",
+    ),
 }
 # Forms the models do check: no finding.
 EXACT = {
@@ -60,6 +81,28 @@ EXACT = {
     # The same keywords where a type is named, or where the place says it (a branch's holder, a name).
     "bounded": {"type": "object", "properties": {"n": {"type": ["integer", "string"], "minimum": 5}}},
     "branched": {"type": "integer", "allOf": [{"minimum": 5}]},
+    # oneOf branches that never take one value together: by type, by a required member's const, by a
+    # member a closed branch lacks, by a `not`; and groups of `required` alone, which the library checks.
+    "either": {"type": "object", "properties": {"at": {"oneOf": [{"type": "string"}, {"type": "null"}]}}},
+    "tagged": {
+        "oneOf": [
+            {"type": "object", "required": ["k"], "properties": {"k": {"const": "a"}, "n": {"type": "integer"}}},
+            {"$ref": "#/$defs/b"},
+        ],
+        "$defs": {"b": {"type": "object", "required": ["k"], "properties": {"k": {"const": "b"}}}},
+    },
+    "sealed": {
+        "oneOf": [
+            {"type": "object", "required": ["a"], "properties": {"a": {}}, "additionalProperties": False},
+            {"type": "object", "required": ["b"], "properties": {"b": {}}, "additionalProperties": False},
+        ]
+    },
+    "single": {
+        "type": "object",
+        "properties": {"x": {"type": "string"}, "y": {"type": "string"}},
+        "oneOf": [{"required": ["x"], "not": {"required": ["y"]}}, {"required": ["y"], "not": {"required": ["x"]}}],
+    },
+    "groups": {"type": "object", "properties": {"x": {}, "y": {}}, "oneOf": [{"required": ["x"]}, {"required": ["y"]}]},
     "keyed": {"type": "object", "propertyNames": {"maxLength": 8}, "properties": {"propertyNames": {"type": "string"}}},
 }
 
@@ -97,6 +140,28 @@ def test_each_keyword_a_model_does_not_check_is_reported_and_the_model_disagrees
 
 def test_what_the_models_check_draws_no_finding(tmp_path: Path) -> None:
     assert not [d for d in inexact(load(_corpus(tmp_path, EXACT))) if d.rule == "models-inexact"]
+
+
+# Instances where a `oneOf` drawing no finding decides: the model agrees with the schema on each.
+ONE_OF_AGREES = {
+    "groups": [{"x": 1}, {"x": 1, "y": 2}, {}],
+    "single": [{"x": "a"}, {"x": "a", "y": "b"}],
+    "tagged": [{"k": "a", "n": 1}, {"k": "b"}, {"k": "c"}],
+    "sealed": [{"a": 1}, {"a": 1, "b": 2}],
+}
+
+
+def test_a_one_of_without_a_finding_takes_what_its_schema_takes(tmp_path: Path) -> None:
+    imported_package(_files({name: EXACT[name] for name in ONE_OF_AGREES}), tmp_path, "one_of_models", [])
+    for name, instances in ONE_OF_AGREES.items():
+        model = getattr(importlib.import_module(f"one_of_models.{name}_schema"), name.title())
+        for instance in instances:
+            try:
+                model.model_validate_json(json.dumps(instance))
+                taken = True
+            except pydantic.ValidationError:
+                taken = False
+            assert taken == Draft202012Validator(EXACT[name]).is_valid(instance), (name, instance)
 
 
 def test_the_cli_says_it_beside_writing_the_package(tmp_path: Path) -> None:

@@ -11,6 +11,9 @@ refuses (or refuses one it takes) is never a silent surprise:
   alone; an `if` that requires members and tests each by `const`, `enum` or presence; a `then` and
   an `else` that require members and nothing else (the library folds any other keyword of theirs
   into the model, where it holds whatever the condition);
+- a `oneOf` two of whose branches cannot be shown never to take one value (`models_oneof`): the
+  model takes a value any branch takes, the schema one that exactly one branch takes (branches of
+  `required` alone are the exception: the library checks that one group is present);
 - a keyword of one JSON type (`minimum`, `minLength`, `items`, `properties`...) on a schema object
   that names no type, where JSON Schema lets a value of any other type pass: the library drops the
   keyword (the model takes any value) or types the value by it (the model refuses every other type);
@@ -32,19 +35,21 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from wopgen.compat.cover import types
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Position, schema_objects, value_at
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_input import REWRITTEN, tested_members
+from wopgen.generate.models_oneof import overlapping
 
 INEXACT = define(
     "models-inexact",
     "warning",
     "A generated model does not check a keyword of its schema as JSON Schema does, so it takes instances the "
     "schema refuses or refuses some it takes: a keyword the library does not check (contains, dependentSchemas, "
-    "prefixItems, not/if/then/else beyond required members), a keyword of one type on a schema naming no type, "
-    "or a pattern the model's regex engine reads otherwise than ECMA-262.",
+    "prefixItems, not/if/then/else beyond required members), a oneOf whose branches may take one value together, "
+    "a keyword of one type on a schema naming no type, or a pattern the model's regex engine reads otherwise than ECMA-262.",
 )
 
 _ANNOTATIONS = frozenset(
@@ -71,8 +76,12 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
             holder = re.fullmatch(r"(.*)/allOf/\d+", item.pointer)
             parent = value_at(doc.data, holder[1])[1] if holder else None
             required = parent.get("required") if isinstance(parent, dict) else None
-            findings = _findings(item.node, required if isinstance(required, list) else [])
-            for keyword, message, hint in [*findings, *_untyped(item.node, item.pointer)]:
+            findings = [
+                *_findings(item.node, required if isinstance(required, list) else []),
+                *_untyped(item.node, item.pointer),
+                *_one_of(item.node, corpus, item.base),
+            ]
+            for keyword, message, hint in findings:
                 found.append(INEXACT.at(path, doc.line(f"{item.pointer}/{escape_token(keyword)}"), message, hint))
     return found
 
@@ -156,6 +165,23 @@ def _untyped(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str
         )
     named = f'"type": "{kind}"' + (' (or "integer")' if kind == "number" else "")
     yield keyword, message, f'add {named} if only {kind}s are meant, else list in "type" every type taken'
+
+
+def _one_of(node: dict[str, Any], corpus: Corpus, base: str) -> Iterator[tuple[str, str, str]]:
+    """A `oneOf` two of whose branches cannot be shown never to take the same value (`overlapping`): the
+    model takes a value any branch takes, so it takes one several take, which the schema refuses."""
+    branches = node.get("oneOf")
+    if not isinstance(branches, list) or len(branches) < 2 or all(_required_only(b) for b in branches):
+        return  # branches of `required` alone: the library checks that exactly one group is present
+    later = overlapping(branches, types(node), corpus.registry.resolver(base))
+    if later is not None:
+        yield (
+            "oneOf",
+            f"the model takes a value any branch of `oneOf` takes, and branch {later + 1} cannot be shown never to "
+            "take a value an earlier branch takes: where both do, the schema refuses the value and the model takes it",
+            "set the branches apart (distinct types, a member each requires with its own `const`, or closed objects "
+            "requiring different members), or write `anyOf` if a value may pass several",
+        )
 
 
 def _placing_keyword(pointer: str) -> str | None:
