@@ -10,8 +10,14 @@ from wopgen.corpus.graph import map_subschemas
 
 
 def library_schema(schema: Any) -> Any:
-    """A copy of `schema` as datamodel-code-generator is fed it, changed where the library would
-    otherwise type it looser than JSON Schema reads it:
+    """A copy of the schema document `schema` as datamodel-code-generator is fed it (`_fed`), each
+    value of a `patternProperties` that holds more than a type moved into `$defs` (`_values_named`)."""
+    return _values_named(_fed(schema))
+
+
+def _fed(schema: Any) -> Any:
+    """A copy of `schema` changed where the library would otherwise type it looser than JSON Schema
+    reads it:
 
     - every object schema with `properties` states its openness. JSON Schema treats an absent
       `additionalProperties` as `true`; Pydantic's default would drop the unknown members instead of
@@ -35,7 +41,7 @@ def library_schema(schema: Any) -> Any:
     """
     if not isinstance(schema, dict):
         return schema
-    out = map_subschemas(schema, library_schema)
+    out = map_subschemas(schema, _fed)
     if "properties" in out and "additionalProperties" not in out and "unevaluatedProperties" not in out:
         out["additionalProperties"] = True
     condition = schema.get("if")
@@ -64,6 +70,69 @@ def library_schema(schema: Any) -> Any:
         out["allOf"] = [*out.get("allOf", []), *conditions]
         del out["dependentRequired"]
     return out
+
+
+# What a value of `patternProperties` may hold that the library keeps when the value is written in place:
+# its type, a model's members, and words.
+_KEPT_IN_PLACE = frozenset({"type", "title", "description", "$comment", "examples", "default", "deprecated"})
+_VALUE_NAME = "PatternValue"
+
+
+def _values_named(document: Any) -> Any:
+    """`document` with each value of a `patternProperties` that holds more than a type (`minimum: 5`,
+    `minLength`, an `enum`...) moved into the document's `$defs` and referred to there.
+
+    Written in place, such a value is checked by its type alone: the library's run-time check of the
+    members a pattern matches takes the value's type and drops its other keywords, so `{"x1": 3}`
+    passed `"^x": {"type": "integer", "minimum": 5}`. A value it reaches by `$ref` keeps them all. An
+    object with members is a model of its own either way, and is left in place; so is every value of a
+    document that declares an `$id` below its root, where `#/$defs/...` may resolve elsewhere."""
+    if not isinstance(document, dict) or not isinstance(document.get("$defs", {}), dict) or _nested_id(document):
+        return document
+    defs: dict[str, Any] = {}
+    taken = set(document.get("$defs", {}))
+
+    def named(node: Any) -> Any:
+        if not isinstance(node, dict):
+            return node
+        out = map_subschemas(node, named)
+        keys = out.get("patternProperties")
+        if isinstance(keys, dict):
+            out["patternProperties"] = {key: hoisted(value) for key, value in keys.items()}
+        return out
+
+    def hoisted(value: Any) -> Any:
+        if not isinstance(value, dict) or set(value) <= _KEPT_IN_PLACE or "$ref" in value:
+            return value
+        if "properties" in value or value.get("type") == "object":
+            return value
+        number = len(defs) + 1
+        while f"{_VALUE_NAME}{number}" in taken:
+            number += 1
+        name = f"{_VALUE_NAME}{number}"
+        taken.add(name)
+        defs[name] = value
+        return {"$ref": f"#/$defs/{name}"}
+
+    out = named(document)
+    if defs:
+        out["$defs"] = {**out.get("$defs", {}), **defs}
+    return out
+
+
+def _nested_id(document: dict[str, Any]) -> bool:
+    """Whether a schema object below the root of `document` declares an `$id`."""
+    found = False
+
+    def look(node: Any) -> Any:
+        nonlocal found
+        if isinstance(node, dict):
+            found = found or isinstance(node.get("$id"), str)
+            map_subschemas(node, look)
+        return node
+
+    map_subschemas(document, look)
+    return found
 
 
 def _requiring_tested(node: Any, required: list[Any]) -> Any:

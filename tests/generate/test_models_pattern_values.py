@@ -1,0 +1,78 @@
+"""The members a `patternProperties` key matches are checked against the whole of its value, not its
+type alone: the fed schema names each such value in `$defs`, where the library keeps every keyword."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pydantic
+from jsonschema import Draft202012Validator
+
+from support.corpus_factory import good_files, schema
+from support.generated_models import imported_package
+from wopgen.generate.models_input import library_schema
+
+# Per schema: its body, and instances on both sides of each value's keywords.
+BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
+    "counts": (
+        {"type": "object", "patternProperties": {"^x": {"type": "integer", "minimum": 5}}},
+        [{"x1": 3}, {"x1": 6}, {"x1": "a"}, {"y": 1}],
+    ),
+    "labels": (
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "patternProperties": {"^l-": {"type": "string", "minLength": 2, "enum": ["ab", "cd", "de"]}},
+            "additionalProperties": False,
+            "$defs": {"PatternValue1": {"type": "string"}},  # the name the first value would take
+        },
+        [{"l-1": "ab"}, {"l-1": "zz"}, {"l-1": 5}, {"a": "x", "l-2": "de"}, {"b": 1}],
+    ),
+    "lists": (
+        {"type": "object", "patternProperties": {"^t": {"type": "array", "minItems": 2, "items": {"type": "string"}}}},
+        [{"t": ["a"]}, {"t": ["a", "b"]}, {"t": ["a", 1]}],
+    ),
+    "nested": (
+        {
+            "type": "object",
+            "patternProperties": {"^o": {"type": "object", "properties": {"n": {"minimum": 5, "type": "integer"}}}},
+        },
+        [{"o": {"n": 3}}, {"o": {"n": 6}}],
+    ),
+}
+
+
+def test_each_member_a_pattern_matches_is_checked_against_the_whole_value(tmp_path: Path) -> None:
+    files = good_files()
+    for name, (body, _instances) in BODIES.items():
+        files[f"schemas/{name}.schema.json"] = {**schema(name, body), "title": name.title()}
+    imported_package(files, tmp_path, "pattern_models", [])
+    for name, (body, instances) in BODIES.items():
+        model = getattr(importlib.import_module(f"pattern_models.{name}_schema"), name.title())
+        for instance in instances:
+            try:
+                model.model_validate_json(json.dumps(instance))
+                taken = True
+            except pydantic.ValidationError:
+                taken = False
+            assert taken == Draft202012Validator(body).is_valid(instance), (name, instance)
+
+
+def test_a_value_is_named_in_defs_under_a_name_left_free() -> None:
+    fed = library_schema(BODIES["labels"][0])
+    assert fed["patternProperties"] == {"^l-": {"$ref": "#/$defs/PatternValue2"}}
+    assert fed["$defs"]["PatternValue1"] == {"type": "string"}
+    assert fed["$defs"]["PatternValue2"]["minLength"] == 2
+    assert library_schema(BODIES["nested"][0])["patternProperties"]["^o"]["type"] == "object"  # a model already
+
+
+def test_a_document_with_an_id_below_its_root_is_fed_as_written() -> None:
+    body = {
+        "type": "object",
+        "properties": {"inner": {"$id": "https://example.com/inner", "type": "object"}},
+        "patternProperties": {"^x": {"type": "integer", "minimum": 5}},
+    }
+    assert library_schema(body)["patternProperties"] == body["patternProperties"]
