@@ -40,6 +40,11 @@ MEMBERS = {
     "box": {"const": {"a": 1}},
     "version": {"type": "string", "pattern": r"^\d+\.\d+$"},
     "name": {"type": "string", "pattern": r"^[\w-]+\W\D$"},
+    # An enum the keywords beside it narrow: the library's Enum class keeps every listed value.
+    "typed": {"type": "string", "enum": ["a", 5, None]},
+    "long": {"type": "string", "minLength": 2, "enum": ["ab", "c"]},
+    "floor": {"type": "integer", "minimum": 2, "enum": [1, 2, 3]},
+    "led": {"pattern": "^a", "enum": ["ab", "c", 5]},
 }
 # Per member: values the schema takes, and values it refuses that the library's types would take.
 TAKEN = {
@@ -61,6 +66,10 @@ TAKEN = {
     "rate": [1.5],
     "pair": [[1, "a"], [1.0, "a"]],
     "box": [{"a": 1}, {"a": 1.0}],
+    "typed": ["a"],
+    "long": ["ab"],
+    "floor": [2, 3.0],
+    "led": ["ab", 5],
 }
 REFUSED = {
     "one": [True],
@@ -80,6 +89,10 @@ REFUSED = {
     "rate": [1, 2.5, True, "1.5"],
     "pair": [[], [True, "a"], [1, "a", 1]],
     "box": [{}, {"a": True}, {"a": 1, "b": 2}],
+    "typed": [5, None],
+    "long": ["c"],
+    "floor": [1],
+    "led": ["c"],
 }
 
 

@@ -4,7 +4,11 @@ checks (`library_schema`). What no rewrite can give the library is reported by `
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
 
 from wopgen.corpus.graph import map_subschemas
 
@@ -31,6 +35,9 @@ def _fed(schema: Any) -> Any:
     - a `dependentRequired` is fed as the `if: {required: [name]}, then: {required: [...]}` it equals,
       one per name, added to the `allOf`: the library checks such a condition at run time and
       ignores `dependentRequired`.
+    - an `enum` lists only the values its siblings (`type`, `minLength`, `pattern`, `minimum`...) take
+      (`_enum_narrowed`): the library makes an Enum class of the list and drops the siblings, so
+      `{"type": "string", "enum": ["a", 5]}` took 5.
     - a `pattern` (and a key of `patternProperties`) spells `\\d` and `\\w` as the ASCII classes they
       are in ECMA-262 (`ascii_classes`): the model's regex engines read them over Unicode, so `^\\d+$`
       took Arabic-Indic digits the schema refuses.
@@ -49,6 +56,8 @@ def _fed(schema: Any) -> Any:
         out["if"] = {key: value for key, value in out["if"].items() if key != "additionalProperties"}
     if isinstance(out.get("const"), float | list | dict) and "enum" not in out:
         out["enum"] = [out.pop("const")]
+    if isinstance(out.get("enum"), list):
+        out["enum"] = _enum_narrowed(out)
     required = out.get("required")
     out = _requiring_tested(out, [])
     if isinstance(out.get("allOf"), list):
@@ -133,6 +142,49 @@ def _nested_id(document: dict[str, Any]) -> bool:
 
     map_subschemas(document, look)
     return found
+
+
+# Keywords beside an `enum` that the library drops once it has made an Enum class of the list.
+_ENUM_SIBLINGS = frozenset(
+    {
+        *("type", "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"),
+        *("multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "required"),
+    }
+)
+
+
+def _enum_narrowed(node: dict[str, Any]) -> list[Any]:
+    """The values of `node`'s `enum` that the keywords beside it take too: what the schema takes (the
+    list as written when none of it, or all of it, passes them, or when they cannot be read)."""
+    siblings = {key: node[key] for key in _ENUM_SIBLINGS if key in node}
+    listed: list[Any] = node["enum"]
+    if not siblings:
+        return listed
+    if siblings.keys() == {"type"} and isinstance(siblings["type"], str | list):  # the common case, told apart quickly
+        named = {siblings["type"]} if isinstance(siblings["type"], str) else set(siblings["type"])
+        kept = [value for value in listed if _json_types(value) & named]
+        return kept if kept else listed
+    try:
+        judge = Draft202012Validator(siblings)
+        kept = [value for value in listed if judge.is_valid(value)]
+    except (SchemaError, re.error, TypeError, ValueError):  # keywords of the wrong shape: a check finding
+        return listed
+    return kept if kept else listed
+
+
+def _json_types(value: Any) -> set[str]:
+    """The JSON Schema types `value` is an instance of (an integral number is an integer and a number)."""
+    if value is None:
+        return {"null"}
+    if isinstance(value, bool):
+        return {"boolean"}
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return {"integer", "number"}
+    if isinstance(value, float):
+        return {"number"}
+    if isinstance(value, str):
+        return {"string"}
+    return {"array"} if isinstance(value, list) else {"object"}
 
 
 def _requiring_tested(node: Any, required: list[Any]) -> Any:
