@@ -53,6 +53,20 @@ def test_rejected_examples_and_code_fences_are_not_prose(findings):
     assert hits(findings(edit), RULE) == []
 
 
+def test_front_matter_is_not_prose(findings):
+    """The site takes the front matter off the page: a value written there is not the page's claim."""
+
+    def edit(files):
+        files[DOC] = "---\ndescription: \"sets `decision: halt` for now\"\n---\n" + HEADER + "A `decision: stop`.\n"
+
+    assert hits(findings(edit), RULE) == []
+
+    def later(files):
+        files[DOC] = "---\ndescription: fine\n---\n" + HEADER + "A `decision: halt`.\n"
+
+    assert _columns(findings(later)) == [(DOC, 10, 14)]
+
+
 def test_a_member_with_two_meanings_is_not_checked(findings):
     from support.corpus_factory import schema
 

@@ -125,8 +125,9 @@ def _page(page: MarkdownDoc, enums: Mapping[str, frozenset[str]]) -> Iterator[Di
     for link in page.links:
         if "/invalid/" in link.target:
             counter_examples.setdefault(link.line, []).append(link)
+    front = page.front_matter_lines  # taken off the page by the site: no claim of the page's
     for number, line in enumerate(page.lines, 1):
-        if number in page.code_lines:
+        if number <= front or number in page.code_lines:
             continue
         if "`" in line:  # every assignment is written in code spans
             for name, value, col in _assignments(_blanked(line, counter_examples.get(number, [])), enums):
