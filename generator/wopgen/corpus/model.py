@@ -29,7 +29,7 @@ from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.regexes import BoundedValidator
 from wopgen.corpus.rfc import Rfc
 from wopgen.corpus.settings import InstanceSet, Settings
-from wopgen.corpus.validation import CompiledSchemas, metaschema_accepts
+from wopgen.corpus.validation import CompiledSchemas, dialect, draft, metaschema_accepts
 from wopgen.diagnostics import Diagnostic
 
 SCHEMA_SUFFIX = ".schema.json"
@@ -235,44 +235,57 @@ class Corpus:
         return table
 
     def metaschema_errors(self, path: str) -> tuple[ValidationError, ...] | None:
-        """What the 2020-12 metaschema says about the schema at `path` (None: too deeply nested to tell).
+        """What the 2020-12 metaschema says about the schema at `path` (None: too deeply nested to
+        tell): the corpus convention, which the schema checks report."""
+        return self._metaschema_verdict(path, Draft202012Validator)
 
-        Computed once per schema; the schema checks report it, and the registry leaves out every
-        schema with errors, since `referencing` cannot crawl a keyword of the wrong type.
-        """
+    def draft_errors(self, path: str) -> tuple[ValidationError, ...] | None:
+        """What the metaschema of the draft the schema at `path` declares says about it (2020-12 when
+        it declares none or one no draft has; see `validation.draft`).
+
+        The registry leaves out every schema with errors, since `referencing` cannot crawl a keyword
+        of the wrong type; a draft-04 or draft-07 schema that its own draft accepts is in it, read in
+        its draft, though the 2020-12 metaschema may reject it."""
+        return self._metaschema_verdict(path, draft(self.schemas[path].data))
+
+    def _metaschema_verdict(self, path: str, cls: Any) -> tuple[ValidationError, ...] | None:
+        """Computed once per schema and draft: the compiled engine's yes, or the explaining engine's
+        errors, in the order of the places they are at."""
         cache = self._metaschema_errors
-        if path not in cache and metaschema_accepts(self.schemas[path].data):
-            cache[path] = ()  # the compiled engine's yes; only a no needs the explaining engine
-        if path not in cache:
+        key = (path, cls)
+        data = self.schemas[path].data
+        if key not in cache and metaschema_accepts(data, cls):
+            cache[key] = ()  # the compiled engine's yes; only a no needs the explaining engine
+        if key not in cache:
             try:
-                found = Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(self.schemas[path].data)
-                cache[path] = tuple(sorted(found, key=lambda e: list(map(str, e.absolute_path))))
+                found = cls(cls.META_SCHEMA).iter_errors(data)
+                cache[key] = tuple(sorted(found, key=lambda e: list(map(str, e.absolute_path))))
             except RecursionError:
-                cache[path] = None
-        return cache[path]
+                cache[key] = None
+        return cache[key]
 
     @cached_property
-    def _metaschema_errors(self) -> dict[str, tuple[ValidationError, ...] | None]:
+    def _metaschema_errors(self) -> dict[tuple[str, Any], tuple[ValidationError, ...] | None]:
         return {}
 
     def adopt_metaschema_verdicts(self, other: Corpus) -> None:
         """Take the metaschema verdicts `other` has reached on schemas whose text is the same here:
         a verdict depends on the text alone (two versions of a corpus share most of their files)."""
         mine = self._metaschema_errors
-        for path, verdict in other._metaschema_errors.items():
-            doc = self.schemas.get(path)
-            if doc is not None and path not in mine and doc.text == other.schemas[path].text:
-                mine[path] = verdict
+        for key, verdict in other._metaschema_errors.items():
+            doc = self.schemas.get(key[0])
+            if doc is not None and key not in mine and doc.text == other.schemas[key[0]].text:
+                mine[key] = verdict
 
     def resolvable(self, path: str) -> bool:
-        """Whether the schema at `path` is in the registry: a JSON object the metaschema accepts."""
-        return isinstance(self.schemas[path].data, dict) and self.metaschema_errors(path) == ()
+        """Whether the schema at `path` is in the registry: a JSON object the metaschema of its draft accepts."""
+        return isinstance(self.schemas[path].data, dict) and self.draft_errors(path) == ()
 
     @cached_property
     def registry(self) -> referencing.Registry[Any]:
-        """One immutable registry of every schema that passes the metaschema; unknown URIs are
-        refused, never fetched. A schema left out is reported by `schema-metaschema`, and every
-        `$ref` into it is unresolvable rather than a crash."""
+        """One immutable registry of every schema the metaschema of its draft accepts, each read in
+        its draft; unknown URIs are refused, never fetched. A schema left out is reported by
+        `schema-metaschema`, and every `$ref` into it is unresolvable rather than a crash."""
         resources = []
         embedding = False  # whether some schema may hold an `$id` below its root
         for uri, doc in self.schemas_by_uri.items():
@@ -306,7 +319,8 @@ class Corpus:
         return declared if isinstance(declared, str) else self.expected_id(path)
 
     def validator(self, path: str, pointer: str = "") -> Validator:
-        """A validator for the schema at `path`, or for the subschema at `pointer` inside it.
+        """A validator for the schema at `path`, or for the subschema at `pointer` inside it, of the
+        draft that schema declares (a subschema reached by a pointer says none of its own).
 
         Every validator shares one resolver over the registry, so making one costs nothing
         however large the corpus is.
@@ -314,7 +328,11 @@ class Corpus:
         key = (path, pointer)
         cache = self._validators
         if key not in cache:
-            cache[key] = self._base_validator.evolve(schema={"$ref": self.target_uri(path, pointer)})
+            wrapper: dict[str, Any] = {"$ref": self.target_uri(path, pointer)}
+            cls = draft(self.schemas[path].data)
+            if cls is not Draft202012Validator:
+                wrapper = {"$schema": dialect(cls), **wrapper}
+            cache[key] = self._base_validator.evolve(schema=wrapper)
         return cache[key]
 
     def target_uri(self, path: str, pointer: str = "") -> str:

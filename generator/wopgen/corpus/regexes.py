@@ -5,9 +5,9 @@ runs for hours. Patterns are compiled with google-re2 (linear time) where RE2 ac
 few it refuses (back-references, look-around) go to the `regex` module, whose searches take a
 timeout. A search past the budget raises `PatternTimeout`, which the checks turn into a finding.
 
-`BoundedValidator` is Draft 2020-12 with the three keywords that search a pattern (`pattern`,
-`patternProperties`, and `additionalProperties`, which asks whether a key matches one) routed
-through here.
+`BOUNDED` holds, for each draft `jsonschema` knows, its validator with the three keywords that
+search a pattern (`pattern`, `patternProperties`, and `additionalProperties`, which asks whether a
+key matches one) routed through here; `BoundedValidator` is the one of 2020-12.
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ from typing import Any
 import attrs
 import re2  # type: ignore[import-untyped]
 import regex
-from jsonschema import Draft202012Validator, validators
+from jsonschema import Draft3Validator, Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
+
+from wopgen.corpus.validation import COMPILED_DRAFTS, draft
 
 BUDGET_SECONDS = 1.0
 
@@ -112,16 +114,29 @@ def _additional_properties(validator: Any, extra: Any, instance: Any, schema: An
             yield ValidationError(f"Additional properties are not allowed ({listed} {verb} unexpected)")
 
 
-BoundedValidator: Any = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator,
-    {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties},
-)
+_PATTERN_KEYWORDS = {
+    "pattern": _pattern,
+    "patternProperties": _pattern_properties,
+    "additionalProperties": _additional_properties,
+}
+BOUNDED: dict[Any, Any] = {
+    cls: validators.extend(cls, _PATTERN_KEYWORDS)  # type: ignore[no-untyped-call]
+    for cls in (Draft3Validator, *COMPILED_DRAFTS)
+}
+BoundedValidator: Any = BOUNDED[Draft202012Validator]
 
 
-def _same_class_evolve(self: Any, **changes: Any) -> Any:
-    """jsonschema's `evolve` picks the class a subschema's `$schema` names, which would drop back to
-    the unbounded Draft202012Validator at every `$ref` into another file; stay bounded instead."""
-    return attrs.evolve(self, **changes)
+def _bounded_evolve(self: Any, **changes: Any) -> Any:
+    """jsonschema's `evolve` picks the class a subschema's `$schema` names, which would drop back to an
+    unbounded validator at every `$ref` into another file; take the bounded validator of the draft it
+    names instead, and stay in this one when it names none."""
+    schema = changes.get("schema", self.schema)
+    if not isinstance(schema, dict) or "$schema" not in schema:
+        return attrs.evolve(self, **changes)
+    cls = BOUNDED.get(draft(schema), type(self))
+    kept = {field.alias: getattr(self, field.name) for field in attrs.fields(type(self)) if field.init}
+    return cls(**{**kept, **changes})
 
 
-BoundedValidator.evolve = _same_class_evolve
+for _cls in BOUNDED.values():
+    _cls.evolve = _bounded_evolve

@@ -1,8 +1,8 @@
 """Compiled validation on the hot paths, with the pure-Python engine kept to explain failures.
 
 `jsonschema-rs` answers "is this valid?" an order of magnitude faster than `jsonschema`. It answers
-the questions asked of every schema and example (does the 2020-12 metaschema accept this schema,
-does this example validate); when the answer is "no", the caller asks `jsonschema` for the error
+the questions asked of every schema and example (does the 2020-12 metaschema, or that of the draft
+the schema declares, accept this schema; does this example validate); when the answer is "no", the caller asks `jsonschema` for the error
 tree, which names the keyword, the instance path and so the line. Where the compiled engine cannot
 give an answer (a schema it refuses to compile, a `pattern` it cannot run within its budget) it
 says `None` and the caller falls back to the pure-Python path, so a verdict never depends on which
@@ -15,13 +15,15 @@ refuses every other URI.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit
 
 import jsonschema_rs
-from jsonschema import Draft202012Validator
+from jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator
+from jsonschema.validators import validator_for
 
 from wopgen.corpus.documents import may_embed_id
 
@@ -76,23 +78,52 @@ def _refuse(uri: str) -> Any:
     raise ValueError(f"{uri} is not a corpus schema; nothing outside the corpus is fetched")
 
 
-def metaschema_accepts(schema: Any) -> bool | None:
-    """Whether the 2020-12 metaschema accepts `schema` (None: the compiled engine cannot tell)."""
+# The drafts both engines read, each in its own way (draft-04 `exclusiveMaximum: true`, draft-07
+# array `items`, `$ref` siblings ignored before 2019-09). `jsonschema` also knows draft-03, which
+# `jsonschema-rs` does not: its metaschema is only ever asked of `jsonschema` (asking the compiled
+# engine would make it try to download it).
+COMPILED_DRAFTS = (Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator)
+
+
+def draft(schema: Any) -> Any:
+    """The `jsonschema` validator class of the draft `schema` declares in `$schema`, as
+    `jsonschema.validators.validator_for` picks it; 2020-12 when it declares none, a URI that names
+    no draft, or a value that is not a string."""
+    declared = schema.get("$schema") if isinstance(schema, dict) else None
+    if not isinstance(declared, str) or declared == DIALECT:  # nearly every schema, told at once
+        return Draft202012Validator
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # an unknown `$schema`: read as 2020-12
+        return validator_for({"$schema": declared}, default=Draft202012Validator)
+
+
+def dialect(cls: Any) -> str:
+    """The metaschema URI of the draft of the `jsonschema` validator class `cls`."""
+    uri: str = cls.ID_OF(cls.META_SCHEMA)
+    return uri
+
+
+def metaschema_accepts(schema: Any, cls: Any = Draft202012Validator) -> bool | None:
+    """Whether the metaschema of the draft of `cls` (2020-12 unless given) accepts `schema` (None: the
+    compiled engine cannot tell)."""
     if not isinstance(schema, dict | bool):
         return False
     if isinstance(schema, dict) and "$schema" in schema and not isinstance(schema["$schema"], str):
         return None  # only the explaining engine reads a wrong-typed `$schema` as the finding it is
+    if cls not in COMPILED_DRAFTS:
+        return None
     try:
-        return bool(jsonschema_rs.meta.is_valid(_as_2020_12(schema)))
+        return bool(jsonschema_rs.meta.is_valid(_as_draft(schema, dialect(cls))))
     except (jsonschema_rs.ValidationError, ValueError, RecursionError, OverflowError):
         return None
 
 
-def _as_2020_12(schema: Any) -> Any:
-    """The metaschema question is always asked of 2020-12, whatever `$schema` the document names;
-    `jsonschema_rs.meta` would otherwise pick the draft the document declares."""
-    if isinstance(schema, dict) and "$schema" in schema:
-        return {**schema, "$schema": DIALECT}
+def _as_draft(schema: Any, uri: str) -> Any:
+    """The metaschema question is asked of the draft named by `uri`, whatever `$schema` the document
+    names; `jsonschema_rs.meta` would otherwise pick the draft the document declares (and try to
+    download a metaschema it does not know)."""
+    if isinstance(schema, dict) and ("$schema" in schema or uri != DIALECT):
+        return {**schema, "$schema": uri}
     return schema
 
 
