@@ -186,3 +186,16 @@ def test_an_enum_value_another_branch_still_accepts_moves_no_value(tmp_path: Pat
         ("compat-enum-value-covered", 'enum value "ES2022.Regexp" added'),  # and took this one already
         ("compat-enum-value-removed", 'enum value "es2020" removed'),  # nothing else takes this one
     }
+
+
+def test_keywords_beside_the_union_bound_what_another_branch_still_accepts(tmp_path: Path) -> None:
+    """The head's `maxLength` beside its union applies to every branch: the pattern branch takes the
+    short removed value, not the long one."""
+    base = {"anyOf": [{"enum": ["a", "bb", "bbbb"]}, {"pattern": "^b+$"}]}
+    head = {"maxLength": 3, "anyOf": [{"enum": ["a"]}, {"pattern": "^b+$"}]}
+    changes = compare_one(tmp_path, base, head, A)
+    found = {(c.rule, c.message.split(";")[0]) for c in changes if c.rule.startswith("compat-enum")}
+    assert found == {
+        ("compat-enum-value-covered", 'enum value "bb" removed'),
+        ("compat-enum-value-removed", 'enum value "bbbb" removed'),
+    }

@@ -66,6 +66,7 @@ def test_a_schema_its_own_draft_rejects_is_left_out(tmp_path: Path) -> None:
     corpus = single(tmp_path, {"$schema": DRAFT4, "minimum": "ten"})
     assert [e.validator for e in corpus.draft_errors(NAME) or ()] == ["type"]
     assert not corpus.resolvable(NAME)
+    assert not corpus.accepts(NAME, "", 1)  # no verdict: not shown to be accepted
 
 
 @pytest.mark.parametrize(
@@ -84,6 +85,15 @@ def test_both_engines_read_a_subschema_in_its_documents_draft(
     corpus = single(tmp_path, schema)
     assert corpus.compiled_verdict(NAME, pointer, instance) is valid
     assert corpus.validator(NAME, pointer).is_valid(instance) is valid
+    assert corpus.accepts(NAME, pointer, instance) is valid
+
+
+def test_a_ref_out_of_the_corpus_is_never_shown_to_accept(tmp_path: Path) -> None:
+    remote = {"$schema": DRAFT7, "definitions": {"far": {"$ref": "https://elsewhere.test/names.json"}}}
+    corpus = single(tmp_path, remote)
+    assert corpus.resolvable(NAME)
+    assert corpus.compiled_verdict(NAME, "/definitions/far", "x") is None
+    assert not corpus.accepts(NAME, "/definitions/far", "x")
 
 
 def test_the_metaschema_of_a_draft_the_compiled_engine_lacks_is_not_asked_of_it() -> None:

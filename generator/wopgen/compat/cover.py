@@ -8,16 +8,17 @@ and the head of a comparison). It reads the same meaning, an empty schema, a uni
 an inner one covered; some branch of an outer one, the only one of its types for a `oneOf`), an
 `allOf` one of whose members is covered, and a shape of `type`, `enum`/`const`, `required`,
 `properties` and `additionalProperties`.
+
+`accepts(schema, value)` tells whether a schema takes one value by asking the validators of the
+corpus the schema belongs to, so it reads every keyword, in the draft the schema declares.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from wopgen.compat.normalize import Loc, Resolver, fingerprint, idle_keywords, is_annotation, without_noops
-from wopgen.corpus import regexes
+from wopgen.compat.normalize import Loc, Resolver, fingerprint, is_annotation, without_noops
 
 MAX_DEPTH = 16  # members followed down; a deeper (or cyclic) shape is not shown to be covered
 _SHAPE = frozenset({"type", "enum", "const", "properties", "required", "additionalProperties"})
@@ -204,62 +205,13 @@ def _unnamed_covered(member: Side, inner: Side, depth: int) -> bool:
     return rest is not None and covers(member, inner.child("additionalProperties"), depth - 1)
 
 
-def accepts(schema: Side, value: Any, depth: int = MAX_DEPTH) -> bool:
-    """Whether `schema` accepts the instance `value`, as far as its keywords show it (False when a
-    keyword is not one read here, or a pattern cannot be run)."""
-    if depth <= 0:
-        return False
-    schema = schema.plain()
-    node = schema.node
-    if node is True or node == {}:
-        return True
-    if not isinstance(node, dict):
-        return False
-    kind = json_type(value)
-    for key, expected in node.items():
-        if is_annotation(key) or key in idle_keywords(kind):
-            continue
-        check = _CHECKS.get(key)
-        if check is not None:
-            if not check(expected, value, kind):
-                return False
-            continue
-        if key in ("anyOf", "oneOf", "allOf") and isinstance(expected, list):
-            matched = sum(accepts(schema.child(key, n), value, depth - 1) for n in range(len(expected)))
-            if not (matched >= 1 if key == "anyOf" else matched == 1 if key == "oneOf" else matched == len(expected)):
-                return False
-            continue
-        return False  # a keyword this does not read: the answer is unknown
-    return True
-
-
-def _type_check(expected: Any, value: Any, kind: str) -> bool:
-    allowed = types({"type": expected})
-    return allowed is None or within(frozenset({kind}), allowed)
-
-
-def _values_check(expected: Any, value: Any, kind: str) -> bool:
-    return isinstance(expected, list) and fingerprint(value) in {fingerprint(v) for v in expected}
-
-
-def _pattern_check(expected: Any, value: Any, kind: str) -> bool:
-    try:
-        return isinstance(expected, str) and regexes.search(expected, value)
-    except Exception:  # a pattern the engines refuse, or one past its time budget: unknown
-        return False
-
-
-def _length_check(expected: Any, value: Any, kind: str, longest: bool) -> bool:
-    if isinstance(expected, bool) or not isinstance(expected, int):
-        return False
-    return len(value) <= expected if longest else len(value) >= expected
-
-
-_CHECKS: dict[str, Callable[[Any, Any, str], bool]] = {
-    "type": _type_check,
-    "enum": _values_check,
-    "const": lambda expected, value, kind: fingerprint(expected) == fingerprint(value),
-    "pattern": _pattern_check,
-    "minLength": lambda expected, value, kind: _length_check(expected, value, kind, longest=False),
-    "maxLength": lambda expected, value, kind: _length_check(expected, value, kind, longest=True),
-}
+def accepts(schema: Side, value: Any) -> bool:
+    """Whether `schema` surely accepts the instance `value`, judged by its corpus's validators (those
+    of `wopgen check`, in the draft each schema declares). Every place a keyword of it is read from
+    is validated whole: its own, and those a keyword is borrowed from (a `$ref` target, an `allOf`
+    member laid in, the object beside a union whose keywords were laid into this branch). False when
+    one rejects it or cannot be judged: a `$ref` out of the corpus is never fetched."""
+    loc = schema.loc
+    places = dict.fromkeys([(loc.doc.path, loc.pointer), *((doc.path, at) for _, doc, at in loc.borrowed)])
+    corpus = schema.resolver.corpus
+    return all(corpus.accepts(path, pointer, value) for path, pointer in places)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import posixpath
+import re
 from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from urllib.parse import urljoin
 import referencing
 import referencing.exceptions
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from jsonschema.exceptions import UnknownType, ValidationError
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
@@ -26,13 +27,25 @@ from wopgen.corpus.documents import JsonDoc, YamlDoc, may_embed_id
 from wopgen.corpus.files import glob_paths, inside
 from wopgen.corpus.graph import RefGraph, pointer_fragment
 from wopgen.corpus.markdown import MarkdownDoc
-from wopgen.corpus.regexes import BoundedValidator
+from wopgen.corpus.regexes import BoundedValidator, PatternTimeout
 from wopgen.corpus.rfc import Rfc
 from wopgen.corpus.settings import InstanceSet, Settings
 from wopgen.corpus.validation import CompiledSchemas, dialect, draft, metaschema_accepts
 from wopgen.diagnostics import Diagnostic
 
 SCHEMA_SUFFIX = ".schema.json"
+# What `jsonschema` may raise instead of a verdict: a `$ref` it cannot follow, a pattern past its
+# budget, a keyword of the wrong type, endless recursion.
+_UNJUDGED = (
+    referencing.exceptions.Unresolvable,
+    PatternTimeout,
+    UnknownType,
+    re.error,
+    TypeError,
+    ValueError,
+    AttributeError,
+    RecursionError,
+)
 T = TypeVar("T")
 V = TypeVar("V")
 
@@ -334,6 +347,18 @@ class Corpus:
                 wrapper = {"$schema": dialect(cls), **wrapper}
             cache[key] = self._base_validator.evolve(schema=wrapper)
         return cache[key]
+
+    def accepts(self, path: str, pointer: str, instance: Any) -> bool:
+        """Whether `instance` is surely valid against the schema at `path` (or its subschema at
+        `pointer`), judged as `wopgen check` judges a valid example: the compiled engine's yes, else
+        `jsonschema`'s verdict. False also when no verdict can be reached (a `$ref` that leads
+        nowhere or out of the corpus, a pattern past its time budget, endless recursion)."""
+        if self.compiled_verdict(path, pointer, instance):
+            return True
+        try:
+            return bool(self.validator(path, pointer).is_valid(instance))
+        except _UNJUDGED:
+            return False
 
     def target_uri(self, path: str, pointer: str = "") -> str:
         """The URI of the schema at `path`, or of the subschema at `pointer` inside it (the pointer
