@@ -350,15 +350,20 @@ class Corpus:
 
     def accepts(self, path: str, pointer: str, instance: Any) -> bool:
         """Whether `instance` is surely valid against the schema at `path` (or its subschema at
-        `pointer`), judged as `wopgen check` judges a valid example: the compiled engine's yes, else
-        `jsonschema`'s verdict. False also when no verdict can be reached (a `$ref` that leads
-        nowhere or out of the corpus, a pattern past its time budget, endless recursion)."""
+        `pointer`): `verdict` is yes. False also when no verdict can be reached."""
+        return self.verdict(path, pointer, instance) is True
+
+    def verdict(self, path: str, pointer: str, instance: Any) -> bool | None:
+        """Whether `instance` is valid against the schema at `path` (or its subschema at `pointer`),
+        judged as `wopgen check` judges a valid example: the compiled engine's yes, else `jsonschema`'s
+        verdict; None when no verdict can be reached (a `$ref` that leads nowhere or out of the
+        corpus, a pattern past its time budget, a keyword of the wrong type, endless recursion)."""
         if self.compiled_verdict(path, pointer, instance):
             return True
         try:
             return bool(self.validator(path, pointer).is_valid(instance))
         except _UNJUDGED:
-            return False
+            return None
 
     def target_uri(self, path: str, pointer: str = "") -> str:
         """The URI of the schema at `path`, or of the subschema at `pointer` inside it (the pointer

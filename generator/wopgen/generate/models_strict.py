@@ -46,9 +46,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import referencing.exceptions
-from jsonschema.exceptions import UnknownType
-
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Position, schema_objects, value_at
@@ -199,7 +196,6 @@ UUIDText = Annotated[
 # line (escapes kept), never a `"""` inside a one-line string of code.
 _FORMAT_IMPORTS = re.compile(r"^from (?:datetime|ipaddress|pydantic|uuid) import (\([^)]*\)|[^\n]*)", re.M)
 _DOCSTRING = re.compile(r'^[ \t]*"""(?:[^"\\]|\\.|"(?!""))*"""', re.S | re.M)
-_UNJUDGED = (referencing.exceptions.Unresolvable, UnknownType, RecursionError, TypeError, ValueError, AttributeError)
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
@@ -255,10 +251,7 @@ def _conditional(pointer: str) -> bool:
 def _rejects_null(corpus: Corpus, path: str, pointer: str, rejecting: set[str] | None) -> bool:
     if rejecting is not None:
         return corpus.target_uri(path, pointer) in rejecting
-    try:
-        return not corpus.validator(path, pointer).is_valid(None)
-    except _UNJUDGED:  # an unresolvable `$ref`, a `$ref` loop, a keyword of the wrong type: leave it be
-        return False
+    return corpus.verdict(path, pointer, None) is False  # no verdict (an unresolvable `$ref`...): leave it be
 
 
 def marked(data: Any, pointers: list[str]) -> Any:
