@@ -57,7 +57,7 @@ def test_front_matter_is_not_prose(findings):
     """The site takes the front matter off the page: a value written there is not the page's claim."""
 
     def edit(files):
-        files[DOC] = "---\ndescription: \"sets `decision: halt` for now\"\n---\n" + HEADER + "A `decision: stop`.\n"
+        files[DOC] = '---\ndescription: "sets `decision: halt` for now"\n---\n' + HEADER + "A `decision: stop`.\n"
 
     assert hits(findings(edit), RULE) == []
 

@@ -11,12 +11,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pydantic
 import pytest
 from jsonschema import Draft202012Validator
 
 from support.corpus_factory import good_files, schema
-from support.generated_models import imported_package
+from support.generated_models import imported_package, takes
 from wopgen.generate.models_input import library_schema
 
 CONDITIONS = {
@@ -90,24 +89,16 @@ def test_the_package_passes_mypy_strict(conditions: Any) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def _takes(model: Any, instance: Any) -> bool:
-    try:
-        model.model_validate_json(json.dumps(instance))
-    except pydantic.ValidationError:
-        return False
-    return True
-
-
 @pytest.mark.parametrize("instance", TAKEN, ids=json.dumps)
 def test_an_instance_the_schema_takes_is_taken(conditions: Any, instance: Any) -> None:
     assert Draft202012Validator(CONDITIONS).is_valid(instance)
-    assert _takes(conditions, instance)
+    assert takes(conditions, instance)
 
 
 @pytest.mark.parametrize("instance", REFUSED, ids=json.dumps)
 def test_an_instance_the_schema_refuses_is_refused(conditions: Any, instance: Any) -> None:
     assert not Draft202012Validator(CONDITIONS).is_valid(instance)
-    assert not _takes(conditions, instance)
+    assert not takes(conditions, instance)
 
 
 def test_the_fed_schema_reads_as_the_corpus_schema_does() -> None:

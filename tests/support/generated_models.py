@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import atexit
 import importlib
+import json
 import shutil
 import sys
 import tempfile
@@ -55,6 +56,17 @@ def imported_package(
         return importlib.import_module(package)
     finally:
         sys.path.remove(str(out))
+
+
+def takes(model: Any, instance: Any) -> bool:
+    """Whether the generated `model` (a class or a type) takes `instance` sent as JSON."""
+    import pydantic
+
+    try:
+        pydantic.TypeAdapter(model).validate_json(json.dumps(instance))
+    except pydantic.ValidationError:
+        return False
+    return True
 
 
 def package() -> ModuleType:
