@@ -100,6 +100,11 @@ EXACT = {
         "properties": {"x": {"type": "string"}, "y": {"type": "string"}},
         "oneOf": [{"required": ["x"], "not": {"required": ["y"]}}, {"required": ["y"], "not": {"required": ["x"]}}],
     },
+    "routed": {
+        "type": "object",
+        "required": ["k"],
+        "oneOf": [{"properties": {"k": {"const": "a"}}}, {"properties": {"k": {"const": "b"}}}],
+    },
     "groups": {"type": "object", "properties": {"x": {}, "y": {}}, "oneOf": [{"required": ["x"]}, {"required": ["y"]}]},
     "keyed": {"type": "object", "propertyNames": {"maxLength": 8}, "properties": {"propertyNames": {"type": "string"}}},
 }
@@ -141,6 +146,7 @@ ONE_OF_AGREES = {
     "single": [{"x": "a"}, {"x": "a", "y": "b"}],
     "tagged": [{"k": "a", "n": 1}, {"k": "b"}, {"k": "c"}],
     "sealed": [{"a": 1}, {"a": 1, "b": 2}],
+    "routed": [{"k": "a"}, {"k": "c"}, {}],
 }
 
 

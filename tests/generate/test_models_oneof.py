@@ -48,13 +48,15 @@ HOLDERS = st.sampled_from([None, "object", "integer", "string"])
 
 
 @settings(max_examples=300, deadline=None)
-@given(BRANCHES, BRANCHES, HOLDERS)
+@given(BRANCHES, BRANCHES, HOLDERS, st.sampled_from([frozenset(), frozenset({"a"})]))
 def test_branches_set_apart_never_take_one_value_together(
-    one: dict[str, Any], other: dict[str, Any], held: str | None
+    one: dict[str, Any], other: dict[str, Any], held: str | None, present: frozenset[str]
 ) -> None:
-    if overlapping([one, other], None if held is None else frozenset({held}), RESOLVER) is not None:
+    if overlapping([one, other], None if held is None else frozenset({held}), RESOLVER, present) is not None:
         return  # not set apart: nothing is claimed
-    holder = {} if held is None else {"type": held}
+    holder: dict[str, Any] = {} if held is None else {"type": held}
+    if present:
+        holder["required"] = sorted(present)
     for instance in EDGES:
         both = all(Draft202012Validator(s).is_valid(instance) for s in (holder, one, other))
         assert not both, (one, other, held, instance)
@@ -85,6 +87,9 @@ def test_exclusive_shapes_are_set_apart_and_overlapping_ones_are_not() -> None:
     closed = {"required": ["a"], "properties": {"a": {}}, "additionalProperties": False}
     assert overlapping([closed, {"required": ["b"]}], frozenset({"object"}), RESOLVER) is None
     assert overlapping([closed, {"required": ["a"]}], frozenset({"object"}), RESOLVER) == 1
+    untagged = [{"properties": {"k": {"const": n}}} for n in ("a", "b")]  # the holder requires `k`
+    assert overlapping(untagged, frozenset({"object"}), RESOLVER, frozenset({"k"})) is None
+    assert overlapping(untagged, frozenset({"object"}), RESOLVER) == 1  # {} passes both
     forbidding = [{"required": ["x"], "not": {"required": ["y"]}}, {"required": ["y"], "not": {"required": ["x"]}}]
     assert overlapping(forbidding, frozenset({"object"}), RESOLVER) is None
     registry = referencing.Registry().with_resource(

@@ -173,7 +173,11 @@ def _one_of(node: dict[str, Any], corpus: Corpus, base: str) -> Iterator[tuple[s
     branches = node.get("oneOf")
     if not isinstance(branches, list) or len(branches) < 2 or all(_required_only(b) for b in branches):
         return  # branches of `required` alone: the library checks that exactly one group is present
-    later = overlapping(branches, types(node), corpus.registry.resolver(base))
+    required = node.get("required")
+    present = (
+        frozenset(name for name in required if isinstance(name, str)) if isinstance(required, list) else frozenset()
+    )
+    later = overlapping(branches, types(node), corpus.registry.resolver(base), present)
     if later is not None:
         yield (
             "oneOf",

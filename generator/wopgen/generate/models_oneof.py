@@ -27,13 +27,16 @@ MAX_DEPTH = 8  # `$ref`s and members followed down; deeper, the pair is not show
 _OBJECT = frozenset({"object"})
 
 
-def overlapping(branches: list[Any], held: frozenset[str] | None, resolver: Resolver[Any]) -> int | None:
+def overlapping(
+    branches: list[Any], held: frozenset[str] | None, resolver: Resolver[Any], present: frozenset[str] = frozenset()
+) -> int | None:
     """The index of the first branch of `branches` (of a `oneOf` whose holder allows the types `held`,
-    None for any) that cannot be shown apart from an earlier one; None when every pair can."""
+    None for any, and requires the members `present` of an object) that cannot be shown apart from an
+    earlier one; None when every pair can."""
     resolved = [_resolved(branch, resolver, MAX_DEPTH) for branch in branches]
     for later in range(1, len(resolved)):
         for earlier in range(later):
-            if not _apart(resolved[earlier], resolved[later], held, MAX_DEPTH):
+            if not _apart(resolved[earlier], resolved[later], held, MAX_DEPTH, present):
                 return later
     return None
 
@@ -56,8 +59,15 @@ def _resolved(node: Any, resolver: Resolver[Any], depth: int) -> Schema | None:
     return (node, resolver) if isinstance(node, dict | bool) and depth > 0 else None
 
 
-def _apart(one: Schema | None, other: Schema | None, held: frozenset[str] | None, depth: int) -> bool:
-    """Whether no value can pass both schemas, as far as their keywords show it."""
+def _apart(
+    one: Schema | None,
+    other: Schema | None,
+    held: frozenset[str] | None,
+    depth: int,
+    present: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether no value can pass both schemas, as far as their keywords show it; an object value holds
+    the members `present` besides those the schemas require."""
     if one is None or other is None or depth <= 0:
         return False
     a, b = one[0], other[0]
@@ -72,7 +82,7 @@ def _apart(one: Schema | None, other: Schema | None, held: frozenset[str] | None
         return True
     if kinds is None or not kinds <= _OBJECT:
         return False  # a value of another type passes every object keyword of both
-    return _objects_apart(one, other, depth) or _objects_apart(other, one, depth)
+    return _objects_apart(one, other, depth, present) or _objects_apart(other, one, depth, present)
 
 
 def _allowed(node: dict[str, Any], held: frozenset[str] | None) -> frozenset[str] | None:
@@ -101,15 +111,15 @@ def _values_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return kinds is not None and not any(json_type(v) in kinds for v in listed)
 
 
-def _objects_apart(one: Schema, other: Schema, depth: int) -> bool:
+def _objects_apart(one: Schema, other: Schema, depth: int, present: frozenset[str]) -> bool:
     """For two object schemas: a member both require that no value passes in both, a member `other`
     requires that `one`, closed, does not declare, or members `other` requires that `one`'s `not` forbids
     together."""
     (a, resolver), (b, their_resolver) = one, other
-    required = _names(b.get("required"))
+    required = _names(b.get("required")) | present
     members = a.get("properties") if isinstance(a.get("properties"), dict) else {}
     theirs = b.get("properties") if isinstance(b.get("properties"), dict) else {}
-    for name in required & _names(a.get("required")):
+    for name in required & (_names(a.get("required")) | present):
         if name in members and name in theirs:
             mine = _resolved(members[name], resolver, depth - 1)
             if _apart(mine, _resolved(theirs[name], their_resolver, depth - 1), None, depth - 1):
