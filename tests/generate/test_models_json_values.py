@@ -43,6 +43,11 @@ MEMBERS = {
     "long": {"type": "string", "minLength": 2, "enum": ["ab", "c"]},
     "floor": {"type": "integer", "minimum": 2, "enum": [1, 2, 3]},
     "led": {"pattern": "^a", "enum": ["ab", "c", 5]},
+    # Arrays and objects listed beside the type or members that hold them: the library typed them by
+    # those and dropped the list.
+    "ones": {"type": "array", "const": [1]},
+    "origin": {"type": "object", "const": {"x": 0}},
+    "spots": {"type": "object", "properties": {"x": {"type": "integer"}}, "enum": [{"x": 1}, {"x": 2}]},
 }
 # Per member: values the schema takes, and values it refuses that the library's types would take.
 TAKEN = {
@@ -68,6 +73,9 @@ TAKEN = {
     "long": ["ab"],
     "floor": [2, 3.0],
     "led": ["ab", 5],
+    "ones": [[1], [1.0]],
+    "origin": [{"x": 0}],
+    "spots": [{"x": 1}, {"x": 2.0}],
 }
 REFUSED = {
     "one": [True],
@@ -91,6 +99,9 @@ REFUSED = {
     "long": ["c"],
     "floor": [1],
     "led": ["c"],
+    "ones": [[], [2], [1, 1]],
+    "origin": [{}, {"x": 1}, {"x": 0, "y": 0}],
+    "spots": [{"x": 3}, {}],
 }
 
 

@@ -4,6 +4,7 @@ checks (`library_schema`). What no rewrite can give the library is reported by `
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -57,7 +58,7 @@ def _fed(schema: Any) -> Any:
     if isinstance(out.get("const"), float | list | dict) and "enum" not in out:
         out["enum"] = [out.pop("const")]
     if isinstance(out.get("enum"), list):
-        out["enum"] = _enum_narrowed(out)
+        out = _enum_narrowed(out)
     required = out.get("required")
     out = _requiring_tested(out, [])
     if isinstance(out.get("allOf"), list):
@@ -144,32 +145,40 @@ def _nested_id(document: dict[str, Any]) -> bool:
     return found
 
 
-# Keywords beside an `enum` that the library drops once it has made an Enum class of the list.
-_ENUM_SIBLINGS = frozenset(
-    {
-        *("type", "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"),
-        *("multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "required"),
-    }
+# Keywords that say nothing of which values a schema takes.
+_WORDS = frozenset(
+    {"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly", "$anchor"}
 )
 
 
-def _enum_narrowed(node: dict[str, Any]) -> list[Any]:
-    """The values of `node`'s `enum` that the keywords beside it take too: what the schema takes (the
-    list as written when none of it, or all of it, passes them, or when they cannot be read)."""
-    siblings = {key: node[key] for key in _ENUM_SIBLINGS if key in node}
+def _enum_narrowed(node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with its `enum` listing only the values the keywords beside it take too: what the schema
+    takes. The library makes an Enum class of the list and drops a `type`, `minLength` or `minimum`
+    beside it (`{"type": "string", "enum": ["a", 5]}` took 5); and of arrays or objects beside a `type`
+    or `properties` it makes that type and drops the list (`{"type": "array", "const": [1]}` took
+    `[2]`), so where every value left passes the keywords beside it, which then say nothing more, such
+    a list is fed alone. `node` as written when none of the values passes them, or when they cannot be
+    read on their own (a `$ref`, a keyword of the wrong shape)."""
+    siblings = {key: value for key, value in node.items() if key != "enum" and key not in _WORDS and key[:2] != "x-"}
     listed: list[Any] = node["enum"]
     if not siblings:
-        return listed
+        return node
     if siblings.keys() == {"type"} and isinstance(siblings["type"], str | list):  # the common case, told apart quickly
         named = {siblings["type"]} if isinstance(siblings["type"], str) else set(siblings["type"])
         kept = [value for value in listed if _json_types(value) & named]
-        return kept if kept else listed
-    try:
-        judge = Draft202012Validator(siblings)
-        kept = [value for value in listed if judge.is_valid(value)]
-    except (SchemaError, re.error, TypeError, ValueError):  # keywords of the wrong shape: a check finding
-        return listed
-    return kept if kept else listed
+    elif '"$ref"' in json.dumps(siblings) or '"$dynamicRef"' in json.dumps(siblings):
+        return node  # judged only with the corpus around it
+    else:
+        try:
+            judge = Draft202012Validator(siblings)
+            kept = [value for value in listed if judge.is_valid(value)]
+        except (SchemaError, re.error, TypeError, ValueError, RecursionError):  # a keyword of the wrong shape
+            return node
+    if not kept:
+        return node
+    if any(isinstance(value, list | dict) for value in kept):
+        return {key: value for key, value in node.items() if key not in siblings} | {"enum": kept}
+    return {**node, "enum": kept}
 
 
 def _json_types(value: Any) -> set[str]:
