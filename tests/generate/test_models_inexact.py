@@ -106,6 +106,12 @@ EXACT = {
         "oneOf": [{"properties": {"k": {"const": "a"}}}, {"properties": {"k": {"const": "b"}}}],
     },
     "groups": {"type": "object", "properties": {"x": {}, "y": {}}, "oneOf": [{"required": ["x"]}, {"required": ["y"]}]},
+    # A definition names no type, but every use of it does.
+    "defined": {
+        "type": "object",
+        "properties": {"a": {"type": "object", "$ref": "#/$defs/A"}},
+        "$defs": {"A": {"properties": {"n": {"type": "integer"}}}},
+    },
     "keyed": {"type": "object", "propertyNames": {"maxLength": 8}, "properties": {"propertyNames": {"type": "string"}}},
 }
 

@@ -139,14 +139,14 @@ _ONE_TYPE: dict[str, tuple[str, bool]] = {
 }
 # What gives a schema object its type, or a say in it, beside `type`: left to the context to judge.
 _TYPING = frozenset({"type", "const", "enum", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "not"})
-_TYPED_BY_PLACE = frozenset({"allOf", "anyOf", "oneOf", "propertyNames"})
+_TYPED_BY_PLACE = frozenset({"allOf", "anyOf", "oneOf", "propertyNames", "$defs", "definitions"})
 
 
 def _untyped(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str]]:
     """A keyword of one JSON type on a schema object that names no type: JSON Schema lets values of every
     other type pass it, while the library either drops it or types the value by it. Only where nothing
     else could type the value: not on a branch of a union or of an `allOf` (its holder may name the
-    type), not on `propertyNames` (a name is a string), nor beside a `$ref`, a union, a condition or values (`const`, `enum`)."""
+    type), not on a definition (where it is used may), not on `propertyNames` (a name is a string), nor beside a `$ref`, a union, a condition or values (`const`, `enum`)."""
     if _TYPING.intersection(node) or _placing_keyword(pointer) in _TYPED_BY_PLACE:
         return
     keyword = next((k for k in node if k in _ONE_TYPE), None)
@@ -189,13 +189,13 @@ def _one_of(node: dict[str, Any], corpus: Corpus, base: str) -> Iterator[tuple[s
 
 
 def _placing_keyword(pointer: str) -> str | None:
-    """The keyword that holds the schema object at `pointer` (`allOf` for `/allOf/0`, None for a
-    member of `properties` or the root)."""
+    """The keyword that holds the schema object at `pointer` (`allOf` for `/allOf/0`, `properties` for
+    `/properties/a`, `$defs` for `/$defs/A`; None for the root)."""
     tokens = pointer.split("/")[1:]
     keyword, named = None, False
     for token in tokens:
         if named:
-            keyword, named = None, False  # a property or definition name: the object is that member's
+            named = False  # a property or definition name: the object is that member's
         elif token.isdigit() and keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
             continue  # the position in the keyword's list
         else:
