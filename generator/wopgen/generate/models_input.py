@@ -49,7 +49,11 @@ def _fed(schema: Any) -> Any:
     """
     if not isinstance(schema, dict):
         return schema
-    out = map_subschemas(schema, _fed)
+    out = _ref_beside(map_subschemas(schema, _fed))
+    required = out.get("required")
+    if out.get("type") == "object" and isinstance(required, list) and required and not _SHAPED.intersection(out):
+        # An object that requires members and declares none: the library made it a dict and dropped `required`.
+        out["properties"] = {name: {} for name in required if isinstance(name, str)}
     if "properties" in out and "additionalProperties" not in out and "unevaluatedProperties" not in out:
         out["additionalProperties"] = True
     condition = schema.get("if")
@@ -178,7 +182,11 @@ def _enum_narrowed(node: dict[str, Any]) -> dict[str, Any]:
         return node
     if any(isinstance(value, list | dict) for value in kept):
         return {key: value for key, value in node.items() if key not in siblings} | {"enum": kept}
-    return {**node, "enum": kept}
+    narrowed = {**node, "enum": kept}
+    kinds = node.get("type")
+    if isinstance(kinds, list) and "null" in kinds and None not in kept:  # the library would take null
+        narrowed["type"] = [kind for kind in kinds if kind != "null"]
+    return narrowed
 
 
 def _json_types(value: Any) -> set[str]:
@@ -194,6 +202,33 @@ def _json_types(value: Any) -> set[str]:
     if isinstance(value, str):
         return {"string"}
     return {"array"} if isinstance(value, list) else {"object"}
+
+
+# What gives an object members or shapes beside `required`: with any of it, `required` is left to the library.
+_SHAPED = frozenset(
+    {
+        *("properties", "additionalProperties", "patternProperties", "unevaluatedProperties", "propertyNames"),
+        *("allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "not", "dependentSchemas", "const", "enum"),
+    }
+)
+
+
+def _ref_beside(node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with an `allOf` of one `$ref` alone written as that `$ref` beside the other keywords, which
+    2020-12 reads alike: the library typed such a member as the referenced class and dropped the
+    keywords beside the `allOf` (`maximum` took 11), while it keeps them beside a `$ref`."""
+    parts = node.get("allOf")
+    if (
+        not isinstance(parts, list)
+        or len(parts) != 1
+        or not isinstance(parts[0], dict)
+        or set(parts[0]) != {"$ref"}
+        or "$ref" in node
+        or "unevaluatedProperties" in node
+        or not set(node) - _WORDS - {"allOf"}
+    ):
+        return node
+    return {"$ref": parts[0]["$ref"], **{key: value for key, value in node.items() if key != "allOf"}}
 
 
 def _requiring_tested(node: Any, required: list[Any]) -> Any:
