@@ -43,6 +43,27 @@ INEXACT = {
     # A keyword of one type on a member that names none: the library drops it, or types the member by it.
     "loose": ({"type": "object", "properties": {"n": {"minimum": 5}}}, {"n": 4}, "minimum"),
     "listed": ({"type": "object", "properties": {"tags": {"items": {"type": "string"}}}}, {"tags": "x"}, "items"),
+    "stamped": ({"type": "object", "properties": {"at": {"format": "date-time"}}}, {"at": "x"}, "format"),
+    # A closed object composed with a part: `additionalProperties` sees only the members beside it.
+    "sealedbase": (
+        {
+            "allOf": [{"$ref": "#/$defs/base"}],
+            "additionalProperties": False,
+            "$defs": {"base": {"properties": {"a": {}}}},
+        },
+        {"a": 1},
+        "additionalProperties",
+    ),
+    "closedpart": (
+        {
+            "type": "object",
+            "$ref": "#/$defs/base",
+            "properties": {"c": {"type": "integer"}},
+            "$defs": {"base": {"type": "object", "properties": {"a": {}}, "additionalProperties": False}},
+        },
+        {"c": 1},
+        "$ref",
+    ),
     # Two closed branches that both take an object holding only the member they share.
     "talks": (
         {
@@ -106,6 +127,13 @@ EXACT = {
         "oneOf": [{"properties": {"k": {"const": "a"}}}, {"properties": {"k": {"const": "b"}}}],
     },
     "groups": {"type": "object", "properties": {"x": {}, "y": {}}, "oneOf": [{"required": ["x"]}, {"required": ["y"]}]},
+    # The members beside a closed keyword list every member of the part; a type beside `properties`.
+    "relisted": {
+        "$ref": "#/$defs/base",
+        "properties": {"a": {"description": "Again."}, "n": {"minimum": 5}},
+        "additionalProperties": False,
+        "$defs": {"base": {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": "integer"}}}},
+    },
     # A definition names no type, but every use of it does.
     "defined": {
         "type": "object",
@@ -139,7 +167,8 @@ def test_each_keyword_a_model_does_not_check_is_reported_and_the_model_disagrees
         found = _found(warnings, name)
         assert len(found) == 1 and f"`{keyword}`" in found[0], (name, found)
         model = getattr(importlib.import_module(f"inexact_models.{name}_schema"), name.title())
-        assert takes(model, instance) != Draft202012Validator(body).is_valid(instance), name  # the disagreement
+        judge = Draft202012Validator(body, format_checker=Draft202012Validator.FORMAT_CHECKER)  # as the corpus
+        assert takes(model, instance) != judge.is_valid(instance), name  # the disagreement reported
 
 
 def test_what_the_models_check_draws_no_finding(tmp_path: Path) -> None:

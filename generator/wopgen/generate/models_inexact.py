@@ -14,6 +14,8 @@ refuses (or refuses one it takes) is never a silent surprise:
 - a `oneOf` two of whose branches cannot be shown never to take one value (`models_oneof`): the
   model takes a value any branch takes, the schema one that exactly one branch takes (branches of
   `required` alone are the exception: the library checks that one group is present);
+- a closed object composed with a `$ref` or an `allOf` (`models_closed`): `additionalProperties:
+  false` sees only the members beside it, while the model merges every part;
 - a keyword of one JSON type (`minimum`, `minLength`, `items`, `properties`...) on a schema object
   that names no type, where JSON Schema lets a value of any other type pass: the library drops the
   keyword (the model takes any value) or types the value by it (the model refuses every other type);
@@ -35,11 +37,14 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
 from wopgen.compat.cover import types
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Position, schema_objects, value_at
 from wopgen.diagnostics import Diagnostic, define
+from wopgen.generate.models_closed import closed_beside
 from wopgen.generate.models_input import REWRITTEN, tested_members
 from wopgen.generate.models_oneof import overlapping
 
@@ -48,7 +53,7 @@ INEXACT = define(
     "warning",
     "A generated model does not check a keyword of its schema as JSON Schema does, so it takes instances the "
     "schema refuses or refuses some it takes: a keyword the library does not check (contains, dependentSchemas, "
-    "prefixItems, not/if/then/else beyond required members), a oneOf whose branches may take one value together, "
+    "prefixItems, not/if/then/else beyond required members), a oneOf whose branches may take one value together, a closed object composed with $ref or allOf, "
     "a keyword of one type on a schema naming no type, or a pattern the model's regex engine reads otherwise than ECMA-262.",
 )
 
@@ -76,10 +81,13 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
             holder = re.fullmatch(r"(.*)/allOf/\d+", item.pointer)
             parent = value_at(doc.data, holder[1])[1] if holder else None
             required = parent.get("required") if isinstance(parent, dict) else None
+            member = re.fullmatch(r"(.*)/properties/[^/]+", item.pointer)
+            typing_holder = member is not None and _TYPING_HOLDER.intersection(value_at(doc.data, member[1])[1])
             findings = [
                 *_findings(item.node, required if isinstance(required, list) else []),
-                *_untyped(item.node, item.pointer),
+                *([] if typing_holder else _untyped(item.node, item.pointer)),
                 *_one_of(item.node, corpus, item.base),
+                *closed_beside(item.node, corpus.registry.resolver(item.base)),
             ]
             for keyword, message, hint in findings:
                 found.append(INEXACT.at(path, doc.line(f"{item.pointer}/{escape_token(keyword)}"), message, hint))
@@ -139,6 +147,10 @@ _ONE_TYPE: dict[str, tuple[str, bool]] = {
 }
 # What gives a schema object its type, or a say in it, beside `type`: left to the context to judge.
 _TYPING = frozenset({"type", "const", "enum", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "not"})
+# What may type a member beside the `properties` that declare it (the library merges them).
+_TYPING_HOLDER = frozenset({"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf"})
+# The formats the corpus validator checks: without a type, the model takes any value in their place.
+_ASSERTED_FORMATS = frozenset(Draft202012Validator.FORMAT_CHECKER.checkers)
 _TYPED_BY_PLACE = frozenset({"allOf", "anyOf", "oneOf", "propertyNames", "$defs", "definitions"})
 
 
@@ -150,9 +162,11 @@ def _untyped(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str
     if _TYPING.intersection(node) or _placing_keyword(pointer) in _TYPED_BY_PLACE:
         return
     keyword = next((k for k in node if k in _ONE_TYPE), None)
+    if keyword is None and node.get("format") in _ASSERTED_FORMATS:
+        keyword = "format"
     if keyword is None:
         return
-    kind, typed = _ONE_TYPE[keyword]
+    kind, typed = _ONE_TYPE.get(keyword, ("string", False))
     if typed:
         message = (
             f"`{keyword}` applies to {kind}s alone and the schema names no type here, so JSON Schema takes a "
