@@ -17,7 +17,7 @@ from support.generated_models import imported_package, takes
 from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.diagnostics import Diagnostic
-from wopgen.generate.models_inexact import inexact, pattern_differences
+from wopgen.generate.models_inexact import FORMAT_SAMPLES, inexact, pattern_differences
 
 # Per schema: its body, an instance the schema refuses and the model takes (or the reverse), and the
 # keyword the finding names.
@@ -43,6 +43,11 @@ INEXACT = {
     # A keyword of one type on a member that names none: the library drops it, or types the member by it.
     "loose": ({"type": "object", "properties": {"n": {"minimum": 5}}}, {"n": 4}, "minimum"),
     "listed": ({"type": "object", "properties": {"tags": {"items": {"type": "string"}}}}, {"tags": "x"}, "items"),
+    "secure": (
+        {"type": "object", "properties": {"u": {"type": "string", "format": "uri", "pattern": "^https://"}}},
+        {"u": "http://a.example"},
+        "pattern",
+    ),
     "stamped": ({"type": "object", "properties": {"at": {"format": "date-time"}}}, {"at": "x"}, "format"),
     # A closed object composed with a part: `additionalProperties` sees only the members beside it.
     "sealedbase": (
@@ -134,6 +139,8 @@ EXACT = {
         "additionalProperties": False,
         "$defs": {"base": {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": "integer"}}}},
     },
+    # A pattern every value of the format matches: the type the format gets holds it.
+    "dated": {"type": "string", "format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$", "maxLength": 10},
     # A definition names no type, but every use of it does.
     "defined": {
         "type": "object",
@@ -191,6 +198,16 @@ def test_a_one_of_without_a_finding_takes_what_its_schema_takes(tmp_path: Path) 
         model = getattr(importlib.import_module(f"one_of_models.{name}_schema"), name.title())
         for instance in instances:
             assert takes(model, instance) == Draft202012Validator(EXACT[name]).is_valid(instance), (name, instance)
+
+
+def test_each_value_a_format_finding_cites_is_one_the_model_takes(tmp_path: Path) -> None:
+    """A finding on a string keyword beside a format names a value of the format as the model's type
+    takes it: each sample is one, or the finding would claim a disagreement that is not there."""
+    bodies = {f"f{n}": {"type": "string", "format": name} for n, name in enumerate(FORMAT_SAMPLES)}
+    imported_package(_files(bodies), tmp_path, "format_models", [])
+    for n, (name, samples) in enumerate(FORMAT_SAMPLES.items()):
+        model = getattr(importlib.import_module(f"format_models.f{n}_schema"), f"F{n}")
+        assert all(takes(model, sample) for sample in samples), name
 
 
 def test_the_cli_says_it_beside_writing_the_package(tmp_path: Path) -> None:

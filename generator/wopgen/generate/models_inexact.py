@@ -33,6 +33,7 @@ Each finding names the schema object's keyword; the objects below an `if`, `then
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -40,7 +41,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from wopgen.compat.cover import types
-from wopgen.corpus import Corpus
+from wopgen.corpus import Corpus, regexes
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Position, schema_objects, value_at
 from wopgen.diagnostics import Diagnostic, define
@@ -66,6 +67,42 @@ _UNCHECKED = {
     "prefixItems": "the model types the items of `prefixItems` as one union, whatever their position, "
     "and does not check what follows them",
 }
+# The formats the library types as something other than a string (a datetime, an address, a URL...),
+# which keeps none of the string keywords beside them; each with values of it the model's type takes.
+FORMAT_SAMPLES = {
+    "date-time": ("2026-06-01T10:00:00Z", "1999-12-31t23:59:59.123456+02:00"),
+    "date": ("2026-06-01", "1999-12-31"),
+    "time": ("10:00:00Z", "23:59:59.5+01:00"),
+    "duration": ("P1D", "PT1H30M", "P1Y2M3DT4H5M6S"),
+    "ipv4": ("192.0.2.1", "10.0.0.255"),
+    "ipv6": ("::1", "2001:db8::8a2e:370:7334"),
+    "uuid": ("12345678-1234-5678-1234-567812345678", "ABCDEF01-2345-6789-ABCD-EF0123456789"),
+    "uri": ("https://a.example/x", "http://a.example", "ftp://a.example/b?c=d#e"),
+    "hostname": ("a.example", "localhost", "a-b.c-d.example"),
+}
+
+
+def _format_witness(node: dict[str, Any]) -> tuple[str, str] | None:
+    """A value of `node`'s format that the model's type takes and a string keyword beside the format
+    (`minLength`, `maxLength`, `pattern`, which the library drops there) refuses, with that keyword:
+    the disagreement shown, never guessed (a pattern that every value of the format matches draws none)."""
+    samples = FORMAT_SAMPLES.get(node.get("format"))  # type: ignore[arg-type]
+    if samples is None:
+        return None
+    for value in samples:
+        if isinstance(node.get("minLength"), int) and len(value) < node["minLength"]:
+            return "minLength", value
+        if isinstance(node.get("maxLength"), int) and len(value) > node["maxLength"]:
+            return "maxLength", value
+        pattern = node.get("pattern")
+        try:
+            if isinstance(pattern, str) and not regexes.search(pattern, value):
+                return "pattern", value
+        except (re.error, regexes.PatternTimeout):
+            continue
+    return None
+
+
 _BELOW_REPORTED = frozenset({"if", "then", "else", "not", "dependentSchemas"})
 _NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 _LOOK_AROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
@@ -121,7 +158,18 @@ def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, 
             "`const`, `enum` or presence) and `then` and `else` hold `required` alone",
             "write the condition in that form, or check it in the code that reads the model",
         )
+    witness = _format_witness(node)
+    if witness is not None:
+        keyword, value = witness
+        yield (
+            keyword,
+            f"the model types `format: {node['format']}` as its Python type and drops `{keyword}` beside it: it "
+            f"takes {json.dumps(value)}, which `{keyword}` refuses",
+            "check the text in the code that reads the model, or give the constraint to a string without the format",
+        )
     pattern = node.get("pattern")
+    if witness is not None and witness[0] == "pattern":
+        pattern = None  # said above
     if isinstance(pattern, str) and (differences := pattern_differences(pattern, python=False)):
         yield "pattern", _worded(f"pattern `{pattern}`", differences), "; ".join(hint for _, hint in differences)
     keys = node.get("patternProperties")
