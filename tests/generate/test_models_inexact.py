@@ -48,6 +48,20 @@ INEXACT = {
         {"u": "http://a.example"},
         "pattern",
     ),
+    "mailbox": (
+        {"type": "object", "properties": {"to": {"type": "string", "format": "email"}}},
+        {"to": "nope"},
+        "format",
+    ),
+    "fenced": (
+        {
+            "type": "object",
+            "properties": {"v": {"allOf": [{"$ref": "#/$defs/base"}], "unevaluatedProperties": False}},
+            "$defs": {"base": {"type": "object", "properties": {"a": {"type": "integer"}}}},
+        },
+        {"v": {"a": 1, "d": 1}},
+        "unevaluatedProperties",
+    ),
     "stamped": ({"type": "object", "properties": {"at": {"format": "date-time"}}}, {"at": "x"}, "format"),
     # A closed object composed with a part: `additionalProperties` sees only the members beside it.
     "sealedbase": (
@@ -141,6 +155,14 @@ EXACT = {
     },
     # A pattern every value of the format matches: the type the format gets holds it.
     "dated": {"type": "string", "format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$", "maxLength": 10},
+    # Positions the library writes as a tuple; an allOf the root closes with unevaluatedProperties.
+    "fixed": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2},
+    "lone": {"type": "array", "prefixItems": [{"type": "integer"}], "items": False},
+    "rooted": {
+        "allOf": [{"$ref": "#/$defs/base"}],
+        "unevaluatedProperties": False,
+        "$defs": {"base": {"type": "object", "properties": {"a": {"type": "integer"}}}},
+    },
     # A definition names no type, but every use of it does.
     "defined": {
         "type": "object",

@@ -82,6 +82,32 @@ FORMAT_SAMPLES = {
 }
 
 
+# Formats the corpus validator checks and the model's string does not, each with a value that shows it.
+_UNCHECKED_FORMATS = {
+    name: value
+    for name, value in {"email": "nope", "idn-email": "nope", "regex": "(", "idn-hostname": "-a"}.items()
+    if name in Draft202012Validator.FORMAT_CHECKER.checkers
+    and not Draft202012Validator.FORMAT_CHECKER.conforms(value, name)
+}
+
+
+def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str]]:
+    """`unevaluatedProperties` over a `$ref` or an `allOf`, which the model closes only for an `allOf` at
+    the root of a schema: elsewhere it takes members that none of the parts declares."""
+    if "unevaluatedProperties" not in node or node["unevaluatedProperties"] is True:
+        return
+    if "$ref" not in node and "allOf" not in node:
+        return
+    if pointer == "" and "$ref" not in node:
+        return
+    yield (
+        "unevaluatedProperties",
+        "the model does not hold `unevaluatedProperties` over the `$ref` or `allOf` beside it here: it takes "
+        "members that no part declares, which the schema refuses",
+        "list the members and close the object with `additionalProperties`, or compose it in an `allOf` at a schema's root",
+    )
+
+
 def _format_witness(node: dict[str, Any]) -> tuple[str, str] | None:
     """A value of `node`'s format that the model's type takes and a string keyword beside the format
     (`minLength`, `maxLength`, `pattern`, which the library drops there) refuses, with that keyword:
@@ -123,6 +149,7 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
             findings = [
                 *_findings(item.node, required if isinstance(required, list) else []),
                 *([] if typing_holder else _untyped(item.node, item.pointer)),
+                *_unevaluated(item.node, item.pointer),
                 *_one_of(item.node, corpus, item.base),
                 *closed_beside(item.node, corpus.registry.resolver(item.base)),
             ]
@@ -147,6 +174,8 @@ def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, 
     """What `node` holds that its model does not check; `required`: the members the object whose `allOf`
     holds `node` requires."""
     for keyword, message in _UNCHECKED.items():
+        if keyword == "prefixItems" and _fixed_tuple(node):
+            continue  # written as a tuple, one type per position
         if keyword in node:
             yield keyword, message, "check it in the code that reads the model, or express it another way"
     if "not" in node and not _required_only(node["not"]):
@@ -157,6 +186,15 @@ def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, 
             "the model checks an `if`/`then`/`else` only when the `if` requires the members it tests (by "
             "`const`, `enum` or presence) and `then` and `else` hold `required` alone",
             "write the condition in that form, or check it in the code that reads the model",
+        )
+    unchecked = _UNCHECKED_FORMATS.get(node.get("format"))  # type: ignore[arg-type]
+    kinds = types(node)
+    if unchecked is not None and kinds is not None and "string" in kinds:
+        yield (
+            "format",
+            f"the model does not check `format` (`{node['format']}`): it takes {json.dumps(unchecked)}, which the "
+            "corpus validator refuses",
+            "check the format in the code that reads the model",
         )
     witness = _format_witness(node)
     if witness is not None:
@@ -267,6 +305,19 @@ def _placing_keyword(pointer: str) -> str | None:
 
 def _article(kind: str) -> str:
     return "an" if kind[0] in "aeiou" else "a"
+
+
+def _fixed_tuple(node: dict[str, Any]) -> bool:
+    """Whether the library writes the `prefixItems` of `node` as a tuple that checks each position: the
+    array holds nothing past them (`items: false`, or a `maxItems` of their count) and holds them all
+    (`minItems` of their count); or there is one of them and nothing past it (`items: false`)."""
+    prefix = node.get("prefixItems")
+    if not isinstance(prefix, list) or not prefix:
+        return False
+    if len(prefix) == 1:
+        return node.get("items") is False
+    closed = node.get("items") is False or node.get("maxItems") == len(prefix)
+    return closed and node.get("minItems") == len(prefix)
 
 
 def _worded(where: str, differences: list[tuple[str, str]]) -> str:
