@@ -17,7 +17,8 @@ from support.generated_models import imported_package, takes
 from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.diagnostics import Diagnostic
-from wopgen.generate.models_inexact import FORMAT_SAMPLES, inexact, pattern_differences
+from wopgen.generate.models_formats import FORMAT_SAMPLES
+from wopgen.generate.models_inexact import inexact, pattern_differences
 
 # Per schema: its body, an instance the schema refuses and the model takes (or the reverse), and the
 # keyword the finding names.

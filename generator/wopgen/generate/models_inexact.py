@@ -33,19 +33,17 @@ Each finding names the schema object's keyword; the objects below an `if`, `then
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from wopgen.compat.cover import types
-from wopgen.corpus import Corpus, regexes
+from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Position, schema_objects, value_at
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import closed_beside
+from wopgen.generate.models_formats import ASSERTED_FORMATS, format_findings
 from wopgen.generate.models_input import REWRITTEN, tested_members
 from wopgen.generate.models_oneof import overlapping
 
@@ -67,28 +65,6 @@ _UNCHECKED = {
     "prefixItems": "the model types the items of `prefixItems` as one union, whatever their position, "
     "and does not check what follows them",
 }
-# The formats the library types as something other than a string (a datetime, an address, a URL...),
-# which keeps none of the string keywords beside them; each with values of it the model's type takes.
-FORMAT_SAMPLES = {
-    "date-time": ("2026-06-01T10:00:00Z", "1999-12-31t23:59:59.123456+02:00"),
-    "date": ("2026-06-01", "1999-12-31"),
-    "time": ("10:00:00Z", "23:59:59.5+01:00"),
-    "duration": ("P1D", "PT1H30M", "P1Y2M3DT4H5M6S"),
-    "ipv4": ("192.0.2.1", "10.0.0.255"),
-    "ipv6": ("::1", "2001:db8::8a2e:370:7334"),
-    "uuid": ("12345678-1234-5678-1234-567812345678", "ABCDEF01-2345-6789-ABCD-EF0123456789"),
-    "uri": ("https://a.example/x", "http://a.example", "ftp://a.example/b?c=d#e"),
-    "hostname": ("a.example", "localhost", "a-b.c-d.example"),
-}
-
-
-# Formats the corpus validator checks and the model's string does not, each with a value that shows it.
-_UNCHECKED_FORMATS = {
-    name: value
-    for name, value in {"email": "nope", "idn-email": "nope", "regex": "(", "idn-hostname": "-a"}.items()
-    if name in Draft202012Validator.FORMAT_CHECKER.checkers
-    and not Draft202012Validator.FORMAT_CHECKER.conforms(value, name)
-}
 
 
 def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str]]:
@@ -106,27 +82,6 @@ def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str,
         "members that no part declares, which the schema refuses",
         "list the members and close the object with `additionalProperties`, or compose it in an `allOf` at a schema's root",
     )
-
-
-def _format_witness(node: dict[str, Any]) -> tuple[str, str] | None:
-    """A value of `node`'s format that the model's type takes and a string keyword beside the format
-    (`minLength`, `maxLength`, `pattern`, which the library drops there) refuses, with that keyword:
-    the disagreement shown, never guessed (a pattern that every value of the format matches draws none)."""
-    samples = FORMAT_SAMPLES.get(node.get("format"))  # type: ignore[arg-type]
-    if samples is None:
-        return None
-    for value in samples:
-        if isinstance(node.get("minLength"), int) and len(value) < node["minLength"]:
-            return "minLength", value
-        if isinstance(node.get("maxLength"), int) and len(value) > node["maxLength"]:
-            return "maxLength", value
-        pattern = node.get("pattern")
-        try:
-            if isinstance(pattern, str) and not regexes.search(pattern, value):
-                return "pattern", value
-        except (re.error, regexes.PatternTimeout):
-            continue
-    return None
 
 
 _BELOW_REPORTED = frozenset({"if", "then", "else", "not", "dependentSchemas"})
@@ -187,27 +142,9 @@ def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, 
             "`const`, `enum` or presence) and `then` and `else` hold `required` alone",
             "write the condition in that form, or check it in the code that reads the model",
         )
-    unchecked = _UNCHECKED_FORMATS.get(node.get("format"))  # type: ignore[arg-type]
-    kinds = types(node)
-    if unchecked is not None and kinds is not None and "string" in kinds:
-        yield (
-            "format",
-            f"the model does not check `format` (`{node['format']}`): it takes {json.dumps(unchecked)}, which the "
-            "corpus validator refuses",
-            "check the format in the code that reads the model",
-        )
-    witness = _format_witness(node)
-    if witness is not None:
-        keyword, value = witness
-        yield (
-            keyword,
-            f"the model types `format: {node['format']}` as its Python type and drops `{keyword}` beside it: it "
-            f"takes {json.dumps(value)}, which `{keyword}` refuses",
-            "check the text in the code that reads the model, or give the constraint to a string without the format",
-        )
-    pattern = node.get("pattern")
-    if witness is not None and witness[0] == "pattern":
-        pattern = None  # said above
+    said = list(format_findings(node))
+    yield from said
+    pattern = None if any(keyword == "pattern" for keyword, _message, _hint in said) else node.get("pattern")
     if isinstance(pattern, str) and (differences := pattern_differences(pattern, python=False)):
         yield "pattern", _worded(f"pattern `{pattern}`", differences), "; ".join(hint for _, hint in differences)
     keys = node.get("patternProperties")
@@ -235,8 +172,6 @@ _ONE_TYPE: dict[str, tuple[str, bool]] = {
 _TYPING = frozenset({"type", "const", "enum", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "not"})
 # What may type a member beside the `properties` that declare it (the library merges them).
 _TYPING_HOLDER = frozenset({"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf"})
-# The formats the corpus validator checks: without a type, the model takes any value in their place.
-_ASSERTED_FORMATS = frozenset(Draft202012Validator.FORMAT_CHECKER.checkers)
 _TYPED_BY_PLACE = frozenset({"allOf", "anyOf", "oneOf", "propertyNames", "$defs", "definitions"})
 
 
@@ -248,7 +183,7 @@ def _untyped(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str
     if _TYPING.intersection(node) or _placing_keyword(pointer) in _TYPED_BY_PLACE:
         return
     keyword = next((k for k in node if k in _ONE_TYPE), None)
-    if keyword is None and node.get("format") in _ASSERTED_FORMATS:
+    if keyword is None and node.get("format") in ASSERTED_FORMATS:
         keyword = "format"
     if keyword is None:
         return
