@@ -158,6 +158,16 @@ EXACT = {
     "dated": {"type": "string", "format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$", "maxLength": 10},
     # Positions the library writes as a tuple; an allOf the root closes with unevaluatedProperties.
     "fixed": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2},
+    "merged": {
+        "type": "object",
+        "properties": {
+            "v": {
+                "allOf": [{"$ref": "#/$defs/base"}, {"properties": {"b": {}}}],
+                "unevaluatedProperties": False,
+            }
+        },
+        "$defs": {"base": {"type": "object", "properties": {"a": {"type": "integer"}}}},
+    },
     "lone": {"type": "array", "prefixItems": [{"type": "integer"}], "items": False},
     "rooted": {
         "allOf": [{"$ref": "#/$defs/base"}],

@@ -90,6 +90,10 @@ def test_exclusive_shapes_are_set_apart_and_overlapping_ones_are_not() -> None:
     untagged = [{"properties": {"k": {"const": n}}} for n in ("a", "b")]  # the holder requires `k`
     assert overlapping(untagged, frozenset({"object"}), RESOLVER, frozenset({"k"})) is None
     assert overlapping(untagged, frozenset({"object"}), RESOLVER) == 1  # {} passes both
+    addresses = [{"type": "string", "format": "ipv4"}, {"type": "string", "format": "ipv6"}]
+    assert overlapping(addresses, None, RESOLVER) is None
+    assert overlapping([{"format": "ipv4"}, {"format": "ipv6"}], None, RESOLVER) == 1  # 5 passes both
+    assert overlapping([{"type": "string", "format": "ipv4"}, {"type": "string", "format": "uri"}], None, RESOLVER) == 1
     forbidding = [{"required": ["x"], "not": {"required": ["y"]}}, {"required": ["y"], "not": {"required": ["x"]}}]
     assert overlapping(forbidding, frozenset({"object"}), RESOLVER) is None
     registry = referencing.Registry().with_resource(

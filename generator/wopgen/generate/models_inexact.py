@@ -68,19 +68,22 @@ _UNCHECKED = {
 
 
 def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str]]:
-    """`unevaluatedProperties` over a `$ref` or an `allOf`, which the model closes only for an `allOf` at
-    the root of a schema: elsewhere it takes members that none of the parts declares."""
+    """`unevaluatedProperties` over a `$ref` beside it, or over an `allOf` of one `$ref` alone on a member,
+    which the library writes as the referenced class without closing it: the model takes members no
+    part declares. Over an `allOf` with members beside it or several parts, or at a schema's root, it
+    closes the class."""
     if "unevaluatedProperties" not in node or node["unevaluatedProperties"] is True:
         return
-    if "$ref" not in node and "allOf" not in node:
-        return
-    if pointer == "" and "$ref" not in node:
+    parts = node.get("allOf")
+    lone_ref = isinstance(parts, list) and len(parts) == 1 and isinstance(parts[0], dict) and set(parts[0]) == {"$ref"}
+    if "$ref" not in node and not (lone_ref and pointer != "" and "properties" not in node):
         return
     yield (
         "unevaluatedProperties",
-        "the model does not hold `unevaluatedProperties` over the `$ref` or `allOf` beside it here: it takes "
-        "members that no part declares, which the schema refuses",
-        "list the members and close the object with `additionalProperties`, or compose it in an `allOf` at a schema's root",
+        "the model does not hold `unevaluatedProperties` over the `$ref` it refers to here: it takes members "
+        "that the referenced schema does not declare, which the schema refuses",
+        "list the members and close the object with `additionalProperties`, or compose it in an `allOf` with "
+        "the members beside it",
     )
 
 

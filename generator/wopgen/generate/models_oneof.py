@@ -3,7 +3,7 @@
 A generated model types a `oneOf` as the union of its branches and takes a value any branch takes;
 JSON Schema takes it only when exactly one does. The two agree when no two branches can take the same
 value, which `overlapping` tries to show for each pair from their keywords: types that share no value,
-`const`/`enum` values none of which the other branch allows, a member both require with such values,
+`const`/`enum` values none of which the other branch allows, checked formats no string has both of, a member both require with such values,
 a member one requires where the other is closed, or one branch requiring what the other's `not`
 forbids. What it cannot show is reported (`models_inexact`), so a pair it misses costs a warning, never
 a silent disagreement.
@@ -19,6 +19,7 @@ import referencing.exceptions
 import referencing.jsonschema
 
 from wopgen.compat.cover import json_type, types, values
+from wopgen.generate.models_formats import ASSERTED_FORMATS
 
 if TYPE_CHECKING:  # the resolver type is not exported at the package's top level
     from referencing._core import Resolver
@@ -80,6 +81,8 @@ def _apart(
         return True
     if _values_apart(a, b) or _values_apart(b, a):
         return True
+    if kinds is not None and kinds <= {"string"} and _formats_apart(a.get("format"), b.get("format")):
+        return True
     if kinds is None or not kinds <= _OBJECT:
         return False  # a value of another type passes every object keyword of both
     return _objects_apart(one, other, depth, present) or _objects_apart(other, one, depth, present)
@@ -109,6 +112,17 @@ def _values_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
         return not {_equal_as_json(v) for v in listed} & {_equal_as_json(v) for v in theirs}
     kinds = _allowed(b, None)
     return kinds is not None and not any(json_type(v) in kinds for v in listed)
+
+
+# Checked formats no string has two of: an IPv4 address is never an IPv6 one, a date never a time.
+_FORMAT_FAMILIES = (frozenset({"ipv4", "ipv6"}), frozenset({"date", "date-time", "time"}))
+
+
+def _formats_apart(one: Any, other: Any) -> bool:
+    """Two formats the corpus validator checks that no string satisfies both of."""
+    if one == other or one not in ASSERTED_FORMATS or other not in ASSERTED_FORMATS:
+        return False
+    return any(one in family and other in family for family in _FORMAT_FAMILIES)
 
 
 def _objects_apart(one: Schema, other: Schema, depth: int, present: frozenset[str]) -> bool:
