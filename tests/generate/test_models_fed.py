@@ -2,7 +2,7 @@
 the members a `patternProperties` key matches are checked against the whole of its value (named in
 `$defs`, where the library keeps every keyword); a nullable type beside an enum without null refuses
 null; keywords beside an `allOf` of one `$ref` hold; an object that requires members it does not
-declare requires them."""
+declare requires them; `unevaluatedProperties` with no part beside it holds as `additionalProperties`."""
 
 from __future__ import annotations
 
@@ -51,6 +51,14 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
     "needs": (
         {"type": "object", "properties": {"v": {"type": "object", "required": ["a"]}}},
         [{"v": {}}, {"v": {"a": 1}}, {"v": {"a": None, "b": 2}}],
+    ),
+    "rest": (
+        {"type": "object", "properties": {"a": {"type": "string"}}, "unevaluatedProperties": {"type": "integer"}},
+        [{"x": []}, {"x": 1}, {"a": "s", "x": 2}, {"a": 1}],
+    ),
+    "textorobject": (
+        {"type": "object", "properties": {"v": {"type": ["string", "object"], "required": ["a"]}}},
+        [{"v": {}}, {"v": "s"}, {"v": {"a": 1}}],
     ),
     "nested": (
         {

@@ -50,8 +50,12 @@ def _fed(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     out = _ref_beside(map_subschemas(schema, _fed))
+    if _only_beside_members(out):  # with no part beside them, what no member declares is what is additional
+        out["additionalProperties"] = out.pop("unevaluatedProperties")
     required = out.get("required")
-    if out.get("type") == "object" and isinstance(required, list) and required and not _SHAPED.intersection(out):
+    kinds = out.get("type")
+    typed_object = kinds == "object" or (isinstance(kinds, list) and "object" in kinds)
+    if typed_object and isinstance(required, list) and required and not _SHAPED.intersection(out):
         # An object that requires members and declares none: the library made it a dict and dropped `required`.
         out["properties"] = {name: {} for name in required if isinstance(name, str)}
     if "properties" in out and "additionalProperties" not in out and "unevaluatedProperties" not in out:
@@ -211,6 +215,23 @@ _SHAPED = frozenset(
         *("allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "not", "dependentSchemas", "const", "enum"),
     }
 )
+
+
+# Keywords whose parts `unevaluatedProperties` also sees, beyond `properties` and `patternProperties`.
+_PARTS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$dynamicRef", "dependentSchemas"})
+
+
+def _only_beside_members(node: dict[str, Any]) -> bool:
+    """Whether `node`'s `unevaluatedProperties` (a schema) sees only the members declared beside it, and
+    so means what `additionalProperties` would: the library checks the latter and drops the former
+    (`unevaluatedProperties: {"type": "integer"}` took `{"x": []}`)."""
+    unevaluated = node.get("unevaluatedProperties")
+    return (
+        isinstance(unevaluated, dict | bool)
+        and unevaluated is not True
+        and "additionalProperties" not in node
+        and not _PARTS.intersection(node)
+    )
 
 
 def _ref_beside(node: dict[str, Any]) -> dict[str, Any]:
