@@ -2,7 +2,8 @@
 the members a `patternProperties` key matches are checked against the whole of its value (named in
 `$defs`, where the library keeps every keyword); a nullable type beside an enum without null refuses
 null; keywords beside an `allOf` of one `$ref` hold; an object that requires members it does not
-declare requires them; `unevaluatedProperties` with no part beside it holds as `additionalProperties`."""
+declare requires them; `unevaluatedProperties` with no part beside it holds as `additionalProperties`; a member whose
+schema is `false` may not be present."""
 
 from __future__ import annotations
 
@@ -59,6 +60,10 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
     "textorobject": (
         {"type": "object", "properties": {"v": {"type": ["string", "object"], "required": ["a"]}}},
         [{"v": {}}, {"v": "s"}, {"v": {"a": 1}}],
+    ),
+    "absent": (
+        {"type": "object", "properties": {"gone": False, "b": {"type": "integer"}}},
+        [{"gone": 1}, {"gone": None}, {"b": 1}, {}],
     ),
     "nested": (
         {

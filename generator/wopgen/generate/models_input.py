@@ -50,6 +50,7 @@ def _fed(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     out = _ref_beside(map_subschemas(schema, _fed))
+    out = _absent_as_not_required(out)
     if _only_beside_members(out):  # with no part beside them, what no member declares is what is additional
         out["additionalProperties"] = out.pop("unevaluatedProperties")
     required = out.get("required")
@@ -215,6 +216,24 @@ _SHAPED = frozenset(
         *("allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "not", "dependentSchemas", "const", "enum"),
     }
 )
+
+
+def _absent_as_not_required(node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with each member whose schema is `false` (it may not be present) written as the
+    `not: {required: [name]}` it equals, in the `allOf`: the library typed such a member as any value,
+    and checks a `not` of `required` alone at run time."""
+    members = node.get("properties")
+    if not isinstance(members, dict) or not isinstance(node.get("allOf", []), list):
+        return node
+    absent = [name for name, member in members.items() if member is False]
+    if not absent:
+        return node
+    kept = {name: member for name, member in members.items() if member is not False}
+    return {
+        **node,
+        "properties": kept,
+        "allOf": [*node.get("allOf", []), *({"not": {"required": [n]}} for n in absent)],
+    }
 
 
 # Keywords whose parts `unevaluatedProperties` also sees, beyond `properties` and `patternProperties`.
