@@ -63,6 +63,16 @@ INEXACT = {
         {"v": {"a": 1, "d": 1}},
         "unevaluatedProperties",
     ),
+    "maybenull": (
+        {
+            "type": "object",
+            "required": ["v"],
+            "properties": {"v": {"$ref": "#/$defs/s", "type": ["string", "null"]}},
+            "$defs": {"s": {"type": "string"}},
+        },
+        {"v": None},
+        "type",
+    ),
     "stamped": ({"type": "object", "properties": {"at": {"format": "date-time"}}}, {"at": "x"}, "format"),
     # A closed object composed with a part: `additionalProperties` sees only the members beside it.
     "sealedbase": (
@@ -173,6 +183,12 @@ EXACT = {
         "allOf": [{"$ref": "#/$defs/base"}],
         "unevaluatedProperties": False,
         "$defs": {"base": {"type": "object", "properties": {"a": {"type": "integer"}}}},
+    },
+    # The same on a member that may be left out: the models refuse null there as the schema does.
+    "optionalnull": {
+        "type": "object",
+        "properties": {"v": {"$ref": "#/$defs/s", "type": ["string", "null"]}},
+        "$defs": {"s": {"type": "string"}},
     },
     # A definition names no type, but every use of it does.
     "defined": {

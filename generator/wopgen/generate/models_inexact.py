@@ -37,10 +37,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import referencing.exceptions
+
 from wopgen.compat.cover import types
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
-from wopgen.corpus.graph import Position, schema_objects, value_at
+from wopgen.corpus.graph import Position, schema_objects, unescape_token, value_at
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import closed_beside
 from wopgen.generate.models_formats import ASSERTED_FORMATS, format_findings
@@ -110,6 +112,7 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
                 *_unevaluated(item.node, item.pointer),
                 *_one_of(item.node, corpus, item.base),
                 *closed_beside(item.node, corpus.registry.resolver(item.base)),
+                *_null_beside_ref(item.node, corpus.registry.resolver(item.base), _left_out(doc.data, item.pointer)),
             ]
             for keyword, message, hint in findings:
                 found.append(INEXACT.at(path, doc.line(f"{item.pointer}/{escape_token(keyword)}"), message, hint))
@@ -126,6 +129,37 @@ def _below_reported(pointer: str) -> bool:
         else:
             named = token in _NAMED
     return False
+
+
+def _left_out(document: Any, pointer: str) -> bool:
+    """Whether the schema object at `pointer` is a member its object may leave out (the models refuse
+    null for such a member wherever the schema does, see `models_strict.optional_not_null`)."""
+    member = re.fullmatch(r"(.*)/properties/([^/]+)", pointer)
+    if member is None:
+        return False
+    required = value_at(document, member[1])[1].get("required")
+    return not (isinstance(required, list) and unescape_token(member[2]) in required)
+
+
+def _null_beside_ref(node: dict[str, Any], resolver: Any, left_out: bool) -> Iterator[tuple[str, str, str]]:
+    """A `type` that lists null beside a `$ref` whose schema names types without null: JSON Schema
+    applies both, so null is refused, while the model reads the `type` and takes null (except on a
+    member that may be left out, where the models refuse null as the schema does)."""
+    kinds = types(node)
+    if left_out or not isinstance(node.get("$ref"), str) or kinds is None or "null" not in kinds:
+        return
+    try:
+        target = resolver.lookup(node["$ref"]).contents
+    except referencing.exceptions.Unresolvable:
+        return
+    theirs = types(target) if isinstance(target, dict) else None
+    if theirs is not None and "null" not in theirs:
+        yield (
+            "type",
+            "this `type` takes null, but the `$ref` beside it does not, and JSON Schema applies both: the schema "
+            "refuses null, and the model takes it",
+            'write `"anyOf": [{"$ref": ...}, {"type": "null"}]` if null is meant, else leave null out of the type',
+        )
 
 
 def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, str, str]]:
