@@ -73,6 +73,7 @@ INEXACT = {
         {"v": None},
         "type",
     ),
+    "voidable": ({"type": ["object", "null"], "properties": {"a": {"type": "integer"}}}, None, "type"),
     "stamped": ({"type": "object", "properties": {"at": {"format": "date-time"}}}, {"at": "x"}, "format"),
     # A closed object composed with a part: `additionalProperties` sees only the members beside it.
     "sealedbase": (

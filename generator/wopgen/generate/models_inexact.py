@@ -112,6 +112,7 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
                 *_unevaluated(item.node, item.pointer),
                 *_one_of(item.node, corpus, item.base),
                 *closed_beside(item.node, corpus.registry.resolver(item.base)),
+                *_null_root(item.node, item.pointer),
                 *_null_beside_ref(item.node, corpus.registry.resolver(item.base), _left_out(doc.data, item.pointer)),
             ]
             for keyword, message, hint in findings:
@@ -139,6 +140,18 @@ def _left_out(document: Any, pointer: str) -> bool:
         return False
     required = value_at(document, member[1])[1].get("required")
     return not (isinstance(required, list) and unescape_token(member[2]) in required)
+
+
+def _null_root(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str]]:
+    """A schema's root typed as an object or null, with members: the library makes a class of it, which
+    refuses null (a member typed so takes null: the class is then written `X | None`)."""
+    kinds = types(node)
+    if pointer == "" and kinds is not None and {"object", "null"} <= kinds and "properties" in node:
+        yield (
+            "type",
+            "the root's `type` takes null, but the model of the root is a class, which refuses null",
+            "accept null where the model is used (`Model | None`), or leave null out of the root's type",
+        )
 
 
 def _null_beside_ref(node: dict[str, Any], resolver: Any, left_out: bool) -> Iterator[tuple[str, str, str]]:
