@@ -58,6 +58,16 @@ def imported_package(
         sys.path.remove(str(out))
 
 
+def mypy_strict(folder: Path, package: str) -> str:
+    """What `mypy --strict` says of the generated `package` below `folder`; empty when it passes."""
+    import subprocess
+
+    cache = folder.parent / f"{folder.name}-mypy-cache"
+    command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), "-p", package]
+    result = subprocess.run(command, cwd=folder, capture_output=True, text=True)
+    return "" if result.returncode == 0 else result.stdout + result.stderr
+
+
 def takes(model: Any, instance: Any) -> bool:
     """Whether the generated `model` (a class or a type) takes `instance` sent as JSON."""
     import pydantic
