@@ -3,16 +3,19 @@ real disagreement between a model and its schema), and does set apart the usual 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-import referencing
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from wopgen.generate.models_oneof import overlapping
+from support.corpus_factory import good_files, schema, write
+from wopgen.corpus import load
+from wopgen.corpus.graph import Located, RefGraph
+from wopgen.generate.models_oneof import apart, overlapping
 
-RESOLVER = referencing.Registry().resolver()
 # Every branch of one keyword, and instances that reach each of their edges.
 ATOMS: list[dict[str, Any]] = [
     *({"type": name} for name in ["null", "boolean", "integer", "number", "string", "object", "array"]),
@@ -43,62 +46,106 @@ def _merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
-BRANCHES = st.lists(st.sampled_from(ATOMS), min_size=1, max_size=3).map(_merged)
-HOLDERS = st.sampled_from([None, "object", "integer", "string"])
+# Branches of one to three atoms merged, drawn once: the corpus holding them is built once.
+_DRAW = random.Random(20261124)
+COMBOS = [_merged(_DRAW.sample(ATOMS, _DRAW.randint(1, 3))) for _ in range(300)]
+# Each: the branches of a oneOf, the types its holder allows, the members it requires, and the branch
+# `overlapping` names (None: every pair is set apart).
+TAGGED = [{"required": ["k"], "properties": {"k": {"const": n}}} for n in ("a", "b")]
+UNTAGGED = [{"properties": {"k": {"const": n}}} for n in ("a", "b")]
+CLOSED = {"required": ["a"], "properties": {"a": {}}, "additionalProperties": False}
+HOLDERS: dict[str, tuple[list[Any], str | None, frozenset[str], int | None]] = {
+    "tagged": (TAGGED, "object", frozenset(), None),
+    "tagged_any": (TAGGED, None, frozenset(), 1),  # a string passes both
+    "scalars": ([{"type": "string"}, {"type": "null"}, {"const": 3}], None, frozenset(), None),
+    "numbers": ([{"type": "integer"}, {"type": "number"}], None, frozenset(), 1),
+    "nullable": ([{"type": "number"}, {"type": ["integer", "null"]}], None, frozenset(), 1),  # 1 passes both
+    "closed": ([CLOSED, {"required": ["b"]}], "object", frozenset(), None),
+    "closed_shared": ([CLOSED, {"required": ["a"]}], "object", frozenset(), 1),
+    "held_tag": (UNTAGGED, "object", frozenset({"k"}), None),  # the holder requires `k`
+    "free_tag": (UNTAGGED, "object", frozenset(), 1),  # {} passes both
+    "addresses": (
+        [{"type": "string", "format": "ipv4"}, {"type": "string", "format": "ipv6"}],
+        None,
+        frozenset(),
+        None,
+    ),
+    "untyped_addresses": ([{"format": "ipv4"}, {"format": "ipv6"}], None, frozenset(), 1),  # 5 passes both
+    "address_or_uri": (
+        [{"type": "string", "format": "ipv4"}, {"type": "string", "format": "uri"}],
+        None,
+        frozenset(),
+        1,
+    ),
+    "forbidding": (
+        [{"required": ["x"], "not": {"required": ["y"]}}, {"required": ["y"], "not": {"required": ["x"]}}],
+        "object",
+        frozenset(),
+        None,
+    ),
+    "referred": ([{"$ref": "#/$defs/s"}, {"type": "object"}], None, frozenset(), None),
+    "referred_text": ([{"$ref": "#/$defs/s"}, {"minLength": 1}], None, frozenset(), 1),
+    "gone": ([{"$ref": "#/$defs/gone"}, {"type": "object"}], None, frozenset(), 1),  # unresolvable: not shown
+}
+PATH = "schemas/branches.schema.json"
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory: pytest.TempPathFactory) -> RefGraph:
+    """One corpus holding every atom, combination and holder above, and its `$ref` graph."""
+    defs: dict[str, Any] = {"s": {"type": "string"}}
+    defs.update({f"a{n}": atom for n, atom in enumerate(ATOMS)})
+    defs.update({f"c{n}": combo for n, combo in enumerate(COMBOS)})
+    for name, (branches, held, present, _later) in HOLDERS.items():
+        defs[name] = {
+            "oneOf": branches,
+            **({"type": held} if held else {}),
+            **({"required": sorted(present)} if present else {}),
+        }
+    files = good_files()
+    files[PATH] = schema("branches", {"$defs": defs})
+    return load(write(tmp_path_factory.mktemp("oneof") / "corpus", files)).graph
+
+
+def _at(name: str) -> Located:
+    return Located(PATH, f"/$defs/{name}")
 
 
 @settings(max_examples=300, deadline=None)
-@given(BRANCHES, BRANCHES, HOLDERS, st.sampled_from([frozenset(), frozenset({"a"})]))
+@given(
+    st.integers(0, len(COMBOS) - 1),
+    st.integers(0, len(COMBOS) - 1),
+    st.sampled_from([None, "object", "integer", "string"]),
+    st.sampled_from([frozenset(), frozenset({"a"})]),
+)
 def test_branches_set_apart_never_take_one_value_together(
-    one: dict[str, Any], other: dict[str, Any], held: str | None, present: frozenset[str]
+    graph: RefGraph, one: int, other: int, held: str | None, present: frozenset[str]
 ) -> None:
-    if overlapping([one, other], None if held is None else frozenset({held}), RESOLVER, present) is not None:
+    if not apart(_at(f"c{one}"), _at(f"c{other}"), graph, None if held is None else frozenset({held}), present):
         return  # not set apart: nothing is claimed
     holder: dict[str, Any] = {} if held is None else {"type": held}
     if present:
         holder["required"] = sorted(present)
     for instance in EDGES:
-        both = all(Draft202012Validator(s).is_valid(instance) for s in (holder, one, other))
-        assert not both, (one, other, held, instance)
+        both = all(Draft202012Validator(s).is_valid(instance) for s in (holder, COMBOS[one], COMBOS[other]))
+        assert not both, (COMBOS[one], COMBOS[other], held, instance)
 
 
-def test_no_pair_of_one_keyword_branches_is_set_apart_wrongly() -> None:
-    checks = {id(atom): Draft202012Validator(atom) for atom in ATOMS}
-    holders = [None, "object", "integer"]
-    for one in ATOMS:
-        for other in ATOMS:
-            for held in holders:
-                if overlapping([one, other], None if held is None else frozenset({held}), RESOLVER) is not None:
+def test_no_pair_of_one_keyword_branches_is_set_apart_wrongly(graph: RefGraph) -> None:
+    checks = [Draft202012Validator(atom) for atom in ATOMS]
+    for one in range(len(ATOMS)):
+        for other in range(len(ATOMS)):
+            for held in (None, "object", "integer"):
+                if not apart(_at(f"a{one}"), _at(f"a{other}"), graph, None if held is None else frozenset({held})):
                     continue
                 for instance in EDGES:
                     if held is not None and not Draft202012Validator({"type": held}).is_valid(instance):
                         continue
-                    both = checks[id(one)].is_valid(instance) and checks[id(other)].is_valid(instance)
-                    assert not both, (one, other, held, instance)
+                    both = checks[one].is_valid(instance) and checks[other].is_valid(instance)
+                    assert not both, (ATOMS[one], ATOMS[other], held, instance)
 
 
-def test_exclusive_shapes_are_set_apart_and_overlapping_ones_are_not() -> None:
-    tagged = [{"required": ["k"], "properties": {"k": {"const": n}}} for n in ("a", "b")]
-    assert overlapping(tagged, frozenset({"object"}), RESOLVER) is None
-    assert overlapping(tagged, None, RESOLVER) == 1  # a string passes both
-    assert overlapping([{"type": "string"}, {"type": "null"}, {"const": 3}], None, RESOLVER) is None
-    assert overlapping([{"type": "integer"}, {"type": "number"}], None, RESOLVER) == 1
-    assert overlapping([{"type": "number"}, {"type": ["integer", "null"]}], None, RESOLVER) == 1  # 1 passes both
-    closed = {"required": ["a"], "properties": {"a": {}}, "additionalProperties": False}
-    assert overlapping([closed, {"required": ["b"]}], frozenset({"object"}), RESOLVER) is None
-    assert overlapping([closed, {"required": ["a"]}], frozenset({"object"}), RESOLVER) == 1
-    untagged = [{"properties": {"k": {"const": n}}} for n in ("a", "b")]  # the holder requires `k`
-    assert overlapping(untagged, frozenset({"object"}), RESOLVER, frozenset({"k"})) is None
-    assert overlapping(untagged, frozenset({"object"}), RESOLVER) == 1  # {} passes both
-    addresses = [{"type": "string", "format": "ipv4"}, {"type": "string", "format": "ipv6"}]
-    assert overlapping(addresses, None, RESOLVER) is None
-    assert overlapping([{"format": "ipv4"}, {"format": "ipv6"}], None, RESOLVER) == 1  # 5 passes both
-    assert overlapping([{"type": "string", "format": "ipv4"}, {"type": "string", "format": "uri"}], None, RESOLVER) == 1
-    forbidding = [{"required": ["x"], "not": {"required": ["y"]}}, {"required": ["y"], "not": {"required": ["x"]}}]
-    assert overlapping(forbidding, frozenset({"object"}), RESOLVER) is None
-    registry = referencing.Registry().with_resource(
-        "urn:t", referencing.jsonschema.DRAFT202012.create_resource({"$defs": {"s": {"type": "string"}}})
-    )
-    assert overlapping([{"$ref": "urn:t#/$defs/s"}, {"type": "object"}], None, registry.resolver()) is None
-    assert overlapping([{"$ref": "urn:t#/$defs/s"}, {"minLength": 1}], None, registry.resolver()) == 1
-    assert overlapping([{"$ref": "urn:gone"}, {"type": "object"}], None, RESOLVER) == 1  # unresolvable: not shown
+@pytest.mark.parametrize("name", HOLDERS)
+def test_exclusive_shapes_are_set_apart_and_overlapping_ones_are_not(graph: RefGraph, name: str) -> None:
+    _branches, held, present, later = HOLDERS[name]
+    assert overlapping(_at(name), graph, None if held is None else frozenset({held}), present) == later

@@ -11,12 +11,9 @@ finding.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import referencing.exceptions
-
-if TYPE_CHECKING:  # the resolver type is not exported at the package's top level
-    from referencing._core import Resolver
+from wopgen.corpus.graph import Located, RefGraph
 
 HINT = (
     "write `unevaluatedProperties: false` instead, which sees the members of every part, or list the "
@@ -24,10 +21,11 @@ HINT = (
 )
 
 
-def closed_beside(node: dict[str, Any], resolver: Resolver[Any]) -> Iterator[tuple[str, str, str]]:
-    """The findings for `node`: members its parts declare that its own `additionalProperties: false`
-    refuses, and members declared beside a closed part that the part refuses."""
-    parts = _parts(node, resolver)
+def closed_beside(where: Located, graph: RefGraph) -> Iterator[tuple[str, str, str]]:
+    """The findings for the schema object at `where`: members its parts declare that its own
+    `additionalProperties: false` refuses, and members declared beside a closed part that the part refuses."""
+    node = graph.node(where)
+    parts = _parts(where, graph) if isinstance(node, dict) else []
     if not parts:
         return
     own = _declared(node)
@@ -55,22 +53,18 @@ def closed_beside(node: dict[str, Any], resolver: Resolver[Any]) -> Iterator[tup
                 return
 
 
-def _parts(node: dict[str, Any], resolver: Resolver[Any]) -> list[dict[str, Any]]:
-    """The object schemas `node` is composed with: its `$ref` target and its `allOf` members (each
-    followed through one `$ref`); none when one cannot be followed."""
-    found: list[Any] = []
-    if isinstance(node.get("$ref"), str):
-        found.append(node)
-    for member in node.get("allOf", []) if isinstance(node.get("allOf"), list) else []:
-        found.append(member)
+def _parts(where: Located, graph: RefGraph) -> list[dict[str, Any]]:
+    """The object schemas the object at `where` is composed with: its `$ref` target and its `allOf`
+    members (each followed through its `$ref`s in the corpus's `$ref` graph); none when one cannot be
+    followed."""
+    node = graph.node(where)
+    found = [where] if isinstance(node.get("$ref"), str) else []
+    members = node.get("allOf")
+    found += [where.child("allOf", n) for n in range(len(members))] if isinstance(members, list) else []
     parts = []
-    for part in found:
-        reference = part.get("$ref") if isinstance(part, dict) else None
-        if isinstance(reference, str):
-            try:
-                part = resolver.lookup(reference).contents
-            except referencing.exceptions.Unresolvable:
-                return []
+    for place in found:
+        target = graph.deref(place)
+        part = graph.node(target) if target is not None else None
         if not isinstance(part, dict):
             return []
         parts.append(part)

@@ -37,12 +37,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import referencing.exceptions
-
 from wopgen.compat.cover import types
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
-from wopgen.corpus.graph import Position, schema_objects, unescape_token, value_at
+from wopgen.corpus.graph import Located, Position, RefGraph, schema_objects, unescape_token, value_at
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import closed_beside
 from wopgen.generate.models_formats import ASSERTED_FORMATS, format_findings
@@ -104,16 +102,17 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
             holder = re.fullmatch(r"(.*)/allOf/\d+", item.pointer)
             parent = value_at(doc.data, holder[1])[1] if holder else None
             required = parent.get("required") if isinstance(parent, dict) else None
+            where = Located(path, item.pointer)
             member = re.fullmatch(r"(.*)/properties/[^/]+", item.pointer)
             typing_holder = member is not None and _TYPING_HOLDER.intersection(value_at(doc.data, member[1])[1])
             findings = [
                 *_findings(item.node, required if isinstance(required, list) else []),
                 *([] if typing_holder else _untyped(item.node, item.pointer)),
                 *_unevaluated(item.node, item.pointer),
-                *_one_of(item.node, corpus, item.base),
-                *closed_beside(item.node, corpus.registry.resolver(item.base)),
+                *_one_of(item.node, where, corpus.graph),
+                *closed_beside(where, corpus.graph),
                 *_null_root(item.node, item.pointer),
-                *_null_beside_ref(item.node, corpus.registry.resolver(item.base), _left_out(doc.data, item.pointer)),
+                *_null_beside_ref(item.node, where, corpus.graph, _left_out(doc.data, item.pointer)),
             ]
             for keyword, message, hint in findings:
                 found.append(INEXACT.at(path, doc.line(f"{item.pointer}/{escape_token(keyword)}"), message, hint))
@@ -154,17 +153,17 @@ def _null_root(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, s
         )
 
 
-def _null_beside_ref(node: dict[str, Any], resolver: Any, left_out: bool) -> Iterator[tuple[str, str, str]]:
+def _null_beside_ref(
+    node: dict[str, Any], where: Located, graph: RefGraph, left_out: bool
+) -> Iterator[tuple[str, str, str]]:
     """A `type` that lists null beside a `$ref` whose schema names types without null: JSON Schema
     applies both, so null is refused, while the model reads the `type` and takes null (except on a
     member that may be left out, where the models refuse null as the schema does)."""
     kinds = types(node)
     if left_out or not isinstance(node.get("$ref"), str) or kinds is None or "null" not in kinds:
         return
-    try:
-        target = resolver.lookup(node["$ref"]).contents
-    except referencing.exceptions.Unresolvable:
-        return
+    found = graph.deref(where)
+    target = graph.node(found) if found is not None else None
     theirs = types(target) if isinstance(target, dict) else None
     if theirs is not None and "null" not in theirs:
         yield (
@@ -252,7 +251,7 @@ def _untyped(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str
     yield keyword, message, f'add {named} if only {kind}s are meant, else list in "type" every type taken'
 
 
-def _one_of(node: dict[str, Any], corpus: Corpus, base: str) -> Iterator[tuple[str, str, str]]:
+def _one_of(node: dict[str, Any], where: Located, graph: RefGraph) -> Iterator[tuple[str, str, str]]:
     """A `oneOf` two of whose branches cannot be shown never to take the same value (`overlapping`): the
     model takes a value any branch takes, so it takes one several take, which the schema refuses."""
     branches = node.get("oneOf")
@@ -262,7 +261,7 @@ def _one_of(node: dict[str, Any], corpus: Corpus, base: str) -> Iterator[tuple[s
     present = (
         frozenset(name for name in required if isinstance(name, str)) if isinstance(required, list) else frozenset()
     )
-    later = overlapping(branches, types(node), corpus.registry.resolver(base), present)
+    later = overlapping(where, graph, types(node), present)
     if later is not None:
         yield (
             "oneOf",

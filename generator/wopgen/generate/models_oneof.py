@@ -12,57 +12,57 @@ a silent disagreement.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
-
-import referencing
-import referencing.exceptions
-import referencing.jsonschema
+from typing import Any
 
 from wopgen.compat.cover import json_type, types, values
+from wopgen.corpus.graph import Located, RefGraph
 from wopgen.generate.models_formats import ASSERTED_FORMATS
 
-if TYPE_CHECKING:  # the resolver type is not exported at the package's top level
-    from referencing._core import Resolver
-
-MAX_DEPTH = 8  # `$ref`s and members followed down; deeper, the pair is not shown apart
+MAX_DEPTH = 8  # members followed down; deeper, the pair is not shown apart
 _OBJECT = frozenset({"object"})
+_WORDS = frozenset({"$ref", "description", "title", "$comment"})
 
 
 def overlapping(
-    branches: list[Any], held: frozenset[str] | None, resolver: Resolver[Any], present: frozenset[str] = frozenset()
+    holder: Located, graph: RefGraph, held: frozenset[str] | None, present: frozenset[str] = frozenset()
 ) -> int | None:
-    """The index of the first branch of `branches` (of a `oneOf` whose holder allows the types `held`,
+    """The index of the first branch of the `oneOf` at `holder` (whose object allows the types `held`,
     None for any, and requires the members `present` of an object) that cannot be shown apart from an
-    earlier one; None when every pair can."""
-    resolved = [_resolved(branch, resolver, MAX_DEPTH) for branch in branches]
-    for later in range(1, len(resolved)):
+    earlier one; None when every pair can. `$ref`s are followed through the corpus's `$ref` graph."""
+    branches = graph.node(holder.child("oneOf"))
+    count = len(branches) if isinstance(branches, list) else 0
+    resolved = [_resolved(holder.child("oneOf", n), graph) for n in range(count)]
+    for later in range(1, count):
         for earlier in range(later):
-            if not _apart(resolved[earlier], resolved[later], held, MAX_DEPTH, present):
+            if not _apart(resolved[earlier], resolved[later], graph, held, MAX_DEPTH, present):
                 return later
     return None
 
 
-Schema = tuple[Any, "Resolver[Any]"]
+def apart(
+    one: Located, other: Located, graph: RefGraph, held: frozenset[str] | None, present: frozenset[str] = frozenset()
+) -> bool:
+    """Whether no value can pass both the schemas at `one` and `other`, as far as their keywords show it."""
+    return _apart(_resolved(one, graph), _resolved(other, graph), graph, held, MAX_DEPTH, present)
 
 
-def _resolved(node: Any, resolver: Resolver[Any], depth: int) -> Schema | None:
-    """`node` with a `$ref` that stands alone (beside annotations) followed; None where it cannot be."""
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and depth > 0:
-        if any(key not in ("$ref", "description", "title", "$comment") for key in node):
-            return None  # a `$ref` beside other keywords: both hold, which this does not read
-        try:
-            found = resolver.lookup(node["$ref"])
-        except referencing.exceptions.Unresolvable:
-            return None
-        node, resolver, depth = found.contents, found.resolver, depth - 1
-    if isinstance(node, dict) and isinstance(node.get("$id"), str):
-        resolver = resolver.in_subresource(referencing.jsonschema.DRAFT202012.create_resource(node))
-    return (node, resolver) if isinstance(node, dict | bool) and depth > 0 else None
+Schema = tuple[Any, Located]
+
+
+def _resolved(where: Located, graph: RefGraph) -> Schema | None:
+    """The schema at `where`, with a `$ref` that stands alone (beside annotations) followed; None where
+    it cannot be (a `$ref` beside other keywords, both of which hold, is not read here)."""
+    met, complete = graph.chain(where)
+    if not complete or any(not set(graph.node(loc)) <= _WORDS for loc in met[:-1]):
+        return None
+    node = graph.node(met[-1])
+    return (node, met[-1]) if isinstance(node, dict | bool) else None
 
 
 def _apart(
     one: Schema | None,
     other: Schema | None,
+    graph: RefGraph,
     held: frozenset[str] | None,
     depth: int,
     present: frozenset[str] = frozenset(),
@@ -85,7 +85,7 @@ def _apart(
         return True
     if kinds is None or not kinds <= _OBJECT:
         return False  # a value of another type passes every object keyword of both
-    return _objects_apart(one, other, depth, present) or _objects_apart(other, one, depth, present)
+    return _objects_apart(one, other, graph, depth, present) or _objects_apart(other, one, graph, depth, present)
 
 
 def _allowed(node: dict[str, Any], held: frozenset[str] | None) -> frozenset[str] | None:
@@ -125,18 +125,21 @@ def _formats_apart(one: Any, other: Any) -> bool:
     return any(one in family and other in family for family in _FORMAT_FAMILIES)
 
 
-def _objects_apart(one: Schema, other: Schema, depth: int, present: frozenset[str]) -> bool:
+def _objects_apart(one: Schema, other: Schema, graph: RefGraph, depth: int, present: frozenset[str]) -> bool:
     """For two object schemas: a member both require that no value passes in both, a member `other`
     requires that `one`, closed, does not declare, or members `other` requires that `one`'s `not` forbids
     together."""
-    (a, resolver), (b, their_resolver) = one, other
+    (a, here), (b, there) = one, other
     required = _names(b.get("required")) | present
     members = a.get("properties") if isinstance(a.get("properties"), dict) else {}
     theirs = b.get("properties") if isinstance(b.get("properties"), dict) else {}
     for name in required & (_names(a.get("required")) | present):
         if name in members and name in theirs:
-            mine = _resolved(members[name], resolver, depth - 1)
-            if _apart(mine, _resolved(theirs[name], their_resolver, depth - 1), None, depth - 1):
+            mine, their = (
+                _resolved(here.child("properties", name), graph),
+                _resolved(there.child("properties", name), graph),
+            )
+            if _apart(mine, their, graph, None, depth - 1):
                 return True
     closed = a.get("additionalProperties") is False and not a.get("patternProperties")
     if closed and required - set(members):
