@@ -119,16 +119,22 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
     return found
 
 
-def _below_reported(pointer: str) -> bool:
+def _keywords(pointer: str) -> list[str]:
+    """The keywords on the way to the schema object at `pointer`, outermost first: the tokens that are
+    neither a member's or definition's name nor a position in a keyword's list."""
+    found: list[str] = []
     named = False
     for token in pointer.split("/")[1:]:
         if named:
-            named = False
-        elif token in _BELOW_REPORTED:
-            return True
-        else:
+            named = False  # a property or definition name, whatever it spells
+        elif not (token.isdigit() and found and found[-1] in ("allOf", "anyOf", "oneOf", "prefixItems")):
+            found.append(token)
             named = token in _NAMED
-    return False
+    return found
+
+
+def _below_reported(pointer: str) -> bool:
+    return any(keyword in _BELOW_REPORTED for keyword in _keywords(pointer))
 
 
 def _left_out(document: Any, pointer: str) -> bool:
@@ -275,16 +281,8 @@ def _one_of(node: dict[str, Any], where: Located, graph: RefGraph) -> Iterator[t
 def _placing_keyword(pointer: str) -> str | None:
     """The keyword that holds the schema object at `pointer` (`allOf` for `/allOf/0`, `properties` for
     `/properties/a`, `$defs` for `/$defs/A`; None for the root)."""
-    tokens = pointer.split("/")[1:]
-    keyword, named = None, False
-    for token in tokens:
-        if named:
-            named = False  # a property or definition name: the object is that member's
-        elif token.isdigit() and keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
-            continue  # the position in the keyword's list
-        else:
-            keyword, named = token, token in _NAMED
-    return keyword
+    found = _keywords(pointer)
+    return found[-1] if found else None
 
 
 def _article(kind: str) -> str:
