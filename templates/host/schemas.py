@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import jsonschema_rs
 import referencing
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
@@ -40,7 +40,23 @@ def _validator() -> Draft202012Validator:
         for uri, schema in corpus()["schemas"].items()
     ]
     registry: referencing.Registry[Any] = referencing.Registry().with_resources(resources)
-    return Draft202012Validator({}, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    return Draft202012Validator({}, registry=registry, format_checker=_format_checker())
+
+
+def _asserted() -> frozenset[str]:
+    """The formats this host asserts: those wopgen asserts (`assertedFormats`, fixed when the host was
+    generated), each checked by jsonschema here. jsonschema would also assert any other format whose
+    checking package happens to be installed, so the verdicts would vary from machine to machine."""
+    wanted = corpus().get("assertedFormats", ())
+    return frozenset(wanted) & frozenset(Draft202012Validator.FORMAT_CHECKER.checkers)
+
+
+def _format_checker() -> FormatChecker:
+    checker = FormatChecker(())
+    for name in sorted(_asserted()):
+        function, raises = Draft202012Validator.FORMAT_CHECKER.checkers[name]
+        checker.checks(name, raises)(function)
+    return checker
 
 
 @cache
@@ -93,8 +109,8 @@ def _annotations(targets: tuple[str, ...]) -> dict[str, Any]:
     return {name: check for name, check in _ANNOTATIONS.items() if name in met}
 
 
-# Formats jsonschema only annotates here (no checker installed) are annotations for the compiled
-# validator too, so both give the same verdict.
+# The formats the compiled validator knows. Those this host does not assert (`_asserted`) are annotations
+# for it too, so both give the same verdict.
 _ANNOTATIONS = {
     name: (lambda _value: True)
     for name in (
@@ -102,7 +118,7 @@ _ANNOTATIONS = {
         *("iri", "iri-reference", "json-pointer", "regex", "relative-json-pointer", "time", "uri"),
         *("uri-reference", "uri-template", "uuid"),
     )
-    if name not in Draft202012Validator.FORMAT_CHECKER.checkers
+    if name not in _asserted()
 }
 
 

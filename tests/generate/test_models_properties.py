@@ -13,6 +13,7 @@ from hypothesis_jsonschema import from_schema
 from jsonschema import Draft202012Validator
 
 from support.generated_models import PAYLOADS, payload_model, repo_corpus, root_model
+from wopgen.corpus.validation import FORMAT_CHECKER
 from wopgen.generate.bundle import bundled_schema
 
 UNDECLARED = "zzUndeclaredMember"
@@ -64,7 +65,7 @@ def _optional_members(schema: Any) -> list[str]:
 def test_model_and_jsonschema_agree_on_generated_instances(schema_name: str, event_type: str) -> None:
     cls, pointer = _model(schema_name, event_type)
     schema = bundled_schema(repo_corpus(), schema_name, pointer)
-    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    validator = Draft202012Validator(schema, format_checker=FORMAT_CHECKER)
 
     optional = _optional_members(schema)
 

@@ -169,8 +169,9 @@ def test_a_string_format_typed_as_a_python_value_refuses_a_number(members: Any, 
 def test_a_string_format_refuses_text_of_another_shape(members: Any, member: str, text: Any) -> None:
     from jsonschema import Draft202012Validator
 
-    checker = Draft202012Validator.FORMAT_CHECKER
-    assert not Draft202012Validator(MEMBERS["properties"][member], format_checker=checker).is_valid(text)
+    from wopgen.corpus.validation import FORMAT_CHECKER
+
+    assert not Draft202012Validator(MEMBERS["properties"][member], format_checker=FORMAT_CHECKER).is_valid(text)
     with pytest.raises(pydantic.ValidationError, match="must be"):
         members.Member.model_validate_json(json.dumps({"name": "n", member: text}))
 

@@ -87,6 +87,21 @@ def test_compiled_validators_annotate_only_the_formats_their_targets_meet(module
     assert (schemas.errors("run-create-request", odd) == []) == ("uri" in schemas._ANNOTATIONS)
 
 
+def test_the_host_asserts_the_formats_wopgen_asserts_and_no_other(module, monkeypatch):
+    """Not every format jsonschema happens to have a checker for on the host's machine."""
+    from jsonschema import Draft202012Validator
+
+    from wopgen.corpus.validation import ASSERTED_FORMATS
+
+    schemas = module.schemas
+    assert schemas._asserted() == ASSERTED_FORMATS and "uri" in schemas._ANNOTATIONS
+    checkers = {**Draft202012Validator.FORMAT_CHECKER.checkers, "uri": (lambda value: False, ())}
+    monkeypatch.setattr(Draft202012Validator.FORMAT_CHECKER, "checkers", checkers)  # as if rfc3987 were installed
+    assert "uri" not in schemas._format_checker().checkers and "date-time" in schemas._format_checker().checkers
+    odd = {"workflowId": "w", "callbackUrl": "not a uri at all"}
+    assert schemas.errors("run-create-request", odd) == []
+
+
 def test_terminate_completes_and_ask_user_suspends_until_resumed(make_host):
     host = make_host()
     run = host.start_run(loop_request(work(), {"decision": {"kind": "ask-user", "prompt": "ok?"}}, stop()))

@@ -30,7 +30,7 @@ from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.regexes import BoundedValidator, PatternTimeout
 from wopgen.corpus.rfc import Rfc
 from wopgen.corpus.settings import InstanceSet, Settings
-from wopgen.corpus.validation import CompiledSchemas, dialect, draft, metaschema_accepts
+from wopgen.corpus.validation import FORMAT_CHECKER, CompiledSchemas, dialect, draft, metaschema_accepts
 from wopgen.diagnostics import Diagnostic
 
 SCHEMA_SUFFIX = ".schema.json"
@@ -395,9 +395,7 @@ class Corpus:
     @cached_property
     def _base_validator(self) -> Validator:
         # `pattern`s run in bounded time (RE2, or `regex` with a timeout): see corpus/regexes.py
-        bounded: Validator = BoundedValidator(
-            {}, registry=self.registry, format_checker=Draft202012Validator.FORMAT_CHECKER
-        )
+        bounded: Validator = BoundedValidator({}, registry=self.registry, format_checker=FORMAT_CHECKER)
         return bounded
 
     @cached_property

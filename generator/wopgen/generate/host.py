@@ -19,6 +19,7 @@ from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.api import read_api
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_INDEX, type_index
 from wopgen.corpus.graph import Located, Position
+from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.corpus.vocabulary import LOOP_FIXTURE
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.api import openapi_document
@@ -293,6 +294,7 @@ def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
             "schemas": {corpus.uri_of(path): doc.data for path, doc in sorted(corpus.schemas.items())},
             "payloadDefs": _payload_defs(corpus),
             "formats": _formats(corpus),
+            "assertedFormats": sorted(ASSERTED_FORMATS),
             "profiles": profiles,
             "suites": suites,
             "fixtures": fixtures,

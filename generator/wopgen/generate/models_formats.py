@@ -10,13 +10,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from wopgen.compat.cover import types
 from wopgen.corpus import regexes
+from wopgen.corpus.validation import ASSERTED_FORMATS, FORMAT_CHECKER
 
-# The formats the corpus validator checks.
-ASSERTED_FORMATS = frozenset(Draft202012Validator.FORMAT_CHECKER.checkers)
 # The formats the library types as something other than a string (a datetime, an address, a URL...),
 # which keeps none of the string keywords beside them; each with values of it the model's type takes.
 FORMAT_SAMPLES = {
@@ -36,7 +33,7 @@ FORMAT_SAMPLES = {
 _UNCHECKED_FORMATS = {
     name: value
     for name, value in {"email": "nope", "idn-email": "nope", "regex": "(", "idn-hostname": "-a"}.items()
-    if name in ASSERTED_FORMATS and not Draft202012Validator.FORMAT_CHECKER.conforms(value, name)
+    if name in ASSERTED_FORMATS and not FORMAT_CHECKER.conforms(value, name)
 }
 
 

@@ -41,9 +41,10 @@ from wopgen.compat.cover import types
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Located, Position, RefGraph, schema_objects, unescape_token, value_at
+from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import closed_beside
-from wopgen.generate.models_formats import ASSERTED_FORMATS, format_findings
+from wopgen.generate.models_formats import format_findings
 from wopgen.generate.models_input import REWRITTEN, tested_members
 from wopgen.generate.models_oneof import overlapping
 

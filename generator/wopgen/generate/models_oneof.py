@@ -16,7 +16,7 @@ from typing import Any
 
 from wopgen.compat.cover import json_type, types, values
 from wopgen.corpus.graph import Located, RefGraph
-from wopgen.generate.models_formats import ASSERTED_FORMATS
+from wopgen.corpus.validation import ASSERTED_FORMATS
 
 MAX_DEPTH = 8  # members followed down; deeper, the pair is not shown apart
 _OBJECT = frozenset({"object"})
