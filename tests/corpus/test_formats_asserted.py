@@ -1,12 +1,16 @@
-"""Which `format`s `check` asserts is fixed by wopgen, not by what else is installed.
+"""Both engines read `format` and `pattern` alike, and alike on every machine.
 
 jsonschema asserts a format as soon as a package that checks it can be imported (isoduration for
 `duration`, fqdn for `hostname`, rfc3987 for `uri`...). Read from its FORMAT_CHECKER, the same corpus
-passed on one machine and failed on another. Both engines now assert ASSERTED_FORMATS alone."""
+passed on one machine and failed on another; and its own checkers, and Python's reading of a
+pattern, took values the compiled engine refuses, so which engine was asked decided the verdict.
+Both engines now assert ASSERTED_FORMATS alone, as the compiled engine reads them, and search a
+pattern as ECMA-262 reads it."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +20,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from support.corpus_factory import good_files, write
+from wopgen.corpus.regexes import BoundedValidator
 from wopgen.corpus.validation import (
     ANNOTATION_ONLY,
     ASSERTED_FORMATS,
@@ -29,15 +34,15 @@ INTENDED = {"date", "date-time", "email", "idn-email", "idn-hostname", "ipv4", "
 # Per format: a value of it, then values that are not (for the formats asserted, refused by both engines).
 SAMPLES: dict[str, tuple[str, ...]] = {
     "date": ("2026-06-01", "2026-13-01", "June 1st"),
-    "date-time": ("2026-06-01T10:00:00Z", "2026-06-01 10:00", "soon"),
+    "date-time": ("2026-06-01T10:00:00Z", "2026-06-01 10:00", "soon", "2026-06-01T10:00:00Z\n"),
     "time": ("10:00:00Z", "25:00:00Z", "ten"),
-    "email": ("a@example.com", "nope"),
+    "email": ("a@example.com", "nope", "a..b@example.com", ".a@example.com", "a@", "a b@example.com"),
     "idn-email": ("a@example.com", "nope"),
-    "idn-hostname": ("example.com", "-a"),
+    "idn-hostname": ("example.com", "-a", "example."),
     "ipv4": ("192.0.2.1", "192.0.2", "999.0.0.1"),
     "ipv6": ("::1", "1:::2", "x"),
-    "regex": ("^a+$", "("),
-    "uuid": ("12345678-1234-5678-1234-567812345678", "1234", "not-a-uuid"),
+    "regex": ("^a+$", "(", "(?P<n>x)", "(?#note)a"),
+    "uuid": ("12345678-1234-5678-1234-567812345678", "1234", "12345678-1234-5678-1234-567812345678-"),
     "duration": ("P1D", "soon"),
     "hostname": ("a.example", "-a-", "a b"),
     "uri": ("https://a.example/x", "see the docs"),
@@ -69,6 +74,25 @@ def test_both_engines_assert_exactly_the_asserted_formats(name: str) -> None:
         verdict = compiled.is_valid(uri, value)
         assert verdict == explaining.is_valid(value), value
         assert verdict is (name not in ASSERTED_FORMATS), value
+
+
+# Per pattern, strings ECMA-262 does not match and Python's `re` does.
+ECMA_ONLY = {
+    r"^\d+$": ("\u0661\u0662",),  # Arabic-Indic digits: not ECMA's \d
+    r"^\S+$": ("a\ufeffb",),  # a byte-order mark is ECMA whitespace
+    r"^a$": ("a\n",),  # ECMA's $ does not match before a final newline
+}
+
+
+@pytest.mark.parametrize("pattern", sorted(ECMA_ONLY))
+def test_both_engines_search_a_pattern_as_ecma_262_reads_it(pattern: str) -> None:
+    schema: dict[str, Any] = {"type": "string", "pattern": pattern}
+    uri = "https://example.test/p.json"
+    compiled = CompiledSchemas([(uri, schema)])
+    explaining = BoundedValidator(schema, format_checker=FORMAT_CHECKER)
+    for value in ECMA_ONLY[pattern]:
+        assert compiled.is_valid(uri, value) is False and not explaining.is_valid(value), value
+        assert re.search(pattern, value), value  # so the explaining engine no longer reads it as Python does
 
 
 # Gives jsonschema a checker, refusing every value, for formats wopgen leaves as annotations: what

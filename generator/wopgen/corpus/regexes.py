@@ -1,4 +1,9 @@
-"""Schema `pattern`s evaluated in bounded time.
+"""Schema `pattern`s evaluated as ECMA-262 reads them, in bounded time.
+
+A pattern is searched by the compiled engine first, so both engines read it alike: ECMA-262's `\\d`,
+`\\w` and `\\s` are narrower or other than Python's (`\\d` takes no Arabic-Indic digit, `\\S` takes no
+no-break space), and its `$` does not match before a final newline. Where the compiled engine
+refuses a pattern or gives up on a search (its backtracking limit), the pure-Python path below decides.
 
 Python's `re` backtracks, so a pattern such as `^(a+)+$` against a long almost-matching string
 runs for hours. Patterns are compiled with google-re2 (linear time) where RE2 accepts them; the
@@ -18,12 +23,13 @@ from functools import lru_cache
 from typing import Any
 
 import attrs
+import jsonschema_rs
 import re2  # type: ignore[import-untyped]
 import regex
 from jsonschema import Draft3Validator, Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
-from wopgen.corpus.validation import COMPILED_DRAFTS, draft
+from wopgen.corpus.validation import BACKTRACK_LIMIT, COMPILED_DRAFTS, DIALECT, draft
 
 BUDGET_SECONDS = 1.0
 
@@ -54,8 +60,38 @@ def _compiled(pattern: str) -> Any:
         raise re.error(f"invalid pattern {pattern!r}: {exc}") from None
 
 
+@lru_cache(maxsize=4096)
+def _ecma(pattern: str) -> Any:
+    """The compiled engine's validator of `{"pattern": pattern}`; None where it refuses the pattern."""
+    try:
+        return jsonschema_rs.validator_for(
+            {"$schema": DIALECT, "pattern": pattern},
+            pattern_options=jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
+        )
+    except (jsonschema_rs.ValidationError, ValueError):
+        return None
+
+
+def _ecma_search(pattern: str, text: str) -> bool | None:
+    """Whether `pattern` matches somewhere in `text` as the compiled engine reads it; None where it cannot tell."""
+    judge = _ecma(pattern)
+    if judge is None:
+        return None
+    try:
+        if judge.is_valid(text):
+            return True
+        if any(error.message.startswith("Error executing regex") for error in judge.iter_errors(text)):
+            return None  # past its backtracking limit
+    except (jsonschema_rs.ValidationError, ValueError):
+        return None
+    return False
+
+
 def search(pattern: str, text: str) -> bool:
     """Whether `pattern` matches somewhere in `text`; PatternTimeout past the budget."""
+    found = _ecma_search(pattern, text)
+    if found is not None:
+        return found
     compiled = _compiled(pattern)
     if isinstance(compiled, regex.Pattern):
         try:
