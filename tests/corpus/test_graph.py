@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit, uses_relative
 
 import pytest
 import referencing.exceptions
@@ -148,6 +148,54 @@ def test_an_embedded_id_is_resolved_alike_by_checks_and_bundler(tmp_path: Path) 
     assert body["properties"]["name"] == {"$ref": "#/$defs/Thing/$defs/name"}
     assert "$id" not in body["$defs"]["name"]  # a base left in place would change what the pointers mean
     assert body["$defs"]["name"]["allOf"] == [{"$ref": "#/$defs/Thing/$defs/name/$defs/text"}]
+
+
+def _embedded_elsewhere(files: dict[str, Any]) -> None:
+    """An embedded resource whose `$id` is off the corpus base, as bundled third-party schemas write them."""
+    thing = files[THING]
+    thing["properties"]["name"] = {"$ref": "https://other.example/defs/name.json"}
+    thing["properties"]["label"] = {"$ref": "https://other.example/defs/name.json#/$defs/text"}
+    thing["properties"]["link"] = {"$ref": "https://other.example/defs/missing.json"}
+    thing["$defs"]["name"] = {
+        "$id": "https://other.example/defs/name.json",
+        "title": "ThingName",
+        "allOf": [{"$ref": "#/$defs/text"}],
+        "$defs": {"text": {"type": "string", "minLength": 1}},
+    }
+
+
+def test_a_resource_of_the_corpus_under_another_base_is_resolved_not_external(tmp_path: Path) -> None:
+    root = corpus_of(tmp_path / "c", _embedded_elsewhere)
+    graph = load(root).graph
+    name = graph.site_at(Located(THING, "/properties/name"))
+    label = graph.site_at(Located(THING, "/properties/label"))
+    inner = graph.site_at(Located(THING, "/$defs/name/allOf/0"))
+    missing = graph.site_at(Located(THING, "/properties/link"))
+    assert name is not None and name.status is Status.RESOLVED and name.target == Located(THING, "/$defs/name")
+    assert label is not None and label.target == Located(THING, "/$defs/name/$defs/text")
+    assert inner is not None and inner.target == Located(THING, "/$defs/name/$defs/text")
+    assert missing is not None and missing.status is Status.EXTERNAL  # in no file of the corpus: never fetched
+    external = [d for d in diagnose(root) if d.rule == "schema-ref-external"]
+    assert [d.message for d in external] == [
+        "$ref 'https://other.example/defs/missing.json' resolves to 'https://other.example/defs/missing.json', "
+        "to another location"
+    ]
+
+
+def test_a_pointer_against_a_urn_base_stays_in_its_document(tmp_path: Path) -> None:
+    def urn(files: dict[str, Any]) -> None:
+        files[THING]["$defs"]["name"] = {
+            "$id": "urn:uuid:1b4e28ba-2fa1-11d2-883f-0016d3cca427",
+            "title": "ThingName",
+            "$ref": "#/$defs/text",
+            "$defs": {"text": {"type": "string", "minLength": 1}},
+        }
+
+    root = corpus_of(tmp_path / "c", urn)
+    site = load(root).graph.site_at(Located(THING, "/$defs/name"))
+    assert site is not None and site.uri == "urn:uuid:1b4e28ba-2fa1-11d2-883f-0016d3cca427#/$defs/text"
+    assert site.status is Status.RESOLVED and site.target == Located(THING, "/$defs/name/$defs/text")
+    assert not hits(diagnose(root), "schema-ref-external")
 
 
 def _claims_decision(files: dict[str, Any]) -> None:
@@ -455,6 +503,11 @@ _REFS = st.one_of(
 @settings(max_examples=1000, deadline=None)
 @given(st.one_of(_BASES, _SEGMENT), _REFS)
 def test_join_uri_is_urljoin_and_split_fragment_urldefrag(base: str, ref: str) -> None:
-    assert join_uri(base, ref) == urljoin(base, ref)
+    """But for a fragment against a base of a scheme urljoin does not resolve in (`urn:`), which it gives
+    back as it is, where RFC 3986 keeps the base."""
+    expected = urljoin(base, ref)
+    if ref.startswith("#") and urlsplit(base).scheme not in uses_relative:
+        expected = base.partition("#")[0] + ref
+    assert join_uri(base, ref) == expected
     for uri in (base, ref, base + ref):
         assert split_fragment(uri) == tuple(urldefrag(uri))

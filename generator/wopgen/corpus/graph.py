@@ -25,7 +25,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import quote as _percent_encoded
 from urllib.parse import unquote as _percent_decoded
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit, uses_relative
 
 import referencing.exceptions
 
@@ -60,6 +60,10 @@ def join_uri(base: str, ref: str) -> str:
         path = document.partition("?")[0][authority.end() :]
         if _FILE_NAME.fullmatch(ref) and "/." not in path and "//" not in path and ";" not in path:
             return document[: authority.end() + path.rfind("/") + 1] + ref
+    if ref.startswith("#") and urlsplit(base).scheme not in uses_relative:
+        # A fragment names a place in the base document whatever its scheme (RFC 3986, 5.2.2); urljoin
+        # resolves only in the schemes it knows, and gave `#/$defs/a` back unresolved against `urn:...`.
+        return base.partition("#")[0] + ref
     return urljoin(base, ref)
 
 
@@ -482,7 +486,9 @@ class RefGraph:
             web = within and (
                 document.startswith(("https://", "http://")) or urlsplit(document).scheme in ("http", "https")
             )
-            outside = self._outside[document] = not web
+            # A resource of the corpus under another base (an `$id` embedded below a root, or a root's own
+            # `$id` off the convention, which `schema-id` reports) is resolved, not called external.
+            outside = self._outside[document] = not web and document not in self.corpus.registry
         if outside:
             return site(Status.EXTERNAL)
         known = self.corpus.schemas_by_uri.get(document)
