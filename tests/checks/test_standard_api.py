@@ -176,6 +176,42 @@ def test_findings_point_at_the_value_they_are_about(findings):
     assert (member.line, member.col) == (24, 5)  # the operation the validator names: `    post:`
 
 
+def test_asyncapi_objects_shared_from_another_file_are_not_findings(findings):
+    """A server and a message kept in a shared file, as multi-service AsyncAPI layouts do: the official
+    schema takes a Reference object there. Validated as an empty object, each was a false `api-asyncapi`."""
+
+    def shared(files: Files) -> None:
+        files[ASYNCAPI] = ASYNCAPI_TEXT.replace(
+            "channels:\n", "servers:\n  broker:\n    $ref: 'common/shared.yaml#/servers/broker'\nchannels:\n", 1
+        ).replace(
+            "        $ref: '#/components/messages/RunStarted'",
+            "        $ref: 'common/shared.yaml#/messages/RunStarted'",
+        )
+        files["spec/api/common/shared.yaml"] = (
+            "servers:\n  broker:\n    host: broker.example.com\n    protocol: mqtt\n"
+            "messages:\n  RunStarted:\n    name: run.started\n    payload:\n      type: object\n"
+        )
+
+    assert api_findings(findings, shared) == []
+
+
+def test_a_value_no_alternative_fits_says_where_the_closest_one_fails(findings):
+    """Not the whole value quoted and cut off before the reason."""
+
+    def broken(files: Files) -> None:
+        files[ASYNCAPI] = ASYNCAPI_TEXT.replace(
+            "      summary: A run started.\n",
+            "      summary: A run started.\n"
+            + "".join(f"      x-note-{n}: {'long words ' * 4}\n" for n in range(8))
+            + "      correlationId:\n        location: 5\n",
+        )
+
+    [found] = [d for d in api_findings(findings, broken) if d.rule == "api-asyncapi"]
+    assert "is not valid under any of the given schemas" in found.message
+    assert "the closest alternative fails at correlationId/location: 5 is not of type 'string'" in found.message
+    assert len(found.message) < 400
+
+
 def test_asyncapi_ref_into_schemas(findings):
     def broken(files: Files) -> None:
         files[ASYNCAPI] = ASYNCAPI_TEXT.replace("run-event.schema.json", "run-events.schema.json")

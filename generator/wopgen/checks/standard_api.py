@@ -157,10 +157,42 @@ def standard_errors(kind: str, version: str, data: Any) -> list[tuple[list[Any],
         raise Unvalidated(f"$ref {exc.ref!r} leads nowhere") from None
     except (ValueError, TypeError, KeyError) as exc:
         raise Unvalidated(str(exc)) from None
-    found = [
-        (list(getattr(e, "absolute_path", []) or []), str(getattr(e, "message", e)).splitlines()[0]) for e in errors
-    ]
+    found = [(list(getattr(e, "absolute_path", []) or []), _worded(e)) for e in errors]
     return sorted(found, key=lambda item: list(map(str, item[0])))
+
+
+def _short(error: Any) -> str:
+    """The first line of `error`'s message, with the value it starts by quoting cut short: jsonschema
+    writes `{...the whole object...} is not valid under any of the given schemas`, and cut at a fixed
+    length the message lost the part that says what is wrong."""
+    message = str(getattr(error, "message", error)).splitlines()[0]
+    quoted = repr(getattr(error, "instance", None))
+    if len(quoted) > 80 and message.startswith(quoted):
+        message = quoted[:60] + "..." + message[len(quoted) :]
+    return message
+
+
+def _worded(error: Any) -> str:
+    """What a finding says of `error`; for a value no alternative of a `oneOf`/`anyOf` fits, also where
+    the alternative that went deepest into it fails, which is usually the mistake."""
+    message = _short(error)
+    leaves = list(_leaves(error))
+    if leaves and leaves[0] is not error:
+        deepest = max(leaves, key=lambda leaf: len(leaf.absolute_path))
+        below = list(deepest.absolute_path)[len(error.absolute_path) :]
+        where = "/".join(map(str, below)) or "the value itself"
+        message += f"; the closest alternative fails at {where}: {_short(deepest)}"
+    return message
+
+
+def _leaves(error: Any) -> Iterator[Any]:
+    """The errors below `error` that have none below them (itself when it has none)."""
+    context = getattr(error, "context", None)
+    if not context:
+        yield error
+        return
+    for child in context:
+        yield from _leaves(child)
 
 
 def _standard(document: StandardDocument) -> Iterator[Diagnostic]:
@@ -178,7 +210,10 @@ def _standard(document: StandardDocument) -> Iterator[Diagnostic]:
         yield rule.at(document.path, line, message, "write the document as one of those versions", col=col)
         return
     try:
-        errors = standard_errors(document.kind, document.version, _without_external_refs(document.doc.data))
+        # openapi-spec-validator follows each `$ref` of the document, so one to another file is read as an empty
+        # object; the AsyncAPI schema only checks that a Reference object is well formed, so there it stays.
+        data = _without_external_refs(document.doc.data) if openapi else json.loads(json.dumps(document.doc.data))
+        errors = standard_errors(document.kind, document.version, data)
     except Unvalidated as exc:
         yield rule.at(document.path, 1, f"cannot be validated: {str(exc)[:200]}")
         return
