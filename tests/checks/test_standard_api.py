@@ -212,6 +212,44 @@ def test_a_value_no_alternative_fits_says_where_the_closest_one_fails(findings):
     assert len(found.message) < 400
 
 
+def _shared_openapi(parameter: str) -> Callable[[Files], None]:
+    """The OpenAPI document with its path parameter and a response kept in shared files beside it."""
+
+    def edit(files: Files) -> None:
+        files[OPENAPI] = OPENAPI_TEXT.replace(
+            "        - name: thingId\n          in: path\n          required: true\n          schema: { type: string }\n",
+            "        - $ref: 'common/parameters.yaml#/ThingId'\n",
+        ).replace("'#/components/responses/NotFound'", "'common/responses.yaml#/NotFound'")
+        files["spec/api/common/parameters.yaml"] = parameter
+        files["spec/api/common/responses.yaml"] = "NotFound:\n  description: No such thing.\n"
+
+    return edit
+
+
+def test_openapi_objects_shared_from_another_file_are_read_there(findings):
+    """They were read as empty objects: `cannot be validated: 'name'` on a valid document."""
+    good = "ThingId:\n  name: thingId\n  in: path\n  required: true\n  schema:\n    $ref: 'https://example.test/elsewhere.json'\n"
+    assert api_findings(findings, _shared_openapi(good)) == []
+    broken = "ThingId:\n  name: thingId\n  in: body\n  required: true\n  schema:\n    type: string\n"
+    assert [d.rule for d in api_findings(findings, _shared_openapi(broken))] == ["api-openapi"]
+
+
+def test_what_a_shared_file_refers_to_is_never_fetched(findings, monkeypatch):
+    import urllib.request
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError(f"fetched {args[:1]}")
+
+    monkeypatch.setattr(urllib.request, "urlopen", refuse)
+    monkeypatch.setattr("requests.get", refuse)
+    far = (
+        "ThingId:\n  name: thingId\n  in: path\n  required: true\n  schema:\n    allOf:\n"
+        "      - $ref: 'https://example.test/elsewhere.json'\n      - $ref: 'ftp://example.test/x.json'\n"
+        "      - $ref: '../../../../outside.yaml'\n      - $ref: 'urn:example:x'\n"
+    )
+    assert api_findings(findings, _shared_openapi(far)) == []
+
+
 def test_asyncapi_ref_into_schemas(findings):
     def broken(files: Files) -> None:
         files[ASYNCAPI] = ASYNCAPI_TEXT.replace("run-event.schema.json", "run-events.schema.json")

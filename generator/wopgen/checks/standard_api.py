@@ -7,10 +7,12 @@ unique across both documents. Nothing is fetched: a `$ref` to the network is a f
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import jsonschema_specifications  # type: ignore[import-untyped]
 import referencing
@@ -20,7 +22,7 @@ from referencing.jsonschema import DRAFT7
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import StandardDocument, template_names
-from wopgen.corpus.documents import line_at, locate_at
+from wopgen.corpus.documents import ParseError, line_at, locate_at, parse_yaml
 from wopgen.corpus.graph import ref_strings
 from wopgen.diagnostics import Diagnostic, define
 
@@ -55,18 +57,71 @@ CHANNEL_PARAMETERS = define(
 )
 
 
-def _without_external_refs(data: Any) -> Any:
-    """A plain copy in which every `$ref` to another file is an empty schema: the validator reads
-    the document alone, and the refs are checked against the corpus separately."""
+def _without_refs(data: Any, kept: Callable[[str], bool]) -> Any:
+    """A plain copy of `data` in which every `$ref` that `kept` refuses is an empty object."""
     plain = json.loads(json.dumps(data))
     for path, ref in list(ref_strings(plain)):
-        if ref.startswith("#"):
+        if kept(ref):
             continue
         node = plain
         for part in path:
             node = node[part]
         del node["$ref"]
     return plain
+
+
+_READ_SCHEMES = ("", "file", "http", "https")  # the schemes `_CorpusFiles` answers for
+
+
+class _CorpusFiles:
+    """What openapi-spec-validator reads where an OpenAPI document refers to another file: the corpus file
+    (a schema, by its path or its `$id`, or a shared YAML or JSON fragment), read from the corpus and never
+    fetched. A reference to anything else stands for an empty object; it has its own finding
+    (`api-ref-unresolved`, `schema-ref-external`). In what is read, a reference of a scheme answered nowhere
+    here is dropped too, so the validator never reaches past the corpus."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.root = corpus.root.resolve()
+
+    def __call__(self, uri: str) -> Any:
+        document = uri.partition("#")[0]
+        parts = urlsplit(document)
+        if parts.scheme in ("http", "https"):
+            schema = self.corpus.schemas_by_uri.get(document)
+            return _local(schema.data) if schema is not None else {}
+        try:
+            relative = Path(unquote(parts.path)).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return {}
+        if relative in self.corpus.schemas:
+            return _local(self.corpus.schemas[relative].data)
+        if not self.corpus.exists(relative):
+            return {}
+        try:
+            text = (self.root / relative).read_text(encoding="utf-8")
+            return _local(json.loads(text) if relative.endswith(".json") else parse_yaml(relative, text).data)
+        except (OSError, UnicodeDecodeError, ValueError, ParseError):
+            return {}
+
+
+def _local(data: Any) -> Any:
+    """`data` without the references `_CorpusFiles` would not answer for (another scheme: `urn:`, `ftp:`)."""
+    return _without_refs(data, lambda ref: urlsplit(ref).scheme.lower() in _READ_SCHEMES)
+
+
+def _openapi_source(corpus: Corpus, document: StandardDocument) -> Any:
+    """An OpenAPI document as openapi-spec-validator reads it: its references to other corpus files are
+    followed there (a parameter or a response shared from `common/parameters.yaml`, read as an empty
+    object, was refused), the others stand for an empty object."""
+    from jsonschema_path import SchemaPath
+
+    data = document.doc.data
+    graph = corpus.graph
+    followed = _without_refs(data, lambda ref: graph.document_ref_problem(document.path, data, ref) is None)
+    files = _CorpusFiles(corpus)
+    base = (corpus.root / document.path).resolve().as_uri()
+    return SchemaPath.from_dict(_local(followed), base_uri=base, handlers=dict.fromkeys(_READ_SCHEMES[1:], files))
 
 
 def check(corpus: Corpus, documents: list[StandardDocument]) -> Iterator[Diagnostic]:
@@ -88,7 +143,7 @@ def check(corpus: Corpus, documents: list[StandardDocument]) -> Iterator[Diagnos
         if not broken:
             clean.append(document)
     for document in clean:
-        yield from _standard(document)
+        yield from _standard(corpus, document)
         if document.kind == "asyncapi":
             yield from _channel_parameters(document)
     yield from _operation_ids(documents)
@@ -142,8 +197,9 @@ class Unvalidated(Exception):
 
 def standard_errors(kind: str, version: str, data: Any) -> list[tuple[list[Any], str]]:
     """What the standard validator of `kind` (`openapi` 3.1, or `asyncapi` of `version`) rejects in
-    `data` (plain JSON data: no YAML line wrappers), as (path in the document, message), in path
-    order; `Unvalidated` when it cannot tell."""
+    `data` (plain JSON data: no YAML line wrappers; for OpenAPI also a `SchemaPath` that says how its
+    references are read), as (path in the document, message), in path order; `Unvalidated` when it
+    cannot tell."""
     from openapi_spec_validator import OpenAPIV31SpecValidator
 
     try:
@@ -195,7 +251,7 @@ def _leaves(error: Any) -> Iterator[Any]:
         yield from _leaves(child)
 
 
-def _standard(document: StandardDocument) -> Iterator[Diagnostic]:
+def _standard(corpus: Corpus, document: StandardDocument) -> Iterator[Diagnostic]:
     """A document of the API folder against its standard validator, each finding at its own line."""
     openapi = document.kind == "openapi"
     rule = OPENAPI_INVALID if openapi else ASYNCAPI_INVALID
@@ -210,9 +266,9 @@ def _standard(document: StandardDocument) -> Iterator[Diagnostic]:
         yield rule.at(document.path, line, message, "write the document as one of those versions", col=col)
         return
     try:
-        # openapi-spec-validator follows each `$ref` of the document, so one to another file is read as an empty
-        # object; the AsyncAPI schema only checks that a Reference object is well formed, so there it stays.
-        data = _without_external_refs(document.doc.data) if openapi else json.loads(json.dumps(document.doc.data))
+        # openapi-spec-validator follows each `$ref` of the document (`_openapi_source` says how); the AsyncAPI
+        # schema only checks that a Reference object is well formed, so there it stays as written.
+        data = _openapi_source(corpus, document) if openapi else json.loads(json.dumps(document.doc.data))
         errors = standard_errors(document.kind, document.version, data)
     except Unvalidated as exc:
         yield rule.at(document.path, 1, f"cannot be validated: {str(exc)[:200]}")
