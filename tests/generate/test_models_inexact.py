@@ -75,9 +75,17 @@ INEXACT = {
     ),
     "voidable": ({"type": ["object", "null"], "properties": {"a": {"type": "integer"}}}, None, "type"),
     "stamped": ({"type": "object", "properties": {"at": {"format": "date-time"}}}, {"at": "x"}, "format"),
+    # The same on a branch whose holder names no type, and on a definition used where none is named.
+    "looseunion": ({"anyOf": [{"type": "string"}, {"maximum": 9}]}, 12, "maximum"),
+    "capped": (
+        {"type": "object", "properties": {"n": {"$ref": "#/$defs/small"}}, "$defs": {"small": {"maximum": 10}}},
+        {"n": 50},
+        "maximum",
+    ),
     # A closed object composed with a part: `additionalProperties` sees only the members beside it.
     "sealedbase": (
         {
+            "type": "object",
             "allOf": [{"$ref": "#/$defs/base"}],
             "additionalProperties": False,
             "$defs": {"base": {"properties": {"a": {}}}},
@@ -131,6 +139,12 @@ EXACT = {
     # The same keywords where a type is named, or where the place says it (a branch's holder, a name).
     "bounded": {"type": "object", "properties": {"n": {"type": ["integer", "string"], "minimum": 5}}},
     "branched": {"type": "integer", "allOf": [{"minimum": 5}]},
+    "partnered": {"allOf": [{"type": "integer"}, {"maximum": 30}]},
+    "usedtyped": {
+        "type": "object",
+        "properties": {"n": {"type": "integer", "$ref": "#/$defs/small"}},
+        "$defs": {"small": {"maximum": 10}},
+    },
     # oneOf branches that never take one value together: by type, by a required member's const, by a
     # member a closed branch lacks, by a `not`; and groups of `required` alone, which the library checks.
     "either": {"type": "object", "properties": {"at": {"oneOf": [{"type": "string"}, {"type": "null"}]}}},
@@ -232,8 +246,10 @@ def test_what_the_models_check_draws_no_finding(tmp_path: Path) -> None:
     assert not [d for d in inexact(load(_corpus(tmp_path, EXACT))) if d.rule == "models-inexact"]
 
 
-# Instances where a `oneOf` drawing no finding decides: the model agrees with the schema on each.
-ONE_OF_AGREES = {
+# Instances that a keyword drawing no finding decides: the model agrees with the schema on each.
+AGREES = {
+    "partnered": [35, 20, "x"],
+    "usedtyped": [{"n": 50}, {"n": 5}, {"n": "x"}],
     "groups": [{"x": 1}, {"x": 1, "y": 2}, {}],
     "single": [{"x": "a"}, {"x": "a", "y": "b"}],
     "tagged": [{"k": "a", "n": 1}, {"k": "b"}, {"k": "c"}],
@@ -242,10 +258,10 @@ ONE_OF_AGREES = {
 }
 
 
-def test_a_one_of_without_a_finding_takes_what_its_schema_takes(tmp_path: Path) -> None:
-    imported_package(_files({name: EXACT[name] for name in ONE_OF_AGREES}), tmp_path, "one_of_models", [])
-    for name, instances in ONE_OF_AGREES.items():
-        model = getattr(importlib.import_module(f"one_of_models.{name}_schema"), name.title())
+def test_a_schema_without_a_finding_takes_what_its_schema_takes(tmp_path: Path) -> None:
+    imported_package(_files({name: EXACT[name] for name in AGREES}), tmp_path, "agreeing_models", [])
+    for name, instances in AGREES.items():
+        model = getattr(importlib.import_module(f"agreeing_models.{name}_schema"), name.title())
         for instance in instances:
             assert takes(model, instance) == Draft202012Validator(EXACT[name]).is_valid(instance), (name, instance)
 

@@ -40,7 +40,7 @@ from typing import Any
 from wopgen.compat.cover import types
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
-from wopgen.corpus.graph import Located, Position, RefGraph, schema_objects, unescape_token, value_at
+from wopgen.corpus.graph import Located, Position, RefGraph, Status, schema_objects, unescape_token, value_at
 from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import closed_beside
@@ -96,6 +96,10 @@ _LOOK_AROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
 def inexact(corpus: Corpus) -> list[Diagnostic]:
     """A `models-inexact` warning for each keyword of the corpus the generated models do not hold."""
     found: list[Diagnostic] = []
+    uses: dict[Located, list[Located]] = {}  # where each `$ref` (or `$dynamicRef`) lands -> the objects holding it
+    for site in [*corpus.graph.sites, *corpus.graph.dynamic_sites]:
+        if site.status is Status.RESOLVED and site.target is not None:
+            uses.setdefault(site.target, []).append(site.source)
     for path, doc in sorted(corpus.schemas.items()):
         for item in schema_objects(doc.data, corpus.uri_of(path)):
             if item.position is not Position.SCHEMA or _below_reported(item.pointer):
@@ -104,11 +108,9 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
             parent = value_at(doc.data, holder[1])[1] if holder else None
             required = parent.get("required") if isinstance(parent, dict) else None
             where = Located(path, item.pointer)
-            member = re.fullmatch(r"(.*)/properties/[^/]+", item.pointer)
-            typing_holder = member is not None and _TYPING_HOLDER.intersection(value_at(doc.data, member[1])[1])
             findings = [
                 *_findings(item.node, required if isinstance(required, list) else []),
-                *([] if typing_holder else _untyped(item.node, item.pointer)),
+                *_untyped(item.node, where, corpus.graph, uses),
                 *_unevaluated(item.node, item.pointer),
                 *_one_of(item.node, where, corpus.graph),
                 *closed_beside(where, corpus.graph),
@@ -228,15 +230,18 @@ _ONE_TYPE: dict[str, tuple[str, bool]] = {
 _TYPING = frozenset({"type", "const", "enum", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "not"})
 # What may type a member beside the `properties` that declare it (the library merges them).
 _TYPING_HOLDER = frozenset({"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf"})
-_TYPED_BY_PLACE = frozenset({"allOf", "anyOf", "oneOf", "propertyNames", "$defs", "definitions"})
+# What names the types a schema object takes, so that a branch of its union or `allOf` may leave them to it.
+_NAMING_TYPE = frozenset({"type", "const", "enum"})
 
 
-def _untyped(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str]]:
+def _untyped(
+    node: dict[str, Any], where: Located, graph: RefGraph, uses: dict[Located, list[Located]]
+) -> Iterator[tuple[str, str, str]]:
     """A keyword of one JSON type on a schema object that names no type: JSON Schema lets values of every
     other type pass it, while the library either drops it or types the value by it. Only where nothing
-    else could type the value: not on a branch of a union or of an `allOf` (its holder may name the
-    type), not on a definition (where it is used may), not on `propertyNames` (a name is a string), nor beside a `$ref`, a union, a condition or values (`const`, `enum`)."""
-    if _TYPING.intersection(node) or _placing_keyword(pointer) in _TYPED_BY_PLACE:
+    else could type the value: not beside a `$ref`, a union, a condition or values (`const`, `enum`), nor
+    where its place names the type (`_typed_place`)."""
+    if _TYPING.intersection(node) or _typed_place(where, graph, uses, frozenset()):
         return
     keyword = next((k for k in node if k in _ONE_TYPE), None)
     if keyword is None and node.get("format") in ASSERTED_FORMATS:
@@ -256,6 +261,42 @@ def _untyped(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str
         )
     named = f'"type": "{kind}"' + (' (or "integer")' if kind == "number" else "")
     yield keyword, message, f'add {named} if only {kind}s are meant, else list in "type" every type taken'
+
+
+def _typed_place(where: Located, graph: RefGraph, uses: dict[Located, list[Located]], seen: frozenset[Located]) -> bool:
+    """Whether the place of the schema object at `where` names its type: the object whose `allOf`,
+    `anyOf` or `oneOf` holds it is typed (`_typed`), or another part of the `allOf` names a type, every `$ref` to it (a definition) sits on a typed
+    object, it is a name (`propertyNames`), or a member of an object composed of parts (a `$ref`, an
+    `allOf`, a union), which may type it. A definition nothing refers to is its own class, typed by
+    nothing."""
+    if where in seen:
+        return True  # a loop of definitions: the uses outside it decide
+    keyword = _placing_keyword(where.pointer)
+    if keyword in ("allOf", "anyOf", "oneOf"):
+        holder = Located(where.path, where.pointer.rsplit("/", 2)[0])
+        parts = graph.node(holder.child(keyword)) if keyword == "allOf" else []
+        if any(_names_type(holder.child(keyword, n), graph) for n in range(len(parts))):
+            return True  # a part of the `allOf` types the value for every other part
+        return _typed(holder, graph, uses, seen | {where})
+    if keyword in ("$defs", "definitions"):
+        users = uses.get(where, [])
+        return bool(users) and all(_typed(user, graph, uses, seen | {where}) for user in users)
+    if keyword == "properties":
+        holder = graph.node(Located(where.path, where.pointer.rsplit("/", 2)[0]))
+        return isinstance(holder, dict) and bool(_TYPING_HOLDER.intersection(holder))
+    return keyword == "propertyNames"
+
+
+def _typed(where: Located, graph: RefGraph, uses: dict[Located, list[Located]], seen: frozenset[Located]) -> bool:
+    """Whether the schema object at `where` names its type (`type`, `const`, `enum`), itself, through the
+    `$ref`s it follows, or by its place (`_typed_place`)."""
+    return _names_type(where, graph) or _typed_place(where, graph, uses, seen)
+
+
+def _names_type(where: Located, graph: RefGraph) -> bool:
+    """Whether the schema object at `where`, or one its `$ref`s lead to, names a type (`type`, `const`, `enum`)."""
+    met, _complete = graph.chain(where)
+    return any(isinstance(node := graph.node(at), dict) and bool(_NAMING_TYPE.intersection(node)) for at in met)
 
 
 def _one_of(node: dict[str, Any], where: Located, graph: RefGraph) -> Iterator[tuple[str, str, str]]:
