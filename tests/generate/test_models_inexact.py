@@ -82,6 +82,13 @@ INEXACT = {
         {"n": 50},
         "maximum",
     ),
+    # A schema that takes no value: the model takes values.
+    "nolist": ({"type": "string", "enum": []}, "a", "enum"),
+    "barred": (
+        {"type": "object", "properties": {"a": {"$ref": "#/$defs/no"}}, "$defs": {"no": False}},
+        {"a": 1},
+        "$ref",
+    ),
     # A closed object composed with a part: `additionalProperties` sees only the members beside it.
     "sealedbase": (
         {
@@ -205,6 +212,8 @@ EXACT = {
         "properties": {"v": {"$ref": "#/$defs/s", "type": ["string", "null"]}},
         "$defs": {"s": {"type": "string"}},
     },
+    # A member that may not be present, written `false` in place.
+    "absent": {"type": "object", "properties": {"a": False, "b": {"$ref": "#/$defs/yes"}}, "$defs": {"yes": True}},
     # A definition names no type, but every use of it does.
     "defined": {
         "type": "object",
@@ -250,6 +259,7 @@ def test_what_the_models_check_draws_no_finding(tmp_path: Path) -> None:
 AGREES = {
     "partnered": [35, 20, "x"],
     "usedtyped": [{"n": 50}, {"n": 5}, {"n": "x"}],
+    "absent": [{"a": 1}, {"b": 1}, {}],
     "groups": [{"x": 1}, {"x": 1, "y": 2}, {}],
     "single": [{"x": "a"}, {"x": "a", "y": "b"}],
     "tagged": [{"k": "a", "n": 1}, {"k": "b"}, {"k": "c"}],

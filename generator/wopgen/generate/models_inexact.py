@@ -14,6 +14,8 @@ refuses (or refuses one it takes) is never a silent surprise:
 - a `oneOf` two of whose branches cannot be shown never to take one value (`models_oneof`): the
   model takes a value any branch takes, the schema one that exactly one branch takes (branches of
   `required` alone are the exception: the library checks that one group is present);
+- a schema that takes no value (an empty `enum`, a `$ref` to `false`), which the model writes as one
+  that takes values;
 - a closed object composed with a `$ref` or an `allOf` (`models_closed`): `additionalProperties:
   false` sees only the members beside it, while the model merges every part;
 - a keyword of one JSON type (`minimum`, `minLength`, `items`, `properties`...) on a schema object
@@ -114,6 +116,7 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
                 *_unevaluated(item.node, item.pointer),
                 *_one_of(item.node, where, corpus.graph),
                 *closed_beside(where, corpus.graph),
+                *_nothing_taken(item.node, where, corpus.graph),
                 *_null_root(item.node, item.pointer),
                 *_null_beside_ref(item.node, where, corpus.graph, _left_out(doc.data, item.pointer)),
             ]
@@ -148,6 +151,26 @@ def _left_out(document: Any, pointer: str) -> bool:
         return False
     required = value_at(document, member[1])[1].get("required")
     return not (isinstance(required, list) and unescape_token(member[2]) in required)
+
+
+def _nothing_taken(node: dict[str, Any], where: Located, graph: RefGraph) -> Iterator[tuple[str, str, str]]:
+    """A schema that takes no value: an empty `enum`, or a `$ref` that leads to `false`. The library
+    writes neither as a type that refuses every value: the model takes any value (or any of its type)."""
+    if node.get("enum") == []:
+        yield (
+            "enum",
+            "`enum` lists no value, so the schema takes none; the model takes any value of the type named here (any "
+            "value where none is)",
+            "list the values meant, or leave the schema out if no value is",
+        )
+    target = graph.deref(where) if isinstance(node.get("$ref"), str) else None
+    if target is not None and graph.node(target) is False:
+        yield (
+            "$ref",
+            "this `$ref` leads to the `false` schema, so the schema takes no value here; the model takes any value",
+            "write `false` in place of the `$ref` on a member (the models refuse such a member), or leave the "
+            "schema out if no value is meant",
+        )
 
 
 def _null_root(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str]]:
