@@ -3,7 +3,7 @@ the members a `patternProperties` key matches are checked against the whole of i
 `$defs`, where the library keeps every keyword); a nullable type beside an enum without null refuses
 null; keywords beside an `allOf` of one `$ref` hold; an object that requires members it does not
 declare requires them; `unevaluatedProperties` with no part beside it holds as `additionalProperties`; a member whose
-schema is `false` may not be present."""
+schema is `false` may not be present; a hostname is checked by the schema's own keywords alone."""
 
 from __future__ import annotations
 
@@ -64,6 +64,16 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
     "absent": (
         {"type": "object", "properties": {"gone": False, "b": {"type": "integer"}}},
         [{"gone": 1}, {"gone": None}, {"b": 1}, {}],
+    ),
+    "host": (
+        {
+            "type": "object",
+            "properties": {
+                "h": {"type": "string", "format": "hostname", "pattern": "^[a-z-]+$"},
+                "u": {"format": "hostname"},
+            },
+        },
+        [{"h": "-a-"}, {"h": "a.example"}, {"u": 5}, {"u": "-x-"}],
     ),
     "nested": (
         {

@@ -188,6 +188,8 @@ EXACT = {
     },
     # A pattern every value of the format matches: the type the format gets holds it.
     "dated": {"type": "string", "format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$", "maxLength": 10},
+    # A hostname is an annotation, fed without its format: the pattern beside it holds.
+    "named": {"type": "string", "format": "hostname", "pattern": "^[a-z]+$"},
     # Positions the library writes as a tuple; an allOf the root closes with unevaluatedProperties.
     "fixed": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2},
     "merged": {

@@ -25,7 +25,6 @@ FORMAT_SAMPLES = {
     "ipv6": ("::1", "2001:db8::8a2e:370:7334"),
     "uuid": ("12345678-1234-5678-1234-567812345678", "ABCDEF01-2345-6789-ABCD-EF0123456789"),
     "uri": ("https://a.example/x", "http://a.example", "ftp://a.example/b?c=d#e"),
-    "hostname": ("a.example", "localhost", "a-b.c-d.example"),
 }
 
 
