@@ -3,7 +3,8 @@ the members a `patternProperties` key matches are checked against the whole of i
 `$defs`, where the library keeps every keyword); a nullable type beside an enum without null refuses
 null; keywords beside an `allOf` of one `$ref` hold; an object that requires members it does not
 declare requires them; `unevaluatedProperties` with no part beside it holds as `additionalProperties`; a member whose
-schema is `false` may not be present; a hostname is checked by the schema's own keywords alone."""
+schema is `false` may not be present; a hostname is checked by the schema's own keywords alone; an object whose `oneOf` groups are
+`required` alone declares their members, so the library checks that exactly one group is present."""
 
 from __future__ import annotations
 
@@ -74,6 +75,10 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
             },
         },
         [{"h": "-a-"}, {"h": "a.example"}, {"u": 5}, {"u": "-x-"}],
+    ),
+    "groupsonly": (
+        {"type": "object", "oneOf": [{"required": ["p", "q"]}, {"required": ["p", "r"]}]},
+        [{"q": 2}, {"p": 1, "q": 2}, {"p": 1, "q": 2, "r": 3}, {}],
     ),
     "nested": (
         {

@@ -82,6 +82,18 @@ INEXACT = {
         {"n": 50},
         "maximum",
     ),
+    # Groups of `required` alone on an object the library makes no class of (so it checks no group).
+    "loosegroups": ({"oneOf": [{"required": ["a"]}, {"type": "object", "required": ["b"]}]}, {}, "required"),
+    "sharedgroups": (
+        {
+            "type": "object",
+            "allOf": [{"$ref": "#/$defs/o"}],
+            "oneOf": [{"required": ["a"]}, {"required": ["b"]}],
+            "$defs": {"o": {"type": "object"}},
+        },
+        {"a": 1, "b": 2},
+        "oneOf",
+    ),
     # A schema that takes no value: the model takes values.
     "nolist": ({"type": "string", "enum": []}, "a", "enum"),
     "barred": (
@@ -179,6 +191,7 @@ EXACT = {
         "oneOf": [{"properties": {"k": {"const": "a"}}}, {"properties": {"k": {"const": "b"}}}],
     },
     "groups": {"type": "object", "properties": {"x": {}, "y": {}}, "oneOf": [{"required": ["x"]}, {"required": ["y"]}]},
+    "groupsonly": {"type": "object", "oneOf": [{"required": ["p", "q"]}, {"required": ["p", "r"]}]},
     # The members beside a closed keyword list every member of the part; a type beside `properties`.
     "relisted": {
         "$ref": "#/$defs/base",

@@ -13,7 +13,8 @@ refuses (or refuses one it takes) is never a silent surprise:
   into the model, where it holds whatever the condition);
 - a `oneOf` two of whose branches cannot be shown never to take one value (`models_oneof`): the
   model takes a value any branch takes, the schema one that exactly one branch takes (branches of
-  `required` alone are the exception: the library checks that one group is present);
+  `required` alone are the exception on an object the library makes a class of: it checks that one
+  group is present);
 - a schema that takes no value (an empty `enum`, a `$ref` to `false`), which the model writes as one
   that takes values;
 - a closed object composed with a `$ref` or an `allOf` (`models_closed`): `additionalProperties:
@@ -47,7 +48,7 @@ from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import closed_beside
 from wopgen.generate.models_formats import format_findings
-from wopgen.generate.models_input import REWRITTEN, tested_members
+from wopgen.generate.models_input import REWRITTEN, required_names, tested_members
 from wopgen.generate.models_oneof import overlapping
 
 INEXACT = define(
@@ -326,8 +327,22 @@ def _one_of(node: dict[str, Any], where: Located, graph: RefGraph) -> Iterator[t
     """A `oneOf` two of whose branches cannot be shown never to take the same value (`overlapping`): the
     model takes a value any branch takes, so it takes one several take, which the schema refuses."""
     branches = node.get("oneOf")
-    if not isinstance(branches, list) or len(branches) < 2 or all(_required_only(b) for b in branches):
-        return  # branches of `required` alone: the library checks that exactly one group is present
+    if not isinstance(branches, list) or len(branches) < 2:
+        return
+    if all(_required_only(b) for b in branches):
+        kinds = types(node)
+        if kinds is None or "object" not in kinds or "properties" in node or required_names(node):
+            # the library checks that exactly one group is present on the class it makes of the object; with
+            # no type named, the groups are reported where they are written (`_untyped`)
+            return
+        yield (
+            "oneOf",
+            "the model checks a `oneOf` of `required` groups only on an object that declares `properties`, or is "
+            "typed `object` and shaped by nothing else; here it checks none, and takes an object holding several "
+            "groups or none, which the schema refuses",
+            'add "type": "object", or declare the members in `properties`',
+        )
+        return
     required = node.get("required")
     present = (
         frozenset(name for name in required if isinstance(name, str)) if isinstance(required, list) else frozenset()

@@ -59,9 +59,11 @@ def _fed(schema: Any) -> Any:
     required = out.get("required")
     kinds = out.get("type")
     typed_object = kinds == "object" or (isinstance(kinds, list) and "object" in kinds)
-    if typed_object and isinstance(required, list) and required and not _SHAPED.intersection(out):
-        # An object that requires members and declares none: the library made it a dict and dropped `required`.
-        out["properties"] = {name: {} for name in required if isinstance(name, str)}
+    named = required_names(out) if typed_object else []
+    if named:
+        # An object that requires members and declares none: the library made it a dict and dropped `required`
+        # (and the groups of a union of `required` alone, of which it checks one only among declared members).
+        out["properties"] = {name: {} for name in named}
     if "properties" in out and "additionalProperties" not in out and "unevaluatedProperties" not in out:
         out["additionalProperties"] = True
     condition = schema.get("if")
@@ -221,6 +223,24 @@ _SHAPED = frozenset(
         *("allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "not", "dependentSchemas", "const", "enum"),
     }
 )
+
+
+def required_names(node: dict[str, Any]) -> list[str]:
+    """The members `node` requires, itself or in the branches of its `oneOf` or `anyOf`, when it declares
+    none and is shaped by nothing else (`_SHAPED`); each branch holds `required` alone (beside words)."""
+    unions = [node[key] for key in ("oneOf", "anyOf") if key in node]
+    if _SHAPED.difference(("oneOf", "anyOf")).intersection(node) or not all(
+        isinstance(branches, list) and branches for branches in unions
+    ):
+        return []
+    groups = [node.get("required", []), *(branch for branches in unions for branch in branches)]
+    if not all(isinstance(group, list) for group in groups[:1]) or not all(
+        isinstance(branch, dict) and set(branch) - _WORDS == {"required"} and isinstance(branch["required"], list)
+        for branch in groups[1:]
+    ):
+        return []
+    names = [*groups[0], *(name for branch in groups[1:] for name in branch["required"])]
+    return list(dict.fromkeys(name for name in names if isinstance(name, str)))
 
 
 def _absent_as_not_required(node: dict[str, Any]) -> dict[str, Any]:
