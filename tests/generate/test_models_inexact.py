@@ -112,6 +112,16 @@ INEXACT = {
         {"a": 1},
         "additionalProperties",
     ),
+    "heldbase": (
+        {
+            "type": "object",
+            "allOf": [{"$ref": "#/$defs/base"}],
+            "additionalProperties": {"type": "boolean"},
+            "$defs": {"base": {"type": "object", "properties": {"a": {}}}},
+        },
+        {"a": 1},
+        "additionalProperties",
+    ),
     "closedpart": (
         {
             "type": "object",
@@ -199,6 +209,13 @@ EXACT = {
         "additionalProperties": False,
         "$defs": {"base": {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": "integer"}}}},
     },
+    "heldagain": {
+        "type": "object",
+        "allOf": [{"$ref": "#/$defs/base"}],
+        "properties": {"a": {}},
+        "additionalProperties": {"type": "boolean"},
+        "$defs": {"base": {"type": "object", "properties": {"a": {}}}},
+    },
     # A pattern every value of the format matches: the type the format gets holds it.
     "dated": {"type": "string", "format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$", "maxLength": 10},
     # A hostname is an annotation, fed without its format: the pattern beside it holds.
@@ -275,6 +292,7 @@ AGREES = {
     "partnered": [35, 20, "x"],
     "usedtyped": [{"n": 50}, {"n": 5}, {"n": "x"}],
     "absent": [{"a": 1}, {"b": 1}, {}],
+    "heldagain": [{"a": 1}, {"a": 1, "b": True}, {"b": 1}],
     "groups": [{"x": 1}, {"x": 1, "y": 2}, {}],
     "single": [{"x": "a"}, {"x": "a", "y": "b"}],
     "tagged": [{"k": "a", "n": 1}, {"k": "b"}, {"k": "c"}],

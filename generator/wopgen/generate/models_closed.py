@@ -1,6 +1,6 @@
 """A closed object composed with `$ref` or `allOf`, which JSON Schema and the generated models read apart.
 
-`additionalProperties: false` sees only the `properties` (and `patternProperties`) written beside it,
+`additionalProperties` (`false`, or a schema the other members must pass) sees only the `properties` (and `patternProperties`) written beside it,
 never the members a `$ref` or an `allOf` part declares; the library instead merges every part into one
 class and closes that. So `{"allOf": [{"$ref": "#/$defs/base"}], "additionalProperties": false}` refuses
 every member of `base` while the model takes them, and a closed part refuses the members declared
@@ -23,34 +23,55 @@ HINT = (
 
 def closed_beside(where: Located, graph: RefGraph) -> Iterator[tuple[str, str, str]]:
     """The findings for the schema object at `where`: members its parts declare that its own
-    `additionalProperties: false` refuses, and members declared beside a closed part that the part refuses."""
+    `additionalProperties` (false or a schema) refuses or holds to its schema, and members declared
+    beside such a part that the part refuses or holds so."""
     node = graph.node(where)
     parts = _parts(where, graph) if isinstance(node, dict) else []
     if not parts:
         return
     own = _declared(node)
-    if node.get("additionalProperties") is False and not node.get("patternProperties"):
-        refused = sorted({name for part in parts for name in _declared(part)} - own)
-        if refused:
+    if _closing(node):
+        held = sorted({name for part in parts for name in _declared(part)} - own)
+        if held:
             yield (
                 "additionalProperties",
-                f"`additionalProperties` is false and sees only the members declared beside it, so the schema refuses "
-                f"{_listed(refused)}, which a `$ref` or `allOf` part declares; the model merges the parts and takes them",
-                HINT,
+                f"`additionalProperties` sees only the members declared beside it, so the schema {_held(node, held)}, "
+                "which a `$ref` or `allOf` part declares; the model merges the parts and takes them as the part "
+                "declares them",
+                _hint(node),
             )
     declared = own | {name for part in parts for name in _declared(part)}
     for part in parts:
-        if part.get("additionalProperties") is False and not part.get("patternProperties"):
-            refused = sorted(declared - _declared(part))
-            if refused:
+        if _closing(part):
+            held = sorted(declared - _declared(part))
+            if held:
                 yield (
                     "allOf" if "allOf" in node else "$ref",
-                    f"a closed `$ref` or `allOf` part refuses {_listed(refused)}, declared elsewhere in the "
-                    "composition, so the schema refuses a value holding them; the model merges the parts and "
-                    "takes them",
-                    HINT,
+                    f"a `$ref` or `allOf` part with `additionalProperties` {_held(part, held)}, declared elsewhere in "
+                    "the composition; the model merges the parts and takes them as declared there",
+                    _hint(part),
                 )
                 return
+
+
+def _closing(node: dict[str, Any]) -> bool:
+    """Whether `additionalProperties` in `node` holds a member it does not declare to more than `true`
+    (`false`, or a schema), where no `patternProperties` may match it instead."""
+    additional = node.get("additionalProperties", True)
+    return additional is not True and additional != {} and not node.get("patternProperties")
+
+
+def _held(node: dict[str, Any], names: list[str]) -> str:
+    """What the `additionalProperties` of `node` does to the members `names`, which it does not see declared."""
+    if node["additionalProperties"] is False:
+        return f"refuses {_listed(names)}"
+    return f"holds {_listed(names)} to its schema"
+
+
+def _hint(node: dict[str, Any]) -> str:
+    if node["additionalProperties"] is False:
+        return HINT
+    return "declare the members again beside `additionalProperties`, so that it sees them as the model does"
 
 
 def _parts(where: Located, graph: RefGraph) -> list[dict[str, Any]]:
