@@ -94,6 +94,23 @@ INEXACT = {
         {"a": 1, "b": 2},
         "oneOf",
     ),
+    # A dynamic reference whose own resource holds a plain anchor of the name: the model takes the other one.
+    "dynamic": (
+        {
+            "$ref": "bagged.json",
+            "$defs": {
+                "word": {"$dynamicAnchor": "entry", "type": "string"},
+                "bag": {
+                    "$id": "bagged.json",
+                    "type": "array",
+                    "items": {"$dynamicRef": "#entry"},
+                    "$defs": {"entry": {"$anchor": "entry"}},
+                },
+            },
+        },
+        [5],
+        "$dynamicRef",
+    ),
     # A schema that takes no value: the model takes values.
     "nolist": ({"type": "string", "enum": []}, "a", "enum"),
     "barred": (

@@ -4,6 +4,7 @@
 left is reported here, keyword by keyword, so that a model which takes an instance its schema
 refuses (or refuses one it takes) is never a silent surprise:
 
+- `$dynamicRef`, which the library resolves once, with no dynamic scope;
 - keywords datamodel-code-generator does not check at all: `contains` (with `minContains` and
   `maxContains`), `dependentSchemas`, and `prefixItems`, whose items it types as one union whatever
   their position;
@@ -215,6 +216,13 @@ def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, 
             continue  # written as a tuple, one type per position
         if keyword in node:
             yield keyword, message, "check it in the code that reads the model, or express it another way"
+    if "$dynamicRef" in node:
+        yield (
+            "$dynamicRef",
+            "the model has no dynamic scope: it resolves `$dynamicRef` once, by the anchor's name, so it may check "
+            "another schema than the one JSON Schema reaches from where the value is validated",
+            "write a `$ref` to the schema meant",
+        )
     if "not" in node and not _required_only(node["not"]):
         yield "not", "the model checks a `not` only when it holds `required` alone", "check it in the code"
     if "if" in node and not readable_condition(node, required):
