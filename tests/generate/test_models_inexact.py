@@ -74,6 +74,11 @@ INEXACT = {
         "type",
     ),
     "voidable": ({"type": ["object", "null"], "properties": {"a": {"type": "integer"}}}, None, "type"),
+    "depending": (
+        {"type": "object", "properties": {"d": {"dependentRequired": {"a": ["b"]}}}},
+        {"d": {"a": 1}},
+        "dependentRequired",
+    ),
     "stamped": ({"type": "object", "properties": {"at": {"format": "date-time"}}}, {"at": "x"}, "format"),
     # The same on a branch whose holder names no type, and on a definition used where none is named.
     "looseunion": ({"anyOf": [{"type": "string"}, {"maximum": 9}]}, 12, "maximum"),
@@ -186,6 +191,7 @@ EXACT = {
     "bounded": {"type": "object", "properties": {"n": {"type": ["integer", "string"], "minimum": 5}}},
     "branched": {"type": "integer", "allOf": [{"minimum": 5}]},
     "partnered": {"allOf": [{"type": "integer"}, {"maximum": 30}]},
+    "distinct": {"type": "object", "properties": {"t": {"uniqueItems": True}}},
     "usedtyped": {
         "type": "object",
         "properties": {"n": {"type": "integer", "$ref": "#/$defs/small"}},
@@ -309,6 +315,7 @@ AGREES = {
     "partnered": [35, 20, "x"],
     "usedtyped": [{"n": 50}, {"n": 5}, {"n": "x"}],
     "absent": [{"a": 1}, {"b": 1}, {}],
+    "distinct": [{"t": [1, 1]}, {"t": [1, 2]}, {"t": "x"}, {"t": 5}],
     "heldagain": [{"a": 1}, {"a": 1, "b": True}, {"b": 1}],
     "groups": [{"x": 1}, {"x": 1, "y": 2}, {}],
     "single": [{"x": "a"}, {"x": "a", "y": "b"}],

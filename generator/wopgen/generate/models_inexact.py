@@ -250,14 +250,16 @@ def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, 
 _ONE_TYPE: dict[str, tuple[str, bool]] = {
     **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), ("number", False)),
     **dict.fromkeys(("minLength", "maxLength", "pattern"), ("string", False)),
-    **dict.fromkeys(("minItems", "maxItems", "uniqueItems", "unevaluatedItems"), ("array", False)),
+    **dict.fromkeys(("minItems", "maxItems", "unevaluatedItems"), ("array", False)),
     "items": ("array", True),
     **dict.fromkeys(
         ("required", "additionalProperties", "minProperties", "maxProperties", "unevaluatedProperties"),
         ("object", False),
     ),
-    **dict.fromkeys(("properties", "patternProperties", "propertyNames", "dependentRequired"), ("object", True)),
+    "dependentRequired": ("object", False),  # fed as conditions, which a value of no named type does not meet
+    **dict.fromkeys(("properties", "patternProperties", "propertyNames"), ("object", True)),
 }
+# `uniqueItems` is left out: the library checks it at run time on an array and takes any other value.
 # What gives a schema object its type, or a say in it, beside `type`: left to the context to judge.
 _TYPING = frozenset({"type", "const", "enum", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "not"})
 # What may type a member beside the `properties` that declare it (the library merges them).
