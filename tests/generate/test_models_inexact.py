@@ -63,6 +63,11 @@ INEXACT = {
         {"v": {"a": 1, "d": 1}},
         "unevaluatedProperties",
     ),
+    "partclosed": (
+        {"type": "object", "allOf": [{"properties": {"a": True}}, {"unevaluatedProperties": False}]},
+        {"a": 1},
+        "unevaluatedProperties",
+    ),
     "maybenull": (
         {
             "type": "object",

@@ -76,8 +76,19 @@ def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str,
     """`unevaluatedProperties` over a `$ref` beside it, or over an `allOf` of one `$ref` alone on a member,
     which the library writes as the referenced class without closing it: the model takes members no
     part declares. Over an `allOf` with members beside it or several parts, or at a schema's root, it
-    closes the class."""
+    closes the class. In an `allOf` part, or beside an `anyOf` or `oneOf`, it sees members the model
+    does not tell apart (those of the other parts, or of the branch a value passes)."""
     if "unevaluatedProperties" not in node or node["unevaluatedProperties"] is True:
+        return
+    if _placing_keyword(pointer) == "allOf" or {"anyOf", "oneOf"}.intersection(node):
+        yield (
+            "unevaluatedProperties",
+            "the model does not hold `unevaluatedProperties` in an `allOf` part, or over an `anyOf` or `oneOf` "
+            "beside it, as JSON Schema does (which sees the members that the other parts, or the branch a value "
+            "passes, declare): the model's verdict on members no part declares may differ",
+            "put `unevaluatedProperties` on the object that holds the `allOf`, beside its parts, or list the members "
+            "and close the object with `additionalProperties`",
+        )
         return
     parts = node.get("allOf")
     lone_ref = isinstance(parts, list) and len(parts) == 1 and isinstance(parts[0], dict) and set(parts[0]) == {"$ref"}
