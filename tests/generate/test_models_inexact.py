@@ -5,6 +5,7 @@ the forms a model does check draw none."""
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from support.corpus_factory import good_files, schema, write
 from support.generated_models import imported_package, takes
 from wopgen.cli import cli
 from wopgen.corpus import load
+from wopgen.corpus.validation import FORMAT_CHECKER
 from wopgen.diagnostics import Diagnostic
 from wopgen.generate.models_formats import FORMAT_SAMPLES
 from wopgen.generate.models_inexact import inexact, pattern_differences
@@ -66,6 +68,27 @@ INEXACT = {
     "partclosed": (
         {"type": "object", "allOf": [{"properties": {"a": True}}, {"unevaluatedProperties": False}]},
         {"a": 1},
+        "unevaluatedProperties",
+    ),
+    # A closed part composed of its own: its `unevaluatedProperties` sees what its parts declare.
+    "nestclosed": (
+        {
+            "type": "object",
+            "allOf": [
+                {"properties": {"a": True}},
+                {"allOf": [{"properties": {"b": True}}], "unevaluatedProperties": False},
+            ],
+        },
+        {"a": 1},
+        "unevaluatedProperties",
+    ),
+    "branchclosed": (
+        {
+            "type": "object",
+            "anyOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"b": {"type": "integer"}}}],
+            "unevaluatedProperties": False,
+        },
+        {"a": "x", "b": "y"},
         "unevaluatedProperties",
     ),
     "maybenull": (
@@ -237,6 +260,11 @@ EXACT = {
         "additionalProperties": False,
         "$defs": {"base": {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": "integer"}}}},
     },
+    # A closed part composed of nothing, alone: it closes the merged class exactly.
+    "partsealed": {
+        "type": "object",
+        "allOf": [{"properties": {"a": {"type": "string"}}, "unevaluatedProperties": False}],
+    },
     "heldagain": {
         "type": "object",
         "allOf": [{"$ref": "#/$defs/base"}],
@@ -307,7 +335,7 @@ def test_each_keyword_a_model_does_not_check_is_reported_and_the_model_disagrees
         found = _found(warnings, name)
         assert len(found) == 1 and f"`{keyword}`" in found[0], (name, found)
         model = getattr(importlib.import_module(f"inexact_models.{name}_schema"), name.title())
-        judge = Draft202012Validator(body, format_checker=Draft202012Validator.FORMAT_CHECKER)  # as the corpus
+        judge = Draft202012Validator(body, format_checker=FORMAT_CHECKER)  # as the corpus
         assert takes(model, instance) != judge.is_valid(instance), name  # the disagreement reported
 
 
@@ -322,6 +350,7 @@ AGREES = {
     "absent": [{"a": 1}, {"b": 1}, {}],
     "distinct": [{"t": [1, 1]}, {"t": [1, 2]}, {"t": "x"}, {"t": 5}],
     "heldagain": [{"a": 1}, {"a": 1, "b": True}, {"b": 1}],
+    "partsealed": [{"a": "x"}, {"a": "x", "b": 1}, {"a": 1}, {}],
     "groups": [{"x": 1}, {"x": 1, "y": 2}, {}],
     "single": [{"x": "a"}, {"x": "a", "y": "b"}],
     "tagged": [{"k": "a", "n": 1}, {"k": "b"}, {"k": "c"}],
@@ -371,6 +400,20 @@ def test_the_cli_says_it_beside_writing_the_package(tmp_path: Path) -> None:
 def test_a_pattern_read_otherwise_in_ecma_262_is_named(pattern: str, python: bool, words: list[str]) -> None:
     found = " ".join(what for what, _hint in pattern_differences(pattern, python=python))
     assert all(word in found for word in words), found
+
+
+def test_a_pattern_the_model_cannot_read_is_named_and_the_model_fails_on_it(tmp_path: Path) -> None:
+    """`\\p{L}` is ECMA-262; Python's `re`, which matches the keys of patternProperties, refuses it, so the
+    model raised re.error instead of a validation error on every object."""
+    body = {"type": "object", "patternProperties": {"^\\p{L}+$": {"type": "integer"}}}
+    warnings: list[Diagnostic] = []
+    imported_package(_files({"lettered": body}), tmp_path, "lettered_models", warnings)
+    found = _found(warnings, "lettered")
+    assert len(found) == 1 and "cannot read it (bad escape \\p" in found[0], found
+    model = importlib.import_module("lettered_models.lettered_schema").Lettered
+    with pytest.raises(re.error):
+        takes(model, {"ab": 1})
+    assert "cannot read it" in pattern_differences("^(?<n>a)b", python=True)[0][0]  # a named group, as ECMA writes it
 
 
 @pytest.mark.parametrize(

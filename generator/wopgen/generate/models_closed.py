@@ -1,8 +1,9 @@
 """A closed object composed with `$ref` or `allOf`, which JSON Schema and the generated models read apart.
 
-`additionalProperties` (`false`, or a schema the other members must pass) sees only the `properties` (and `patternProperties`) written beside it,
-never the members a `$ref` or an `allOf` part declares; the library instead merges every part into one
-class and closes that. So `{"allOf": [{"$ref": "#/$defs/base"}], "additionalProperties": false}` refuses
+`additionalProperties` (`false`, or a schema the other members must pass) sees only the `properties`
+(and `patternProperties`) written beside it, never the members a `$ref` or an `allOf` part declares,
+and so does the `unevaluatedProperties` of a part that nothing else in it evaluates members of; the
+library instead merges every part into one class and closes that. So `{"allOf": [{"$ref": "#/$defs/base"}], "additionalProperties": false}` refuses
 every member of `base` while the model takes them, and a closed part refuses the members declared
 beside it, which the model takes too. `closed_beside` names each such member as a `models-inexact`
 finding.
@@ -30,48 +31,64 @@ def closed_beside(where: Located, graph: RefGraph) -> Iterator[tuple[str, str, s
     if not parts:
         return
     own = _declared(node)
-    if _closing(node):
+    closer = _closer(node, part=False)
+    if closer is not None:
         held = sorted({name for part in parts for name in _declared(part)} - own)
         if held:
             yield (
                 "additionalProperties",
-                f"`additionalProperties` sees only the members declared beside it, so the schema {_held(node, held)}, "
-                "which a `$ref` or `allOf` part declares; the model merges the parts and takes them as the part "
-                "declares them",
-                _hint(node),
+                f"`additionalProperties` sees only the members declared beside it, so the schema "
+                f"{_held(closer[1], held)}, which a `$ref` or `allOf` part declares; the model merges the parts and "
+                "takes them as the part declares them",
+                _hint(closer[1]),
             )
     declared = own | {name for part in parts for name in _declared(part)}
     for part in parts:
-        if _closing(part):
+        closer = _closer(part, part=True)
+        if closer is not None:
             held = sorted(declared - _declared(part))
             if held:
                 yield (
                     "allOf" if "allOf" in node else "$ref",
-                    f"a `$ref` or `allOf` part with `additionalProperties` {_held(part, held)}, declared elsewhere in "
+                    f"a `$ref` or `allOf` part with `{closer[0]}` {_held(closer[1], held)}, declared elsewhere in "
                     "the composition; the model merges the parts and takes them as declared there",
-                    _hint(part),
+                    _hint(closer[1]),
                 )
                 return
 
 
-def _closing(node: dict[str, Any]) -> bool:
-    """Whether `additionalProperties` in `node` holds a member it does not declare to more than `true`
-    (`false`, or a schema), where no `patternProperties` may match it instead."""
+# What may evaluate members of an object beside its own `properties`. Without any of them, a part's
+# `unevaluatedProperties` sees exactly the members `additionalProperties` would.
+APPLICATORS = frozenset(
+    {"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if", "dependentSchemas", "patternProperties"}
+)
+
+
+def _closer(node: dict[str, Any], part: bool) -> tuple[str, Any] | None:
+    """The keyword of `node` that holds the members it does not declare to more than `true` (`false`, or a
+    schema), and its value: `additionalProperties` where no `patternProperties` may match such a member
+    instead, or in a `part` that nothing else evaluates members of, `unevaluatedProperties`."""
     additional = node.get("additionalProperties", True)
-    return additional is not True and additional != {} and not node.get("patternProperties")
+    if additional is not True and additional != {} and not node.get("patternProperties"):
+        return "additionalProperties", additional
+    unevaluated = node.get("unevaluatedProperties", True)
+    alone = part and "additionalProperties" not in node and not APPLICATORS.intersection(node)
+    if alone and unevaluated is not True and unevaluated != {}:
+        return "unevaluatedProperties", unevaluated
+    return None
 
 
-def _held(node: dict[str, Any], names: list[str]) -> str:
-    """What the `additionalProperties` of `node` does to the members `names`, which it does not see declared."""
-    if node["additionalProperties"] is False:
+def _held(closing: Any, names: list[str]) -> str:
+    """What a closing keyword of value `closing` does to the members `names`, which it does not see declared."""
+    if closing is False:
         return f"refuses {_listed(names)}"
     return f"holds {_listed(names)} to its schema"
 
 
-def _hint(node: dict[str, Any]) -> str:
-    if node["additionalProperties"] is False:
+def _hint(closing: Any) -> str:
+    if closing is False:
         return HINT
-    return "declare the members again beside `additionalProperties`, so that it sees them as the model does"
+    return "declare the members again beside the closing keyword, so that it sees them as the model does"
 
 
 def _parts(where: Located, graph: RefGraph) -> list[dict[str, Any]]:

@@ -47,7 +47,7 @@ from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Located, Position, RefGraph, Status, schema_objects, unescape_token, value_at
 from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
-from wopgen.generate.models_closed import closed_beside
+from wopgen.generate.models_closed import APPLICATORS, closed_beside
 from wopgen.generate.models_formats import format_findings
 from wopgen.generate.models_input import REWRITTEN, required_names, tested_members
 from wopgen.generate.models_oneof import overlapping
@@ -76,16 +76,19 @@ def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str,
     """`unevaluatedProperties` over a `$ref` beside it, or over an `allOf` of one `$ref` alone on a member,
     which the library writes as the referenced class without closing it: the model takes members no
     part declares. Over an `allOf` with members beside it or several parts, or at a schema's root, it
-    closes the class. In an `allOf` part, or beside an `anyOf` or `oneOf`, it sees members the model
-    does not tell apart (those of the other parts, or of the branch a value passes)."""
+    closes the class. In an `allOf` part composed of its own, or beside an `anyOf` or `oneOf`, it sees
+    members the model does not tell apart (those of the part's parts, or of the branch a value passes);
+    in a part composed of nothing it sees what `additionalProperties` would (`closed_beside` judges it)."""
     if "unevaluatedProperties" not in node or node["unevaluatedProperties"] is True:
         return
-    if _placing_keyword(pointer) == "allOf" or {"anyOf", "oneOf"}.intersection(node):
+    if (_placing_keyword(pointer) == "allOf" and APPLICATORS.intersection(node)) or {"anyOf", "oneOf"}.intersection(
+        node
+    ):
         yield (
             "unevaluatedProperties",
-            "the model does not hold `unevaluatedProperties` in an `allOf` part, or over an `anyOf` or `oneOf` "
-            "beside it, as JSON Schema does (which sees the members that the other parts, or the branch a value "
-            "passes, declare): the model's verdict on members no part declares may differ",
+            "the model does not hold `unevaluatedProperties` in an `allOf` part that is composed itself, or over an "
+            "`anyOf` or `oneOf` beside it, as JSON Schema does: there it sees the members that the part's own parts, "
+            "or the branch a value passes, declare, and holds the others; the model's verdict on them may differ",
             "put `unevaluatedProperties` on the object that holds the `allOf`, beside its parts, or list the members "
             "and close the object with `additionalProperties`",
         )
@@ -486,6 +489,18 @@ def pattern_differences(pattern: str, *, python: bool) -> list[tuple[str, str]]:
     Python's `re` (a key of patternProperties); so does one with a look-around or a back-reference, which
     the Rust engine cannot run. There `$` also matches before a final newline."""
     python = python or _LOOK_AROUND.search(pattern) is not None
+    if python:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            return [
+                (
+                    f"Python's `re`, which the model runs it with, cannot read it ({exc}), so the model raises that "
+                    "error, not a validation error, on every value it checks",
+                    "write it in what both read: a class of the characters meant for `\\p{...}`, `(?P<name>...)` "
+                    "for `(?<name>...)`",
+                )
+            ]
     found: list[tuple[str, str]] = []
     in_class = False
     class_escapes: set[str] = set()
