@@ -76,6 +76,22 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
         },
         [{"h": "-a-"}, {"h": "a.example"}, {"u": 5}, {"u": "-x-"}],
     ),
+    # Formats the models do not type are annotations, as for the corpus validator: the library read `byte` as
+    # base64, `uuid4` as a version 4 UUID, `decimal` as taking "1.5", and `ulid` imported a package the models
+    # do not depend on (so the whole package did not import).
+    "formatted": (
+        {
+            "type": "object",
+            "properties": {
+                "b": {"type": "string", "format": "byte"},
+                "u": {"type": "string", "format": "uuid4"},
+                "d": {"type": "number", "format": "decimal"},
+                "l": {"type": "string", "format": "ulid"},
+                "n": {"type": "string", "format": "ipv4-network"},
+            },
+        },
+        [{"b": "not base64!"}, {"u": "x"}, {"d": "1.5"}, {"d": 1.5}, {"l": "x"}, {"n": "x"}],
+    ),
     "groupsonly": (
         {"type": "object", "oneOf": [{"required": ["p", "q"]}, {"required": ["p", "r"]}]},
         [{"q": 2}, {"p": 1, "q": 2}, {"p": 1, "q": 2, "r": 3}, {}],

@@ -375,9 +375,6 @@ def generator_config() -> Any:
         allow_remote_refs=False,
         # Optional members whose schema rejects null carry this key (see models_strict).
         field_extra_keys={MARKER},
-        # pydantic's EmailStr needs the optional email-validator package, which a user of the models
-        # may not have: the package would not import. An email stays a strict string.
-        type_mappings=["email=string", "idn-email=string"],
     )
 
 

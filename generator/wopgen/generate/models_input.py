@@ -20,6 +20,12 @@ def library_schema(schema: Any) -> Any:
     return _values_named(_fed(schema))
 
 
+# The formats the models give a Python type (a datetime, an address, a URL, a UUID), as the README lists
+# them. Not `email`: pydantic's EmailStr needs the optional email-validator package, which a user of the
+# models may not have, so the package would not import; an email stays a strict string.
+TYPED_FORMATS = frozenset({"date-time", "date", "time", "duration", "ipv4", "ipv6", "uuid", "uri"})
+
+
 def _fed(schema: Any) -> Any:
     """A copy of `schema` changed where the library would otherwise type it looser than JSON Schema
     reads it:
@@ -42,9 +48,12 @@ def _fed(schema: Any) -> Any:
     - a `pattern` (and a key of `patternProperties`) spells `\\d` and `\\w` as the ASCII classes they
       are in ECMA-262 (`ascii_classes`): the model's regex engines read them over Unicode, so `^\\d+$`
       took Arabic-Indic digits the schema refuses.
-    - a `format: hostname`, an annotation the corpus validator does not check, is left out: the library
-      puts its own hostname pattern on the value in place of the schema's `pattern` (it refused
-      `-a-`, which the schema takes, and raised a TypeError on a number where no type is named).
+    - a `format` the models do not type (`TYPED_FORMATS`) is left out, so the value is the string (or
+      number) its other keywords say. The library reads many formats its own way: `hostname` put its
+      hostname pattern in place of the schema's (it refused `-a-`, which the schema takes, and raised
+      a TypeError on a number where no type is named), `byte` took only base64, `uuid4` only version 4
+      UUIDs, `decimal` took the string "1.5" where the schema says number, and `ulid` imported a
+      package the models do not depend on, so the package did not import at all.
     - an `if` that tests members the object requires anyway, without requiring them itself (`if:
       {properties: {kind: {const: "rating"}}}` beside `required: ["kind"]`), requires them
       (`tested_members`): the library checks only a condition that requires what it
@@ -79,7 +88,7 @@ def _fed(schema: Any) -> Any:
         out["allOf"] = [
             _requiring_tested(part, required if isinstance(required, list) else []) for part in out["allOf"]
         ]
-    if out.get("format") == "hostname":
+    if "format" in out and out["format"] not in TYPED_FORMATS:
         del out["format"]
     if isinstance(out.get("pattern"), str):
         out["pattern"] = ascii_classes(out["pattern"])
