@@ -65,6 +65,8 @@ INEXACT = {
         {"v": {"a": 1, "d": 1}},
         "unevaluatedProperties",
     ),
+    # An `allOf` that names no type types nothing: the keyword beside it is as untyped as without it.
+    "unrolled": ({"allOf": [True], "unevaluatedItems": False}, ["a"], "unevaluatedItems"),
     "partclosed": (
         {"type": "object", "allOf": [{"properties": {"a": True}}, {"unevaluatedProperties": False}]},
         {"a": 1},
@@ -260,6 +262,8 @@ EXACT = {
         "additionalProperties": False,
         "$defs": {"base": {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": "integer"}}}},
     },
+    # A part that names the type types the keyword beside the `allOf`.
+    "parted": {"allOf": [{"type": "string"}], "minLength": 2},
     # A closed part composed of nothing, alone: it closes the merged class exactly.
     "partsealed": {
         "type": "object",
@@ -351,6 +355,7 @@ AGREES = {
     "distinct": [{"t": [1, 1]}, {"t": [1, 2]}, {"t": "x"}, {"t": 5}],
     "heldagain": [{"a": 1}, {"a": 1, "b": True}, {"b": 1}],
     "partsealed": [{"a": "x"}, {"a": "x", "b": 1}, {"a": 1}, {}],
+    "parted": ["a", "ab", 5],
     "groups": [{"x": 1}, {"x": 1, "y": 2}, {}],
     "single": [{"x": "a"}, {"x": "a", "y": "b"}],
     "tagged": [{"k": "a", "n": 1}, {"k": "b"}, {"k": "c"}],

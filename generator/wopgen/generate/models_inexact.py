@@ -288,8 +288,11 @@ def _untyped(
     """A keyword of one JSON type on a schema object that names no type: JSON Schema lets values of every
     other type pass it, while the library either drops it or types the value by it. Only where nothing
     else could type the value: not beside a `$ref`, a union, a condition or values (`const`, `enum`), nor
-    where its place names the type (`_typed_place`)."""
-    if _TYPING.intersection(node) or _typed_place(where, graph, uses, frozenset()):
+    where its place names the type (`_typed_place`). A `$ref` or an `allOf` counts only where it names a
+    type (`_composition_types`): `{"allOf": [true], "unevaluatedItems": false}` took `["a"]`."""
+    if _TYPING.difference(("$ref", "allOf")).intersection(node) or _typed_place(where, graph, uses, frozenset()):
+        return
+    if ("$ref" in node or "allOf" in node) and _composition_types(where, graph, frozenset()):
         return
     keyword = next((k for k in node if k in _ONE_TYPE), None)
     if keyword is None and node.get("format") in ASSERTED_FORMATS:
@@ -339,6 +342,27 @@ def _typed(where: Located, graph: RefGraph, uses: dict[Located, list[Located]], 
     """Whether the schema object at `where` names its type (`type`, `const`, `enum`), itself, through the
     `$ref`s it follows, or by its place (`_typed_place`)."""
     return _names_type(where, graph) or _typed_place(where, graph, uses, seen)
+
+
+def _composition_types(where: Located, graph: RefGraph, seen: frozenset[Located]) -> bool:
+    """Whether the `$ref` chain or the `allOf` parts (and theirs) of the schema object at `where` may name
+    its type: one names `type`, `const` or `enum`, or something else may (a union, a condition), or a
+    `$ref` cannot be followed."""
+    met, complete = graph.chain(where)
+    if not complete or where in seen:
+        return True
+    for at in met:
+        node = graph.node(at)
+        if not isinstance(node, dict):
+            continue
+        if _TYPING.difference(("$ref", "allOf")).intersection(node):
+            return True
+        parts = node.get("allOf")
+        if isinstance(parts, list) and any(
+            _composition_types(at.child("allOf", n), graph, seen | {where}) for n in range(len(parts))
+        ):
+            return True
+    return False
 
 
 def _names_type(where: Located, graph: RefGraph) -> bool:
