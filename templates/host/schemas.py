@@ -70,19 +70,26 @@ def _format_checker() -> FormatChecker:
 @cache
 def _pattern_judge(pattern: str) -> Any:
     try:
-        return jsonschema_rs.validator_for({"$schema": _DIALECT, "pattern": pattern}).is_valid
+        return jsonschema_rs.validator_for({"$schema": _DIALECT, "pattern": pattern})
     except Exception:  # a pattern the compiled validator refuses: Python's `re` reads it
         return None
 
 
-def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
-    """`pattern` as ECMA-262 reads it (through the compiled validator, whose `\\d` takes no Arabic-Indic
-    digit and whose `$` takes no final newline), where it can; else as Python's `re` does."""
-    if not validator.is_type(instance, "string"):
-        return
+def _matches(pattern: str, text: str) -> bool:
+    """Whether `pattern` matches in `text` as ECMA-262 reads it (through the compiled validator, whose `\\d`
+    takes no Arabic-Indic digit and whose `$` takes no final newline), where it can tell; else as Python's
+    `re` does (a pattern it refuses, or a search past its backtracking limit)."""
     judge = _pattern_judge(pattern)
-    matched = judge(instance) if judge is not None else re.search(pattern, instance) is not None
-    if not matched:
+    if judge is not None:
+        if judge.is_valid(text):
+            return True
+        if not any(error.message.startswith("Error executing regex") for error in judge.iter_errors(text)):
+            return False
+    return re.search(pattern, text) is not None
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    if validator.is_type(instance, "string") and not _matches(pattern, instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 

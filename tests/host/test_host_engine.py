@@ -102,6 +102,18 @@ def test_the_host_asserts_the_formats_wopgen_asserts_and_no_other(module, monkey
     assert schemas.errors("run-create-request", odd) == []
 
 
+def test_the_host_explains_a_pattern_as_ecma_262_reads_it(module):
+    """As wopgen's own explaining engine does, so the host never accepts what its compiled judge refused
+    because Python's `re` reads the pattern otherwise."""
+    import re
+
+    schemas = module.schemas
+    for pattern, text in ((r"^\d+$", "\u0661\u0662"), (r"^a$", "a\n"), (r"^\S+$", "a\ufeffb")):
+        assert re.search(pattern, text) and not schemas._matches(pattern, text), pattern
+    assert schemas._matches(r"^(a|aa)+(?=!)!$", "aaaa!")  # look-ahead: still answered
+    assert schemas._matches(r"(a)\1", "xaa") and not schemas._matches(r"(a)\1", "xa")  # Python's re, where refused
+
+
 def test_terminate_completes_and_ask_user_suspends_until_resumed(make_host):
     host = make_host()
     run = host.start_run(loop_request(work(), {"decision": {"kind": "ask-user", "prompt": "ok?"}}, stop()))

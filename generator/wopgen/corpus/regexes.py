@@ -1,8 +1,8 @@
 """Schema `pattern`s evaluated as ECMA-262 reads them, in bounded time.
 
 A pattern is searched by the compiled engine first, so both engines read it alike: ECMA-262's `\\d`,
-`\\w` and `\\s` are narrower or other than Python's (`\\d` takes no Arabic-Indic digit, `\\S` takes no
-no-break space), and its `$` does not match before a final newline. Where the compiled engine
+`\\w` and `\\s` are narrower or other than Python's (`\\d` takes no Arabic-Indic digit, `\\s` takes a
+byte-order mark), and its `$` does not match before a final newline. Where the compiled engine
 refuses a pattern or gives up on a search (its backtracking limit), the pure-Python path below decides.
 
 Python's `re` backtracks, so a pattern such as `^(a+)+$` against a long almost-matching string
