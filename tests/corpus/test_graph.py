@@ -78,6 +78,26 @@ def test_a_dynamic_ref_must_start_somewhere(tmp_path: Path) -> None:
     assert hits(found, "schema-defs-unused") == []
 
 
+def test_a_def_that_dynamic_scope_binds_is_used(tmp_path: Path) -> None:
+    """A `$dynamicAnchor` in `$defs` that a `$dynamicRef` elsewhere names is reached through dynamic scope,
+    with no reference landing on it (the extension pattern of JSON Schema 2020-12): it was reported unused.
+    One whose name no `$dynamicRef` names still is."""
+
+    def extended(files: dict[str, Any]) -> None:
+        files[THING]["properties"]["items"] = {"$ref": "#/$defs/list"}
+        files[THING]["$defs"]["list"] = {
+            "$id": "list.json",
+            "type": "array",
+            "items": {"$dynamicRef": "#item"},
+            "$defs": {"item": {"$dynamicAnchor": "item"}},
+        }
+        files[THING]["$defs"]["named"] = {"$dynamicAnchor": "item", "type": "string"}
+        files[THING]["$defs"]["stray"] = {"$dynamicAnchor": "other", "type": "string"}
+
+    found = diagnose(corpus_of(tmp_path / "c", extended))
+    assert [d.message for d in found if d.rule == "schema-defs-unused"] == ["$defs/stray is never referenced"]
+
+
 def test_an_anchor_reference_uses_its_def_and_bundles(tmp_path: Path) -> None:
     root = corpus_of(tmp_path / "c", _anchored, api_files())
     corpus = load(root)

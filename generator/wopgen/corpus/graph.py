@@ -654,15 +654,30 @@ class RefGraph:
     @cached_property
     def used_defs(self) -> dict[str, frozenset[str]]:
         """Schema path -> names of its top-level `$defs` entries that some `$ref` (or `$dynamicRef`) lands
-        in or below."""
+        in or below, or that hold a `$dynamicAnchor` some `$dynamicRef` may bind to: dynamic scope reaches it
+        from wherever validation passed through its resource, with no `$ref` landing there."""
         used: dict[str, set[str]] = {}
-        for site in [*self.sites, *self.dynamic_sites]:
-            if site.target is None:
-                continue
-            parts = site.target.pointer.split("/")
+        landed = [site.target for site in [*self.sites, *self.dynamic_sites] if site.target is not None]
+        for target in [*landed, *self._dynamic_anchors()]:
+            parts = target.pointer.split("/")
             if len(parts) >= 3 and parts[1] == DEFS:
-                used.setdefault(site.target.path, set()).add(unescape_token(parts[2]))
+                used.setdefault(target.path, set()).add(unescape_token(parts[2]))
         return {path: frozenset(names) for path, names in used.items()}
+
+    def _dynamic_anchors(self) -> list[Located]:
+        """The objects whose `$dynamicAnchor` names the anchor of some `$dynamicRef` of the corpus."""
+        names = {split_fragment(site.uri)[1] for site in self.dynamic_sites} - {""}
+        found = []
+        for path in sorted(self.corpus.schemas) if names else ():
+            text = self.corpus.schemas[path].text
+            if '"$dynamicAnchor"' not in text and "\\u" not in text:  # none written: no walk
+                continue
+            found += [
+                Located(path, item.pointer)
+                for item in self._walk(path)
+                if item.position is Position.SCHEMA and item.node.get("$dynamicAnchor") in names
+            ]
+        return found
 
     @cached_property
     def edges(self) -> dict[str, frozenset[str]]:
