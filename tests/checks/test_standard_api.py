@@ -234,6 +234,30 @@ def test_openapi_objects_shared_from_another_file_are_read_there(findings):
     assert [d.rule for d in api_findings(findings, _shared_openapi(broken))] == ["api-openapi"]
 
 
+def test_the_loader_reads_the_shared_files_once_and_the_cached_check_sees_an_edit(make_corpus):
+    """Read by the loader, a shared file's bytes are in what the cached `api` check is keyed by: an edit
+    to it runs the check again. Files it refers to are followed; an excluded one is not read."""
+    from wopgen.corpus import load
+
+    good = "ThingId:\n  $ref: 'more.yaml#/ThingId'\n"
+    more = "ThingId:\n  name: thingId\n  in: path\n  required: true\n  schema:\n    type: string\n"
+
+    def edit(files: Files) -> None:
+        _shared_openapi(good)(files)
+        files["spec/api/common/more.yaml"] = more
+        files["spec/api/common/unused.yaml"] = "Nothing: {}\n"
+
+    root = make_corpus(edit)
+    corpus = load(root)
+    shared = ["spec/api/common/more.yaml", "spec/api/common/parameters.yaml", "spec/api/common/responses.yaml"]
+    assert sorted(corpus.api_shared) == shared and all(path in corpus.sources for path in shared)
+    check = ["--root", str(root), "check", "--select", "api-"]
+    assert CliRunner().invoke(cli, check).exit_code == 0
+    (root / "spec/api/common/more.yaml").write_text(more.replace("in: path", "in: body"), encoding="utf-8")
+    result = CliRunner().invoke(cli, check)
+    assert result.exit_code == 1 and "api-openapi" in result.output
+
+
 def test_what_a_shared_file_refers_to_is_never_fetched(findings, monkeypatch):
     import urllib.request
 

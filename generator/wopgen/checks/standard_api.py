@@ -22,7 +22,7 @@ from referencing.jsonschema import DRAFT7
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import StandardDocument, template_names
-from wopgen.corpus.documents import ParseError, line_at, locate_at, parse_yaml
+from wopgen.corpus.documents import line_at, locate_at
 from wopgen.corpus.graph import ref_strings
 from wopgen.diagnostics import Diagnostic, define
 
@@ -75,10 +75,11 @@ _READ_SCHEMES = ("", "file", "http", "https")  # the schemes `_CorpusFiles` answ
 
 class _CorpusFiles:
     """What openapi-spec-validator reads where an OpenAPI document refers to another file: the corpus file
-    (a schema, by its path or its `$id`, or a shared YAML or JSON fragment), read from the corpus and never
-    fetched. A reference to anything else stands for an empty object; it has its own finding
-    (`api-ref-unresolved`, `schema-ref-external`). In what is read, a reference of a scheme answered nowhere
-    here is dropped too, so the validator never reaches past the corpus."""
+    (a schema, by its path or its `$id`, another API document, or a file they share parts from, which the
+    loader read: `Corpus.api_shared`), never fetched or read again. A reference to anything else stands
+    for an empty object; it has its own finding (`api-ref-unresolved`, `schema-ref-external`). In what is
+    read, a reference of a scheme answered nowhere here is dropped too, so the validator never reaches
+    past the corpus."""
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
@@ -87,22 +88,16 @@ class _CorpusFiles:
     def __call__(self, uri: str) -> Any:
         document = uri.partition("#")[0]
         parts = urlsplit(document)
+        corpus = self.corpus
         if parts.scheme in ("http", "https"):
-            schema = self.corpus.schemas_by_uri.get(document)
-            return _local(schema.data) if schema is not None else {}
-        try:
-            relative = Path(unquote(parts.path)).resolve().relative_to(self.root).as_posix()
-        except ValueError:
-            return {}
-        if relative in self.corpus.schemas:
-            return _local(self.corpus.schemas[relative].data)
-        if not self.corpus.exists(relative):
-            return {}
-        try:
-            text = (self.root / relative).read_text(encoding="utf-8")
-            return _local(json.loads(text) if relative.endswith(".json") else parse_yaml(relative, text).data)
-        except (OSError, UnicodeDecodeError, ValueError, ParseError):
-            return {}
+            found: Any = corpus.schemas_by_uri.get(document)
+        else:
+            try:
+                relative = Path(unquote(parts.path)).resolve().relative_to(self.root).as_posix()
+            except ValueError:
+                return {}
+            found = corpus.schemas.get(relative) or corpus.api.get(relative) or corpus.api_shared.get(relative)
+        return {} if found is None else _local(found.data)
 
 
 def _local(data: Any) -> Any:

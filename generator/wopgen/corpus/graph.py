@@ -275,6 +275,11 @@ def _child_position(position: Position, key: str) -> Position:
     return Position.OTHER
 
 
+def beside(path: str, target: str) -> str:
+    """The corpus path a relative reference `target` (no fragment) written in the file `path` names."""
+    return posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+
+
 def ref_strings(data: Any) -> Iterator[tuple[list[Any], str]]:
     """Every `$ref` string of a document that is not a schema of the corpus (an OpenAPI or AsyncAPI
     document), with the path of the object holding it; iterative, so depth cannot overflow."""
@@ -636,7 +641,7 @@ class RefGraph:
                 return None, f"{target} is not a schema of the corpus (nothing is fetched from the network)"
             found = schema.path
         else:
-            found = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+            found = beside(path, target)
             if not corpus.inside(found):
                 return None, f"{target} leaves the corpus"
             if found not in corpus.schemas:

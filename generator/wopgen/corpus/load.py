@@ -15,9 +15,11 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import urldefrag
 
 from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
 from wopgen.corpus.files import Listing, decodable, holds_file, listing, matched_or_below, shown
+from wopgen.corpus.graph import beside, ref_strings
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.markdown_memo import MarkdownMemo
 from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, Instance, ParsedOnUse, gc_paused
@@ -182,6 +184,30 @@ class _Reader:
         return lambda: self.parse_markdown(rel, text)
 
 
+_DATA_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def _read_api_shared(corpus: Corpus, reader: _Reader, excluded: tuple[str, ...]) -> None:
+    """Read the files the API documents share parts from (`corpus.api_shared`), following `$ref`s from
+    document to file: a listed YAML or JSON file that is no schema, document or excluded file. Read
+    here, they are read once, with the loader's guards, and their bytes count in what the checks saw."""
+    todo = list(corpus.api.values())
+    while todo:
+        doc = todo.pop()
+        for _where, ref in ref_strings(doc.data):
+            target = urldefrag(ref)[0]
+            if not target or "://" in target or not target.endswith(_DATA_SUFFIXES):
+                continue
+            rel = beside(doc.path, target)
+            known = rel in corpus.api or rel in corpus.api_shared or rel in corpus.schemas
+            if known or rel not in corpus.files or matched_or_below(rel, excluded):
+                continue
+            shared = reader.read_yaml(rel)
+            if shared is not None:
+                corpus.api_shared[rel] = shared
+                todo.append(shared)
+
+
 def _unusable(found: os.stat_result) -> str | None:
     """Why the file `found` describes is not read, or None: only a regular file within the size limit is."""
     if not stat.S_ISREG(found.st_mode):
@@ -331,6 +357,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
             ydoc = reader.read_yaml(path)
             if ydoc is not None:
                 corpus.api[ydoc.path] = ydoc
+        _read_api_shared(corpus, reader, excluded)
 
     invariants = optional("invariants", settings.invariants, "file")
     if invariants:

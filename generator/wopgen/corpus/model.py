@@ -170,6 +170,9 @@ class Corpus:
     docs: MutableMapping[str, MarkdownDoc] = field(default_factory=ParsedOnUse)
     rfcs: MutableMapping[str, Rfc] = field(default_factory=ParsedOnUse)
     api: dict[str, YamlDoc] = field(default_factory=dict)
+    # The YAML or JSON files (not schemas) the API documents share parts from by `$ref`, and those these
+    # refer to in turn, wherever they are in the corpus: `common/parameters.yaml` of a multi-file OpenAPI.
+    api_shared: dict[str, YamlDoc] = field(default_factory=dict)
     invariants: YamlDoc | None = None
     # The changelog under its path (none or one entry), read at load and parsed when first asked
     # for: most commands never read it. See `changelog`.
