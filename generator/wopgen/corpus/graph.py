@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 _NAME_MAPS = SCHEMA_MAPS | {DEFS}
 # An object whose only members are these is a pure reference: it adds nothing to its target.
-_PURE_REF_KEYS = frozenset({"$ref", "description", "title", "$comment"})
+PURE_REF_KEYS = frozenset({"$ref", "description", "title", "$comment"})
 # A reference that is one file name (no scheme, folder, query or dot segment), with or without a fragment;
 # a base of the web (`http`, `https`: urljoin resolves only in the schemes it knows) with a path; an
 # absolute reference of the web that parsing and unparsing give back unchanged.
@@ -710,7 +710,7 @@ class RefGraph:
         pure = {
             site.source: site
             for site in self.sites
-            if site.target is not None and set(self._holder(site)) <= _PURE_REF_KEYS
+            if site.target is not None and set(self._holder(site)) <= PURE_REF_KEYS
         }
         found: list[Cycle] = []
         reported: set[frozenset[Located]] = set()

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wopgen.corpus.graph import Located, RefGraph
+from wopgen.generate.models_input import EVALUATING
 
 HINT = (
     "write `unevaluatedProperties: false` instead, which sees the members of every part, or list the "
@@ -59,9 +60,7 @@ def closed_beside(where: Located, graph: RefGraph) -> Iterator[tuple[str, str, s
 
 # What may evaluate members of an object beside its own `properties`. Without any of them, a part's
 # `unevaluatedProperties` sees exactly the members `additionalProperties` would.
-APPLICATORS = frozenset(
-    {"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if", "dependentSchemas", "patternProperties"}
-)
+APPLICATORS = EVALUATING | {"patternProperties"}
 
 
 def _closer(node: dict[str, Any], part: bool) -> tuple[str, Any] | None:

@@ -49,7 +49,7 @@ from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import APPLICATORS, closed_beside
 from wopgen.generate.models_formats import format_findings
-from wopgen.generate.models_input import REWRITTEN, required_names, tested_members
+from wopgen.generate.models_input import REWRITTEN, WORDS, required_names, tested_members
 from wopgen.generate.models_oneof import overlapping
 
 INEXACT = define(
@@ -61,9 +61,7 @@ INEXACT = define(
     "a keyword of one type on a schema naming no type, or a pattern the model's regex engine reads otherwise than ECMA-262.",
 )
 
-_ANNOTATIONS = frozenset(
-    {"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly", "$id", "$anchor"}
-)
+_ANNOTATIONS = WORDS | {"$id"}
 _UNCHECKED = {
     "contains": "the model does not check `contains` (nor `minContains`/`maxContains`)",
     "dependentSchemas": "the model does not check `dependentSchemas`",

@@ -11,6 +11,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from wopgen.compat.cover import json_type, within
 from wopgen.corpus.graph import map_subschemas
 
 
@@ -171,7 +172,7 @@ def _nested_id(document: dict[str, Any]) -> bool:
 
 
 # Keywords that say nothing of which values a schema takes.
-_WORDS = frozenset(
+WORDS = frozenset(
     {"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly", "$anchor"}
 )
 
@@ -184,13 +185,13 @@ def _enum_narrowed(node: dict[str, Any]) -> dict[str, Any]:
     `[2]`), so where every value left passes the keywords beside it, which then say nothing more, such
     a list is fed alone. `node` as written when none of the values passes them, or when they cannot be
     read on their own (a `$ref`, a keyword of the wrong shape)."""
-    siblings = {key: value for key, value in node.items() if key != "enum" and key not in _WORDS and key[:2] != "x-"}
+    siblings = {key: value for key, value in node.items() if key != "enum" and key not in WORDS and key[:2] != "x-"}
     listed: list[Any] = node["enum"]
     if not siblings:
         return node
     if siblings.keys() == {"type"} and isinstance(siblings["type"], str | list):  # the common case, told apart quickly
         named = {siblings["type"]} if isinstance(siblings["type"], str) else set(siblings["type"])
-        kept = [value for value in listed if _json_types(value) & named]
+        kept = [value for value in listed if within(frozenset({json_type(value)}), frozenset(named))]
     elif '"$ref"' in json.dumps(siblings) or '"$dynamicRef"' in json.dumps(siblings):
         return node  # judged only with the corpus around it
     else:
@@ -208,21 +209,6 @@ def _enum_narrowed(node: dict[str, Any]) -> dict[str, Any]:
     if isinstance(kinds, list) and "null" in kinds and None not in kept:  # the library would take null
         narrowed["type"] = [kind for kind in kinds if kind != "null"]
     return narrowed
-
-
-def _json_types(value: Any) -> set[str]:
-    """The JSON Schema types `value` is an instance of (an integral number is an integer and a number)."""
-    if value is None:
-        return {"null"}
-    if isinstance(value, bool):
-        return {"boolean"}
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
-        return {"integer", "number"}
-    if isinstance(value, float):
-        return {"number"}
-    if isinstance(value, str):
-        return {"string"}
-    return {"array"} if isinstance(value, list) else {"object"}
 
 
 # What gives an object members or shapes beside `required`: with any of it, `required` is left to the library.
@@ -244,7 +230,7 @@ def required_names(node: dict[str, Any]) -> list[str]:
         return []
     groups = [node.get("required", []), *(branch for branches in unions for branch in branches)]
     if not all(isinstance(group, list) for group in groups[:1]) or not all(
-        isinstance(branch, dict) and set(branch) - _WORDS == {"required"} and isinstance(branch["required"], list)
+        isinstance(branch, dict) and set(branch) - WORDS == {"required"} and isinstance(branch["required"], list)
         for branch in groups[1:]
     ):
         return []
@@ -271,7 +257,9 @@ def _absent_as_not_required(node: dict[str, Any]) -> dict[str, Any]:
 
 
 # Keywords whose parts `unevaluatedProperties` also sees, beyond `properties` and `patternProperties`.
-_PARTS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$dynamicRef", "dependentSchemas"})
+EVALUATING = frozenset(
+    {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$dynamicRef", "dependentSchemas"}
+)
 
 
 def _only_beside_members(node: dict[str, Any]) -> bool:
@@ -283,7 +271,7 @@ def _only_beside_members(node: dict[str, Any]) -> bool:
         isinstance(unevaluated, dict | bool)
         and unevaluated is not True
         and "additionalProperties" not in node
-        and not _PARTS.intersection(node)
+        and not EVALUATING.intersection(node)
     )
 
 
@@ -299,7 +287,7 @@ def _ref_beside(node: dict[str, Any]) -> dict[str, Any]:
         or set(parts[0]) != {"$ref"}
         or "$ref" in node
         or "unevaluatedProperties" in node
-        or not set(node) - _WORDS - {"allOf"}
+        or not set(node) - WORDS - {"allOf"}
     ):
         return node
     return {"$ref": parts[0]["$ref"], **{key: value for key, value in node.items() if key != "allOf"}}

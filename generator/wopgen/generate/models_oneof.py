@@ -15,12 +15,11 @@ import json
 from typing import Any
 
 from wopgen.compat.cover import json_type, types, values
-from wopgen.corpus.graph import Located, RefGraph
+from wopgen.corpus.graph import PURE_REF_KEYS, Located, RefGraph
 from wopgen.corpus.validation import ASSERTED_FORMATS
 
 MAX_DEPTH = 8  # members followed down; deeper, the pair is not shown apart
 _OBJECT = frozenset({"object"})
-_WORDS = frozenset({"$ref", "description", "title", "$comment"})
 
 
 def overlapping(
@@ -53,7 +52,7 @@ def _resolved(where: Located, graph: RefGraph) -> Schema | None:
     """The schema at `where`, with a `$ref` that stands alone (beside annotations) followed; None where
     it cannot be (a `$ref` beside other keywords, both of which hold, is not read here)."""
     met, complete = graph.chain(where)
-    if not complete or any(not set(graph.node(loc)) <= _WORDS for loc in met[:-1]):
+    if not complete or any(not set(graph.node(loc)) <= PURE_REF_KEYS for loc in met[:-1]):
         return None
     node = graph.node(met[-1])
     return (node, met[-1]) if isinstance(node, dict | bool) else None
