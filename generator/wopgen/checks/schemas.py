@@ -17,7 +17,8 @@ from wopgen.corpus.events import (
     event_types,
     type_index,
 )
-from wopgen.corpus.graph import Position, Status
+from wopgen.corpus.graph import Status
+from wopgen.corpus.keywords import draft_of
 from wopgen.diagnostics import Diagnostic, define
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -27,7 +28,11 @@ CONTENT_FIELDS = frozenset(
 
 METASCHEMA = define("schema-metaschema", "error", "A schema is not a valid JSON Schema 2020-12 document.")
 DIALECT_RULE = define("schema-dialect", "error", f"`$schema` is missing or is not {DIALECT}.")
-ID_RULE = define("schema-id", "error", "`$id` is missing or is not the configured base followed by the file name.")
+ID_RULE = define(
+    "schema-id",
+    "error",
+    "`$id` (`id` in a draft-04 schema) is missing or is not the configured base followed by the file name.",
+)
 ID_DUPLICATE = define(
     "schema-id-duplicate", "error", "Two schema files, or a subschema and another schema, claim the same `$id`."
 )
@@ -113,16 +118,19 @@ def _check_document(corpus: Corpus, path: str, doc: JsonDoc, seen_ids: dict[str,
         found = "missing" if dialect is None else f"{dialect!r}"
         yield DIALECT_RULE.at(path, line, f"$schema is {found}", f'set "$schema": "{DIALECT}"')
     expected = corpus.expected_id(path)
-    declared = data.get("$id")
+    key = draft_of(data).id_key  # `id` in a draft-04 schema
+    declared = data.get(key)
     if declared != expected:
         found = "missing" if declared is None else f"{declared!r}"
-        yield ID_RULE.at(path, doc.line("/$id"), f"$id is {found}, expected {expected!r}", f'set "$id": "{expected}"')
+        yield ID_RULE.at(
+            path, doc.line("/" + key), f"{key} is {found}, expected {expected!r}", f'set "{key}": "{expected}"'
+        )
     if isinstance(declared, str):
         if declared in seen_ids:
             yield ID_DUPLICATE.at(
                 path,
-                doc.line("/$id"),
-                f"$id {declared!r} is also declared by {seen_ids[declared]}",
+                doc.line("/" + key),
+                f"{key} {declared!r} is also declared by {seen_ids[declared]}",
                 "give each schema its own $id (base + file name)",
             )
         else:
@@ -141,16 +149,17 @@ def _check_nested_ids(corpus: Corpus) -> Iterator[Diagnostic]:
         doc = corpus.schemas[path]
         if not isinstance(doc.data, dict) or not may_embed_id(doc.text, doc.data):
             continue
+        key = draft_of(doc.data).id_key
         for item in corpus.graph.objects(path):
-            if not item.pointer or item.position is not Position.SCHEMA or not isinstance(item.node.get("$id"), str):
+            if not item.pointer or item.declared is None:
                 continue
             claimed = urldefrag(item.base).url
             owner = claims.setdefault(claimed, f"{path}#{item.pointer}")
             if owner != f"{path}#{item.pointer}":
                 yield ID_DUPLICATE.at(
                     path,
-                    doc.line(item.pointer + "/$id"),
-                    f"the $id at {item.pointer} claims {claimed!r}, which {owner} already has",
+                    doc.line(f"{item.pointer}/{key}"),
+                    f"the {key} at {item.pointer} claims {claimed!r}, which {owner} already has",
                     "give the subschema an $id of its own, or drop its $id and $ref the other schema",
                 )
 
@@ -191,9 +200,11 @@ def _check_refs(corpus: Corpus) -> Iterator[Diagnostic]:
             )
         elif site.status in _UNRESOLVED_HINTS:
             line, col = site.locate()
-            yield REF_UNRESOLVED.at(
-                site.path, line, f"{site.keyword} {site.ref!r}: {site.detail}", _UNRESOLVED_HINTS[site.status], col=col
-            )
+            hint = _UNRESOLVED_HINTS[site.status]
+            if site.status is Status.NO_NODE and draft_of(site.doc.data).legacy:
+                key = draft_of(site.doc.data).id_key
+                hint = f'point at an existing subschema (#/definitions/<name>), or declare the anchor it names ("{key}": "#<name>")'
+            yield REF_UNRESOLVED.at(site.path, line, f"{site.keyword} {site.ref!r}: {site.detail}", hint, col=col)
 
 
 _UNRESOLVED_HINTS = {

@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from wopgen.corpus.keywords import draft_of
+
 # How many nodes a YAML document may expand to once every alias is followed.
 MAX_EXPANDED_NODES = 200_000
 
@@ -147,8 +149,9 @@ def may_embed_id(text: str, data: Any) -> bool:
     read from its source `text`: every such member is written `"$id"` there unless a `\\u` escape
     spells it, so a text with no escape and no `"$id"` beyond the root's own cannot have one (and
     need not be walked to know)."""
-    own = 1 if isinstance(data, dict) and "$id" in data else 0
-    return "\\u" in text or text.count('"$id"') > own
+    key = draft_of(data).id_key  # `id` in a draft-04 schema
+    own = 1 if isinstance(data, dict) and key in data else 0
+    return "\\u" in text or text.count(f'"{key}"') > own
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,18 @@ from urllib.parse import urldefrag, urljoin, urlsplit, uses_relative
 import referencing.exceptions
 
 from wopgen.corpus.documents import JsonDoc, escape_token, may_embed_id
-from wopgen.corpus.keywords import DEFS, INSTANCE_DATA, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
+from wopgen.corpus.keywords import (
+    CURRENT,
+    DEFS,
+    INSTANCE_DATA,
+    Draft,
+    declared_id,
+    draft_of,
+)
 
 if TYPE_CHECKING:
     from wopgen.corpus.model import Corpus
 
-_NAME_MAPS = SCHEMA_MAPS | {DEFS}
 # An object whose only members are these is a pure reference: it adds nothing to its target.
 PURE_REF_KEYS = frozenset({"$ref", "description", "title", "$comment"})
 # A reference that is one file name (no scheme, folder, query or dot segment), with or without a fragment;
@@ -114,6 +120,7 @@ class SchemaObject(NamedTuple):
     node: dict[str, Any]
     position: Position
     base: str
+    declared: str | None = None  # the `$id` of a schema object that declares one (`id` in draft-04)
 
 
 @dataclass(frozen=True)
@@ -215,7 +222,9 @@ _CONTAINERS = (dict, list)
 
 
 def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
-    """Every object of a schema document in document order, iteratively (deep nesting cannot overflow)."""
+    """Every object of a schema document in document order, iteratively (deep nesting cannot overflow),
+    read in the draft its `$schema` names: which keywords hold subschemas, which member is an `$id`."""
+    draft = draft_of(data)
     stack: list[tuple[str, Any, Position, str]] = [("", data, Position.SCHEMA, base)]
     while stack:  # only objects and lists are stacked: other values hold no object
         ptr, node, position, here = stack.pop()
@@ -226,13 +235,14 @@ def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
             continue
         if not isinstance(node, dict):
             continue
-        if position is Position.SCHEMA and isinstance(node.get("$id"), str):
-            here = rebased(here, node["$id"])
-        yield SchemaObject(ptr, node, position, here)
+        declared = draft.id_of(node) if position is Position.SCHEMA and draft.id_key in node else None
+        if declared is not None:
+            here = rebased(here, declared)
+        yield SchemaObject(ptr, node, position, here, declared)
         for key, value in reversed(node.items()):
             if isinstance(value, _CONTAINERS):
                 token = escape_token(key) if "~" in key or "/" in key else key
-                stack.append((f"{ptr}/{token}", value, _child_position(position, key), here))
+                stack.append((f"{ptr}/{token}", value, _child_position(draft, position, key), here))
 
 
 def inline_properties(node: Any, depth: int) -> Iterator[tuple[str, Any, bool]]:
@@ -259,7 +269,7 @@ def inline_properties(node: Any, depth: int) -> Iterator[tuple[str, Any, bool]]:
     return visit(node, "", 0)
 
 
-def _child_position(position: Position, key: str) -> Position:
+def _child_position(draft: Draft, position: Position, key: str) -> Position:
     if position is Position.DATA:
         return Position.DATA
     if position is Position.NAMES:
@@ -268,9 +278,9 @@ def _child_position(position: Position, key: str) -> Position:
         return Position.DATA
     if position is Position.OTHER:
         return Position.OTHER
-    if key in _NAME_MAPS:
+    if key in draft.maps:
         return Position.NAMES
-    if key in SCHEMA_LISTS or key in SCHEMA_SINGLES:
+    if key in draft.lists or key in draft.singles:
         return Position.SCHEMA
     return Position.OTHER
 
@@ -295,20 +305,22 @@ def ref_strings(data: Any) -> Iterator[tuple[list[Any], str]]:
             stack.extend(([*path, i], v) for i, v in reversed(list(enumerate(node))))
 
 
-def map_subschemas(schema: Any, change: Callable[[Any], Any]) -> Any:
-    """A shallow copy of `schema` with `change` applied to each of its immediate subschemas."""
+def map_subschemas(schema: Any, change: Callable[[Any], Any], draft: Draft = CURRENT) -> Any:
+    """A shallow copy of `schema` with `change` applied to each of its immediate subschemas, as `draft`
+    (the one of the document it is part of) places them: an array `items` before 2020-12 holds one per
+    position, a `dependencies` value that is a list of names is left as it is."""
     if not isinstance(schema, dict):
         return schema
     out = dict(schema)
-    for key in sorted(_NAME_MAPS):
+    for key in sorted(draft.maps):
         if isinstance(out.get(key), dict):
-            out[key] = {name: change(sub) for name, sub in out[key].items()}
-    for key in sorted(SCHEMA_LISTS):
+            out[key] = {name: change(sub) if isinstance(sub, dict | bool) else sub for name, sub in out[key].items()}
+    for key in sorted(draft.lists):
         if isinstance(out.get(key), list):
             out[key] = [change(sub) for sub in out[key]]
-    for key in sorted(SCHEMA_SINGLES):
+    for key in sorted(draft.singles):
         if key in out:
-            out[key] = change(out[key])
+            out[key] = [change(sub) for sub in out[key]] if isinstance(out[key], list) else change(out[key])
     return out
 
 
@@ -398,8 +410,9 @@ class RefGraph:
         if len(written) != text.count('"$ref"'):
             return None
         base = self.corpus.uri_of(path)
-        if isinstance(doc.data.get("$id"), str):
-            base = rebased(base, doc.data["$id"])
+        declared = declared_id(doc.data)
+        if declared is not None:
+            base = rebased(base, declared)
         files = self._files_by_uri
         own = files is not None and files.get(base) == path
         return {
@@ -466,13 +479,13 @@ class RefGraph:
                 continue
             key = uri.rstrip("#")  # how the registry files it
             claims = [key]
-            declared = doc.data.get("$id")
-            if isinstance(declared, str):
+            declared = declared_id(doc.data)
+            if declared is not None:
                 claims.append(join_uri(key, declared.rstrip("#")))  # how its crawl files it again
             for claim in claims:
                 if table.setdefault(claim, doc.path) != doc.path:
                     return None
-            if may_embed_id(doc.text, doc.data) and any("$id" in item.node for item in self._walk(doc.path)[1:]):
+            if may_embed_id(doc.text, doc.data) and any(item.declared is not None for item in self._walk(doc.path)[1:]):
                 return None
         return table
 
@@ -748,7 +761,7 @@ class RefGraph:
             if not isinstance(node, dict):
                 return node
             site = self.site_at(Located(where.path, pointer))
-            embedded = not top and isinstance(node.get("$id"), str) and site_position(pointer) is not None
+            embedded = not top and declared.get(pointer) is not None
             out: dict[str, Any] = {}
             for key, value in node.items():
                 if embedded and key in drop:
@@ -759,10 +772,5 @@ class RefGraph:
                     out[key] = copy(value, f"{pointer}/{escape_token(key)}", False)
             return out
 
-        positions = {item.pointer: item.position for item in self.objects(where.path)}
-
-        def site_position(pointer: str) -> Position | None:
-            position = positions.get(pointer)
-            return position if position is Position.SCHEMA else None
-
+        declared = {item.pointer: item.declared for item in self.objects(where.path)}
         return copy(self.node(where), where.pointer, True)

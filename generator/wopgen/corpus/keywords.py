@@ -1,6 +1,12 @@
-"""JSON Schema 2020-12 keyword tables shared by every walker of schemas in the toolchain."""
+"""JSON Schema keyword tables shared by every walker of schemas in the toolchain: those of 2020-12, and
+where each draft keeps subschemas (`Draft`)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referencing.jsonschema import DRAFT3, DRAFT4, DRAFT6, DRAFT7, DRAFT201909, DRAFT202012, specification_with
 
 # Keywords whose value maps names to subschemas (`$defs` is kept apart: definitions, not constraints).
 SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
@@ -25,3 +31,69 @@ SCHEMA_SINGLES = frozenset(
 )
 # Keywords whose value is instance data, never a schema: a `$ref` inside them is not a reference.
 INSTANCE_DATA = frozenset({"const", "enum", "examples", "default"})
+
+
+@dataclass(frozen=True)
+class Draft:
+    """Where one draft of JSON Schema keeps subschemas, and how it names a schema object's own URI, as
+    `referencing` (the registry every `$ref` resolves in) reads that draft: the `$ref` graph walks a
+    schema document with the draft its `$schema` names, so both find the same embedded resources."""
+
+    maps: frozenset[str]  # keywords mapping names to subschemas (`$defs` and `definitions` among them)
+    lists: frozenset[str]  # keywords holding a list of subschemas
+    singles: frozenset[str]  # keywords holding one subschema (`items` before 2020-12: one, or a list)
+    id_key: str  # `$id`; `id` in drafts 3 and 4
+    legacy: bool  # drafts 3 to 7: an id beside `$ref` is ignored, and one that is a fragment names an anchor
+
+    def id_of(self, node: dict[str, Any]) -> str | None:
+        """The URI `node` (a schema object) declares for itself, as its draft reads it (None: none)."""
+        declared = node.get(self.id_key)
+        if not isinstance(declared, str) or (self.legacy and ("$ref" in node or declared.startswith("#"))):
+            return None
+        return declared
+
+
+_CURRENT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+_SINCE_06 = frozenset({"additionalItems", "additionalProperties", "contains", "items", "not", "propertyNames"})
+_LEGACY_MAPS = frozenset({"definitions", "patternProperties", "properties", "dependencies"})
+_COMPOSED = frozenset({"allOf", "anyOf", "oneOf"})
+
+# Keyword sets of each draft, by the `referencing` specification that reads it. `referencing` takes
+# `definitions` as a place of subschemas in 2019-09 and 2020-12 too, so the walk does.
+CURRENT = Draft(SCHEMA_MAPS | {DEFS, "definitions"}, SCHEMA_LISTS, SCHEMA_SINGLES, "$id", False)
+_DRAFTS = {
+    DRAFT202012: CURRENT,
+    DRAFT201909: Draft(
+        frozenset({"properties", "patternProperties", "dependentSchemas", DEFS, "definitions"}),
+        _COMPOSED,
+        (SCHEMA_SINGLES - {"prefixItems"}) | {"additionalItems"},
+        "$id",
+        False,
+    ),
+    DRAFT7: Draft(_LEGACY_MAPS, _COMPOSED, _SINCE_06 | {"if", "then", "else"}, "$id", True),
+    DRAFT6: Draft(_LEGACY_MAPS, _COMPOSED, _SINCE_06, "$id", True),
+    DRAFT4: Draft(
+        _LEGACY_MAPS, _COMPOSED, frozenset({"additionalItems", "additionalProperties", "items", "not"}), "id", True
+    ),
+    DRAFT3: Draft(
+        _LEGACY_MAPS,
+        frozenset({"extends"}),
+        frozenset({"additionalItems", "additionalProperties", "items", "extends"}),
+        "id",
+        True,
+    ),
+}
+
+
+def draft_of(data: Any) -> Draft:
+    """The draft the schema document `data` is read in: the one its `$schema` names, else 2020-12 (as
+    the registry reads it)."""
+    declared = data.get("$schema") if isinstance(data, dict) else None
+    if not isinstance(declared, str) or declared == _CURRENT_DIALECT:  # nearly every schema, told at once
+        return CURRENT
+    return _DRAFTS.get(specification_with(declared, default=DRAFT202012), CURRENT)
+
+
+def declared_id(data: Any) -> str | None:
+    """The URI the root of the schema document `data` declares for itself, read in its draft."""
+    return draft_of(data).id_of(data) if isinstance(data, dict) else None

@@ -26,6 +26,7 @@ from referencing.jsonschema import DRAFT202012
 from wopgen.corpus.documents import JsonDoc, YamlDoc, may_embed_id
 from wopgen.corpus.files import glob_paths, inside
 from wopgen.corpus.graph import RefGraph, pointer_fragment
+from wopgen.corpus.keywords import declared_id
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.regexes import BoundedValidator, PatternTimeout
 from wopgen.corpus.rfc import Rfc
@@ -237,13 +238,13 @@ class Corpus:
 
     @cached_property
     def schemas_by_uri(self) -> dict[str, JsonDoc]:
-        """Each schema under its declared `$id` and under base + file name (for relative refs)."""
+        """Each schema under its declared `$id` (`id` in draft-04) and under base + file name (for relative refs)."""
         table: dict[str, JsonDoc] = {}
         for _path, doc in sorted(self.schemas.items()):
             if not isinstance(doc.data, dict):
                 continue
-            declared = doc.data.get("$id")
-            if isinstance(declared, str) and declared not in table:
+            declared = declared_id(doc.data)
+            if declared is not None and declared not in table:
                 table[declared] = doc
         for path, doc in sorted(self.schemas.items()):
             if isinstance(doc.data, dict):
@@ -331,8 +332,8 @@ class Corpus:
 
     def uri_of(self, path: str) -> str:
         doc = self.schemas[path]
-        declared = doc.data.get("$id") if isinstance(doc.data, dict) else None
-        return declared if isinstance(declared, str) else self.expected_id(path)
+        declared = declared_id(doc.data)
+        return declared if declared is not None else self.expected_id(path)
 
     def validator(self, path: str, pointer: str = "") -> Validator:
         """A validator for the schema at `path`, or for the subschema at `pointer` inside it, of the
