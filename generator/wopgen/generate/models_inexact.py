@@ -45,6 +45,7 @@ from wopgen.compat.cover import types
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Located, Position, RefGraph, Status, schema_objects, unescape_token, value_at
+from wopgen.corpus.keywords import draft_of
 from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import APPLICATORS, closed_beside
@@ -104,8 +105,8 @@ def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str,
     )
 
 
-_BELOW_REPORTED = frozenset({"if", "then", "else", "not", "dependentSchemas"})
-_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_BELOW_REPORTED = frozenset({"if", "then", "else", "not", "dependentSchemas", "dependencies"})
+_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
 _LOOK_AROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
 
 
@@ -117,6 +118,7 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
         if site.status is Status.RESOLVED and site.target is not None:
             uses.setdefault(site.target, []).append(site.source)
     for path, doc in sorted(corpus.schemas.items()):
+        legacy = draft_of(doc.data).legacy
         for item in schema_objects(doc.data, corpus.uri_of(path)):
             if item.position is not Position.SCHEMA or _below_reported(item.pointer):
                 continue
@@ -133,6 +135,7 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
                 *_nothing_taken(item.node, where, corpus.graph),
                 *_null_root(item.node, item.pointer),
                 *_null_beside_ref(item.node, where, corpus.graph, _left_out(doc.data, item.pointer)),
+                *(_dependency_schemas(item.node) if legacy else ()),
             ]
             for keyword, message, hint in findings:
                 found.append(INEXACT.at(path, doc.line(f"{item.pointer}/{escape_token(keyword)}"), message, hint))
@@ -217,6 +220,17 @@ def _null_beside_ref(
             "this `type` takes null, but the `$ref` beside it does not, and JSON Schema applies both: the schema "
             "refuses null, and the model takes it",
             'write `"anyOf": [{"$ref": ...}, {"type": "null"}]` if null is meant, else leave null out of the type',
+        )
+
+
+def _dependency_schemas(node: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
+    """A draft-04 to 07 `dependencies` entry that is a schema (its lists of names are fed as conditions)."""
+    written = node.get("dependencies")
+    if isinstance(written, dict) and any(not isinstance(value, list) for value in written.values()):
+        yield (
+            "dependencies",
+            "the model does not check the schemas of `dependencies` (those that apply when a member is present)",
+            "check it in the code that reads the model, or express it another way",
         )
 
 

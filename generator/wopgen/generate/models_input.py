@@ -13,12 +13,15 @@ from jsonschema.exceptions import SchemaError
 
 from wopgen.compat.cover import json_type, within
 from wopgen.corpus.graph import map_subschemas
+from wopgen.corpus.keywords import CURRENT, Draft, draft_of
 
 
 def library_schema(schema: Any) -> Any:
     """A copy of the schema document `schema` as datamodel-code-generator is fed it (`_fed`), each
-    value of a `patternProperties` that holds more than a type moved into `$defs` (`_values_named`)."""
-    return _values_named(_fed(schema))
+    value of a `patternProperties` that holds more than a type moved into `$defs` (`_values_named`). Its
+    subschemas are found where the document's draft keeps them (`definitions`, `dependencies`...)."""
+    draft = draft_of(schema)
+    return _values_named(_fed(schema, draft), draft)
 
 
 # The formats the models give a Python type (a datetime, an address, a URL, a UUID), as the README lists
@@ -27,7 +30,7 @@ def library_schema(schema: Any) -> Any:
 TYPED_FORMATS = frozenset({"date-time", "date", "time", "duration", "ipv4", "ipv6", "uuid", "uri"})
 
 
-def _fed(schema: Any) -> Any:
+def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
     """A copy of `schema` changed where the library would otherwise type it looser than JSON Schema
     reads it:
 
@@ -42,7 +45,7 @@ def _fed(schema: Any) -> Any:
       class of the `enum`.
     - a `dependentRequired` is fed as the `if: {required: [name]}, then: {required: [...]}` it equals,
       one per name, added to the `allOf`: the library checks such a condition at run time and
-      ignores `dependentRequired`.
+      ignores `dependentRequired`. So is each list of names of a draft-04 to 07 `dependencies`.
     - an `enum` lists only the values its siblings (`type`, `minLength`, `pattern`, `minimum`...) take
       (`_enum_narrowed`): the library makes an Enum class of the list and drops the siblings, so
       `{"type": "string", "enum": ["a", 5]}` took 5.
@@ -62,7 +65,7 @@ def _fed(schema: Any) -> Any:
     """
     if not isinstance(schema, dict):
         return schema
-    out = _ref_beside(map_subschemas(schema, _fed))
+    out = _ref_beside(map_subschemas(schema, lambda sub: _fed(sub, draft), draft))
     out = _absent_as_not_required(out)
     if _only_beside_members(out):  # with no part beside them, what no member declares is what is additional
         out["additionalProperties"] = out.pop("unevaluatedProperties")
@@ -96,6 +99,8 @@ def _fed(schema: Any) -> Any:
     keys = out.get("patternProperties")
     if isinstance(keys, dict):
         out["patternProperties"] = {ascii_classes(key): value for key, value in keys.items()}
+    if draft.legacy:
+        out = _dependencies_split(out)
     dependent = out.get("dependentRequired")
     if (
         isinstance(dependent, dict)
@@ -108,13 +113,34 @@ def _fed(schema: Any) -> Any:
     return out
 
 
+def _dependencies_split(node: dict[str, Any]) -> dict[str, Any]:
+    """A schema of drafts 4 to 7 with the names its `dependencies` require (a list of names) moved into
+    the `dependentRequired` they mean in 2019-09, which is fed as conditions below; `dependencies` keeps
+    the subschemas, which the model does not check (`models_inexact`). A `dependentRequired` written in
+    such a schema means nothing in its draft and is dropped."""
+    out = dict(node)
+    out.pop("dependentRequired", None)
+    written = out.get("dependencies")
+    if not isinstance(written, dict):
+        return out
+    names = {name: needs for name, needs in written.items() if isinstance(needs, list)}
+    if names:
+        out["dependentRequired"] = names
+        rest = {name: value for name, value in written.items() if name not in names}
+        if rest:
+            out["dependencies"] = rest
+        else:
+            del out["dependencies"]
+    return out
+
+
 # What a value of `patternProperties` may hold that the library keeps when the value is written in place:
 # its type, a model's members, and words.
 _KEPT_IN_PLACE = frozenset({"type", "title", "description", "$comment", "examples", "default", "deprecated"})
 _VALUE_NAME = "PatternValue"
 
 
-def _values_named(document: Any) -> Any:
+def _values_named(document: Any, draft: Draft = CURRENT) -> Any:
     """`document` with each value of a `patternProperties` that holds more than a type (`minimum: 5`,
     `minLength`, an `enum`...) moved into the document's `$defs` and referred to there.
 
@@ -123,7 +149,7 @@ def _values_named(document: Any) -> Any:
     passed `"^x": {"type": "integer", "minimum": 5}`. A value it reaches by `$ref` keeps them all. An
     object with members is a model of its own either way, and is left in place; so is every value of a
     document that declares an `$id` below its root, where `#/$defs/...` may resolve elsewhere."""
-    if not isinstance(document, dict) or not isinstance(document.get("$defs", {}), dict) or _nested_id(document):
+    if not isinstance(document, dict) or not isinstance(document.get("$defs", {}), dict) or _nested_id(document, draft):
         return document
     defs: dict[str, Any] = {}
     taken = set(document.get("$defs", {}))
@@ -131,7 +157,7 @@ def _values_named(document: Any) -> Any:
     def named(node: Any) -> Any:
         if not isinstance(node, dict):
             return node
-        out = map_subschemas(node, named)
+        out = map_subschemas(node, named, draft)
         keys = out.get("patternProperties")
         if isinstance(keys, dict):
             out["patternProperties"] = {key: hoisted(value) for key, value in keys.items()}
@@ -156,18 +182,18 @@ def _values_named(document: Any) -> Any:
     return out
 
 
-def _nested_id(document: dict[str, Any]) -> bool:
-    """Whether a schema object below the root of `document` declares an `$id`."""
+def _nested_id(document: dict[str, Any], draft: Draft) -> bool:
+    """Whether a schema object below the root of `document` declares an `$id` (read in `draft`)."""
     found = False
 
     def look(node: Any) -> Any:
         nonlocal found
         if isinstance(node, dict):
-            found = found or isinstance(node.get("$id"), str)
-            map_subschemas(node, look)
+            found = found or draft.id_of(node) is not None
+            map_subschemas(node, look, draft)
         return node
 
-    map_subschemas(document, look)
+    map_subschemas(document, look, draft)
     return found
 
 

@@ -1,0 +1,76 @@
+"""`wopgen models` reads a schema of drafts 4 to 7 in its draft: the subschemas under `definitions` are
+rewritten and judged as those under `$defs` are, and `dependencies` is fed as the conditions it means
+(its lists of names) or reported (its schemas)."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft7Validator
+
+from support.corpus_factory import good_files, schema
+from support.generated_models import imported_package, takes
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+
+LEGACY = {
+    "type": "object",
+    "definitions": {
+        "repo": {
+            "type": "object",
+            "properties": {
+                "main": False,
+                "contact": {"type": "string", "format": "email"},
+                "note": {"type": "string"},
+            },
+        }
+    },
+    "properties": {"repo": {"$ref": "#/definitions/repo"}, "a": {"type": "string"}, "b": {"type": "string"}},
+    "dependencies": {"a": ["b"]},
+}
+TAKEN = [
+    {"repo": {"note": "x", "other": 1}},
+    {"a": "x", "b": "y"},
+    {"b": "y"},
+    {"repo": {"contact": "someone@example.com"}},
+]
+REFUSED = [
+    {"repo": {"main": {}}},  # `false` under `definitions`
+    {"repo": {"note": None}},  # an optional member that refuses null, under `definitions`
+    {"a": "x"},  # `dependencies` lists `b` for `a`
+]
+
+
+@pytest.fixture(scope="module")
+def legacy(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    files = good_files()
+    files["schemas/legacy.schema.json"] = {**schema("legacy", LEGACY), "$schema": DRAFT7}
+    # the package imports: a `format: email` under `definitions` is no EmailStr, which needs a package
+    # the models do not depend on
+    imported_package(files, tmp_path_factory.mktemp("legacy"), "legacy_models")
+    return importlib.import_module("legacy_models.legacy_schema").Legacy
+
+
+@pytest.mark.parametrize("instance", TAKEN)
+def test_what_the_draft7_schema_takes_the_model_takes(legacy: Any, instance: Any) -> None:
+    assert Draft7Validator({**LEGACY, "$schema": DRAFT7}).is_valid(instance)
+    assert takes(legacy, instance)
+
+
+@pytest.mark.parametrize("instance", REFUSED)
+def test_what_the_draft7_schema_refuses_the_model_refuses(legacy: Any, instance: Any) -> None:
+    assert not Draft7Validator({**LEGACY, "$schema": DRAFT7}).is_valid(instance)
+    assert not takes(legacy, instance)
+
+
+def test_schemas_of_dependencies_are_reported(tmp_path: Path) -> None:
+    files = good_files()
+    body = {**LEGACY, "dependencies": {"a": {"required": ["b"]}}}
+    files["schemas/legacy.schema.json"] = {**schema("legacy", body), "$schema": DRAFT7}
+    warnings: list[Any] = []
+    imported_package(files, tmp_path, "legacy_schemas_models", warnings)
+    found = [w.message for w in warnings if w.path == "schemas/legacy.schema.json"]
+    assert any("`dependencies`" in message for message in found), found
