@@ -191,3 +191,22 @@ def test_unknown_rfc_annotation(findings):
         files[PAYLOADS]["$defs"]["agentVerified"]["x-wop-rfc"] = "0999"
 
     assert [p for p, _ in hits(findings(edit), "schema-rfc-unknown")] == [PAYLOADS]
+
+
+def test_a_metaschema_problem_is_told_once(findings):
+    """The 2020-12 metaschema reaches `items` by several routes; the validator reports each one."""
+
+    def edit(files):
+        files[THING]["properties"]["pair"] = {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}
+
+    found = [d for d in findings(edit) if d.rule == "schema-metaschema"]
+    assert len(found) == 1 and "(at /properties/pair/items)" in found[0].message
+
+
+def test_metaschema_problems_past_the_limit_are_counted(findings):
+    def edit(files):
+        files[THING]["properties"].update({f"bad{n}": {"type": "strung"} for n in range(25)})
+
+    found = [d.message for d in findings(edit) if d.rule == "schema-metaschema"]
+    assert len(found) == 21
+    assert "5 more places the 2020-12 metaschema rejects are not listed" in found
