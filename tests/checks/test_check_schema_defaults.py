@@ -96,3 +96,20 @@ def test_defaults_inside_enum_values_are_instance_data(findings):
         _with_mode(files, {"enum": [{"description": "absent means `x`"}]})
 
     assert hits(findings(edit), RULE) == []
+
+
+def test_a_value_the_member_refuses_is_no_default_of_it(findings):
+    """`global.interval` names another setting: the member's own pattern refuses it as a value."""
+
+    def edit(files):
+        _with_mode(files, {"type": "string", "pattern": "^[0-9]+s$", "description": "Defaults to `global.interval`."})
+
+    assert hits(findings(edit), RULE) == []
+
+
+def test_a_quoted_string_default_is_what_the_quotes_hold(findings):
+    def edit(files):
+        _with_mode(files, {"type": "string", "description": "Header to read, defaults to `'x-token'`."})
+
+    found = [d for d in findings(edit) if d.rule == RULE]
+    assert [d.hint for d in found] == ['add "default": "x-token" beside the description, or correct one of the two']

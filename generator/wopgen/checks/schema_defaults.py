@@ -51,7 +51,8 @@ def stated_default(description: str) -> Any:
     try:
         return json.loads(text)
     except ValueError:
-        return text.strip('"')
+        # a string written as code quotes it (`'x-token'`, `"x"`): the value is what the quotes hold
+        return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" else text
 
 
 def _fits(node: dict[str, Any], value: Any) -> bool:
@@ -80,6 +81,10 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 continue
             stated = stated_default(description)
             if stated is ... or not _fits(node, stated):
+                continue
+            if corpus.resolvable(path) and corpus.verdict(path, ptr, stated) is False:
+                # a value the member itself refuses is no default of it: the description names something
+                # else (another setting, `global.interval`), or is wrong in a way `default` cannot fix
                 continue
             if "default" not in node:
                 message = f"the description gives the default {stated!r} but the schema declares no `default`"
