@@ -48,6 +48,7 @@ from wopgen.corpus.graph import Located, RefSite, unescape_token
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_inexact import inexact
 from wopgen.generate.models_input import library_schema
+from wopgen.generate.models_roots import root_fields_repaired
 from wopgen.generate.models_strict import HELPER_MODULE, HELPER_TEXT, MARKER, marked, optional_not_null, strict_fields
 from wopgen.templates import environment
 
@@ -398,7 +399,7 @@ def _run_generator(files: dict[str, Any], folder: Path) -> dict[tuple[str, ...],
             raise ModelsError(f"datamodel-code-generator {GENERATOR_VERSION} refused the schemas: {exc}") from None
     if not isinstance(result, dict):
         raise ModelsError("datamodel-code-generator returned a single module; expected one per schema")
-    return {tuple(key): strict_fields(text, len(key)) for key, text in result.items()}
+    return {tuple(key): strict_fields(root_fields_repaired(text), len(key)) for key, text in result.items()}
 
 
 def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list[EventVariant]]:
