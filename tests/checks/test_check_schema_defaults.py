@@ -113,3 +113,35 @@ def test_a_quoted_string_default_is_what_the_quotes_hold(findings):
 
     found = [d for d in findings(edit) if d.rule == RULE]
     assert [d.hint for d in found] == ['add "default": "x-token" beside the description, or correct one of the two']
+
+
+INVALID = "schema-default-invalid"
+
+
+def test_a_default_its_schema_refuses_is_reported_where_it_is_written(findings):
+    def edit(files):
+        files[PATH]["properties"]["limits"] = {
+            "type": "object",
+            "properties": {"max": {"type": "integer"}},
+            "required": ["max"],
+            "default": {},
+        }
+
+    found = [d for d in findings(edit) if d.rule == INVALID]
+    assert [d.path for d in found] == [PATH]
+    assert found[0].message == (
+        "the `default` {} is refused by the schema it is written in: 'max' is a required property"
+    )
+    assert found[0].line > 1
+
+
+def test_a_default_its_schema_takes_is_no_finding(findings):
+    def edit(files):
+        files[PATH]["properties"]["limits"] = {
+            "type": "object",
+            "properties": {"max": {"type": "integer"}},
+            "default": {"max": 3},
+        }
+        files[PATH]["properties"]["mode"] = {"enum": ["fast", "slow"], "default": "fast"}
+
+    assert hits(findings(edit), INVALID) == []

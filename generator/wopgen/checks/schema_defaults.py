@@ -1,4 +1,5 @@
-"""Defaults stated in prose are declared: a description that gives a default has the `default` keyword.
+"""Defaults: a description that gives a default has the `default` keyword, and a `default` is a value its
+schema takes.
 
 Generated models and validators read `default`, not descriptions. A member whose description says
 "absent means `reject`" or "defaults to `2`" but declares no `default` gives every generated model
@@ -12,8 +13,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from jsonschema.exceptions import best_match
+
 from wopgen.corpus import Corpus
-from wopgen.corpus.graph import Position
+from wopgen.corpus.defaults import refused_defaults
+from wopgen.corpus.graph import Position, value_at
 from wopgen.diagnostics import Diagnostic, define
 
 DEFAULT_UNDECLARED = define(
@@ -26,6 +30,13 @@ DEFAULT_UNDECLARED = define(
 # "default when absent is `x`", each ending the clause or followed by the member's absence alone ("when
 # omitted", "if not specified"); not "the default `x`", which names some other default rather than this
 # member's, nor a default given only under another condition ("defaults to `x` when `y` is set").
+DEFAULT_INVALID = define(
+    "schema-default-invalid",
+    "warning",
+    "A `default` that the schema it is written in refuses: generated models that fill in or validate defaults would "
+    "refuse or produce invalid data.",
+)
+
 _ABSENT = r"(?:when|if)\s+(?:omitted|absent|unset|not\s+(?:specified|set|given|provided|present))"
 _STATED = re.compile(
     r"(?:[Aa]bsent means|[Dd]efaults to|(?<!the )(?<!spec )\b[Dd]efault(?:\s+" + _ABSENT + r"(?::|\s+is)|:)?)"
@@ -69,9 +80,10 @@ def _fits(node: dict[str, Any], value: Any) -> bool:
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    refused = refused_defaults(corpus)
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
-        found = []
+        found = [_invalid(corpus, path, pointer) for pointer in refused.get(path, [])]
         for item in corpus.graph.objects(path):
             if item.position is not Position.SCHEMA:  # names maps, unknown keywords, instance data
                 continue
@@ -103,3 +115,20 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 )
             )
         yield from sorted(found, key=lambda d: (d.line, d.col))
+
+
+def _invalid(corpus: Corpus, path: str, pointer: str) -> Diagnostic:
+    doc = corpus.schemas[path]
+    value = value_at(doc.data, pointer)[1]["default"]
+    error = best_match(corpus.validator(path, pointer).iter_errors(value))
+    reason = f": {error.message[:200]}" if error is not None else ""
+    shown = json.dumps(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    line, col = doc.locate(f"{pointer}/default")
+    return DEFAULT_INVALID.at(
+        path,
+        line,
+        f"the `default` {shown} is refused by the schema it is written in{reason}",
+        "correct the default, or the schema, so that the default is one of the values the schema takes",
+        col=col,
+    )

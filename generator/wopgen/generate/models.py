@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.corpus.defaults import refused_defaults, without_defaults
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, event_types, type_index
 from wopgen.corpus.graph import Located, RefSite, unescape_token
@@ -554,6 +555,7 @@ def _input_and_split(
     input and how the library's module is completed); the split is empty when `complete`."""
     files: dict[str, Any] = {}
     not_null = optional_not_null(corpus)  # members that may be left out but may not be null, by schema
+    refused = refused_defaults(corpus)  # defaults their own schema refuses, by schema
     fed_from: dict[str, str] = {}  # file name -> the schema fed under it
     for path, doc in sorted(corpus.schemas.items()):
         if not isinstance(doc.data, dict):
@@ -564,7 +566,8 @@ def _input_and_split(
                 f"{fed_from[name]} and {path} share the file name {name}: the models package has one module per "
                 "schema file name, so rename one of them"
             )
-        files[name], fed_from[name] = marked(doc.data, not_null.get(path, [])), path
+        data = without_defaults(doc.data, refused.get(path, []))  # the library would validate them
+        files[name], fed_from[name] = marked(data, not_null.get(path, [])), path
     if not files:
         raise ModelsError("the corpus has no schemas to generate models from")
     derived = _event_variants(corpus, complete, not_null)

@@ -1,0 +1,45 @@
+"""The `default` values their own schema refuses. JSON Schema recommends a default be valid against the
+schema it sits in; one that is not is reported by `check` (`schema-default-invalid`), and the models
+leave it out, since a model that validates its defaults would refuse every instance leaving the member
+out, which the schema takes."""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from typing import Any
+
+from wopgen.corpus.graph import Position, value_at
+from wopgen.corpus.model import Corpus
+
+
+def refused_defaults(corpus: Corpus) -> dict[str, list[str]]:
+    """By schema path, the pointers (in document order) of the schema objects whose `default` the object
+    itself refuses; a default no verdict can be reached on (an unresolvable `$ref`) is left out. Made once
+    per corpus."""
+    return corpus.view(("refused-defaults",), lambda: _refused(corpus))
+
+
+def _refused(corpus: Corpus) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for path in sorted(corpus.schemas):
+        if not corpus.resolvable(path):
+            continue
+        for item in corpus.graph.objects(path):
+            if (
+                item.position is Position.SCHEMA
+                and "default" in item.node
+                and corpus.verdict(path, item.pointer, item.node["default"]) is False
+            ):
+                found.setdefault(path, []).append(item.pointer)
+    return found
+
+
+def without_defaults(data: Any, pointers: list[str]) -> Any:
+    """A copy of the schema document `data` with the `default` of the object at each of `pointers` left
+    out (`data` itself when there is none)."""
+    if not pointers:
+        return data
+    out = deepcopy(data)
+    for pointer in pointers:
+        value_at(out, pointer)[1].pop("default", None)
+    return out
