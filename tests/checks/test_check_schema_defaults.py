@@ -87,6 +87,10 @@ def test_other_defaults_named_in_passing_are_not_this_members(findings):
             "description": "Default: `verifierCount` for `unanimous`, 1 otherwise.",
         }
         files[PATH]["properties"]["level"] = {"type": "object", "description": "Default `0.5`."}
+        files[PATH]["properties"]["entry"] = {
+            "type": "string",
+            "description": "Overrides the Docker image's default `ENTRYPOINT`.",
+        }
 
     assert hits(findings(edit), RULE) == []
 

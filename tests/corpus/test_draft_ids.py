@@ -141,3 +141,19 @@ def test_an_unresolved_pointer_is_hinted_in_the_schemas_draft(tmp_path: Path) ->
     assert [d.hint for d in found] == [
         'point at an existing subschema (#/definitions/<name>), or declare the anchor it names ("$id": "#<name>")'
     ]
+
+
+def test_defs_of_a_draft7_schema_hold_subschemas(tmp_path: Path) -> None:
+    """Drafts 4 to 7 do not name `$defs`, but schemas declaring them keep definitions there and refer to
+    them by pointer: a member named `default` inside one is a member, not instance data."""
+    schema = {
+        "$schema": DRAFT7,
+        "$defs": {
+            "column": {"type": "object", "properties": {"default": {"$ref": "#/$defs/value"}}},
+            "value": {"type": ["string", "number"]},
+        },
+        "$ref": "#/$defs/column",
+    }
+    corpus = single(tmp_path, schema)
+    assert [d.message for d in schemas.check(corpus) if d.rule == "schema-defs-unused"] == []
+    assert landing(corpus, "/$defs/column/properties/default") == (Status.RESOLVED, Located(NAME, "/$defs/value"))

@@ -28,8 +28,8 @@ DEFAULT_UNDECLARED = define(
 
 # "absent means `x`", "defaults to `x`", "default `x`" / "Default: `x`", and "default when omitted: `x`" /
 # "default when absent is `x`", each ending the clause or followed by the member's absence alone ("when
-# omitted", "if not specified"); not "the default `x`", which names some other default rather than this
-# member's, nor a default given only under another condition ("defaults to `x` when `y` is set").
+# omitted", "if not specified"); not "the default `x`" nor "the image's default `x`", which name some
+# other default rather than this member's, nor a default given only under another condition ("defaults to `x` when `y` is set").
 DEFAULT_INVALID = define(
     "schema-default-invalid",
     "warning",
@@ -39,7 +39,9 @@ DEFAULT_INVALID = define(
 
 _ABSENT = r"(?:when|if)\s+(?:omitted|absent|unset|not\s+(?:specified|set|given|provided|present))"
 _STATED = re.compile(
-    r"(?:[Aa]bsent means|[Dd]efaults to|(?<!the )(?<!spec )\b[Dd]efault(?:\s+" + _ABSENT + r"(?::|\s+is)|:)?)"
+    r"(?:[Aa]bsent means|[Dd]efaults to|(?<!the )(?<!spec )(?<!'s )(?<!\u2019s )\b[Dd]efault(?:\s+"
+    + _ABSENT
+    + r"(?::|\s+is)|:)?)"
     r"\s+`([^`]+)`(?=\s*(?:[.;,)]|$|" + _ABSENT + r"\s*(?:[.;,)]|$)))"
 )
 _JSON_TYPES: dict[str, tuple[type, ...]] = {

@@ -55,11 +55,14 @@ class Draft:
 
 _CURRENT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 _SINCE_06 = frozenset({"additionalItems", "additionalProperties", "contains", "items", "not", "propertyNames"})
-_LEGACY_MAPS = frozenset({"definitions", "patternProperties", "properties", "dependencies"})
+# `$defs` too, though drafts 4 to 7 do not name it: schemas declaring those drafts keep definitions there
+# (generators such as schemars write them so) and refer to them by pointer, which every validator follows.
+_LEGACY_MAPS = frozenset({"definitions", DEFS, "patternProperties", "properties", "dependencies"})
 _COMPOSED = frozenset({"allOf", "anyOf", "oneOf"})
 
 # Keyword sets of each draft, by the `referencing` specification that reads it. `referencing` takes
-# `definitions` as a place of subschemas in 2019-09 and 2020-12 too, so the walk does.
+# `definitions` as a place of subschemas in 2019-09 and 2020-12 too, so the walk does; and the walk takes
+# `$defs` as one in every draft.
 CURRENT = Draft(SCHEMA_MAPS | {DEFS, "definitions"}, SCHEMA_LISTS, SCHEMA_SINGLES, "$id", False)
 _DRAFTS = {
     DRAFT202012: CURRENT,
