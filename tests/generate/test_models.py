@@ -200,6 +200,24 @@ def test_cli_writes_then_checks_then_reports_drift(make_corpus: Any, tmp_path: P
     assert "-# edited by hand" in stale.output
 
 
+def test_a_schema_its_own_draft_accepts_is_generated_though_2020_12_rejects_it(
+    make_corpus: Any, tmp_path: Path
+) -> None:
+    """A draft-07 list `items` breaks the corpus convention (`check` reports it), not the schema: the models
+    read each schema in its draft. The API, read as 2020-12, is still stopped."""
+
+    def tuple_items(files: dict[str, Any]) -> None:
+        files["schemas/thing.schema.json"]["$schema"] = "http://json-schema.org/draft-07/schema#"
+        files["schemas/thing.schema.json"]["properties"]["pair"] = {"type": "array", "items": [{"type": "string"}]}
+
+    root = make_corpus(tuple_items)
+    runner = CliRunner()
+    wrote = runner.invoke(cli, ["--root", str(root), "models", "--out", str(tmp_path / "models")])
+    assert wrote.exit_code == 0, wrote.output
+    refused = runner.invoke(cli, ["--root", str(root), "api", "--out", str(tmp_path / "api")])
+    assert refused.exit_code == 1 and "schema-metaschema" in refused.output
+
+
 def test_cli_refuses_a_corpus_with_broken_refs(make_corpus: Any, tmp_path: Path) -> None:
     def break_ref(files: dict[str, Any]) -> None:
         files["schemas/thing.schema.json"]["properties"]["name"] = {"$ref": "missing.schema.json"}

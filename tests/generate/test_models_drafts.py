@@ -1,6 +1,7 @@
 """`wopgen models` reads a schema of drafts 4 to 7 in its draft: the subschemas under `definitions` are
 rewritten and judged as those under `$defs` are, and `dependencies` is fed as the conditions it means
-(its lists of names) or reported (its schemas)."""
+(its lists of names) or reported (its schemas), and a list `items` as the `prefixItems` it means. Such a
+schema is generated though the 2020-12 metaschema (the corpus convention) rejects its list `items`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft7Validator
+from jsonschema import Draft7Validator, Draft202012Validator
 
 from support.corpus_factory import good_files, schema
 from support.generated_models import imported_package, takes
@@ -28,7 +29,17 @@ LEGACY = {
             },
         }
     },
-    "properties": {"repo": {"$ref": "#/definitions/repo"}, "a": {"type": "string"}, "b": {"type": "string"}},
+    "properties": {
+        "repo": {"$ref": "#/definitions/repo"},
+        "a": {"type": "string"},
+        "b": {"type": "string"},
+        "pair": {
+            "type": "array",
+            "items": [{"type": "string"}, {"type": "integer"}],
+            "additionalItems": False,
+            "minItems": 2,
+        },
+    },
     "dependencies": {"a": ["b"]},
 }
 TAKEN = [
@@ -36,11 +47,14 @@ TAKEN = [
     {"a": "x", "b": "y"},
     {"b": "y"},
     {"repo": {"contact": "someone@example.com"}},
+    {"pair": ["a", 1]},
 ]
 REFUSED = [
     {"repo": {"main": {}}},  # `false` under `definitions`
     {"repo": {"note": None}},  # an optional member that refuses null, under `definitions`
     {"a": "x"},  # `dependencies` lists `b` for `a`
+    {"pair": [1, "a"]},  # each position has its own schema
+    {"pair": ["a", 1, 2]},  # and nothing may follow them
 ]
 
 
@@ -74,3 +88,39 @@ def test_schemas_of_dependencies_are_reported(tmp_path: Path) -> None:
     imported_package(files, tmp_path, "legacy_schemas_models", warnings)
     found = [w.message for w in warnings if w.path == "schemas/legacy.schema.json"]
     assert any("`dependencies`" in message for message in found), found
+
+
+def test_a_list_items_the_model_cannot_hold_is_reported(tmp_path: Path) -> None:
+    body = {
+        "type": "object",
+        "properties": {"open": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}},
+    }
+    files = good_files()
+    files["schemas/legacy.schema.json"] = {**schema("legacy", body), "$schema": DRAFT7}
+    warnings: list[Any] = []
+    imported_package(files, tmp_path, "legacy_items_models", warnings)
+    found = [w.message for w in warnings if w.path == "schemas/legacy.schema.json"]
+    assert any("list `items`" in message for message in found), found
+
+
+def test_prefix_items_closed_by_items_false_is_a_tuple(tmp_path: Path) -> None:
+    body = {
+        "type": "object",
+        "properties": {
+            "pair": {
+                "type": "array",
+                "prefixItems": [{"type": "string"}, {"type": "integer"}],
+                "items": False,
+                "minItems": 2,
+            }
+        },
+    }
+    files = good_files()
+    files["schemas/paired.schema.json"] = schema("paired", body)
+    warnings: list[Any] = []
+    imported_package(files, tmp_path, "paired_models", warnings)
+    model = importlib.import_module("paired_models.paired_schema").Paired
+    assert [w.message for w in warnings if w.path == "schemas/paired.schema.json"] == []
+    for instance, valid in [({"pair": ["a", 1]}, True), ({"pair": [1, "a"]}, False), ({"pair": ["a", 1, 2]}, False)]:
+        assert Draft202012Validator(body).is_valid(instance) is valid
+        assert takes(model, instance) is valid, instance

@@ -7,6 +7,7 @@ from __future__ import annotations
 from wopgen.checks import front_matter, schemas
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import read_api
+from wopgen.corpus.keywords import CURRENT, draft_of
 from wopgen.diagnostics import Diagnostic, Severity, matches
 
 # Rule ids (or prefixes) whose errors make generated output meaningless. Other findings, such as
@@ -40,15 +41,26 @@ FRONT_MATTER_RULES = (
 )
 
 
-def blocking(corpus: Corpus, also: tuple[str, ...] = ()) -> list[Diagnostic]:
+def blocking(corpus: Corpus, also: tuple[str, ...] = (), own_drafts: bool = False) -> list[Diagnostic]:
     """The error findings of the loader, the schema checks and the API reader that stop generation.
 
-    `also` adds rule ids or prefixes a particular generator cannot do without (e.g. `API_RULES`).
+    `also` adds rule ids or prefixes a particular generator cannot do without (e.g. `API_RULES`). With
+    `own_drafts` (a generator that reads each schema in the draft it declares: the models), a schema of
+    another draft that its own draft's metaschema accepts is not stopped by what the 2020-12 one rejects
+    in it (a draft-07 array `items`): that is the convention `check` reports, not a broken schema.
     """
     rules = BLOCKING_RULES + also
     found = [*corpus.load_diagnostics, *schemas.check(corpus)]
+    if own_drafts:
+        found = [d for d in found if not (d.rule == schemas.METASCHEMA.id and _in_own_draft(corpus, d.path))]
     if matches("api-shape", also) or matches("api-format", also):
         found.extend(read_api(corpus).diagnostics)
     if any(matches(rule, also) for rule in FRONT_MATTER_RULES):
         found.extend(front_matter.check(corpus))
     return [d for d in found if d.severity is Severity.ERROR and matches(d.rule, rules)]
+
+
+def _in_own_draft(corpus: Corpus, path: str) -> bool:
+    """Whether the schema at `path` declares a draft other than 2020-12 and that draft's metaschema accepts it."""
+    doc = corpus.schemas.get(path)
+    return doc is not None and draft_of(doc.data) is not CURRENT and corpus.resolvable(path)

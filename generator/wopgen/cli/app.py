@@ -288,13 +288,15 @@ def cli(ctx: click.Context, root: Path | None, config: Path | None, color: str) 
     ctx.obj = Context(root, config, color)
 
 
-def gated_corpus(obj: Context, what: str, also: tuple[str, ...] = (), memo: MarkdownMemo | None = None) -> Corpus:
+def gated_corpus(
+    obj: Context, what: str, also: tuple[str, ...] = (), memo: MarkdownMemo | None = None, own_drafts: bool = False
+) -> Corpus:
     """The corpus (its pages parsed through `memo` when given), or exit 1 with the findings that stop
     `what` (see `wopgen.checks.gate`)."""
     from wopgen.checks.gate import blocking
 
     corpus = obj.corpus(memo)
-    problems = blocking(corpus, also)
+    problems = blocking(corpus, also, own_drafts)
     if problems:
         emit(problems, "text")
         click.echo(f"error: the corpus has problems that stop {what}; fix them first", err=True)
@@ -336,15 +338,17 @@ def generated_tree(
     also: tuple[str, ...] = (),
     force: bool = False,
     command: str = "",
+    own_drafts: bool = False,
 ) -> None:
     """Shared body of the generating commands: refuse a broken corpus, then write or compare. The
-    output's manifest names `command` (default: `what`) as the command that wrote it."""
+    output's manifest names `command` (default: `what`) as the command that wrote it; `own_drafts`: the
+    generator reads each schema in its own draft (see `blocking`)."""
     from wopgen.cli import progress
     from wopgen.generate.writer import WriteError, drift, write_tree
 
     with progress.stepping(f"wopgen {what}", ("reading the corpus", "generating")) as begin:
         begin("reading the corpus")
-        corpus = gated_corpus(obj, what, also)
+        corpus = gated_corpus(obj, what, also, own_drafts=own_drafts)
         begin("generating")
         files = render(corpus)
     target = out if out is not None else corpus.root / "build" / what

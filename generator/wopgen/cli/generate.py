@@ -51,7 +51,7 @@ def models(obj: Context, out: Path | None, check_only: bool, force: bool) -> Non
             emit(warnings, "text", err=True)
         return files
 
-    generated_tree(obj, "models", render, out, check_only, force=force)
+    generated_tree(obj, "models", render, out, check_only, force=force, own_drafts=True)
 
 
 @cli.command()

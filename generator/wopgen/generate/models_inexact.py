@@ -50,7 +50,7 @@ from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import APPLICATORS, closed_beside
 from wopgen.generate.models_formats import format_findings
-from wopgen.generate.models_input import REWRITTEN, WORDS, required_names, tested_members
+from wopgen.generate.models_input import REWRITTEN, WORDS, positional_items, required_names, tested_members
 from wopgen.generate.models_oneof import overlapping
 
 INEXACT = define(
@@ -135,7 +135,7 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
                 *_nothing_taken(item.node, where, corpus.graph),
                 *_null_root(item.node, item.pointer),
                 *_null_beside_ref(item.node, where, corpus.graph, _left_out(doc.data, item.pointer)),
-                *(_dependency_schemas(item.node) if legacy else ()),
+                *(_legacy_keywords(item.node) if legacy else ()),
             ]
             for keyword, message, hint in findings:
                 found.append(INEXACT.at(path, doc.line(f"{item.pointer}/{escape_token(keyword)}"), message, hint))
@@ -223,8 +223,19 @@ def _null_beside_ref(
         )
 
 
-def _dependency_schemas(node: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
-    """A draft-04 to 07 `dependencies` entry that is a schema (its lists of names are fed as conditions)."""
+def _legacy_keywords(node: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
+    """What the model does not check in a schema of drafts 4 to 7: a list `items` fed as `prefixItems` the
+    library does not write as a tuple, and a `dependencies` entry that is a schema (its lists of names
+    are fed as conditions)."""
+    positional = positional_items(node)
+    if positional is not node and not _fixed_tuple(positional):
+        yield (
+            "items",
+            "the model types the items of a list `items` as one union, whatever their position, and does not check "
+            "what follows them",
+            "check it in the code that reads the model, or close the tuple (`additionalItems: false` and a "
+            "`minItems` of its length)",
+        )
     written = node.get("dependencies")
     if isinstance(written, dict) and any(not isinstance(value, list) for value in written.values()):
         yield (

@@ -45,7 +45,11 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
       class of the `enum`.
     - a `dependentRequired` is fed as the `if: {required: [name]}, then: {required: [...]}` it equals,
       one per name, added to the `allOf`: the library checks such a condition at run time and
-      ignores `dependentRequired`. So is each list of names of a draft-04 to 07 `dependencies`.
+      ignores `dependentRequired`. So is each list of names of a draft-04 to 07 `dependencies`, and a list
+      `items` of those drafts is fed as the `prefixItems` it means (`positional_items`).
+    - `prefixItems` with `items: false` states the `maxItems` that means: the library writes a tuple that
+      checks each position only when `minItems` and `maxItems` both give the count of positions, and
+      took `[1, "a"]` for `prefixItems: [string, integer]`, `items: false`, `minItems: 2`.
     - an `enum` lists only the values its siblings (`type`, `minLength`, `pattern`, `minimum`...) take
       (`_enum_narrowed`): the library makes an Enum class of the list and drops the siblings, so
       `{"type": "string", "enum": ["a", 5]}` took 5.
@@ -100,7 +104,10 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
     if isinstance(keys, dict):
         out["patternProperties"] = {ascii_classes(key): value for key, value in keys.items()}
     if draft.legacy:
-        out = _dependencies_split(out)
+        out = positional_items(_dependencies_split(out))
+    prefix = out.get("prefixItems")
+    if isinstance(prefix, list) and out.get("items") is False and "maxItems" not in out:
+        out["maxItems"] = len(prefix)  # what `items: false` says, in the words the library makes a tuple of
     dependent = out.get("dependentRequired")
     if (
         isinstance(dependent, dict)
@@ -110,6 +117,19 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
         conditions = [{"if": {"required": [name]}, "then": {"required": needs}} for name, needs in dependent.items()]
         out["allOf"] = [*out.get("allOf", []), *conditions]
         del out["dependentRequired"]
+    return out
+
+
+def positional_items(node: dict[str, Any]) -> dict[str, Any]:
+    """A schema of drafts 4 to 7 whose `items` is a list (one schema per position) written as 2020-12
+    says the same: `prefixItems`, and `additionalItems` as `items` (none: what follows may be anything).
+    The library reads `prefixItems`; it took a list `items` for the schema of every item."""
+    if not isinstance(node.get("items"), list):
+        return node
+    out = {key: value for key, value in node.items() if key not in ("items", "additionalItems")}
+    out["prefixItems"] = node["items"]
+    if "additionalItems" in node:
+        out["items"] = node["additionalItems"]
     return out
 
 
