@@ -104,3 +104,18 @@ def test_root_class_named_from_a_title_with_spaces(make_corpus: Any) -> None:
     assert warnings == []
     assert "from .decision_schema import DecisionKind" in files["wop_models/__init__.py"]
     assert "from .thing_schema import ThingRecord" in files["wop_models/__init__.py"]
+
+
+def test_the_root_is_exported_when_a_definition_takes_its_name(make_corpus: Any) -> None:
+    """A definition whose class name is the schema's title takes the name; the library calls the root
+    `<Title>Model`, and that, the class of the root's members, is what the package exports."""
+
+    def clash(files: dict[str, Any]) -> None:
+        thing = files["schemas/thing.schema.json"]
+        thing["title"] = "Config"
+        thing["$defs"] = {"config": {"type": "string"}}
+        thing["properties"]["alias"] = {"$ref": "#/$defs/config"}
+
+    files = generate_models(load(make_corpus(clash)))
+    assert "from .thing_schema import ConfigModel" in files["wop_models/__init__.py"]
+    assert "class Config(RootModel[StrictStr]):" in files["wop_models/thing_schema.py"]

@@ -522,9 +522,14 @@ def _root_classes(
                     )
                 )
             continue
-        candidates = [title, re.sub(r"[^A-Za-z0-9_]", "", title), pascal_case(title)] if isinstance(title, str) else []
-        candidates.append(pascal_case(name.rsplit("/", 1)[-1]))
-        found = next((c for c in candidates if c and c.isidentifier() and f"\nclass {c}(" in text), None)
+        named = [title, re.sub(r"[^A-Za-z0-9_]", "", title), pascal_case(title)] if isinstance(title, str) else []
+        named.append(pascal_case(name.rsplit("/", 1)[-1]))
+        # A definition named as the title takes the name, and the library calls the root `<Name>Model`.
+        candidates = [c for c in [*named, *(n + "Model" for n in named)] if c and c.isidentifier()]
+        present = [c for c in candidates if f"\nclass {c}(" in text]
+        wraps = "properties" not in doc.data  # a root with members is a class of them, not a wrapped value
+        found = next((c for c in present if (f"\nclass {c}(RootModel[" in text) is wraps), None)
+        found = found if found is not None else next(iter(present), None)
         if found is not None:
             roots.append(RootClass(module, found))
         elif warnings is not None:
