@@ -4,7 +4,8 @@ the members a `patternProperties` key matches are checked against the whole of i
 null; keywords beside an `allOf` of one `$ref` hold; an object that requires members it does not
 declare requires them; `unevaluatedProperties` with no part beside it holds as `additionalProperties`; a member whose
 schema is `false` may not be present; a hostname is checked by the schema's own keywords alone; an object whose `oneOf` groups are
-`required` alone declares their members, so the library checks that exactly one group is present."""
+`required` alone declares their members, so the library checks that exactly one group is present; a
+map that may be null types its values."""
 
 from __future__ import annotations
 
@@ -102,6 +103,13 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
             "patternProperties": {"^o": {"type": "object", "properties": {"n": {"minimum": 5, "type": "integer"}}}},
         },
         [{"o": {"n": 3}}, {"o": {"n": 6}}],
+    ),
+    "nullablemap": (
+        {
+            "type": "object",
+            "properties": {"m": {"type": ["object", "null"], "additionalProperties": {"type": "string"}}},
+        },
+        [{"m": {"k": 1}}, {"m": {"k": "v"}}, {"m": None}, {}],
     ),
 }
 

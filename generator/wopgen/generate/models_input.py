@@ -47,6 +47,7 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
       one per name, added to the `allOf`: the library checks such a condition at run time and
       ignores `dependentRequired`. So is each list of names of a draft-04 to 07 `dependencies`, and a list
       `items` of those drafts is fed as the `prefixItems` it means (`positional_items`).
+    - a map that may be null is fed as the `anyOf` of the map and null (`_nullable_map`).
     - `prefixItems` with `items: false` states the `maxItems` that means: the library writes a tuple that
       checks each position only when `minItems` and `maxItems` both give the count of positions, and
       took `[1, "a"]` for `prefixItems: [string, integer]`, `items: false`, `minItems: 2`.
@@ -105,6 +106,7 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
         out["patternProperties"] = {ascii_classes(key): value for key, value in keys.items()}
     if draft.legacy:
         out = positional_items(_dependencies_split(out))
+    out = _nullable_map(out)
     prefix = out.get("prefixItems")
     if isinstance(prefix, list) and out.get("items") is False and "maxItems" not in out:
         out["maxItems"] = len(prefix)  # what `items: false` says, in the words the library makes a tuple of
@@ -282,6 +284,25 @@ def required_names(node: dict[str, Any]) -> list[str]:
         return []
     names = [*groups[0], *(name for branch in groups[1:] for name in branch["required"])]
     return list(dict.fromkeys(name for name in names if isinstance(name, str)))
+
+
+def _nullable_map(node: dict[str, Any]) -> dict[str, Any]:
+    """A map that may be null (`type: ["object", "null"]`, its values typed by `additionalProperties`, no
+    members declared) written as the `anyOf` of the map and null it equals: the library typed the first
+    `dict[str, Any]`, so `{"k": 1}` passed values typed as strings, and reads the second right. Not a
+    map with bounds (`maxProperties`...), which the library drops from a branch of a union."""
+    kinds = node.get("type")
+    if not (
+        isinstance(kinds, list)
+        and sorted(kinds) == ["null", "object"]
+        and isinstance(node.get("additionalProperties"), dict)
+        and set(node) - WORDS == {"type", "additionalProperties"}  # the library drops a union branch's bounds
+    ):
+        return node
+    out = {key: value for key, value in node.items() if key in WORDS}
+    the_map = {key: value for key, value in node.items() if key not in WORDS}
+    out["anyOf"] = [{**the_map, "type": "object"}, {"type": "null"}]
+    return out
 
 
 def _absent_as_not_required(node: dict[str, Any]) -> dict[str, Any]:
