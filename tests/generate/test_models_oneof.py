@@ -86,6 +86,16 @@ HOLDERS: dict[str, tuple[list[Any], str | None, frozenset[str], int | None]] = {
     "referred": ([{"$ref": "#/$defs/s"}, {"type": "object"}], None, frozenset(), None),
     "referred_text": ([{"$ref": "#/$defs/s"}, {"minLength": 1}], None, frozenset(), 1),
     "gone": ([{"$ref": "#/$defs/gone"}, {"type": "object"}], None, frozenset(), 1),  # unresolvable: not shown
+    # a `$ref` beside other keywords: both hold, so the branch takes strings only
+    "refined": ([{"$ref": "#/$defs/s", "minLength": 2}, {"type": "object"}], None, frozenset(), None),
+    "refined_text": ([{"$ref": "#/$defs/s", "minLength": 2}, {"maxLength": 5}], None, frozenset(), 1),
+    # the `type` beside the `$ref` allows booleans, but the target does not: the pair takes strings only
+    "refined_typed": (
+        [{"type": "boolean"}, {"$ref": "#/$defs/s", "type": ["string", "boolean"]}],
+        None,
+        frozenset(),
+        None,
+    ),
 }
 PATH = "schemas/branches.schema.json"
 

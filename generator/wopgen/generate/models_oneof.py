@@ -16,6 +16,7 @@ from typing import Any
 
 from wopgen.compat.cover import json_type, types, values
 from wopgen.corpus.graph import PURE_REF_KEYS, Located, RefGraph
+from wopgen.corpus.keywords import draft_of
 from wopgen.corpus.validation import ASSERTED_FORMATS
 
 MAX_DEPTH = 8  # members followed down; deeper, the pair is not shown apart
@@ -50,12 +51,24 @@ Schema = tuple[Any, Located]
 
 def _resolved(where: Located, graph: RefGraph) -> Schema | None:
     """The schema at `where`, with a `$ref` that stands alone (beside annotations) followed; None where
-    it cannot be (a `$ref` beside other keywords, both of which hold, is not read here)."""
+    it cannot be. A `$ref` beside other keywords, both of which hold, is read as the types they allow
+    together (in drafts 4 to 7, which ignore the keywords beside a `$ref`, as its target's types): a
+    schema that allows no fewer values, so what it is shown apart from, the pair is too."""
     met, complete = graph.chain(where)
-    if not complete or any(not set(graph.node(loc)) <= PURE_REF_KEYS for loc in met[:-1]):
+    if not complete:
         return None
-    node = graph.node(met[-1])
-    return (node, met[-1]) if isinstance(node, dict | bool) else None
+    if all(set(graph.node(loc)) <= PURE_REF_KEYS for loc in met[:-1]):
+        node = graph.node(met[-1])
+        return (node, met[-1]) if isinstance(node, dict | bool) else None
+    legacy = draft_of(graph.corpus.schemas[where.path].data).legacy
+    kinds: frozenset[str] | None = None
+    for loc in met[-1:] if legacy else met:
+        node = graph.node(loc)
+        if node is False:
+            return (False, loc)
+        if isinstance(node, dict):
+            kinds = _allowed(node, kinds)
+    return ({"type": sorted(kinds)}, met[-1]) if kinds is not None else None
 
 
 def _apart(
