@@ -20,6 +20,7 @@ from wopgen.checks import (
     rfc_records,
     rfcs,
     schema_defaults,
+    schema_keywords,
     schemas,
     semantics,
     standard_api,
@@ -40,6 +41,7 @@ class FindingsCache(Protocol):
 MODULES = (
     schemas,
     schema_defaults,
+    schema_keywords,
     examples,
     instances,
     rfcs,
@@ -61,7 +63,10 @@ Families = tuple[str, ...]  # the rule-id prefixes a check can emit
 # Each check with the rule families it emits, so a --select/--ignore that excludes all of them
 # skips the check instead of running it (the API rendering and the conformance run are slow).
 CHECKS: tuple[tuple[Families, Check], ...] = (
-    (("schema-",), lambda corpus: chain(schemas.check(corpus), schema_defaults.check(corpus))),
+    (
+        ("schema-",),
+        lambda corpus: chain(schemas.check(corpus), schema_defaults.check(corpus), schema_keywords.check(corpus)),
+    ),
     (("example-",), examples.check),
     (("instance-",), instances.check),
     (("rfc-",), lambda corpus: chain(rfcs.check(corpus), rfc_records.check(corpus))),

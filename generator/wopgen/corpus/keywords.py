@@ -44,6 +44,7 @@ class Draft:
     singles: frozenset[str]  # keywords holding one subschema (`items` before 2020-12: one, or a list)
     id_key: str  # `$id`; `id` in drafts 3 and 4
     legacy: bool  # drafts 3 to 7: an id beside `$ref` is ignored, and one that is a fragment names an anchor
+    name: str = "2020-12"  # as messages name it: draft-04, draft-07, 2019-09, 2020-12...
 
     def id_of(self, node: dict[str, Any]) -> str | None:
         """The URI `node` (a schema object) declares for itself, as its draft reads it (None: none)."""
@@ -72,11 +73,17 @@ _DRAFTS = {
         (SCHEMA_SINGLES - {"prefixItems"}) | {"additionalItems"},
         "$id",
         False,
+        "2019-09",
     ),
-    DRAFT7: Draft(_LEGACY_MAPS, _COMPOSED, _SINCE_06 | {"if", "then", "else"}, "$id", True),
-    DRAFT6: Draft(_LEGACY_MAPS, _COMPOSED, _SINCE_06, "$id", True),
+    DRAFT7: Draft(_LEGACY_MAPS, _COMPOSED, _SINCE_06 | {"if", "then", "else"}, "$id", True, "draft-07"),
+    DRAFT6: Draft(_LEGACY_MAPS, _COMPOSED, _SINCE_06, "$id", True, "draft-06"),
     DRAFT4: Draft(
-        _LEGACY_MAPS, _COMPOSED, frozenset({"additionalItems", "additionalProperties", "items", "not"}), "id", True
+        _LEGACY_MAPS,
+        _COMPOSED,
+        frozenset({"additionalItems", "additionalProperties", "items", "not"}),
+        "id",
+        True,
+        "draft-04",
     ),
     DRAFT3: Draft(
         _LEGACY_MAPS,
@@ -84,6 +91,7 @@ _DRAFTS = {
         frozenset({"additionalItems", "additionalProperties", "items", "extends"}),
         "id",
         True,
+        "draft-03",
     ),
 }
 

@@ -1,0 +1,70 @@
+"""Keywords the draft a schema declares does not have: its validators ignore them, so the schema takes
+values it seems to refuse (a draft-04 schema with `const`, a 2020-12 one with `dependencies`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wopgen.corpus import Corpus
+from wopgen.corpus.graph import Position
+from wopgen.corpus.keywords import draft_of
+from wopgen.diagnostics import Diagnostic, define
+
+IGNORED = define(
+    "schema-keyword-ignored",
+    "warning",
+    "A keyword that constrains values in some draft of JSON Schema, but not in the one the schema declares: its "
+    "validators ignore it, so the schema takes values the keyword seems to refuse.",
+)
+
+# Each keyword that constrains values, with the drafts that have it (as `Draft.name` names them) and what
+# says the same in the drafts that do not, where something does.
+_SINCE_06 = ("draft-06", "draft-07", "2019-09", "2020-12")
+_SINCE_07 = ("draft-07", "2019-09", "2020-12")
+_SINCE_2019 = ("2019-09", "2020-12")
+_UNTIL_2019 = ("draft-04", "draft-06", "draft-07", "2019-09")
+_UNTIL_07 = ("draft-04", "draft-06", "draft-07")
+KEYWORDS: dict[str, tuple[tuple[str, ...], str]] = {
+    "const": (_SINCE_06, 'an `enum` of one value ("enum": [value])'),
+    "contains": (_SINCE_06, ""),
+    "propertyNames": (_SINCE_06, ""),
+    "if": (_SINCE_07, "`anyOf` of the cases"),
+    "then": (_SINCE_07, ""),
+    "else": (_SINCE_07, ""),
+    "dependentRequired": (_SINCE_2019, "`dependencies` with a list of names"),
+    "dependentSchemas": (_SINCE_2019, "`dependencies` with a schema"),
+    "minContains": (_SINCE_2019, ""),
+    "maxContains": (_SINCE_2019, ""),
+    "unevaluatedProperties": (_SINCE_2019, ""),
+    "unevaluatedItems": (_SINCE_2019, ""),
+    "prefixItems": (("2020-12",), "a list `items`"),
+    "dependencies": (_UNTIL_07, "`dependentRequired` (lists of names) and `dependentSchemas` (schemas)"),
+    "additionalItems": (_UNTIL_2019, "`items` beside `prefixItems`"),
+}
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    for path in sorted(corpus.schemas):
+        doc = corpus.schemas[path]
+        if not isinstance(doc.data, dict):
+            continue
+        draft = draft_of(doc.data).name
+        if draft == "draft-03":  # too old to say: it spells most constraints otherwise
+            continue
+        for item in corpus.graph.objects(path):
+            if item.position is not Position.SCHEMA:
+                continue
+            for keyword in KEYWORDS.keys() & item.node.keys():
+                drafts, instead = KEYWORDS[keyword]
+                if draft in drafts:
+                    continue
+                line, col = doc.locate(f"{item.pointer}/{keyword}")
+                said = f"; in {draft} write {instead}" if instead else ""
+                yield IGNORED.at(
+                    path,
+                    line,
+                    f"`{keyword}` is no keyword of {draft}, the draft this schema declares, so validators of that "
+                    "draft need not apply it: values it refuses may pass",
+                    f"declare a draft that has it (`$schema`: {', '.join(drafts)}){said}",
+                    col=col,
+                )

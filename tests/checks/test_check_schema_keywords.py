@@ -1,0 +1,55 @@
+"""schema-keyword-ignored: a keyword that the draft a schema declares does not have is reported where it
+is written; in a draft that has it, it is no finding."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wopgen.checks import schema_keywords
+from wopgen.corpus import Corpus
+from wopgen.corpus.documents import parse_json
+from wopgen.corpus.settings import Settings
+
+NAME = "one.schema.json"
+DRAFT4 = "http://json-schema.org/draft-04/schema#"
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+CURRENT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def found(tmp_path: Path, schema: dict[str, Any]) -> list[tuple[int, str]]:
+    corpus = Corpus(
+        settings=Settings(root=tmp_path), schemas={NAME: parse_json(NAME, json.dumps(schema, indent=2).encode())}
+    )
+    return [(d.line, d.message.split("`")[1]) for d in schema_keywords.check(corpus)]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "body", "ignored"),
+    [
+        (DRAFT4, {"properties": {"kind": {"const": "on"}}}, ["const"]),
+        (DRAFT7, {"properties": {"kind": {"const": "on"}}}, []),
+        (DRAFT7, {"if": {"required": ["a"]}, "then": {"required": ["b"]}}, []),
+        (DRAFT4, {"if": {"required": ["a"]}, "then": {"required": ["b"]}}, ["if", "then"]),
+        (CURRENT, {"dependencies": {"a": ["b"]}}, ["dependencies"]),
+        (DRAFT7, {"dependencies": {"a": ["b"]}}, []),
+        (DRAFT7, {"dependentRequired": {"a": ["b"]}}, ["dependentRequired"]),
+        (CURRENT, {"prefixItems": [{}], "additionalItems": False}, ["additionalItems"]),
+        # instance data and names are not keywords
+        (DRAFT4, {"enum": [{"const": 1}], "properties": {"const": {"type": "string"}}}, []),
+    ],
+)
+def test_a_keyword_the_declared_draft_lacks_is_reported(
+    tmp_path: Path, dialect: str, body: dict[str, Any], ignored: list[str]
+) -> None:
+    assert sorted(keyword for _line, keyword in found(tmp_path, {"$schema": dialect, **body})) == sorted(ignored)
+
+
+def test_the_finding_is_where_the_keyword_is_written(tmp_path: Path) -> None:
+    schema = {"$schema": DRAFT4, "properties": {"kind": {"const": "on"}}}
+    text = json.dumps(schema, indent=2).splitlines()
+    line = next(n for n, t in enumerate(text, start=1) if '"const"' in t)
+    assert found(tmp_path, schema) == [(line, "const")]
