@@ -80,13 +80,17 @@ def test_what_the_draft7_schema_refuses_the_model_refuses(legacy: Any, instance:
     assert not takes(legacy, instance)
 
 
-def test_schemas_of_dependencies_are_reported(tmp_path: Path) -> None:
+def _legacy_warnings(tmp_path: Path, body: dict[str, Any], package: str) -> list[str]:
+    """The `models-inexact` messages on a draft-07 schema of `body`, generated as `package`."""
     files = good_files()
-    body = {**LEGACY, "dependencies": {"a": {"required": ["b"]}}}
     files["schemas/legacy.schema.json"] = {**schema("legacy", body), "$schema": DRAFT7}
     warnings: list[Any] = []
-    imported_package(files, tmp_path, "legacy_schemas_models", warnings)
-    found = [w.message for w in warnings if w.path == "schemas/legacy.schema.json"]
+    imported_package(files, tmp_path, package, warnings)
+    return [w.message for w in warnings if w.path == "schemas/legacy.schema.json"]
+
+
+def test_schemas_of_dependencies_are_reported(tmp_path: Path) -> None:
+    found = _legacy_warnings(tmp_path, {**LEGACY, "dependencies": {"a": {"required": ["b"]}}}, "legacy_schemas_models")
     assert any("`dependencies`" in message for message in found), found
 
 
@@ -95,11 +99,7 @@ def test_a_list_items_the_model_cannot_hold_is_reported(tmp_path: Path) -> None:
         "type": "object",
         "properties": {"open": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}},
     }
-    files = good_files()
-    files["schemas/legacy.schema.json"] = {**schema("legacy", body), "$schema": DRAFT7}
-    warnings: list[Any] = []
-    imported_package(files, tmp_path, "legacy_items_models", warnings)
-    found = [w.message for w in warnings if w.path == "schemas/legacy.schema.json"]
+    found = _legacy_warnings(tmp_path, body, "legacy_items_models")
     assert any("list `items`" in message for message in found), found
 
 
