@@ -19,6 +19,8 @@ TITLED = {
         "count": {"title": "Count", "type": "number", "minimum": 0},
         "code": {"title": "Code", "type": "string", "minLength": 2, "pattern": "^[a-z]+$"},
         "old": {"$ref": "#/$defs/old"},
+        # unique items: the class wrapping the list has the library's run-time check as a base too
+        "ids": {"title": "Ids", "type": "array", "uniqueItems": True, "minItems": 1, "items": {"type": "string"}},
     },
     "$defs": {"old": {"title": "Old", "deprecated": True, "description": "Kept for older readers."}},
 }
@@ -30,6 +32,9 @@ CASES = [
     ({"code": "AB"}, False),
     ({"old": [1, "x"]}, True),
     ({"old": None}, True),
+    ({"ids": ["a"]}, True),
+    ({"ids": []}, False),
+    ({"ids": ["a", "a"]}, False),
 ]
 
 

@@ -528,7 +528,9 @@ def _root_classes(
         candidates = [c for c in [*named, *(n + "Model" for n in named)] if c and c.isidentifier()]
         present = [c for c in candidates if f"\nclass {c}(" in text]
         wraps = "properties" not in doc.data  # a root with members is a class of them, not a wrapped value
-        found = next((c for c in present if (f"\nclass {c}(RootModel[" in text) is wraps), None)
+        found = next(
+            (c for c in present if bool(re.search(rf"\nclass {c}\((?:\w+, )*RootModel\[", text)) is wraps), None
+        )
         found = found if found is not None else next(iter(present), None)
         if found is not None:
             roots.append(RootClass(module, found))

@@ -22,7 +22,10 @@ from typing import Any
 CONSTRAINTS = frozenset(
     {"gt", "ge", "lt", "le", "multiple_of", "min_length", "max_length", "pattern", "max_digits", "decimal_places"}
 )
-_ROOT_CLASS = re.compile(r"^class (\w+)\(RootModel\[.*\]\):\n(?:(?:[ \t][^\n]*)?\n)*?    root: ([^\n]*)$", re.M)
+# A class wrapping one value: `RootModel[...]` among its bases (after the library's runtime-check base, if any).
+_ROOT_CLASS = re.compile(
+    r"^class (\w+)\((?:\w+, )*RootModel\[.*\]\):\n(?:(?:[ \t][^\n]*)?\n)*?    root: ([^\n]*)$", re.M
+)
 _MEMBER = re.compile(r"^    (?!root\b)\w+: Annotated\[.*\bField\(.*$", re.M)
 _UNSET = object()
 
