@@ -15,6 +15,7 @@ from jsonschema import Draft7Validator, Draft202012Validator
 from support.corpus_factory import good_files, schema
 from support.generated_models import imported_package, takes
 
+DRAFT4 = "http://json-schema.org/draft-04/schema#"
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 
 LEGACY = {
@@ -124,3 +125,22 @@ def test_prefix_items_closed_by_items_false_is_a_tuple(tmp_path: Path) -> None:
     for instance, valid in [({"pair": ["a", 1]}, True), ({"pair": [1, "a"]}, False), ({"pair": ["a", 1, 2]}, False)]:
         assert Draft202012Validator(body).is_valid(instance) is valid
         assert takes(model, instance) is valid, instance
+
+
+@pytest.mark.parametrize(("dialect", "key"), [(DRAFT4, "id"), (DRAFT7, "$id")])
+def test_a_schema_referring_to_its_own_id_with_an_empty_fragment_is_generated(
+    tmp_path: Path, dialect: str, key: str
+) -> None:
+    """`x.json#` names the document `x.json` names: the library took a `$ref` to it for one to fetch."""
+    own = "https://example.test/s/node.json"  # not where the file lies: the library reads the id
+    body = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "child": {"$ref": own + "#"}},
+    }
+    files = good_files()
+    files["schemas/node.schema.json"] = {**schema("node", body), "$schema": dialect, key: own + "#"}
+    files["schemas/node.schema.json"].pop("$id" if key == "id" else "id", None)
+    imported_package(files, tmp_path, f"node_{key.strip('$')}_models")
+    model = importlib.import_module(f"node_{key.strip('$')}_models.node_schema").Node
+    assert takes(model, {"name": "a", "child": {"name": "b"}})
+    assert not takes(model, {"name": "a", "child": {"name": 1}})

@@ -21,7 +21,13 @@ def library_schema(schema: Any) -> Any:
     value of a `patternProperties` that holds more than a type moved into `$defs` (`_values_named`). Its
     subschemas are found where the document's draft keeps them (`definitions`, `dependencies`...)."""
     draft = draft_of(schema)
-    return _values_named(_fed(schema, draft), draft)
+    out = _values_named(_fed(schema, draft), draft)
+    declared = out.get(draft.id_key) if isinstance(out, dict) else None
+    if isinstance(declared, str) and declared.endswith("#"):
+        # `x.json#` names the document as `x.json` does; the library files it under the first and then
+        # took a `$ref` to `x.json#` (or to `x.json`) for one to fetch, and refused the schema
+        out = {**out, draft.id_key: declared[:-1]}
+    return out
 
 
 # The formats the models give a Python type (a datetime, an address, a URL, a UUID), as the README lists
