@@ -5,7 +5,8 @@ null; keywords beside an `allOf` of one `$ref` hold; an object that requires mem
 declare requires them; `unevaluatedProperties` with no part beside it holds as `additionalProperties`; a member whose
 schema is `false` may not be present; a hostname is checked by the schema's own keywords alone; an object whose `oneOf` groups are
 `required` alone declares their members, so the library checks that exactly one group is present; a
-map that may be null types its values."""
+map that may be null types its values; a titled object written in place keeps its members beside its
+patternProperties."""
 
 from __future__ import annotations
 
@@ -104,6 +105,20 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
         },
         [{"o": {"n": 3}}, {"o": {"n": 6}}],
     ),
+    "titledpatterns": (
+        {
+            "type": "object",
+            "properties": {
+                "o": {
+                    "title": "Options",
+                    "type": "object",
+                    "properties": {"a": {"type": "string"}},
+                    "patternProperties": {"^x-": {"type": "string"}},
+                }
+            },
+        },
+        [{"o": {"a": "1"}}, {"o": {"b": 1}}, {"o": {"x-y": 1}}, {"o": {"x-y": "v"}}, {"o": {"a": 1}}],
+    ),
     "nullablemap": (
         {
             "type": "object",
@@ -140,3 +155,12 @@ def test_a_document_with_an_id_below_its_root_is_fed_as_written() -> None:
         "patternProperties": {"^x": {"type": "integer", "minimum": 5}},
     }
     assert library_schema(body)["patternProperties"] == body["patternProperties"]
+
+
+def test_a_titled_object_is_named_in_defs_unless_a_ref_points_into_it() -> None:
+    body = BODIES["titledpatterns"][0]
+    fed = library_schema(body)
+    assert fed["properties"]["o"] == {"$ref": "#/$defs/PatternObject1"}
+    assert fed["$defs"]["PatternObject1"]["title"] == "Options"
+    pointed = {**body, "properties": {**body["properties"], "b": {"$ref": "#/properties/o/properties/a"}}}
+    assert library_schema(pointed)["properties"]["o"]["title"] == "Options"  # left in place

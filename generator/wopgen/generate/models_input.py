@@ -4,6 +4,7 @@ checks (`library_schema`). What no rewrite can give the library is reported by `
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any
@@ -12,7 +13,15 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from wopgen.compat.cover import json_type, within
-from wopgen.corpus.graph import map_subschemas
+from wopgen.corpus.graph import (
+    Position,
+    map_subschemas,
+    pointer_fragment,
+    ref_strings,
+    schema_objects,
+    unescape_token,
+    value_at,
+)
 from wopgen.corpus.keywords import CURRENT, Draft, draft_of
 
 
@@ -21,7 +30,7 @@ def library_schema(schema: Any) -> Any:
     value of a `patternProperties` that holds more than a type moved into `$defs` (`_values_named`). Its
     subschemas are found where the document's draft keeps them (`definitions`, `dependencies`...)."""
     draft = draft_of(schema)
-    out = _values_named(_fed(schema, draft), draft)
+    out = _values_named(_objects_named(_fed(schema, draft), draft), draft)
     declared = out.get(draft.id_key) if isinstance(out, dict) else None
     if isinstance(declared, str) and declared.endswith("#"):
         # `x.json#` names the document as `x.json` does; the library files it under the first and then
@@ -208,6 +217,48 @@ def _values_named(document: Any, draft: Draft = CURRENT) -> Any:
     if defs:
         out["$defs"] = {**out.get("$defs", {}), **defs}
     return out
+
+
+def _objects_named(document: Any, draft: Draft) -> Any:
+    """`document` with each titled object written in place that declares both `properties` and
+    `patternProperties` moved into the document's `$defs` and referred to there.
+
+    Written in place, the library makes such an object a dict whose keys must match the patterns and
+    drops its `properties`: `{"a": "1"}` was refused where `a` is declared. Defined apart (or at a
+    root), it is a class of its members that checks the patterns at run time. An object some `$ref`
+    points into is left in place, as is every object of a document with an `$id` below its root."""
+    if not isinstance(document, dict) or not isinstance(document.get("$defs", {}), dict) or _nested_id(document, draft):
+        return document
+    refs = [ref for _path, ref in ref_strings(document)]
+    out, taken = document, set(document.get("$defs", {}))
+    while True:
+        found = [
+            item.pointer
+            for item in schema_objects(out, "")
+            if item.position is Position.SCHEMA
+            and item.pointer
+            and not re.fullmatch(r"/(?:\$defs|definitions)/[^/]+", item.pointer)
+            and isinstance(item.node.get("title"), str)
+            and isinstance(item.node.get("properties"), dict)
+            and isinstance(item.node.get("patternProperties"), dict)
+            and not any(ref.startswith(pointer_fragment(item.pointer)) for ref in refs)
+        ]
+        if not found:
+            return out
+        pointer = found[0]  # the first in document order: none of the others is above it
+        out = copy.deepcopy(out) if out is document else out
+        holder, key = value_at(out, pointer.rsplit("/", 1)[0])[1], unescape_token(pointer.rsplit("/", 1)[1])
+        number = 1
+        while f"{_OBJECT_NAME}{number}" in taken:
+            number += 1
+        name = f"{_OBJECT_NAME}{number}"
+        taken.add(name)
+        out.setdefault("$defs", {})[name] = holder[int(key) if isinstance(holder, list) else key]
+        holder[int(key) if isinstance(holder, list) else key] = {"$ref": f"#/$defs/{name}"}
+        refs.append(f"#/$defs/{name}")
+
+
+_OBJECT_NAME = "PatternObject"
 
 
 def _nested_id(document: dict[str, Any], draft: Draft) -> bool:
