@@ -119,6 +119,20 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
         },
         [{"o": {"a": "1"}}, {"o": {"b": 1}}, {"o": {"x-y": 1}}, {"o": {"x-y": "v"}}, {"o": {"a": 1}}],
     ),
+    "titledfalse": (
+        {
+            "type": "object",
+            "properties": {
+                "repos": {
+                    "title": "Repos",
+                    "type": "object",
+                    "properties": {"main": False},
+                    "additionalProperties": {"type": "object", "properties": {"url": {"type": "string"}}},
+                }
+            },
+        },
+        [{"repos": {"main": {"url": "u"}}}, {"repos": {"other": {"url": "u"}}}, {"repos": {"other": {"url": 1}}}],
+    ),
     "nullablemap": (
         {
             "type": "object",

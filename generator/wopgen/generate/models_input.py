@@ -220,11 +220,12 @@ def _values_named(document: Any, draft: Draft = CURRENT) -> Any:
 
 
 def _objects_named(document: Any, draft: Draft) -> Any:
-    """`document` with each titled object written in place that declares both `properties` and
-    `patternProperties` moved into the document's `$defs` and referred to there.
+    """`document` with each titled object written in place that the library would make a dict of
+    (`_dict_in_place`) moved into the document's `$defs` and referred to there.
 
-    Written in place, the library makes such an object a dict whose keys must match the patterns and
-    drops its `properties`: `{"a": "1"}` was refused where `a` is declared. Defined apart (or at a
+    Written in place, the library makes such an object a dict and drops its `properties`: where it
+    declares `patternProperties` the keys must match them (`{"a": "1"}` was refused where `a` is
+    declared), and a member declared `false` was taken. Defined apart (or at a
     root), it is a class of its members that checks the patterns at run time. An object some `$ref`
     points into is left in place, as is every object of a document with an `$id` below its root."""
     if not isinstance(document, dict) or not isinstance(document.get("$defs", {}), dict) or _nested_id(document, draft):
@@ -238,9 +239,7 @@ def _objects_named(document: Any, draft: Draft) -> Any:
             if item.position is Position.SCHEMA
             and item.pointer
             and not re.fullmatch(r"/(?:\$defs|definitions)/[^/]+", item.pointer)
-            and isinstance(item.node.get("title"), str)
-            and isinstance(item.node.get("properties"), dict)
-            and isinstance(item.node.get("patternProperties"), dict)
+            and _dict_in_place(item.node)
             and not any(ref.startswith(pointer_fragment(item.pointer)) for ref in refs)
         ]
         if not found:
@@ -259,6 +258,18 @@ def _objects_named(document: Any, draft: Draft) -> Any:
 
 
 _OBJECT_NAME = "PatternObject"
+
+
+def _dict_in_place(node: dict[str, Any]) -> bool:
+    """Whether the library, meeting the fed `node` in place, makes a dict of it and drops what else it
+    says: a titled object that declares members beside `patternProperties`, or none beside an `allOf`
+    (where `_fed` puts the members it forbids: `"main": false` is `not: {required: ["main"]}`)."""
+    members = node.get("properties")
+    return (
+        isinstance(node.get("title"), str)
+        and isinstance(members, dict)
+        and (isinstance(node.get("patternProperties"), dict) if members else "allOf" in node)
+    )
 
 
 def _nested_id(document: dict[str, Any], draft: Draft) -> bool:
