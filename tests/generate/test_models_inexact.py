@@ -205,6 +205,28 @@ INEXACT = {
         {"id": "c1"},
         "oneOf",
     ),
+    # A branch closed to a member declared beside the `anyOf`: the library mixes the member into it.
+    "mixed": (
+        {
+            "type": "object",
+            "properties": {"steps": {"type": "array"}, "fast": {"type": "boolean"}, "lanes": {"type": "object"}},
+            "anyOf": [
+                {"$ref": "#/$defs/single"},
+                {"properties": {"fast": {}, "lanes": {}}, "required": ["lanes"], "additionalProperties": False},
+            ],
+            "additionalProperties": False,
+            "$defs": {
+                "single": {
+                    "type": "object",
+                    "properties": {"steps": {"type": "array"}},
+                    "required": ["steps"],
+                    "additionalProperties": False,
+                }
+            },
+        },
+        {"steps": [], "fast": False},
+        "anyOf",
+    ),
 }
 # Forms the models do check: no finding.
 EXACT = {

@@ -25,9 +25,12 @@ HINT = (
 
 def closed_beside(where: Located, graph: RefGraph) -> Iterator[tuple[str, str, str]]:
     """The findings for the schema object at `where`: members its parts declare that its own
-    `additionalProperties` (false or a schema) refuses or holds to its schema, and members declared
-    beside such a part that the part refuses or holds so."""
+    `additionalProperties` (false or a schema) refuses or holds to its schema, members declared
+    beside such a part that the part refuses or holds so, and members declared beside an `anyOf` or
+    `oneOf` that a closed branch refuses or holds so."""
     node = graph.node(where)
+    if isinstance(node, dict):
+        yield from _closed_branches(where, node, graph)
     parts = _parts(where, graph) if isinstance(node, dict) else []
     if not parts:
         return
@@ -106,6 +109,30 @@ def _parts(where: Located, graph: RefGraph) -> list[dict[str, Any]]:
             return []
         parts.append(part)
     return parts
+
+
+def _closed_branches(where: Located, node: dict[str, Any], graph: RefGraph) -> Iterator[tuple[str, str, str]]:
+    """A branch of an `anyOf` or `oneOf` closed to members the object beside it declares: the library
+    mixes those members into every branch, so the model takes them with what the branch allows, where
+    the branch refuses them (`{"steps": [], "fail_fast": true}` passed a branch that has only `steps`)."""
+    own = _declared(node)
+    for keyword in ("anyOf", "oneOf"):
+        branches = node.get(keyword)
+        if not own or not isinstance(branches, list):
+            continue
+        for index in range(len(branches)):
+            target = graph.deref(where.child(keyword, index))
+            branch = graph.node(target) if target is not None else None
+            closer = _closer(branch, part=True) if isinstance(branch, dict) else None
+            held = sorted(own - _declared(branch)) if closer is not None and isinstance(branch, dict) else []
+            if held:
+                yield (
+                    keyword,
+                    f"a branch of the `{keyword}` closed by `{closer[0]}` {_held(closer[1], held)}, declared beside "
+                    f"the `{keyword}`; the model mixes them into every branch and takes them there",
+                    _hint(closer[1]),
+                )
+                return
 
 
 def _declared(node: dict[str, Any]) -> set[str]:
