@@ -123,9 +123,11 @@ def _closed_branches(where: Located, node: dict[str, Any], graph: RefGraph) -> I
         for index in range(len(branches)):
             target = graph.deref(where.child(keyword, index))
             branch = graph.node(target) if target is not None else None
-            closer = _closer(branch, part=True) if isinstance(branch, dict) else None
-            held = sorted(own - _declared(branch)) if closer is not None and isinstance(branch, dict) else []
-            if held:
+            if not isinstance(branch, dict):
+                continue
+            closer = _closer(branch, part=True)
+            held = sorted(own - _declared(branch))
+            if closer is not None and held:
                 yield (
                     keyword,
                     f"a branch of the `{keyword}` closed by `{closer[0]}` {_held(closer[1], held)}, declared beside "
