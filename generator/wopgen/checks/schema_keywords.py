@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from wopgen.corpus import Corpus
+from wopgen.corpus.documents import may_write
 from wopgen.corpus.graph import Position
 from wopgen.corpus.keywords import draft_of
 from wopgen.diagnostics import Diagnostic, define
@@ -58,8 +59,8 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         if draft == "draft-03":  # too old to say: it spells most constraints otherwise
             continue
         lacking = _LACKING[draft]
-        if "\\u" not in doc.text and not any(f'"{keyword}"' in doc.text for keyword in lacking):
-            continue  # none written (a member is written `"name"` unless an escape spells it): no walk
+        if not may_write(doc.text, *lacking):
+            continue
         for item in corpus.graph.objects(path):
             if item.position is not Position.SCHEMA:
                 continue

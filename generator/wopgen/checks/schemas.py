@@ -18,10 +18,9 @@ from wopgen.corpus.events import (
     type_index,
 )
 from wopgen.corpus.graph import Status
-from wopgen.corpus.keywords import draft_of
+from wopgen.corpus.keywords import DIALECT, draft_of
 from wopgen.diagnostics import Diagnostic, define
 
-DIALECT = "https://json-schema.org/draft/2020-12/schema"
 CONTENT_FIELDS = frozenset(
     {"content", "output", "result", "text", "prompt", "response", "taskOutput", "body", "completion", "transcript"}
 )
@@ -215,9 +214,12 @@ def _check_refs(corpus: Corpus) -> Iterator[Diagnostic]:
         elif site.status in _UNRESOLVED_HINTS:
             line, col = site.locate()
             hint = _UNRESOLVED_HINTS[site.status]
-            if site.status is Status.NO_NODE and draft_of(site.doc.data).legacy:
-                key = draft_of(site.doc.data).id_key
-                hint = f'point at an existing subschema (#/definitions/<name>), or declare the anchor it names ("{key}": "#<name>")'
+            draft = draft_of(site.doc.data)
+            if site.status is Status.NO_NODE and draft.legacy:
+                hint = (
+                    "point at an existing subschema (#/definitions/<name>), or declare the anchor it names "
+                    f'("{draft.id_key}": "#<name>")'
+                )
             yield REF_UNRESOLVED.at(site.path, line, f"{site.keyword} {site.ref!r}: {site.detail}", hint, col=col)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Any
 
+from wopgen.corpus.documents import may_write
 from wopgen.corpus.graph import Position, value_at
 from wopgen.corpus.model import Corpus
 
@@ -22,9 +23,8 @@ def refused_defaults(corpus: Corpus) -> dict[str, list[str]]:
 def _refused(corpus: Corpus) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for path in sorted(corpus.schemas):
-        text = corpus.schemas[path].text
-        if ('"default"' not in text and "\\u" not in text) or not corpus.resolvable(path):
-            continue  # (a member is written `"default"` unless an escape spells it)
+        if not may_write(corpus.schemas[path].text, "default") or not corpus.resolvable(path):
+            continue
         for item in corpus.graph.objects(path):
             if (
                 item.position is Position.SCHEMA

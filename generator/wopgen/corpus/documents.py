@@ -144,6 +144,13 @@ def _offset(text: str, where: str) -> int:
     return at
 
 
+def may_write(text: str, *names: str) -> bool:
+    """Whether the JSON source `text` may hold a member named one of `names`: every member is written
+    `"name"` there unless a `\\u` escape spells it, so a text with neither holds none (and the document
+    need not be walked to know)."""
+    return "\\u" in text or any(f'"{name}"' in text for name in names)
+
+
 def may_embed_id(text: str, data: Any) -> bool:
     """Whether some object below the root of the schema document `data` may have an `$id` member,
     read from its source `text`: every such member is written `"$id"` there unless a `\\u` escape

@@ -29,7 +29,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit, uses_relative
 
 import referencing.exceptions
 
-from wopgen.corpus.documents import JsonDoc, escape_token, may_embed_id
+from wopgen.corpus.documents import JsonDoc, escape_token, may_embed_id, may_write
 from wopgen.corpus.keywords import (
     CURRENT,
     DEFS,
@@ -429,7 +429,7 @@ class RefGraph:
         found = []
         for path in sorted(self.corpus.schemas):
             doc = self.corpus.schemas[path]
-            if '"$dynamicRef"' not in doc.text and "\\u" not in doc.text:  # none written: no walk
+            if not may_write(doc.text, "$dynamicRef"):
                 continue
             for item in self._walk(path):
                 if item.position is not Position.DATA and isinstance(item.node.get("$dynamicRef"), str):
@@ -688,7 +688,7 @@ class RefGraph:
         found = []
         for path in sorted(self.corpus.schemas) if names else ():
             text = self.corpus.schemas[path].text
-            if '"$dynamicAnchor"' not in text and "\\u" not in text:  # none written: no walk
+            if not may_write(text, "$dynamicAnchor"):
                 continue
             found += [
                 Located(path, item.pointer)

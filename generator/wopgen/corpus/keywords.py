@@ -8,6 +8,8 @@ from typing import Any
 
 from referencing.jsonschema import DRAFT3, DRAFT4, DRAFT6, DRAFT7, DRAFT201909, DRAFT202012, specification_with
 
+DIALECT = "https://json-schema.org/draft/2020-12/schema"  # the corpus convention, and the default draft
+
 # Keywords whose value maps names to subschemas (`$defs` is kept apart: definitions, not constraints).
 SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
 DEFS = "$defs"
@@ -54,7 +56,6 @@ class Draft:
         return declared
 
 
-_CURRENT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 _SINCE_06 = frozenset({"additionalItems", "additionalProperties", "contains", "items", "not", "propertyNames"})
 # `$defs` too, though drafts 4 to 7 do not name it: schemas declaring those drafts keep definitions there
 # (generators such as schemars write them so) and refer to them by pointer, which every validator follows.
@@ -95,12 +96,16 @@ _DRAFTS = {
     ),
 }
 
+# Every keyword some draft maps names to subschemas with: after one of them, a JSON pointer's next token
+# is a name, whatever it spells.
+NAME_MAPS = frozenset().union(*(draft.maps for draft in _DRAFTS.values()))
+
 
 def draft_of(data: Any) -> Draft:
     """The draft the schema document `data` is read in: the one its `$schema` names, else 2020-12 (as
     the registry reads it)."""
     declared = data.get("$schema") if isinstance(data, dict) else None
-    if not isinstance(declared, str) or declared == _CURRENT_DIALECT:  # nearly every schema, told at once
+    if not isinstance(declared, str) or declared == DIALECT:  # nearly every schema, told at once
         return CURRENT
     return _DRAFTS.get(specification_with(declared, default=DRAFT202012), CURRENT)
 

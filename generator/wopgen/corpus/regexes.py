@@ -29,7 +29,8 @@ import regex
 from jsonschema import Draft3Validator, Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
-from wopgen.corpus.validation import BACKTRACK_LIMIT, COMPILED_DRAFTS, DIALECT, draft
+from wopgen.corpus.keywords import DIALECT
+from wopgen.corpus.validation import BACKTRACK_LIMIT, COMPILED_DRAFTS, draft
 
 BUDGET_SECONDS = 1.0
 

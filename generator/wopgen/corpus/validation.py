@@ -33,6 +33,7 @@ from jsonschema import (
 from jsonschema.validators import validator_for
 
 from wopgen.corpus.documents import may_embed_id
+from wopgen.corpus.keywords import DIALECT
 
 # Backtracking steps a `pattern` may take per match before the compiled engine gives up on it
 # (the pure-Python path then decides, under its own budget).
@@ -103,7 +104,6 @@ def _annotation(_value: str) -> bool:
 ANNOTATION_ONLY = {name: _annotation for name in sorted(COMPILED_FORMATS - ASSERTED_FORMATS)}
 
 
-DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FORMAT_CHECKER = _format_checker()
 # The URI of the one document the corpus schemas are embedded in (see `_embedded`); no schema refers to it.
 _EMBEDDING = "urn:wopgen:corpus"

@@ -17,6 +17,7 @@ import yaml
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import ApiDescription, Channel, Operation, read_api
 from wopgen.corpus.events import TYPE_INDEX, type_index
+from wopgen.corpus.keywords import DIALECT
 from wopgen.generate.bundle import BundleError, bundle_components, component_names, reachable_components
 
 OPENAPI_FILE = "openapi.yaml"
@@ -144,7 +145,7 @@ def _openapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
     document: dict[str, Any] = {
         "openapi": OPENAPI_VERSION,
         "info": info,
-        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "jsonSchemaDialect": DIALECT,
         "servers": [{"url": "/", "description": "The host that serves this API (relative to its own origin)."}],
         "security": [{SECURITY_SCHEME: []}],
         "tags": [{"name": t.name, "description": t.description} for t in api.tags],

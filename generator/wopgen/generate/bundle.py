@@ -17,6 +17,7 @@ from typing import Any
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import read_api
 from wopgen.corpus.graph import Located, RefSite, Status, pointer_fragment, ref_strings
+from wopgen.corpus.keywords import DIALECT
 
 _COMPONENT_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 _DROPPED = frozenset({"$id", "$schema"})
@@ -94,7 +95,7 @@ def bundled_schema(corpus: Corpus, schema_name: str, pointer: str = "") -> dict[
     components = bundle_components(corpus, prefix)
     keep = reachable_components(corpus, [schema_name])
     return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$schema": DIALECT,
         "$ref": prefix + names[schema_name] + pointer,
         "$defs": {name: components[name] for name in keep},
     }

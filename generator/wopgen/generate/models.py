@@ -46,6 +46,7 @@ from wopgen.corpus.defaults import refused_defaults, without_defaults
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, event_types, type_index
 from wopgen.corpus.graph import Located, RefSite, unescape_token
+from wopgen.corpus.keywords import DIALECT
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_inexact import inexact
 from wopgen.generate.models_input import library_schema
@@ -195,7 +196,7 @@ def _event_variants(
         },
     }
     schema = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$schema": DIALECT,
         "$id": corpus.settings.id_base + VARIANTS_SCHEMA + SCHEMA_SUFFIX,
         "title": "RunEvents",
         "description": "Run-event envelopes with typed payloads, one per event type (derived by wopgen).",

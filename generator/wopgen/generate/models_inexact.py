@@ -45,7 +45,7 @@ from wopgen.compat.cover import types
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Located, Position, RefGraph, Status, schema_objects, unescape_token, value_at
-from wopgen.corpus.keywords import draft_of
+from wopgen.corpus.keywords import NAME_MAPS, draft_of
 from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import APPLICATORS, closed_beside
@@ -106,7 +106,6 @@ def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str,
 
 
 _BELOW_REPORTED = frozenset({"if", "then", "else", "not", "dependentSchemas", "dependencies"})
-_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
 _LOOK_AROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
 
 
@@ -152,7 +151,7 @@ def _keywords(pointer: str) -> list[str]:
             named = False  # a property or definition name, whatever it spells
         elif not (token.isdigit() and found and found[-1] in ("allOf", "anyOf", "oneOf", "prefixItems")):
             found.append(token)
-            named = token in _NAMED
+            named = token in NAME_MAPS
     return found
 
 

@@ -49,6 +49,7 @@ from typing import Any
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Position, schema_objects, value_at
+from wopgen.corpus.keywords import NAME_MAPS
 
 MARKER = "x-wopgen-not-null"  # never written to a model: `strict_fields` turns it into NOT_NULL
 HELPER_MODULE = "_strict"
@@ -227,10 +228,8 @@ def optional_not_null(corpus: Corpus) -> dict[str, list[str]]:
     return found
 
 
-# Keywords whose subschemas apply only sometimes (`then` when `if` holds) or never as written (`not`), and
-# keywords whose next token is a name rather than a keyword.
+# Keywords whose subschemas apply only sometimes (`then` when `if` holds) or never as written (`not`).
 _CONDITIONAL = frozenset({"if", "then", "else", "not", "dependentSchemas"})
-_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 
 
 def _conditional(pointer: str) -> bool:
@@ -244,7 +243,7 @@ def _conditional(pointer: str) -> bool:
         elif token in _CONDITIONAL:
             return True
         else:
-            named = token in _NAMED
+            named = token in NAME_MAPS
     return False
 
 
