@@ -186,7 +186,7 @@ def _values_named(document: Any, draft: Draft = CURRENT) -> Any:
     passed `"^x": {"type": "integer", "minimum": 5}`. A value it reaches by `$ref` keeps them all. An
     object with members is a model of its own either way, and is left in place; so is every value of a
     document that declares an `$id` below its root, where `#/$defs/...` may resolve elsewhere."""
-    if not isinstance(document, dict) or not isinstance(document.get("$defs", {}), dict) or _nested_id(document, draft):
+    if not _may_name(document, draft):
         return document
     defs: dict[str, Any] = {}
     taken = set(document.get("$defs", {}))
@@ -205,11 +205,7 @@ def _values_named(document: Any, draft: Draft = CURRENT) -> Any:
             return value
         if "properties" in value or value.get("type") == "object":
             return value
-        number = len(defs) + 1
-        while f"{_VALUE_NAME}{number}" in taken:
-            number += 1
-        name = f"{_VALUE_NAME}{number}"
-        taken.add(name)
+        name = _free_name(_VALUE_NAME, taken)
         defs[name] = value
         return {"$ref": f"#/$defs/{name}"}
 
@@ -228,36 +224,54 @@ def _objects_named(document: Any, draft: Draft) -> Any:
     declared), and a member declared `false` was taken. Defined apart (or at a
     root), it is a class of its members that checks the patterns at run time. An object some `$ref`
     points into is left in place, as is every object of a document with an `$id` below its root."""
-    if not isinstance(document, dict) or not isinstance(document.get("$defs", {}), dict) or _nested_id(document, draft):
+    if not _may_name(document, draft):
         return document
     refs = [ref for _path, ref in ref_strings(document)]
-    out, taken = document, set(document.get("$defs", {}))
-    while True:
-        found = [
-            item.pointer
-            for item in schema_objects(out, "")
-            if item.position is Position.SCHEMA
-            and item.pointer
-            and not re.fullmatch(r"/(?:\$defs|definitions)/[^/]+", item.pointer)
-            and _dict_in_place(item.node)
-            and not any(ref.startswith(pointer_fragment(item.pointer)) for ref in refs)
-        ]
-        if not found:
-            return out
-        pointer = found[0]  # the first in document order: none of the others is above it
-        out = copy.deepcopy(out) if out is document else out
-        holder, key = value_at(out, pointer.rsplit("/", 1)[0])[1], unescape_token(pointer.rsplit("/", 1)[1])
-        number = 1
-        while f"{_OBJECT_NAME}{number}" in taken:
-            number += 1
-        name = f"{_OBJECT_NAME}{number}"
-        taken.add(name)
-        out.setdefault("$defs", {})[name] = holder[int(key) if isinstance(holder, list) else key]
-        holder[int(key) if isinstance(holder, list) else key] = {"$ref": f"#/$defs/{name}"}
-        refs.append(f"#/$defs/{name}")
+    found = [
+        item.pointer
+        for item in schema_objects(document, "")
+        if item.position is Position.SCHEMA
+        and item.pointer
+        and not re.fullmatch(r"/(?:\$defs|definitions)/[^/]+", item.pointer)
+        and _dict_in_place(item.node)
+        and not any(ref.startswith(pointer_fragment(item.pointer)) for ref in refs)
+    ]
+    if not found:
+        return document
+    out = copy.deepcopy(document)
+    taken = set(out.get("$defs", {}))
+    names = [_free_name(_OBJECT_NAME, taken) for _pointer in found]  # numbered in document order
+    moved: dict[str, Any] = {}
+    # Last first: an object moved leaves the pointers of those before it (and above it) as they were, and
+    # one inside it is moved before it is.
+    for pointer, name in reversed(list(zip(found, names, strict=True))):
+        parent, token = pointer.rsplit("/", 1)
+        holder = value_at(out, parent)[1]
+        key: int | str = int(token) if isinstance(holder, list) else unescape_token(token)
+        moved[name] = holder[key]
+        holder[key] = {"$ref": f"#/$defs/{name}"}
+    out["$defs"] = {**out.get("$defs", {}), **{name: moved[name] for name in names}}
+    return out
 
 
 _OBJECT_NAME = "PatternObject"
+
+
+def _may_name(document: Any, draft: Draft) -> bool:
+    """Whether subschemas of `document` may be moved into its `$defs`: a `#/$defs/...` there leads to
+    the document's own, which it does not where an `$id` below the root may set another base."""
+    return (
+        isinstance(document, dict) and isinstance(document.get("$defs", {}), dict) and not _nested_id(document, draft)
+    )
+
+
+def _free_name(prefix: str, taken: set[str]) -> str:
+    """`prefix` and the lowest number no name of `taken` has, which it then takes."""
+    number = 1
+    while f"{prefix}{number}" in taken:
+        number += 1
+    taken.add(f"{prefix}{number}")
+    return f"{prefix}{number}"
 
 
 def _dict_in_place(node: dict[str, Any]) -> bool:
