@@ -26,10 +26,6 @@ DEFAULT_UNDECLARED = define(
     "A description states a default (absent means `x`, defaults to `x`) that the schema does not declare, or declares differently, with `default`.",
 )
 
-# "absent means `x`", "defaults to `x`", "default `x`" / "Default: `x`", and "default when omitted: `x`" /
-# "default when absent is `x`", each ending the clause or followed by the member's absence alone ("when
-# omitted", "if not specified"); not "the default `x`" nor "the image's default `x`", which name some
-# other default rather than this member's, nor a default given only under another condition ("defaults to `x` when `y` is set").
 DEFAULT_INVALID = define(
     "schema-default-invalid",
     "warning",
@@ -37,6 +33,11 @@ DEFAULT_INVALID = define(
     "refuse or produce invalid data.",
 )
 
+# "absent means `x`", "defaults to `x`", "default `x`" / "Default: `x`", and "default when omitted: `x`" /
+# "default when absent is `x`", each ending the clause or followed by the member's absence alone ("when
+# omitted", "if not specified"); not "the default `x`" nor "the image's default `x`", which name some
+# other default rather than this member's, nor a default given only under another condition
+# ("defaults to `x` when `y` is set").
 _ABSENT = r"(?:when|if)\s+(?:omitted|absent|unset|not\s+(?:specified|set|given|provided|present))"
 _STATED = re.compile(
     r"(?:[Aa]bsent means|[Dd]efaults to|(?<!the )(?<!spec )(?<!'s )(?<!\u2019s )\b[Dd]efault(?:\s+"
