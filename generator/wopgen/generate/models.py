@@ -50,7 +50,7 @@ from wopgen.corpus.keywords import DIALECT
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_inexact import inexact
 from wopgen.generate.models_input import library_schema
-from wopgen.generate.models_roots import root_fields_repaired
+from wopgen.generate.models_roots import WRAPPING, root_fields_repaired
 from wopgen.generate.models_strict import HELPER_MODULE, HELPER_TEXT, MARKER, marked, optional_not_null, strict_fields
 from wopgen.templates import environment
 
@@ -529,9 +529,7 @@ def _root_classes(
         candidates = [c for c in [*named, *(n + "Model" for n in named)] if c and c.isidentifier()]
         present = [c for c in candidates if f"\nclass {c}(" in text]
         wraps = "properties" not in doc.data  # a root with members is a class of them, not a wrapped value
-        found = next(
-            (c for c in present if bool(re.search(rf"\nclass {c}\((?:\w+, )*RootModel\[", text)) is wraps), None
-        )
+        found = next((c for c in present if bool(re.search(rf"\nclass {c}\({WRAPPING}", text)) is wraps), None)
         found = found if found is not None else next(iter(present), None)
         if found is not None:
             roots.append(RootClass(module, found))

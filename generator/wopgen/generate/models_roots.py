@@ -22,10 +22,10 @@ from typing import Any
 CONSTRAINTS = frozenset(
     {"gt", "ge", "lt", "le", "multiple_of", "min_length", "max_length", "pattern", "max_digits", "decimal_places"}
 )
-# A class wrapping one value: `RootModel[...]` among its bases (after the library's runtime-check base, if any).
-_ROOT_CLASS = re.compile(
-    r"^class (\w+)\((?:\w+, )*RootModel\[.*\]\):\n(?:(?:[ \t][^\n]*)?\n)*?    root: ([^\n]*)$", re.M
-)
+# The bases of a class wrapping one value, as far as `RootModel[` (after the library's run-time check
+# base, if any): `class N(` and this open such a class.
+WRAPPING = r"(?:\w+, )*RootModel\["
+_ROOT_CLASS = re.compile(r"^class (\w+)\(" + WRAPPING + r".*\]\):\n(?:(?:[ \t][^\n]*)?\n)*?    root: ([^\n]*)$", re.M)
 _MEMBER = re.compile(r"^    (?!root\b)\w+: Annotated\[.*\bField\(.*$", re.M)
 _UNSET = object()
 
