@@ -5,8 +5,8 @@ null; keywords beside an `allOf` of one `$ref` hold; an object that requires mem
 declare requires them; `unevaluatedProperties` with no part beside it holds as `additionalProperties`; a member whose
 schema is `false` may not be present; a hostname is checked by the schema's own keywords alone; an object whose `oneOf` groups are
 `required` alone declares their members, so the library checks that exactly one group is present; a
-map that may be null types its values; a titled object written in place keeps its members beside its
-patternProperties."""
+map that may be null types its values; a titled object written in place keeps its members, bounds and
+`required` beside its patternProperties."""
 
 from __future__ import annotations
 
@@ -118,6 +118,24 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
             },
         },
         [{"o": {"a": "1"}}, {"o": {"b": 1}}, {"o": {"x-y": 1}}, {"o": {"x-y": "v"}}, {"o": {"a": 1}}],
+    ),
+    # A titled pattern map without members: in place, the library kept its keys and values and dropped its
+    # bounds and `required`.
+    "titledbounded": (
+        {
+            "type": "object",
+            "properties": {
+                "d": {
+                    "title": "Counts",
+                    "type": "object",
+                    "required": ["a"],
+                    "maxProperties": 2,
+                    "additionalProperties": False,
+                    "patternProperties": {"^[a-z]+$": {"type": "integer"}},
+                }
+            },
+        },
+        [{"d": {}}, {"d": {"b": 1}}, {"d": {"a": 1}}, {"d": {"a": 1, "b": 2, "c": 3}}, {"d": {"A": 1}}],
     ),
     "titledfalse": (
         {

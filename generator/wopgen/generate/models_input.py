@@ -221,7 +221,8 @@ def _objects_named(document: Any, draft: Draft) -> Any:
 
     Written in place, the library makes such an object a dict and drops its `properties`: where it
     declares `patternProperties` the keys must match them (`{"a": "1"}` was refused where `a` is
-    declared), and a member declared `false` was taken. Defined apart (or at a
+    declared), its `required`, `minProperties` and `maxProperties` went unchecked, and a member declared
+    `false` was taken. Defined apart (or at a
     root), it is a class of its members that checks the patterns at run time. An object some `$ref`
     points into is left in place, as is every object of a document with an `$id` below its root."""
     if not _may_name(document, draft):
@@ -276,14 +277,16 @@ def _free_name(prefix: str, taken: set[str]) -> str:
 
 def _dict_in_place(node: dict[str, Any]) -> bool:
     """Whether the library, meeting the fed `node` in place, makes a dict of it and drops what else it
-    says: a titled object that declares members beside `patternProperties`, or none beside an `allOf`
-    (where `_fed` puts the members it forbids: `"main": false` is `not: {required: ["main"]}`)."""
+    says: a titled object with `patternProperties` (it keeps their keys and values, and drops declared
+    members, `required`, `minProperties`, `maxProperties`, `dependentRequired`, `not`...), or one that
+    declares no members beside an `allOf` (where `_fed` puts the members it forbids: `"main": false` is
+    `not: {required: ["main"]}`)."""
+    if not isinstance(node.get("title"), str):
+        return False
+    if isinstance(node.get("patternProperties"), dict):
+        return True
     members = node.get("properties")
-    return (
-        isinstance(node.get("title"), str)
-        and isinstance(members, dict)
-        and (isinstance(node.get("patternProperties"), dict) if members else "allOf" in node)
-    )
+    return isinstance(members, dict) and not members and "allOf" in node
 
 
 def _nested_id(document: dict[str, Any], draft: Draft) -> bool:
