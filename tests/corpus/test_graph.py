@@ -27,7 +27,16 @@ from wopgen.cli import cli
 from wopgen.corpus import Corpus, load
 from wopgen.corpus.api import read_api
 from wopgen.corpus.documents import JsonDoc
-from wopgen.corpus.graph import Located, RefGraph, Status, join_uri, split_fragment
+from wopgen.corpus.graph import (
+    Located,
+    Position,
+    RefGraph,
+    Status,
+    join_uri,
+    pointed_schemas,
+    schema_objects,
+    split_fragment,
+)
 from wopgen.corpus.settings import Settings, load_settings
 from wopgen.generate.bundle import bundled_schema
 
@@ -277,6 +286,57 @@ def test_a_property_named_like_instance_data_is_still_a_schema(tmp_path: Path) -
 
     found = diagnose(corpus_of(tmp_path / "c", edit))
     assert [path for path, _line in hits(found, "schema-ref-unresolved")] == [THING]
+
+
+def test_an_object_a_ref_points_at_is_a_schema_wherever_it_sits() -> None:
+    # `definitions/<group>/<name>`: the group is a schema of unknown keywords; the named object under one of
+    # them is a schema where a `$ref` leads to it
+    document = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "properties": {"a": {"$ref": "#/definitions/group/named"}},
+        "definitions": {
+            "group": {
+                "named": {"properties": {"b": {"$ref": "#/x-more/inner"}}},
+                "unused": {"properties": {"c": {}}},
+            }
+        },
+        "x-more": {"inner": {"type": "string"}, "other": {"type": "string"}},
+    }
+    positions = {item.pointer: item.position for item in schema_objects(document, "")}
+    assert positions["/definitions/group"] is Position.SCHEMA
+    assert positions["/definitions/group/named"] is Position.SCHEMA
+    assert positions["/definitions/group/named/properties"] is Position.NAMES
+    assert positions["/definitions/group/named/properties/b"] is Position.SCHEMA
+    assert positions["/x-more/inner"] is Position.SCHEMA  # reached through the object made a schema first
+    assert positions["/definitions/group/unused"] is Position.OTHER  # no `$ref` leads to it
+    assert positions["/x-more/other"] is Position.OTHER
+    assert pointed_schemas(document) == ["/definitions/group/named", "/x-more/inner"]
+    # a `$ref` in instance data, or in an object no `$ref` leads to, makes nothing a schema
+    quiet = {"default": {"$ref": "#/x-a"}, "x-a": {"type": "string"}, "x-b": {"$ref": "#/x-c"}, "x-c": {}}
+    assert pointed_schemas(quiet) == []
+    assert [item.pointer for item in schema_objects(document, "")] == sorted(
+        positions, key=lambda pointer: list(_walk_order(document)).index(pointer)
+    )
+
+
+def _walk_order(node: Any, pointer: str = "") -> Iterator[str]:
+    """Every object of `node` in document order (depth first, members in order)."""
+    if isinstance(node, dict):
+        yield pointer
+        for key, value in node.items():
+            yield from _walk_order(value, f"{pointer}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _walk_order(value, f"{pointer}/{index}")
+
+
+def test_findings_reach_a_schema_only_a_ref_makes_one(tmp_path: Path) -> None:
+    def edit(files: dict[str, Any]) -> None:
+        files[THING]["properties"]["grouped"] = {"$ref": "#/x-group/named"}
+        files[THING]["x-group"] = {"named": {"type": "integer", "default": "five"}}
+
+    found = diagnose(corpus_of(tmp_path / "c", edit))
+    assert [path for path, _line in hits(found, "schema-default-invalid")] == [THING]
 
 
 def test_graph_views_follow_refs_and_stop_on_loops(tmp_path: Path) -> None:

@@ -223,9 +223,41 @@ _CONTAINERS = (dict, list)
 
 def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
     """Every object of a schema document in document order, iteratively (deep nesting cannot overflow),
-    read in the draft its `$schema` names: which keywords hold subschemas, which member is an `$id`."""
+    read in the draft its `$schema` names: which keywords hold subschemas, which member is an `$id`.
+
+    An object under a keyword the draft does not know (`definitions/<group>/<name>`, an `x-` member) is
+    a schema all the same where a `$ref` of the document points at it: validators apply it there."""
+    return iter(_walked(data, base)[0])
+
+
+def pointed_schemas(data: Any) -> list[str]:
+    """The pointers of the objects of a schema document that only a `$ref` makes schemas (see
+    `schema_objects`), each before any inside it."""
+    return _walked(data, "")[1]
+
+
+def _walked(data: Any, base: str) -> tuple[list[SchemaObject], list[str]]:
+    """The objects of a schema document (`schema_objects`), and the pointers a `$ref` made schemas."""
     draft = draft_of(data)
-    stack: list[tuple[str, Any, Position, str]] = [("", data, Position.SCHEMA, base)]
+    found = list(_objects_below("", data, Position.SCHEMA, base, draft))
+    promoted: list[str] = []
+    while True:
+        targets = _pointed_at_other(found) if any(item.position is Position.OTHER for item in found) else []
+        if not targets:
+            return found, promoted
+        for target in targets:  # each a whole subtree read as OTHER until now, so they do not overlap
+            at = next(index for index, item in enumerate(found) if item.pointer == target)
+            end = at + 1
+            while end < len(found) and found[end].pointer.startswith(target + "/"):
+                end += 1
+            head = found[at]
+            found[at:end] = _objects_below(target, head.node, Position.SCHEMA, head.base, draft)
+        promoted += targets
+
+
+def _objects_below(pointer: str, root: Any, position: Position, base: str, draft: Draft) -> Iterator[SchemaObject]:
+    """The objects of `root` (at `pointer`, read as `position` where `base` is in effect), in document order."""
+    stack: list[tuple[str, Any, Position, str]] = [(pointer, root, position, base)]
     while stack:  # only objects and lists are stacked: other values hold no object
         ptr, node, position, here = stack.pop()
         if isinstance(node, list):
@@ -243,6 +275,25 @@ def schema_objects(data: Any, base: str) -> Iterator[SchemaObject]:
             if isinstance(value, _CONTAINERS):
                 token = escape_token(key) if "~" in key or "/" in key else key
                 stack.append((f"{ptr}/{token}", value, _child_position(draft, position, key), here))
+
+
+def _pointed_at_other(found: list[SchemaObject]) -> list[str]:
+    """The pointers of the objects read as OTHER that a `$ref` of the document leads to by a JSON pointer
+    (`#/...` from the root of the resource it is written in), outermost only, in document order."""
+    others = {item.pointer for item in found if item.position is Position.OTHER}
+    roots = {found[0].base: ""}  # each resource's base URI -> the pointer of its root
+    for item in found:
+        if item.declared is not None and item.base not in roots:
+            roots[item.base] = item.pointer
+    targets = set()
+    for item in found:  # a `$ref` is applied where it sits in a schema: not in data, nor in OTHER until pointed at
+        ref = item.node.get("$ref") if item.position is Position.SCHEMA else None
+        if isinstance(ref, str) and ref.startswith("#/") and item.base in roots:
+            target = roots[item.base] + unquote(ref[1:])
+            if target in others:
+                targets.add(target)
+    ordered = sorted(targets, key=lambda t: t.split("/"))
+    return [t for i, t in enumerate(ordered) if not any(t.startswith(o + "/") for o in ordered[:i])]
 
 
 def inline_properties(node: Any, depth: int) -> Iterator[tuple[str, Any, bool]]:
