@@ -1,5 +1,6 @@
-"""`wopgen models` reads a schema of drafts 4 to 7 in its draft: the subschemas under `definitions` are
-rewritten and judged as those under `$defs` are, and `dependencies` is fed as the conditions it means
+"""`wopgen models` reads a schema of drafts 4 to 7 in its draft: the subschemas under `definitions` (and
+one a `$ref` leads to in a group of definitions) are rewritten and judged as those under `$defs` are,
+what the draft ignores beside a `$ref` is left out, and `dependencies` is fed as the conditions it means
 (its lists of names) or reported (its schemas), and a list `items` as the `prefixItems` it means. Such a
 schema is generated though the 2020-12 metaschema (the corpus convention) rejects its list `items`."""
 
@@ -28,10 +29,15 @@ LEGACY = {
                 "contact": {"type": "string", "format": "email"},
                 "note": {"type": "string"},
             },
-        }
+        },
+        # a group of definitions: no schema itself, but the one a `$ref` leads to in it is
+        "group": {"named": {"type": "object", "properties": {"label": {"type": "string"}}}},
     },
     "properties": {
         "repo": {"$ref": "#/definitions/repo"},
+        "grouped": {"$ref": "#/definitions/group/named"},
+        # beside a `$ref`, draft-07 ignores every keyword
+        "loose": {"$ref": "#/definitions/repo", "required": ["note"], "properties": {"note": {"type": "integer"}}},
         "a": {"type": "string"},
         "b": {"type": "string"},
         "pair": {
@@ -49,6 +55,8 @@ TAKEN = [
     {"b": "y"},
     {"repo": {"contact": "someone@example.com"}},
     {"pair": ["a", 1]},
+    {"loose": {}},  # the `required` beside its `$ref` is ignored
+    {"loose": {"note": "x"}},  # and so is the `integer` there
 ]
 REFUSED = [
     {"repo": {"main": {}}},  # `false` under `definitions`
@@ -56,6 +64,8 @@ REFUSED = [
     {"a": "x"},  # `dependencies` lists `b` for `a`
     {"pair": [1, "a"]},  # each position has its own schema
     {"pair": ["a", 1, 2]},  # and nothing may follow them
+    {"grouped": {"label": None}},  # an optional member that refuses null, in a definition of a group
+    {"loose": {"main": 1}},  # the `$ref` itself holds
 ]
 
 

@@ -6,7 +6,7 @@ declare requires them; `unevaluatedProperties` with no part beside it holds as `
 schema is `false` may not be present; a hostname is checked by the schema's own keywords alone; an object whose `oneOf` groups are
 `required` alone declares their members, so the library checks that exactly one group is present; a
 map that may be null types its values; a titled object written in place keeps its members, bounds and
-`required` beside its patternProperties."""
+`required` beside its patternProperties; members beside a `$ref` to a schema that refers back hold."""
 
 from __future__ import annotations
 
@@ -136,6 +136,29 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
             },
         },
         [{"d": {}}, {"d": {"b": 1}}, {"d": {"a": 1}}, {"d": {"a": 1, "b": 2, "c": 3}}, {"d": {"A": 1}}],
+    ),
+    # Members beside a `$ref` to a schema that refers back (a tree): the library made a wrapper of the
+    # referenced class and dropped them, so `kind` told no branch apart.
+    "tree": (
+        {
+            "type": "object",
+            "properties": {"root": {"$ref": "#/$defs/Node"}},
+            "$defs": {
+                "Base": {
+                    "type": "object",
+                    "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                },
+                "Node": {"anyOf": [{"$ref": "#/$defs/Leaf"}, {"$ref": "#/$defs/Branch"}]},
+                "Leaf": {"$ref": "#/$defs/Base", "properties": {"kind": {"const": "leaf"}}, "required": ["kind"]},
+                "Branch": {"$ref": "#/$defs/Base", "properties": {"kind": {"const": "branch"}}, "required": ["kind"]},
+            },
+        },
+        [
+            {"root": {"kind": "other"}},
+            {"root": {}},
+            {"root": {"kind": "branch", "kids": [{"kind": "leaf"}]}},
+            {"root": {"kind": "branch", "kids": [{"kind": "x"}]}},
+        ],
     ),
     "titledfalse": (
         {

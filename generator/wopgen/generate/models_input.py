@@ -7,15 +7,19 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from wopgen.compat.cover import json_type, within
+from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import (
     Position,
     map_subschemas,
+    pointed_schemas,
     pointer_fragment,
     ref_strings,
     schema_objects,
@@ -30,12 +34,64 @@ def library_schema(schema: Any) -> Any:
     value of a `patternProperties` that holds more than a type moved into `$defs` (`_values_named`). Its
     subschemas are found where the document's draft keeps them (`definitions`, `dependencies`...)."""
     draft = draft_of(schema)
-    out = _values_named(_objects_named(_fed(schema, draft), draft), draft)
+    fed = _fed(_refs_alone(schema, draft), draft)
+    for pointer in pointed_schemas(schema):  # a schema where no keyword of the draft keeps one (`_fed` skips it)
+        fed = _replaced(fed, pointer, lambda node: _fed(node, draft))
+    out = _values_named(_objects_named(fed, draft), draft)
     declared = out.get(draft.id_key) if isinstance(out, dict) else None
     if isinstance(declared, str) and declared.endswith("#"):
         # `x.json#` names the document as `x.json` does; the library files it under the first and then
         # took a `$ref` to `x.json#` (or to `x.json`) for one to fetch, and refused the schema
         out = {**out, draft.id_key: declared[:-1]}
+    return out
+
+
+def _refs_alone(document: Any, draft: Draft) -> Any:
+    """`document` with what its draft ignores beside a `$ref` left out: drafts 4 to 7 apply the `$ref`
+    alone, so `{"$ref": "#/definitions/a", "required": ["x"]}` takes an object without `x`, which the
+    library's model refused. Words (`title`, `description`...) and the places of definitions stay, as
+    does a member some `$ref` points into."""
+    if not draft.legacy or not isinstance(document, dict):
+        return document
+    kept = WORDS | {"$ref", "$schema", "definitions", "$defs", draft.id_key}
+    refs: list[str] | None = None
+    out = document
+    for item in schema_objects(document, ""):
+        if item.position is not Position.SCHEMA or not isinstance(item.node.get("$ref"), str):
+            continue
+        ignored = [key for key in item.node if key not in kept]
+        if not ignored:
+            continue
+        refs = [ref for _path, ref in ref_strings(document)] if refs is None else refs
+        left = {
+            key
+            for key in ignored
+            if not any(ref.startswith(pointer_fragment(f"{item.pointer}/{escape_token(key)}")) for ref in refs)
+        }
+        out = _replaced(out, item.pointer, partial(_without, left))
+    return out
+
+
+def _without(keys: set[str], node: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in node.items() if key not in keys}
+
+
+def _replaced(document: Any, pointer: str, change: Callable[[Any], Any]) -> Any:
+    """`document` with the value at `pointer` changed by `change`, each object and array on the way to it
+    copied (the rest is shared); `document` itself when nothing is there."""
+    if not pointer:
+        return change(document)
+    token, _, rest = pointer[1:].partition("/")
+    key: int | str
+    if isinstance(document, dict) and unescape_token(token) in document:
+        key = unescape_token(token)
+        out: Any = dict(document)
+    elif isinstance(document, list) and token.isdigit() and int(token) < len(document):
+        key = int(token)
+        out = list(document)
+    else:
+        return document
+    out[key] = _replaced(out[key], "/" + rest if rest else "", change)
     return out
 
 
@@ -134,7 +190,7 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
         conditions = [{"if": {"required": [name]}, "then": {"required": needs}} for name, needs in dependent.items()]
         out["allOf"] = [*out.get("allOf", []), *conditions]
         del out["dependentRequired"]
-    return out
+    return _members_apart(out)
 
 
 def positional_items(node: dict[str, Any]) -> dict[str, Any]:
@@ -443,6 +499,33 @@ def _ref_beside(node: dict[str, Any]) -> dict[str, Any]:
     ):
         return node
     return {"$ref": parts[0]["$ref"], **{key: value for key, value in node.items() if key != "allOf"}}
+
+
+# What an object declares of its members, moved with them into an `allOf` part (`_members_apart`).
+_MEMBER_KEYWORDS = ("properties", "required", "additionalProperties")
+
+
+def _members_apart(node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with the members it declares beside a `$ref` moved into an `allOf` part of their own, which
+    JSON Schema reads alike: where the referenced schema refers back to `node` (a tree), the library
+    made the class a wrapper of the referenced one and dropped the members beside the `$ref`, so a
+    `type` whose `const` told the branches of a union apart went unchecked. An `allOf` of the `$ref` and
+    the members it makes a subclass of the referenced class either way. Left as written where the members
+    cannot be read apart from the rest (a closed object, `patternProperties`, `unevaluatedProperties`)."""
+    ref, members, required = node.get("$ref"), node.get("properties"), node.get("required")
+    if (
+        not isinstance(ref, str)
+        or not ((isinstance(members, dict) and members) or (isinstance(required, list) and required))
+        or node.get("additionalProperties", True) is not True
+        or "patternProperties" in node
+        or "unevaluatedProperties" in node
+        or not isinstance(node.get("allOf", []), list)
+    ):
+        return node
+    part = {key: node[key] for key in _MEMBER_KEYWORDS if key in node}
+    out = {key: value for key, value in node.items() if key != "$ref" and key not in part}
+    out["allOf"] = [{"$ref": ref}, *node.get("allOf", []), part]
+    return out
 
 
 def _requiring_tested(node: Any, required: list[Any]) -> Any:
