@@ -1,5 +1,6 @@
 """schema-keyword-ignored: a keyword that the draft a schema declares does not have is reported where it
-is written; in a draft that has it, it is no finding."""
+is written; in a draft that has it, it is no finding. schema-ref-siblings-ignored: a keyword that
+constrains values beside a `$ref` in drafts 4 to 7, which apply the `$ref` alone."""
 
 from __future__ import annotations
 
@@ -53,3 +54,36 @@ def test_the_finding_is_where_the_keyword_is_written(tmp_path: Path) -> None:
     text = json.dumps(schema, indent=2).splitlines()
     line = next(n for n, t in enumerate(text, start=1) if '"const"' in t)
     assert found(tmp_path, schema) == [(line, "const")]
+
+
+# schema-ref-siblings-ignored: before 2019-09 a `$ref` is applied alone.
+BASE = {"type": "object", "properties": {"name": {"type": "string"}}}
+
+
+def beside_ref(tmp_path: Path, dialect: str, member: dict[str, Any]) -> list[str]:
+    schema = {"$schema": dialect, "properties": {"m": member}, "definitions": {"base": BASE}}
+    corpus = Corpus(
+        settings=Settings(root=tmp_path), schemas={NAME: parse_json(NAME, json.dumps(schema, indent=2).encode())}
+    )
+    return [d.message for d in schema_keywords.check(corpus) if d.rule == "schema-ref-siblings-ignored"]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "member", "named"),
+    [
+        (DRAFT7, {"$ref": "#/definitions/base", "required": ["name"]}, "`required` beside `$ref` is ignored"),
+        (DRAFT4, {"$ref": "#/definitions/base", "maxProperties": 1, "not": {}}, "`maxProperties`, `not` beside"),
+        (DRAFT7, {"$ref": "#/definitions/base", "type": "string"}, "`type` beside"),  # the target says object
+        # what is no finding: 2019-09 and later apply keywords beside a `$ref`; words constrain nothing; a
+        # `type` the target says too changes nothing; an `allOf` holds both
+        (CURRENT, {"$ref": "#/definitions/base", "required": ["name"]}, None),
+        (DRAFT7, {"$ref": "#/definitions/base", "description": "d", "default": {}, "title": "t"}, None),
+        (DRAFT7, {"$ref": "#/definitions/base", "type": "object"}, None),
+        (DRAFT7, {"allOf": [{"$ref": "#/definitions/base"}, {"required": ["name"]}]}, None),
+    ],
+)
+def test_a_keyword_beside_a_ref_is_reported_where_the_draft_ignores_it(
+    tmp_path: Path, dialect: str, member: dict[str, Any], named: str | None
+) -> None:
+    messages = beside_ref(tmp_path, dialect, member)
+    assert [named in m for m in messages] == [True] if named else messages == []

@@ -1,5 +1,6 @@
-"""Keywords the draft a schema declares does not have: its validators ignore them, so the schema takes
-values it seems to refuse (a draft-04 schema with `const`, a 2020-12 one with `dependencies`)."""
+"""Keywords the validators of the draft a schema declares ignore, so the schema takes values it seems to
+refuse: a keyword the draft does not have (a draft-04 schema with `const`, a 2020-12 one with
+`dependencies`), and before 2019-09 every keyword beside a `$ref`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterator
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import may_write
-from wopgen.corpus.graph import Position
+from wopgen.corpus.graph import Located, Position, SchemaObject
 from wopgen.corpus.keywords import draft_of
 from wopgen.diagnostics import Diagnostic, define
 
@@ -16,6 +17,13 @@ IGNORED = define(
     "warning",
     "A keyword that constrains values in some draft of JSON Schema, but not in the one the schema declares: its "
     "validators ignore it, so the schema takes values the keyword seems to refuse.",
+)
+
+BESIDE_REF = define(
+    "schema-ref-siblings-ignored",
+    "warning",
+    "A keyword that constrains values written beside a `$ref` in a schema of drafts 4 to 7: those drafts apply "
+    "the `$ref` alone, so the schema takes values the keyword seems to refuse.",
 )
 
 # Each keyword that constrains values, with the drafts that have it (as `Draft.name` names them) and what
@@ -50,7 +58,24 @@ _LACKING = {
 }
 
 
+# The keywords of drafts 4 to 7 that constrain values (not `format`, which they need not assert).
+_CONSTRAINING = frozenset(
+    {
+        *("type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"),
+        *("maxLength", "minLength", "pattern", "items", "additionalItems", "maxItems", "minItems", "uniqueItems"),
+        *("contains", "maxProperties", "minProperties", "required", "properties", "patternProperties"),
+        *("additionalProperties", "dependencies", "propertyNames", "if", "then", "else"),
+        *("allOf", "anyOf", "oneOf", "not"),
+    }
+)
+
+
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    yield from _lacking(corpus)
+    yield from _beside_ref(corpus)
+
+
+def _lacking(corpus: Corpus) -> Iterator[Diagnostic]:
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
         if not isinstance(doc.data, dict):
@@ -76,3 +101,38 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                     f"declare a draft that has it (`$schema`: {', '.join(drafts)}){said}",
                     col=col,
                 )
+
+
+def _beside_ref(corpus: Corpus) -> Iterator[Diagnostic]:
+    for path in sorted(corpus.schemas):
+        doc = corpus.schemas[path]
+        if not isinstance(doc.data, dict):
+            continue
+        draft = draft_of(doc.data)
+        if not draft.legacy or draft.name == "draft-03" or not may_write(doc.text, "$ref"):
+            continue
+        for item in corpus.graph.objects(path):
+            if item.position is not Position.SCHEMA or not isinstance(item.node.get("$ref"), str):
+                continue
+            ignored = [key for key in item.node if key in _CONSTRAINING and not _said_there(corpus, path, item, key)]
+            if not ignored:
+                continue
+            named = ", ".join(f"`{key}`" for key in ignored)
+            line, col = doc.locate(f"{item.pointer}/{ignored[0]}")
+            yield BESIDE_REF.at(
+                path,
+                line,
+                f"{named} beside `$ref` {'is' if len(ignored) == 1 else 'are'} ignored: {draft.name} applies a "
+                "`$ref` alone, so values " + ("it refuses" if len(ignored) == 1 else "they refuse") + " may pass",
+                'put the `$ref` and the keywords in an `allOf` ("allOf": [{"$ref": ...}, {...}]), or declare '
+                "2019-09 or later, where keywords beside `$ref` apply",
+                col=col,
+            )
+
+
+def _said_there(corpus: Corpus, path: str, item: SchemaObject, key: str) -> bool:
+    """Whether the `$ref` of `item` leads to a schema that says the same `key` (a `type` repeated beside
+    its `$ref`, say): ignoring it then changes nothing."""
+    site = corpus.graph.site_at(Located(path, item.pointer))
+    target = corpus.graph.node(site.target) if site is not None and site.target is not None else None
+    return isinstance(target, dict) and key in target and target[key] == item.node[key]
