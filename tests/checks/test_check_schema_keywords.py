@@ -61,7 +61,12 @@ BASE = {"type": "object", "properties": {"name": {"type": "string"}}}
 
 
 def beside_ref(tmp_path: Path, dialect: str, member: dict[str, Any]) -> list[str]:
-    schema = {"$schema": dialect, "properties": {"m": member}, "definitions": {"base": BASE}}
+    definitions = {
+        "base": BASE,
+        "either": {"oneOf": [{"type": "integer"}, {"$ref": "#/definitions/base"}]},
+        "kinds": {"enum": ["a", "b"]},
+    }
+    schema = {"$schema": dialect, "properties": {"m": member}, "definitions": definitions}
     corpus = Corpus(
         settings=Settings(root=tmp_path), schemas={NAME: parse_json(NAME, json.dumps(schema, indent=2).encode())}
     )
@@ -79,6 +84,10 @@ def beside_ref(tmp_path: Path, dialect: str, member: dict[str, Any]) -> list[str
         (CURRENT, {"$ref": "#/definitions/base", "required": ["name"]}, None),
         (DRAFT7, {"$ref": "#/definitions/base", "description": "d", "default": {}, "title": "t"}, None),
         (DRAFT7, {"$ref": "#/definitions/base", "type": "object"}, None),
+        (DRAFT7, {"$ref": "#/definitions/base", "type": ["object", "null"]}, None),  # the target takes objects only
+        (DRAFT7, {"$ref": "#/definitions/either", "type": ["integer", "object"]}, None),  # its branches' types
+        (DRAFT7, {"$ref": "#/definitions/either", "type": "object"}, "`type` beside"),  # it takes integers too
+        (DRAFT7, {"$ref": "#/definitions/kinds", "type": "string"}, None),  # it lists strings only
         (DRAFT7, {"allOf": [{"$ref": "#/definitions/base"}, {"required": ["name"]}]}, None),
     ],
 )

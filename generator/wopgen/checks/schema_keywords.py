@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from wopgen.compat.cover import json_type, types, values, within
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import may_write
 from wopgen.corpus.graph import Located, Position, SchemaObject
@@ -131,8 +132,41 @@ def _beside_ref(corpus: Corpus) -> Iterator[Diagnostic]:
 
 
 def _said_there(corpus: Corpus, path: str, item: SchemaObject, key: str) -> bool:
-    """Whether the `$ref` of `item` leads to a schema that says the same `key` (a `type` repeated beside
-    its `$ref`, say): ignoring it then changes nothing."""
+    """Whether the `$ref` of `item` leads to a schema that says `key` already: the same value, or for a
+    `type`, only values of the types it names (its own `type`, its `enum`, its branches'). Ignoring the
+    keyword then changes nothing."""
     site = corpus.graph.site_at(Located(path, item.pointer))
-    target = corpus.graph.node(site.target) if site is not None and site.target is not None else None
-    return isinstance(target, dict) and key in target and target[key] == item.node[key]
+    if site is None or site.target is None:
+        return False
+    target = corpus.graph.node(site.target)
+    if isinstance(target, dict) and key in target and target[key] == item.node[key]:
+        return True
+    named = types({"type": item.node[key]}) if key == "type" else None
+    found = _types_at(corpus, site.target, MAX_HOPS) if named is not None else None
+    return named is not None and found is not None and within(found, named)
+
+
+MAX_HOPS = 8  # `$ref`s and branches followed to tell a target's types; past them, they are not known
+
+
+def _types_at(corpus: Corpus, where: Located, hops: int) -> frozenset[str] | None:
+    """The JSON types the schema at `where` takes values of, where it says (None: not known)."""
+    node = corpus.graph.node(where)
+    if not isinstance(node, dict) or hops <= 0:
+        return None
+    if isinstance(node.get("$ref"), str):  # applied alone in the drafts this check reads
+        site = corpus.graph.site_at(where)
+        return _types_at(corpus, site.target, hops - 1) if site is not None and site.target is not None else None
+    said = types(node)
+    listed = values(node)
+    if listed is not None:
+        of_values = frozenset(json_type(value) for value in listed)
+        said = of_values if said is None else frozenset(t for t in of_values if within(frozenset({t}), said))
+    if said is not None:
+        return said
+    for keyword in ("anyOf", "oneOf"):
+        branches = node.get(keyword)
+        if isinstance(branches, list) and branches:
+            found = [_types_at(corpus, where.child(keyword, n), hops - 1) for n in range(len(branches))]
+            return None if any(f is None for f in found) else frozenset().union(*(f for f in found if f))
+    return None
