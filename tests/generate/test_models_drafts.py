@@ -154,3 +154,14 @@ def test_a_schema_referring_to_its_own_id_with_an_empty_fragment_is_generated(
     model = importlib.import_module(f"node_{key.strip('$')}_models.node_schema").Node
     assert takes(model, {"name": "a", "child": {"name": "b"}})
     assert not takes(model, {"name": "a", "child": {"name": 1}})
+
+
+def test_what_the_draft_ignores_beside_a_ref_draws_no_warning(tmp_path: Path) -> None:
+    # the model ignores them as the draft does: nothing is inexact; written in an `allOf`, they apply
+    beside = {"not": {"properties": {"a": {"const": 1}}}, "contains": {"type": "string"}}
+    loose = {"$ref": "#/definitions/repo", **beside}
+    found = _legacy_warnings(tmp_path / "a", {**LEGACY, "properties": {"loose": loose}}, "legacy_beside_models")
+    assert not any("`not`" in m or "`contains`" in m for m in found), found
+    bound = {"allOf": [{"$ref": "#/definitions/repo"}, beside]}
+    found = _legacy_warnings(tmp_path / "b", {**LEGACY, "properties": {"bound": bound}}, "legacy_bound_models")
+    assert any("`not`" in m for m in found) and any("`contains`" in m for m in found), found

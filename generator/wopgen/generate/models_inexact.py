@@ -50,7 +50,16 @@ from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import APPLICATORS, closed_beside
 from wopgen.generate.models_formats import format_findings
-from wopgen.generate.models_input import REWRITTEN, WORDS, positional_items, required_names, tested_members
+from wopgen.generate.models_input import (
+    REWRITTEN,
+    WORDS,
+    applied,
+    ignored_beside_refs,
+    positional_items,
+    required_names,
+    tested_members,
+    under,
+)
 from wopgen.generate.models_oneof import overlapping
 
 INEXACT = define(
@@ -118,23 +127,25 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
             uses.setdefault(site.target, []).append(site.source)
     for path, doc in sorted(corpus.schemas.items()):
         legacy = draft_of(doc.data).legacy
+        ignored = ignored_beside_refs(doc.data)  # what drafts 4 to 7 ignore beside a `$ref`, and so does the model
         for item in schema_objects(doc.data, corpus.uri_of(path)):
-            if item.position is not Position.SCHEMA or _below_reported(item.pointer):
+            if item.position is not Position.SCHEMA or _below_reported(item.pointer) or under(item.pointer, ignored):
                 continue
+            node = applied(item.node, item.pointer, ignored)
             holder = re.fullmatch(r"(.*)/allOf/\d+", item.pointer)
             parent = value_at(doc.data, holder[1])[1] if holder else None
             required = parent.get("required") if isinstance(parent, dict) else None
             where = Located(path, item.pointer)
             findings = [
-                *_findings(item.node, required if isinstance(required, list) else []),
-                *_untyped(item.node, where, corpus.graph, uses),
-                *_unevaluated(item.node, item.pointer),
-                *_one_of(item.node, where, corpus.graph),
-                *closed_beside(where, corpus.graph),
-                *_nothing_taken(item.node, where, corpus.graph),
-                *_null_root(item.node, item.pointer),
-                *_null_beside_ref(item.node, where, corpus.graph, _left_out(doc.data, item.pointer)),
-                *(_legacy_keywords(item.node) if legacy else ()),
+                *_findings(node, required if isinstance(required, list) else []),
+                *_untyped(node, where, corpus.graph, uses),
+                *_unevaluated(node, item.pointer),
+                *_one_of(node, where, corpus.graph),
+                *(closed_beside(where, corpus.graph) if node is item.node else ()),
+                *_nothing_taken(node, where, corpus.graph),
+                *_null_root(node, item.pointer),
+                *_null_beside_ref(node, where, corpus.graph, _left_out(doc.data, item.pointer)),
+                *(_legacy_keywords(node) if legacy else ()),
             ]
             for keyword, message, hint in findings:
                 found.append(INEXACT.at(path, doc.line(f"{item.pointer}/{escape_token(keyword)}"), message, hint))

@@ -47,29 +47,48 @@ def library_schema(schema: Any) -> Any:
 
 
 def _refs_alone(document: Any, draft: Draft) -> Any:
-    """`document` with what its draft ignores beside a `$ref` left out: drafts 4 to 7 apply the `$ref`
-    alone, so `{"$ref": "#/definitions/a", "required": ["x"]}` takes an object without `x`, which the
-    library's model refused. Words (`title`, `description`...) and the places of definitions stay, as
-    does a member some `$ref` points into."""
+    """`document` with what its draft ignores beside a `$ref` left out (`ignored_beside_refs`): drafts 4
+    to 7 apply the `$ref` alone, so `{"$ref": "#/definitions/a", "required": ["x"]}` takes an object
+    without `x`, which the library's model refused."""
+    out = document
+    for pointer in ignored_beside_refs(document):
+        holder, _, key = pointer.rpartition("/")
+        out = _replaced(out, holder, partial(_without, {unescape_token(key)}))
+    return out
+
+
+def ignored_beside_refs(document: Any) -> frozenset[str]:
+    """In a schema document of drafts 4 to 7, the pointers of the members written beside a `$ref` that the
+    draft ignores (every one but words, the places of definitions and the id); a member some `$ref` of
+    the document points into is left out, since what it holds is applied there. Empty in later drafts."""
+    draft = draft_of(document)
     if not draft.legacy or not isinstance(document, dict):
-        return document
+        return frozenset()
     kept = WORDS | {"$ref", "$schema", "definitions", "$defs", draft.id_key}
     refs: list[str] | None = None
-    out = document
+    found: set[str] = set()
     for item in schema_objects(document, ""):
         if item.position is not Position.SCHEMA or not isinstance(item.node.get("$ref"), str):
             continue
-        ignored = [key for key in item.node if key not in kept]
-        if not ignored:
-            continue
-        refs = [ref for _path, ref in ref_strings(document)] if refs is None else refs
-        left = {
-            key
-            for key in ignored
-            if not any(ref.startswith(pointer_fragment(f"{item.pointer}/{escape_token(key)}")) for ref in refs)
-        }
-        out = _replaced(out, item.pointer, partial(_without, left))
-    return out
+        beside = [f"{item.pointer}/{escape_token(key)}" for key in item.node if key not in kept]
+        if beside:
+            refs = [ref for _path, ref in ref_strings(document)] if refs is None else refs
+            found.update(
+                pointer for pointer in beside if not any(ref.startswith(pointer_fragment(pointer)) for ref in refs)
+            )
+    return frozenset(found)
+
+
+def under(pointer: str, prefixes: frozenset[str]) -> bool:
+    """Whether `pointer` is one of `prefixes` or below one of them."""
+    return bool(prefixes) and any(pointer == p or pointer.startswith(p + "/") for p in prefixes)
+
+
+def applied(node: dict[str, Any], pointer: str, ignored: frozenset[str]) -> dict[str, Any]:
+    """The schema object `node` at `pointer` without its members in `ignored` (`ignored_beside_refs`)."""
+    if not ignored or "$ref" not in node:
+        return node
+    return {key: value for key, value in node.items() if f"{pointer}/{escape_token(key)}" not in ignored}
 
 
 def _without(keys: set[str], node: dict[str, Any]) -> dict[str, Any]:

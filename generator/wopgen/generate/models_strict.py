@@ -50,6 +50,7 @@ from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Position, schema_objects, value_at
 from wopgen.corpus.keywords import NAME_MAPS
+from wopgen.generate.models_input import ignored_beside_refs, under
 
 MARKER = "x-wopgen-not-null"  # never written to a model: `strict_fields` turns it into NOT_NULL
 HELPER_MODULE = "_strict"
@@ -209,9 +210,15 @@ def optional_not_null(corpus: Corpus) -> dict[str, list[str]]:
     for path, doc in corpus.schemas.items():
         if not corpus.resolvable(path):
             continue
+        ignored = ignored_beside_refs(doc.data)  # what drafts 4 to 7 ignore beside a `$ref`: not fed
         for item in schema_objects(doc.data, corpus.uri_of(path)):
             properties = item.node.get("properties")
-            if item.position is not Position.SCHEMA or not isinstance(properties, dict) or _conditional(item.pointer):
+            if (
+                item.position is not Position.SCHEMA
+                or not isinstance(properties, dict)
+                or _conditional(item.pointer)
+                or under(f"{item.pointer}/properties", ignored)
+            ):
                 continue
             required = item.node.get("required")
             needed = set(required) if isinstance(required, list) else set()
