@@ -160,6 +160,23 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
             {"root": {"kind": "branch", "kids": [{"kind": "x"}]}},
         ],
     ),
+    # Members beside a `$ref` to a union stay beside it: fed as an `allOf`, the library kept one branch.
+    "unionbeside": (
+        {
+            "type": "object",
+            "properties": {"foreach": {"type": "boolean"}},
+            "$ref": "#/$defs/p",
+            "$defs": {
+                "p": {
+                    "anyOf": [
+                        {"not": {"required": ["parallel"]}},
+                        {"properties": {"foreach": {"const": True}}, "required": ["foreach"]},
+                    ]
+                }
+            },
+        },
+        [{}, {"foreach": False}, {"parallel": 1}, {"parallel": 1, "foreach": True}],
+    ),
     "titledfalse": (
         {
             "type": "object",

@@ -24,6 +24,7 @@ from wopgen.corpus.graph import (
     ref_strings,
     schema_objects,
     unescape_token,
+    unquote,
     value_at,
 )
 from wopgen.corpus.keywords import CURRENT, Draft, draft_of
@@ -37,7 +38,7 @@ def library_schema(schema: Any) -> Any:
     fed = _fed(_refs_alone(schema, draft), draft)
     for pointer in pointed_schemas(schema):  # a schema where no keyword of the draft keeps one (`_fed` skips it)
         fed = _replaced(fed, pointer, lambda node: _fed(node, draft))
-    out = _values_named(_objects_named(fed, draft), draft)
+    out = _values_named(_objects_named(_members_apart(fed), draft), draft)
     declared = out.get(draft.id_key) if isinstance(out, dict) else None
     if isinstance(declared, str) and declared.endswith("#"):
         # `x.json#` names the document as `x.json` does; the library files it under the first and then
@@ -209,7 +210,7 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
         conditions = [{"if": {"required": [name]}, "then": {"required": needs}} for name, needs in dependent.items()]
         out["allOf"] = [*out.get("allOf", []), *conditions]
         del out["dependentRequired"]
-    return _members_apart(out)
+    return out
 
 
 def positional_items(node: dict[str, Any]) -> dict[str, Any]:
@@ -522,28 +523,53 @@ def _ref_beside(node: dict[str, Any]) -> dict[str, Any]:
 
 # What an object declares of its members, moved with them into an `allOf` part (`_members_apart`).
 _MEMBER_KEYWORDS = ("properties", "required", "additionalProperties")
+# What a plain object schema holds: its members and words, no composition (`_members_apart`).
+_PLAIN_OBJECT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "definitions"}) | WORDS
 
 
-def _members_apart(node: dict[str, Any]) -> dict[str, Any]:
-    """`node` with the members it declares beside a `$ref` moved into an `allOf` part of their own, which
-    JSON Schema reads alike: where the referenced schema refers back to `node` (a tree), the library
-    made the class a wrapper of the referenced one and dropped the members beside the `$ref`, so a
-    `type` whose `const` told the branches of a union apart went unchecked. An `allOf` of the `$ref` and
-    the members it makes a subclass of the referenced class either way. Left as written where the members
-    cannot be read apart from the rest (a closed object, `patternProperties`, `unevaluatedProperties`)."""
+def _members_apart(document: Any) -> Any:
+    """`document` with the members each object declares beside a `$ref` to a plain object schema of the
+    document moved into an `allOf` part of their own, which JSON Schema reads alike.
+
+    Where the referenced object refers back to the one beside it (a tree), the library made the class a
+    wrapper of the referenced one and dropped the members beside the `$ref`, so a `type` whose `const`
+    told the branches of a union apart went unchecked; of an `allOf` of the `$ref` and the members it
+    makes a subclass of the referenced class. Only a plain object is referred to so: of a union in an
+    `allOf`, the library keeps one branch. Left as written, too, where the members cannot be read apart
+    from the rest (a closed object, `patternProperties`, `unevaluatedProperties`)."""
+    if not isinstance(document, dict):
+        return document
+    found = [
+        item.pointer
+        for item in schema_objects(document, "")
+        if item.position is Position.SCHEMA and _apart(item.node, document)
+    ]
+    out = document
+    for pointer in reversed(found):  # last first: moving members leaves the pointers before them as they were
+        out = _replaced(out, pointer, _with_members_apart)
+    return out
+
+
+def _apart(node: dict[str, Any], document: dict[str, Any]) -> bool:
     ref, members, required = node.get("$ref"), node.get("properties"), node.get("required")
     if (
         not isinstance(ref, str)
+        or not ref.startswith("#/")
         or not ((isinstance(members, dict) and members) or (isinstance(required, list) and required))
         or node.get("additionalProperties", True) is not True
         or "patternProperties" in node
         or "unevaluatedProperties" in node
         or not isinstance(node.get("allOf", []), list)
     ):
-        return node
+        return False
+    target = value_at(document, unquote(ref[1:]))[1]
+    return isinstance(target, dict) and target.get("type", "object") == "object" and target.keys() <= _PLAIN_OBJECT
+
+
+def _with_members_apart(node: dict[str, Any]) -> dict[str, Any]:
     part = {key: node[key] for key in _MEMBER_KEYWORDS if key in node}
     out = {key: value for key, value in node.items() if key != "$ref" and key not in part}
-    out["allOf"] = [{"$ref": ref}, *node.get("allOf", []), part]
+    out["allOf"] = [{"$ref": node["$ref"]}, *node.get("allOf", []), part]
     return out
 
 
