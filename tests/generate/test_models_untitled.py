@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from support.corpus_factory import good_files, schema
+from support.generated_models import imported_package, takes
 from support.helpers import hits
 from wopgen.corpus import load
 from wopgen.diagnostics import Diagnostic
@@ -119,3 +121,15 @@ def test_the_root_is_exported_when_a_definition_takes_its_name(make_corpus: Any)
     files = generate_models(load(make_corpus(clash)))
     assert "from .thing_schema import ConfigModel" in files["wop_models/__init__.py"]
     assert "class Config(RootModel[StrictStr]):" in files["wop_models/thing_schema.py"]
+
+
+def test_the_root_of_an_untitled_schema_is_exported_though_a_member_takes_its_name(tmp_path: Path) -> None:
+    # the file `holder.schema.json` has a member `holder`: the library names that member's class `Holder`
+    # and the root `Model`; the package exports the class holding the root's members
+    files = good_files()
+    body = {"type": "object", "properties": {"holder": {"type": "object"}, "count": {"type": "integer"}}}
+    files["schemas/holder.schema.json"] = {k: v for k, v in schema("holder", body).items() if k != "title"}
+    models = imported_package(files, tmp_path, "untitled_root_models")
+    root = getattr(models, "Model", None)
+    assert root is not None and "Model" in models.__all__ and "Holder" not in models.__all__
+    assert takes(root, {"count": 1}) and not takes(root, {"count": "x"})

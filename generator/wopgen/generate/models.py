@@ -525,9 +525,15 @@ def _root_classes(
             continue
         named = [title, re.sub(r"[^A-Za-z0-9_]", "", title), pascal_case(title)] if isinstance(title, str) else []
         named.append(pascal_case(name.rsplit("/", 1)[-1]))
-        # A definition named as the title takes the name, and the library calls the root `<Name>Model`.
-        candidates = [c for c in [*named, *(n + "Model" for n in named)] if c and c.isidentifier()]
+        # A definition or member named as the title (or file) takes the name, and the library calls the root
+        # `<Name>Model`, or `Model` where the schema has no title.
+        candidates = [c for c in [*named, *(n + "Model" for n in named), "Model"] if c and c.isidentifier()]
         present = [c for c in candidates if f"\nclass {c}(" in text]
+        members = doc.data.get("properties")
+        if isinstance(members, dict) and members and len(present) > 1:
+            # a root with members is the class that holds them all
+            holding = _classes_holding(text, set(members))
+            present = [c for c in present if c in holding] or present
         wraps = "properties" not in doc.data  # a root with members is a class of them, not a wrapped value
         found = next((c for c in present if bool(re.search(rf"\nclass {c}\({WRAPPING}", text)) is wraps), None)
         found = found if found is not None else next(iter(present), None)
@@ -543,6 +549,35 @@ def _root_classes(
                 )
             )
     return roots
+
+
+def _classes_holding(text: str, names: set[str]) -> set[str]:
+    """The classes of the module `text` that declare a field for each member name of `names` (by its
+    name, or by the alias of a field renamed to be a Python name)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set()
+    found = set()
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields = set()
+        for statement in node.body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                fields.add(statement.target.id)
+                fields.update(
+                    given.value.value
+                    for call in ast.walk(statement)
+                    if isinstance(call, ast.Call)
+                    for given in call.keywords
+                    if given.arg == "alias"
+                    and isinstance(given.value, ast.Constant)
+                    and isinstance(given.value.value, str)
+                )
+        if names <= fields:
+            found.add(node.name)
+    return found
 
 
 def generator_input(corpus: Corpus, complete: bool = False) -> tuple[dict[str, Any], list[EventVariant]]:
