@@ -34,9 +34,16 @@ ATOMS: list[dict[str, Any]] = [
     {"properties": {"b": {}}, "required": ["b"], "additionalProperties": False},
     {"not": {"required": ["a"]}},
     {"not": {"required": ["a", "b"]}},
+    {"not": {"const": "a"}},
+    {"not": {"enum": ["a", 1]}},
+    {"pattern": "^a$"},
+    {"pattern": "^b$"},
+    {"pattern": "^a\\.b$"},
+    {"pattern": "^a.b$"},
+    {"type": "string", "pattern": "^a$"},
 ]
 EDGES = [None, True, False, 0, 1, 2, 1.0, 1.5, "", "a", [], [1], {}, {"a": 1}, {"a": 1.0}, {"a": "x"}, {"b": 1}]
-EDGES += [{"a": 1, "b": 1}, {"a": "x", "b": 1}, {"c": 1}, {"a": {"a": 1}}]
+EDGES += [{"a": 1, "b": 1}, {"a": "x", "b": 1}, {"c": 1}, {"a": {"a": 1}}, "a\n", "b", "a.b", "axb"]
 
 
 def _merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -83,6 +90,22 @@ HOLDERS: dict[str, tuple[list[Any], str | None, frozenset[str], int | None]] = {
         frozenset(),
         None,
     ),
+    # a `not` that lists what another branch takes; patterns one string alone matches
+    "not_listed": (
+        [{"type": "number"}, {"type": "string", "not": {"const": "auto"}}, {"const": "auto"}],
+        None,
+        frozenset(),
+        None,
+    ),
+    "versions": (
+        [{"required": ["v"], "properties": {"v": {"type": "string", "pattern": f"^{n}\\.0$"}}} for n in ("2", "1")],
+        "object",
+        frozenset(),
+        None,
+    ),
+    "patterns_any": ([{"pattern": "^a$"}, {"pattern": "^b$"}], None, frozenset(), 1),  # 5 passes both
+    "pattern_or_value": ([{"const": "a"}, {"type": "string", "pattern": "^b$"}], None, frozenset(), None),
+    "pattern_wide": ([{"const": "axb"}, {"type": "string", "pattern": "^a.b$"}], None, frozenset(), 1),
     "referred": ([{"$ref": "#/$defs/s"}, {"type": "object"}], None, frozenset(), None),
     "referred_text": ([{"$ref": "#/$defs/s"}, {"minLength": 1}], None, frozenset(), 1),
     "gone": ([{"$ref": "#/$defs/gone"}, {"type": "object"}], None, frozenset(), 1),  # unresolvable: not shown

@@ -3,7 +3,9 @@
 A generated model types a `oneOf` as the union of its branches and takes a value any branch takes;
 JSON Schema takes it only when exactly one does. The two agree when no two branches can take the same
 value, which `overlapping` tries to show for each pair from their keywords: types that share no value,
-`const`/`enum` values none of which the other branch allows, checked formats no string has both of, a member both require with such values,
+`const`/`enum` values none of which the other branch allows (by its values, its type, its `not` or a
+pattern one string alone matches), checked formats no string has both of, patterns that each match
+one other string, a member both require with such values,
 a member one requires where the other is closed, or one branch requiring what the other's `not`
 forbids. What it cannot show is reported (`models_inexact`), so a pair it misses costs a warning, never
 a silent disagreement.
@@ -12,6 +14,7 @@ a silent disagreement.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from wopgen.compat.cover import json_type, types, values
@@ -93,7 +96,11 @@ def _apart(
         return True
     if _values_apart(a, b) or _values_apart(b, a):
         return True
-    if kinds is not None and kinds <= {"string"} and _formats_apart(a.get("format"), b.get("format")):
+    if (
+        kinds is not None
+        and kinds <= {"string"}
+        and (_formats_apart(a.get("format"), b.get("format")) or _patterns_apart(a, b))
+    ):
         return True
     if kinds is None or not kinds <= _OBJECT:
         return False  # a value of another type passes every object keyword of both
@@ -115,15 +122,46 @@ def _allowed(node: dict[str, Any], held: frozenset[str] | None) -> frozenset[str
 
 
 def _values_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """`a` lists its values, and `b` allows none of them: by its own list, or by its type."""
+    """`a` lists its values, and `b` allows none of them: by its own list, by its type, by a pattern only
+    one string matches, or by a `not` that lists them all."""
     listed = values(a)
     if listed is None:
         return False
+    mine = {_equal_as_json(v) for v in listed}
     theirs = values(b)
     if theirs is not None:
-        return not {_equal_as_json(v) for v in listed} & {_equal_as_json(v) for v in theirs}
+        return not mine & {_equal_as_json(v) for v in theirs}
+    forbidden = b.get("not")
+    if (
+        isinstance(forbidden, dict)
+        and set(forbidden) <= _LISTING
+        and mine <= {_equal_as_json(v) for v in values(forbidden) or []}
+    ):
+        return True
+    literal = _literal(b.get("pattern"))
+    # Python's `re`, which the models and jsonschema run, also finds `$` before a final newline
+    if literal is not None and all(isinstance(v, str) and v not in (literal, literal + "\n") for v in listed):
+        return True
     kinds = _allowed(b, None)
     return kinds is not None and not any(json_type(v) in kinds for v in listed)
+
+
+# What a `not` may hold and still list the values it forbids.
+_LISTING = frozenset({"const", "enum", "description", "title", "$comment"})
+# A pattern that one string alone matches: anchored at both ends, each character itself or escaped.
+_LITERAL = re.compile(r"\^((?:[^\\.^$|?*+()\[\]{}]|\\[.\\/^$|?*+()\[\]{}-])*)\$")
+
+
+def _literal(pattern: Any) -> str | None:
+    """The one string `pattern` matches, when it is a literal anchored at both ends (`^2\\.1\\.0$`)."""
+    found = _LITERAL.fullmatch(pattern) if isinstance(pattern, str) else None
+    return re.sub(r"\\(.)", r"\1", found[1]) if found else None
+
+
+def _patterns_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two strings schemas whose patterns each match one string alone, and not the same one."""
+    mine, theirs = _literal(a.get("pattern")), _literal(b.get("pattern"))
+    return mine is not None and theirs is not None and mine != theirs
 
 
 # Checked formats no string has two of: an IPv4 address is never an IPv6 one, a date never a time.
