@@ -6,7 +6,8 @@ declare requires them; `unevaluatedProperties` with no part beside it holds as `
 schema is `false` may not be present; a hostname is checked by the schema's own keywords alone; an object whose `oneOf` groups are
 `required` alone declares their members, so the library checks that exactly one group is present; a
 map that may be null types its values; a titled object written in place keeps its members, bounds and
-`required` beside its patternProperties; members beside a `$ref` to a schema that refers back hold."""
+`required` beside its patternProperties; members beside a `$ref` to a schema that refers back hold; a condition's `then` binds only where its
+`if` holds."""
 
 from __future__ import annotations
 
@@ -176,6 +177,18 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
             },
         },
         [{}, {"foreach": False}, {"parallel": 1}, {"parallel": 1, "foreach": True}],
+    ),
+    # A condition whose `then` and `else` declare members: the library typed the object with the `then`'s,
+    # whatever the `if` said; only their `required` is read alike, the rest goes unchecked (and warned).
+    "conditioned": (
+        {
+            "type": "object",
+            "properties": {"v": {"type": "integer"}},
+            "if": {"properties": {"v": {"const": 3}}, "required": ["v"]},
+            "then": {"properties": {"x": {"type": "object"}}, "required": ["x"]},
+            "else": {"properties": {"x": {"type": "string"}}},
+        },
+        [{"v": 2, "x": "s"}, {"v": 3, "x": {}}, {"v": 3}, {"v": 2}],
     ),
     "titledfalse": (
         {

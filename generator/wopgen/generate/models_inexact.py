@@ -49,10 +49,10 @@ from wopgen.corpus.keywords import NAME_MAPS, draft_of
 from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import APPLICATORS, closed_beside
+from wopgen.generate.models_conditions import readable_condition, required_only
 from wopgen.generate.models_formats import format_findings
 from wopgen.generate.models_input import (
     REWRITTEN,
-    WORDS,
     applied,
     ignored_beside_refs,
     positional_items,
@@ -71,7 +71,6 @@ INEXACT = define(
     "a keyword of one type on a schema naming no type, or a pattern the model's regex engine reads otherwise than ECMA-262.",
 )
 
-_ANNOTATIONS = WORDS | {"$id"}
 _UNCHECKED = {
     "contains": "the model does not check `contains` (nor `minContains`/`maxContains`)",
     "dependentSchemas": "the model does not check `dependentSchemas`",
@@ -270,9 +269,9 @@ def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, 
             "another schema than the one JSON Schema reaches from where the value is validated",
             "write a `$ref` to the schema meant",
         )
-    if "not" in node and not _required_only(node["not"]):
+    if "not" in node and not required_only(node["not"]):
         yield "not", "the model checks a `not` only when it holds `required` alone", "check it in the code"
-    if "if" in node and not readable_condition(node, required):
+    if "if" in node and not readable_condition(node, tested_members(node, required)):
         yield (
             "if",
             "the model checks an `if`/`then`/`else` only when the `if` requires the members it tests (by "
@@ -410,7 +409,7 @@ def _one_of(node: dict[str, Any], where: Located, graph: RefGraph) -> Iterator[t
     branches = node.get("oneOf")
     if not isinstance(branches, list) or len(branches) < 2:
         return
-    if all(_required_only(b) for b in branches):
+    if all(required_only(b) for b in branches):
         kinds = types(node)
         if kinds is None or "object" not in kinds or "properties" in node or required_names(node):
             # the library checks that exactly one group is present on the class it makes of the object; with
@@ -465,48 +464,6 @@ def _fixed_tuple(node: dict[str, Any]) -> bool:
 
 def _worded(where: str, differences: list[tuple[str, str]]) -> str:
     return f"{where} reads otherwise in the model than in ECMA-262: " + "; ".join(what for what, _ in differences)
-
-
-def _annotation(key: str) -> bool:
-    return key in _ANNOTATIONS or key.startswith("x-")
-
-
-def _required_only(schema: Any) -> bool:
-    """`required` (a list of names), maybe `type: object`, and annotations, nothing else."""
-    return (
-        isinstance(schema, dict)
-        and isinstance(schema.get("required"), list)
-        and schema.get("type", "object") == "object"
-        and all(key in ("required", "type") or _annotation(key) for key in schema)
-    )
-
-
-def readable_condition(node: dict[str, Any], required: list[Any]) -> bool:
-    """Whether the `if` of `node` (with its `then` and `else`) is one the library's run-time check reads:
-    an `if` that requires members and tests each by `const`, `enum` or presence (counting the members
-    `tested_members` adds), and a `then` and an `else` of `required` alone."""
-    condition = node["if"]
-    if not isinstance(condition, dict) or not all(
-        key in ("required", "properties", "type") or _annotation(key) for key in condition
-    ):
-        return False
-    members = condition.get("properties", {})
-    named = condition.get("required", [])
-    if not isinstance(members, dict) or not isinstance(named, list) or condition.get("type", "object") != "object":
-        return False
-    named = [*named, *tested_members(node, required)]
-    if not named:
-        return False
-    for name, schema in members.items():
-        tests = schema is True or (isinstance(schema, dict) and _tests_value(schema))
-        if not tests or (name not in named and schema is not True and any(not _annotation(k) for k in schema)):
-            return False
-    return all(_required_only(node[key]) for key in ("then", "else") if key in node)
-
-
-def _tests_value(schema: dict[str, Any]) -> bool:
-    allowed = {"const", "enum", "type"} if "const" in schema or "enum" in schema else set()
-    return all(key in allowed or _annotation(key) for key in schema)
 
 
 # Each class escape whose ECMA-262 reading differs from the model's engine's: what differs, and how to

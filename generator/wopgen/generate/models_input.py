@@ -28,6 +28,7 @@ from wopgen.corpus.graph import (
     value_at,
 )
 from wopgen.corpus.keywords import CURRENT, Draft, draft_of
+from wopgen.generate.models_conditions import WORDS, readable_condition, readable_if
 
 
 def library_schema(schema: Any) -> Any:
@@ -38,12 +39,47 @@ def library_schema(schema: Any) -> Any:
     fed = _fed(_refs_alone(schema, draft), draft)
     for pointer in pointed_schemas(schema):  # a schema where no keyword of the draft keeps one (`_fed` skips it)
         fed = _replaced(fed, pointer, lambda node: _fed(node, draft))
-    out = _values_named(_objects_named(_members_apart(fed), draft), draft)
+    out = _values_named(_objects_named(_members_apart(_conditions_read(fed)), draft), draft)
     declared = out.get(draft.id_key) if isinstance(out, dict) else None
     if isinstance(declared, str) and declared.endswith("#"):
         # `x.json#` names the document as `x.json` does; the library files it under the first and then
         # took a `$ref` to `x.json#` (or to `x.json`) for one to fetch, and refused the schema
         out = {**out, draft.id_key: declared[:-1]}
+    return out
+
+
+def _conditions_read(document: Any) -> Any:
+    """`document` with each `if`/`then`/`else` cut to what the library's run-time check reads as JSON
+    Schema does: an `if` it reads (`readable_if`) stays, and of its `then` and `else` only `required`;
+    any other `if` is left out with its `then` and `else`. The library mixed the other members of a
+    `then` into the object whatever the `if` said, so `then: {properties: {x: {type: object}}}` refused
+    `{"x": "s"}` where the `if` fails. What is left out goes unchecked, as the `models-inexact` warning on
+    it says: the model may take more than the schema, never less."""
+    if not isinstance(document, dict):
+        return document
+    found: list[tuple[str, bool]] = []
+    for item in schema_objects(document, ""):
+        if item.position is not Position.SCHEMA or "if" not in item.node:
+            continue
+        holder = re.fullmatch(r"(.*)/allOf/\d+", item.pointer)  # an `allOf` part: the object requires more
+        parent = value_at(document, holder[1])[1] if holder else None
+        required = parent.get("required") if isinstance(parent, dict) else None
+        tested = tested_members(item.node, required if isinstance(required, list) else [])
+        if not readable_condition(item.node, tested):
+            found.append((item.pointer, readable_if(item.node, tested)))
+    out = document
+    for pointer, read in reversed(found):  # last first: cutting a condition moves nothing before it
+        out = _replaced(out, pointer, _branches_required if read else partial(_without, {"if", "then", "else"}))
+    return out
+
+
+def _branches_required(node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with its `then` and `else` holding only their `required` (left out when they have none)."""
+    out = dict(node)
+    for key in ("then", "else"):
+        branch = out.pop(key, None)
+        if isinstance(branch, dict) and isinstance(branch.get("required"), list):
+            out[key] = {"required": branch["required"]}
     return out
 
 
@@ -378,12 +414,6 @@ def _nested_id(document: dict[str, Any], draft: Draft) -> bool:
 
     map_subschemas(document, look, draft)
     return found
-
-
-# Keywords that say nothing of which values a schema takes.
-WORDS = frozenset(
-    {"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly", "$anchor"}
-)
 
 
 def _enum_narrowed(node: dict[str, Any]) -> dict[str, Any]:
