@@ -449,3 +449,56 @@ def test_a_pattern_the_model_cannot_read_is_named_and_the_model_fails_on_it(tmp_
 )
 def test_a_pattern_both_readings_agree_on_is_not(pattern: str) -> None:
     assert pattern_differences(pattern, python=False) == []
+
+
+# `unevaluatedProperties` over an `allOf` whose part reaches a `oneOf` through `$ref`s, each branch composed
+# of its own: the members a branch declares are evaluated, which the model does not see.
+THROUGH = {
+    "type": "object",
+    "properties": {"src": {"$ref": "#/$defs/outer"}},
+    "$defs": {
+        "outer": {
+            "allOf": [{"type": "object", "properties": {"name": {"type": "string"}}}, {"$ref": "#/$defs/sources"}],
+            "unevaluatedProperties": False,
+        },
+        "sources": {
+            "oneOf": [
+                {
+                    "allOf": [
+                        {"$ref": "#/$defs/demo"},
+                        {"type": "object", "required": ["type"], "properties": {"type": {"const": "demo"}}},
+                    ]
+                },
+                {
+                    "allOf": [
+                        {"$ref": "#/$defs/file"},
+                        {"type": "object", "required": ["type"], "properties": {"type": {"const": "file"}}},
+                    ]
+                },
+            ]
+        },
+        "demo": {
+            "allOf": [
+                {"type": "object", "properties": {"count": {"type": "integer"}}},
+                {
+                    "oneOf": [
+                        {"type": "object", "required": ["format"], "properties": {"format": {"const": "a"}}},
+                        {"type": "object", "required": ["format"], "properties": {"format": {"const": "b"}}},
+                    ]
+                },
+            ]
+        },
+        "file": {"type": "object", "properties": {"path": {"type": "string"}}},
+    },
+}
+
+
+def test_unevaluated_properties_over_a_union_reached_through_refs_is_reported(tmp_path: Path) -> None:
+    warnings: list[Diagnostic] = []
+    files = good_files()
+    files["schemas/through.schema.json"] = schema("through", THROUGH)
+    model = imported_package(files, tmp_path, "through_models", warnings).Through
+    instance = {"src": {"type": "demo", "count": 1, "format": "a"}}
+    assert Draft202012Validator(THROUGH).is_valid(instance) and not takes(model, instance)  # the disagreement
+    found = [d.message for d in warnings if d.path == "schemas/through.schema.json"]
+    assert any("`unevaluatedProperties` over an `allOf` part that reaches" in m for m in found), found

@@ -79,7 +79,7 @@ _UNCHECKED = {
 }
 
 
-def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, str]]:
+def _unevaluated(node: dict[str, Any], where: Located, graph: RefGraph) -> Iterator[tuple[str, str, str]]:
     """`unevaluatedProperties` over a `$ref` beside it, or over an `allOf` of one `$ref` alone on a member,
     which the library writes as the referenced class without closing it: the model takes members no
     part declares. Over an `allOf` with members beside it or several parts, or at a schema's root, it
@@ -87,6 +87,20 @@ def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str,
     members the model does not tell apart (those of the part's parts, or of the branch a value passes);
     in a part composed of nothing it sees what `additionalProperties` would (`closed_beside` judges it)."""
     if "unevaluatedProperties" not in node or node["unevaluatedProperties"] is True:
+        return
+    pointer = where.pointer
+    parts = node.get("allOf")
+    if isinstance(parts, list) and any(
+        _reaches_branches(where.child("allOf", n), graph, frozenset()) for n in range(len(parts))
+    ):
+        yield (
+            "unevaluatedProperties",
+            "the model does not hold `unevaluatedProperties` over an `allOf` part that reaches an `anyOf` or `oneOf` "
+            "(through `$ref`s or its own parts), as JSON Schema does: there it sees the members that the branch a "
+            "value passes declares, and holds the others; the model's verdict on them may differ",
+            "list the members and close the object with `additionalProperties`, or put `unevaluatedProperties` "
+            "in each branch",
+        )
         return
     if (_placing_keyword(pointer) == "allOf" and APPLICATORS.intersection(node)) or {"anyOf", "oneOf"}.intersection(
         node
@@ -100,7 +114,6 @@ def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str,
             "and close the object with `additionalProperties`",
         )
         return
-    parts = node.get("allOf")
     lone_ref = isinstance(parts, list) and len(parts) == 1 and isinstance(parts[0], dict) and set(parts[0]) == {"$ref"}
     if "$ref" not in node and not (lone_ref and pointer != "" and "properties" not in node):
         return
@@ -111,6 +124,25 @@ def _unevaluated(node: dict[str, Any], pointer: str) -> Iterator[tuple[str, str,
         "list the members and close the object with `additionalProperties`, or compose it in an `allOf` with "
         "the members beside it",
     )
+
+
+def _reaches_branches(where: Located, graph: RefGraph, seen: frozenset[Located]) -> bool:
+    """Whether the schema at `where`, or one its `$ref` or `allOf` parts lead to, holds an `anyOf` or `oneOf`."""
+    node = graph.node(where)
+    if not isinstance(node, dict) or where in seen or len(seen) > MAX_HOPS:
+        return False
+    if "anyOf" in node or "oneOf" in node:
+        return True
+    following = []
+    if isinstance(node.get("$ref"), str):
+        site = graph.site_at(where)
+        following += [site.target] if site is not None and site.target is not None else []
+    parts = node.get("allOf")
+    following += [where.child("allOf", n) for n in range(len(parts))] if isinstance(parts, list) else []
+    return any(_reaches_branches(step, graph, seen | {where}) for step in following)
+
+
+MAX_HOPS = 16  # `$ref`s and `allOf` parts followed from an `unevaluatedProperties` looking for a union
 
 
 _BELOW_REPORTED = frozenset({"if", "then", "else", "not", "dependentSchemas", "dependencies"})
@@ -138,7 +170,7 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
             findings = [
                 *_findings(node, required if isinstance(required, list) else []),
                 *_untyped(node, where, corpus.graph, uses),
-                *_unevaluated(node, item.pointer),
+                *_unevaluated(node, where, corpus.graph),
                 *_one_of(node, where, corpus.graph),
                 *(closed_beside(where, corpus.graph) if node is item.node else ()),
                 *_nothing_taken(node, where, corpus.graph),
