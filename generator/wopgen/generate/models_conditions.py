@@ -60,3 +60,18 @@ def readable_if(node: dict[str, Any], tested: list[str]) -> bool:
 def _tests_value(schema: dict[str, Any]) -> bool:
     allowed = {"const", "enum", "type"} if "const" in schema or "enum" in schema else set()
     return all(key in allowed or annotation(key) for key in schema)
+
+
+def tested_members(node: dict[str, Any], required: list[Any]) -> list[str]:
+    """The members the `if` of `node` tests by `properties` without requiring them, that the object
+    requires anyway (`node`'s own `required`, or `required`, that of the object whose `allOf` holds
+    `node`). Requiring them in the `if` changes nothing (an object without them is refused either way)
+    and makes the condition one the library reads."""
+    condition = node.get("if")
+    members = condition.get("properties") if isinstance(condition, dict) else None
+    named = condition.get("required", []) if isinstance(condition, dict) else None
+    own = node.get("required")
+    needed = {name for name in [*required, *(own if isinstance(own, list) else [])] if isinstance(name, str)}
+    if not isinstance(members, dict) or not isinstance(named, list):
+        return []
+    return [name for name in members if name in needed and name not in named]

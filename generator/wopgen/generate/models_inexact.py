@@ -49,18 +49,11 @@ from wopgen.corpus.keywords import NAME_MAPS, draft_of
 from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import APPLICATORS, closed_beside
-from wopgen.generate.models_conditions import readable_condition, required_only
+from wopgen.generate.models_conditions import readable_condition, required_only, tested_members
 from wopgen.generate.models_formats import format_findings
-from wopgen.generate.models_input import (
-    REWRITTEN,
-    applied,
-    ignored_beside_refs,
-    positional_items,
-    required_names,
-    tested_members,
-    under,
-)
+from wopgen.generate.models_input import REWRITTEN, positional_items, required_names
 from wopgen.generate.models_oneof import overlapping
+from wopgen.generate.models_passes import applied, ignored_beside_refs, under
 
 INEXACT = define(
     "models-inexact",

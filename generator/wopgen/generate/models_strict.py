@@ -50,7 +50,7 @@ from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import Position, schema_objects, value_at
 from wopgen.corpus.keywords import NAME_MAPS
-from wopgen.generate.models_input import ignored_beside_refs, under
+from wopgen.generate.models_passes import ignored_beside_refs, under
 
 MARKER = "x-wopgen-not-null"  # never written to a model: `strict_fields` turns it into NOT_NULL
 HELPER_MODULE = "_strict"

@@ -1,0 +1,179 @@
+"""Rewrites of a whole schema document before the library reads it, each where a keyword reaches past the
+schema object it is written in: what drafts 4 to 7 ignore beside a `$ref` (`ignored_beside_refs`), the
+`if`/`then`/`else` the library reads (`conditions_read`), and members beside a `$ref` to a plain object
+(`members_apart`). Each returns a new document and shares what it leaves as it was (`replaced`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from wopgen.corpus.documents import escape_token
+from wopgen.corpus.graph import (
+    Position,
+    pointer_fragment,
+    ref_strings,
+    schema_objects,
+    unescape_token,
+    unquote,
+    value_at,
+)
+from wopgen.corpus.keywords import draft_of
+from wopgen.generate.models_conditions import WORDS, readable_condition, readable_if, tested_members
+
+
+def conditions_read(document: Any) -> Any:
+    """`document` with each `if`/`then`/`else` cut to what the library's run-time check reads as JSON
+    Schema does: an `if` it reads (`readable_if`) stays, and of its `then` and `else` only `required`;
+    any other `if` is left out with its `then` and `else`. The library mixed the other members of a
+    `then` into the object whatever the `if` said, so `then: {properties: {x: {type: object}}}` refused
+    `{"x": "s"}` where the `if` fails. What is left out goes unchecked, as the `models-inexact` warning on
+    it says: the model may take more than the schema, never less."""
+    if not isinstance(document, dict):
+        return document
+    found: list[tuple[str, bool]] = []
+    for item in schema_objects(document, ""):
+        if item.position is not Position.SCHEMA or "if" not in item.node:
+            continue
+        holder = re.fullmatch(r"(.*)/allOf/\d+", item.pointer)  # an `allOf` part: the object requires more
+        parent = value_at(document, holder[1])[1] if holder else None
+        required = parent.get("required") if isinstance(parent, dict) else None
+        tested = tested_members(item.node, required if isinstance(required, list) else [])
+        if not readable_condition(item.node, tested):
+            found.append((item.pointer, readable_if(item.node, tested)))
+    out = document
+    for pointer, read in reversed(found):  # last first: cutting a condition moves nothing before it
+        out = replaced(out, pointer, _branches_required if read else partial(_without, {"if", "then", "else"}))
+    return out
+
+
+def _branches_required(node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with its `then` and `else` holding only their `required` (left out when they have none)."""
+    out = dict(node)
+    for key in ("then", "else"):
+        branch = out.pop(key, None)
+        if isinstance(branch, dict) and isinstance(branch.get("required"), list):
+            out[key] = {"required": branch["required"]}
+    return out
+
+
+def refs_alone(document: Any) -> Any:
+    """`document` with what its draft ignores beside a `$ref` left out (`ignored_beside_refs`): drafts 4
+    to 7 apply the `$ref` alone, so `{"$ref": "#/definitions/a", "required": ["x"]}` takes an object
+    without `x`, which the library's model refused."""
+    out = document
+    for pointer in ignored_beside_refs(document):
+        holder, _, key = pointer.rpartition("/")
+        out = replaced(out, holder, partial(_without, {unescape_token(key)}))
+    return out
+
+
+def ignored_beside_refs(document: Any) -> frozenset[str]:
+    """In a schema document of drafts 4 to 7, the pointers of the members written beside a `$ref` that the
+    draft ignores (every one but words, the places of definitions and the id); a member some `$ref` of
+    the document points into is left out, since what it holds is applied there. Empty in later drafts."""
+    draft = draft_of(document)
+    if not draft.legacy or not isinstance(document, dict):
+        return frozenset()
+    kept = WORDS | {"$ref", "$schema", "definitions", "$defs", draft.id_key}
+    refs: list[str] | None = None
+    found: set[str] = set()
+    for item in schema_objects(document, ""):
+        if item.position is not Position.SCHEMA or not isinstance(item.node.get("$ref"), str):
+            continue
+        beside = [f"{item.pointer}/{escape_token(key)}" for key in item.node if key not in kept]
+        if beside:
+            refs = [ref for _path, ref in ref_strings(document)] if refs is None else refs
+            found.update(
+                pointer for pointer in beside if not any(ref.startswith(pointer_fragment(pointer)) for ref in refs)
+            )
+    return frozenset(found)
+
+
+def under(pointer: str, prefixes: frozenset[str]) -> bool:
+    """Whether `pointer` is one of `prefixes` or below one of them."""
+    return bool(prefixes) and any(pointer == p or pointer.startswith(p + "/") for p in prefixes)
+
+
+def applied(node: dict[str, Any], pointer: str, ignored: frozenset[str]) -> dict[str, Any]:
+    """The schema object `node` at `pointer` without its members in `ignored` (`ignored_beside_refs`)."""
+    if not ignored or "$ref" not in node:
+        return node
+    return {key: value for key, value in node.items() if f"{pointer}/{escape_token(key)}" not in ignored}
+
+
+def _without(keys: set[str], node: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in node.items() if key not in keys}
+
+
+def replaced(document: Any, pointer: str, change: Callable[[Any], Any]) -> Any:
+    """`document` with the value at `pointer` changed by `change`, each object and array on the way to it
+    copied (the rest is shared); `document` itself when nothing is there."""
+    if not pointer:
+        return change(document)
+    token, _, rest = pointer[1:].partition("/")
+    key: int | str
+    if isinstance(document, dict) and unescape_token(token) in document:
+        key = unescape_token(token)
+        out: Any = dict(document)
+    elif isinstance(document, list) and token.isdigit() and int(token) < len(document):
+        key = int(token)
+        out = list(document)
+    else:
+        return document
+    out[key] = replaced(out[key], "/" + rest if rest else "", change)
+    return out
+
+
+# What an object declares of its members, moved with them into an `allOf` part (`members_apart`).
+_MEMBER_KEYWORDS = ("properties", "required", "additionalProperties")
+# What a plain object schema holds: its members and words, no composition (`members_apart`).
+_PLAIN_OBJECT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "definitions"}) | WORDS
+
+
+def members_apart(document: Any) -> Any:
+    """`document` with the members each object declares beside a `$ref` to a plain object schema of the
+    document moved into an `allOf` part of their own, which JSON Schema reads alike.
+
+    Where the referenced object refers back to the one beside it (a tree), the library made the class a
+    wrapper of the referenced one and dropped the members beside the `$ref`, so a `type` whose `const`
+    told the branches of a union apart went unchecked; of an `allOf` of the `$ref` and the members it
+    makes a subclass of the referenced class. Only a plain object is referred to so: of a union in an
+    `allOf`, the library keeps one branch. Left as written, too, where the members cannot be read apart
+    from the rest (a closed object, `patternProperties`, `unevaluatedProperties`)."""
+    if not isinstance(document, dict):
+        return document
+    found = [
+        item.pointer
+        for item in schema_objects(document, "")
+        if item.position is Position.SCHEMA and _apart(item.node, document)
+    ]
+    out = document
+    for pointer in reversed(found):  # last first: moving members leaves the pointers before them as they were
+        out = replaced(out, pointer, _with_members_apart)
+    return out
+
+
+def _apart(node: dict[str, Any], document: dict[str, Any]) -> bool:
+    ref, members, required = node.get("$ref"), node.get("properties"), node.get("required")
+    if (
+        not isinstance(ref, str)
+        or not ref.startswith("#/")
+        or not ((isinstance(members, dict) and members) or (isinstance(required, list) and required))
+        or node.get("additionalProperties", True) is not True
+        or "patternProperties" in node
+        or "unevaluatedProperties" in node
+        or not isinstance(node.get("allOf", []), list)
+    ):
+        return False
+    target = value_at(document, unquote(ref[1:]))[1]
+    return isinstance(target, dict) and target.get("type", "object") == "object" and target.keys() <= _PLAIN_OBJECT
+
+
+def _with_members_apart(node: dict[str, Any]) -> dict[str, Any]:
+    part = {key: node[key] for key in _MEMBER_KEYWORDS if key in node}
+    out = {key: value for key, value in node.items() if key != "$ref" and key not in part}
+    out["allOf"] = [{"$ref": node["$ref"]}, *node.get("allOf", []), part]
+    return out
