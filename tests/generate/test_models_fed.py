@@ -161,6 +161,25 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
             {"root": {"kind": "branch", "kids": [{"kind": "x"}]}},
         ],
     ),
+    # The same where the referenced object holds a keyword of its own (an extension, patternProperties).
+    "treewide": (
+        {
+            "type": "object",
+            "properties": {"root": {"$ref": "#/$defs/Node"}},
+            "$defs": {
+                "Base": {
+                    "type": "object",
+                    "x-abstract": True,
+                    "patternProperties": {"^x-": {"type": "string"}},
+                    "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                },
+                "Node": {"anyOf": [{"$ref": "#/$defs/Leaf"}, {"$ref": "#/$defs/Branch"}]},
+                "Leaf": {"$ref": "#/$defs/Base", "properties": {"kind": {"const": "leaf"}}, "required": ["kind"]},
+                "Branch": {"$ref": "#/$defs/Base", "properties": {"kind": {"const": "branch"}}, "required": ["kind"]},
+            },
+        },
+        [{"root": {"kind": "other"}}, {"root": {"kind": "leaf", "x-a": "s"}}, {"root": {"kind": "leaf", "x-a": 5}}],
+    ),
     # Members beside a `$ref` to a union stay beside it: fed as an `allOf`, the library kept one branch.
     "unionbeside": (
         {

@@ -40,10 +40,12 @@ ATOMS: list[dict[str, Any]] = [
     {"pattern": "^b$"},
     {"pattern": "^a\\.b$"},
     {"pattern": "^a.b$"},
+    {"pattern": "^c.b$"},
     {"type": "string", "pattern": "^a$"},
+    {"allOf": [{"not": {"const": "a"}}]},
 ]
 EDGES = [None, True, False, 0, 1, 2, 1.0, 1.5, "", "a", [], [1], {}, {"a": 1}, {"a": 1.0}, {"a": "x"}, {"b": 1}]
-EDGES += [{"a": 1, "b": 1}, {"a": "x", "b": 1}, {"c": 1}, {"a": {"a": 1}}, "a\n", "b", "a.b", "axb"]
+EDGES += [{"a": 1, "b": 1}, {"a": "x", "b": 1}, {"c": 1}, {"a": {"a": 1}}, "a\n", "b", "a.b", "axb", "cxb", "a\nb"]
 
 
 def _merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -106,6 +108,24 @@ HOLDERS: dict[str, tuple[list[Any], str | None, frozenset[str], int | None]] = {
     "patterns_any": ([{"pattern": "^a$"}, {"pattern": "^b$"}], None, frozenset(), 1),  # 5 passes both
     "pattern_or_value": ([{"const": "a"}, {"type": "string", "pattern": "^b$"}], None, frozenset(), None),
     "pattern_wide": ([{"const": "axb"}, {"type": "string", "pattern": "^a.b$"}], None, frozenset(), 1),
+    "shapes": (
+        [{"type": "string", "pattern": "^2.1.0$"}, {"type": "string", "pattern": "^2.0.0$"}],
+        None,
+        frozenset(),
+        None,
+    ),
+    "shapes_shared": (  # "2.1.0" matches both
+        [{"type": "string", "pattern": "^2.1.0$"}, {"type": "string", "pattern": "^2\\.1.0$"}],
+        None,
+        frozenset(),
+        1,
+    ),
+    "forbidden_in_part": (
+        [{"type": "string", "allOf": [{"not": {"const": "auto"}}]}, {"const": "auto"}],
+        None,
+        frozenset(),
+        None,
+    ),
     "referred": ([{"$ref": "#/$defs/s"}, {"type": "object"}], None, frozenset(), None),
     "referred_text": ([{"$ref": "#/$defs/s"}, {"minLength": 1}], None, frozenset(), 1),
     "gone": ([{"$ref": "#/$defs/gone"}, {"type": "object"}], None, frozenset(), 1),  # unresolvable: not shown

@@ -122,8 +122,8 @@ def _allowed(node: dict[str, Any], held: frozenset[str] | None) -> frozenset[str
 
 
 def _values_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """`a` lists its values, and `b` allows none of them: by its own list, by its type, by a pattern only
-    one string matches, or by a `not` that lists them all."""
+    """`a` lists its values, and `b` allows none of them: by its own list, by its type, by a pattern none
+    of them can match, or by a `not` (its own or an `allOf` part's) that lists them all."""
     listed = values(a)
     if listed is None:
         return False
@@ -131,37 +131,64 @@ def _values_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
     theirs = values(b)
     if theirs is not None:
         return not mine & {_equal_as_json(v) for v in theirs}
-    forbidden = b.get("not")
+    if any(mine <= forbidden for forbidden in _forbidden_lists(b)):
+        return True
+    shape = _shape(b.get("pattern"))
     if (
-        isinstance(forbidden, dict)
-        and set(forbidden) <= _LISTING
-        and mine <= {_equal_as_json(v) for v in values(forbidden) or []}
+        shape is not None
+        and not any(isinstance(v, str) and _may_match(shape, v) for v in listed)
+        and (all(isinstance(v, str) for v in listed) or _allowed(b, None) == frozenset({"string"}))
     ):
-        return True
-    literal = _literal(b.get("pattern"))
-    # Python's `re`, which the models and jsonschema run, also finds `$` before a final newline
-    if literal is not None and all(isinstance(v, str) and v not in (literal, literal + "\n") for v in listed):
-        return True
+        return True  # a pattern holds of strings alone: another value passes it
     kinds = _allowed(b, None)
     return kinds is not None and not any(json_type(v) in kinds for v in listed)
 
 
+def _forbidden_lists(node: dict[str, Any]) -> list[set[str]]:
+    """The values each `not` of `node` (its own, and its `allOf` parts') forbids by a list alone."""
+    parts = node.get("allOf")
+    found = []
+    for holder in [node, *(parts if isinstance(parts, list) else [])]:
+        forbidden = holder.get("not") if isinstance(holder, dict) else None
+        if isinstance(forbidden, dict) and set(forbidden) <= _LISTING and values(forbidden) is not None:
+            found.append({_equal_as_json(v) for v in values(forbidden) or []})
+    return found
+
+
 # What a `not` may hold and still list the values it forbids.
 _LISTING = frozenset({"const", "enum", "description", "title", "$comment"})
-# A pattern that one string alone matches: anchored at both ends, each character itself or escaped.
-_LITERAL = re.compile(r"\^((?:[^\\.^$|?*+()\[\]{}]|\\[.\\/^$|?*+()\[\]{}-])*)\$")
+# A pattern anchored at both ends that matches strings of one length alone: each position a character
+# (itself or escaped) or `.`.
+_SHAPE = re.compile(r"\^((?:[^\\.^$|?*+()\[\]{}]|\\[.\\/^$|?*+()\[\]{}-]|\.)*)\$")
+_POSITION = re.compile(r"\\(.)|(\.)|(.)")
+_LINE_ENDS = "\n\r\u2028\u2029"  # what `.` matches in neither ECMA-262 nor Python's `re`
 
 
-def _literal(pattern: Any) -> str | None:
-    """The one string `pattern` matches, when it is a literal anchored at both ends (`^2\\.1\\.0$`)."""
-    found = _LITERAL.fullmatch(pattern) if isinstance(pattern, str) else None
-    return re.sub(r"\\(.)", r"\1", found[1]) if found else None
+def _shape(pattern: Any) -> tuple[str | None, ...] | None:
+    """Per position, the character a string matching `pattern` holds there (None: any but a line end),
+    when `pattern` is a fixed-length shape (`^2\\.1\\.0$`, `^v.$`); None otherwise."""
+    found = _SHAPE.fullmatch(pattern) if isinstance(pattern, str) else None
+    if found is None:
+        return None
+    return tuple(None if any_char else escaped or plain for escaped, any_char, plain in _POSITION.findall(found[1]))
+
+
+def _may_match(shape: tuple[str | None, ...], value: str) -> bool:
+    """Whether `value` may match the pattern of `shape`: as ECMA-262 reads it, or as Python's `re`, which
+    also finds `$` before a final newline."""
+    text = value[:-1] if len(value) == len(shape) + 1 and value.endswith("\n") else value
+    return len(text) == len(shape) and all(
+        (want is None and got not in _LINE_ENDS) or got == want for want, got in zip(shape, text, strict=True)
+    )
 
 
 def _patterns_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Two strings schemas whose patterns each match one string alone, and not the same one."""
-    mine, theirs = _literal(a.get("pattern")), _literal(b.get("pattern"))
-    return mine is not None and theirs is not None and mine != theirs
+    """Two string schemas whose patterns are fixed-length shapes no string matches both of: of one length,
+    with another character at some position."""
+    mine, theirs = _shape(a.get("pattern")), _shape(b.get("pattern"))
+    if mine is None or theirs is None or len(mine) != len(theirs):
+        return False
+    return any(x is not None and y is not None and x != y for x, y in zip(mine, theirs, strict=True))
 
 
 # Checked formats no string has two of: an IPv4 address is never an IPv6 one, a date never a time.

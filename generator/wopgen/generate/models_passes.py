@@ -129,20 +129,21 @@ def replaced(document: Any, pointer: str, change: Callable[[Any], Any]) -> Any:
 
 # What an object declares of its members, moved with them into an `allOf` part (`members_apart`).
 _MEMBER_KEYWORDS = ("properties", "required", "additionalProperties")
-# What a plain object schema holds: its members and words, no composition (`members_apart`).
-_PLAIN_OBJECT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "definitions"}) | WORDS
+# What makes a schema one of several shapes: of such a target in an `allOf`, the library keeps one branch.
+_BRANCHING = frozenset({"anyOf", "oneOf", "not", "if", "then", "else"})
 
 
 def members_apart(document: Any) -> Any:
-    """`document` with the members each object declares beside a `$ref` to a plain object schema of the
+    """`document` with the members each object declares beside a `$ref` to an object schema of the
     document moved into an `allOf` part of their own, which JSON Schema reads alike.
 
     Where the referenced object refers back to the one beside it (a tree), the library made the class a
     wrapper of the referenced one and dropped the members beside the `$ref`, so a `type` whose `const`
     told the branches of a union apart went unchecked; of an `allOf` of the `$ref` and the members it
-    makes a subclass of the referenced class. Only a plain object is referred to so: of a union in an
-    `allOf`, the library keeps one branch. Left as written, too, where the members cannot be read apart
-    from the rest (a closed object, `patternProperties`, `unevaluatedProperties`)."""
+    makes a subclass of the referenced class. Left as written where the target branches (an `anyOf`,
+    `oneOf`, `not` or condition: of such a target in an `allOf`, the library keeps one branch) or does
+    not say it is an object, and where the members cannot be read apart from the rest (a closed object,
+    `patternProperties`, `unevaluatedProperties`)."""
     if not isinstance(document, dict):
         return document
     found = [
@@ -169,7 +170,9 @@ def _apart(node: dict[str, Any], document: dict[str, Any]) -> bool:
     ):
         return False
     target = value_at(document, unquote(ref[1:]))[1]
-    return isinstance(target, dict) and target.get("type", "object") == "object" and target.keys() <= _PLAIN_OBJECT
+    if not isinstance(target, dict) or _BRANCHING.intersection(target):
+        return False
+    return target.get("type") == "object" or (target.get("type") is None and isinstance(target.get("properties"), dict))
 
 
 def _with_members_apart(node: dict[str, Any]) -> dict[str, Any]:
