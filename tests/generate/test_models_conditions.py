@@ -149,3 +149,23 @@ def test_a_condition_the_library_cannot_read_refuses_nothing_the_schema_takes(tm
     assert not takes(model, {"kind": "a"})  # where the library reads the `if` as JSON Schema does, it holds
     named = [w for w in warnings if w.path == "schemas/loose.schema.json" and "`if`" in w.message]
     assert len(named) == 3
+
+
+def test_what_a_ref_leads_into_is_never_cut() -> None:
+    # the `$ref` names the `if` by the `$id` it declares: cutting the unread `if` would leave it dangling
+    named = {"$ref": "https://example.test/ref/if", "if": {"$id": "https://example.test/ref/if", "type": "integer"}}
+    assert library_schema(named)["if"] == named["if"]
+    pointed = {"$ref": "#/then", "if": {"minimum": 3}, "then": {"type": "integer"}}
+    assert library_schema(pointed)["then"] == {"type": "integer"}
+    # a keyword draft-07 ignores beside a `$ref`, kept where another `$ref` points into it
+    legacy = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "properties": {
+            "a": {"$ref": "#/definitions/s", "items": {"type": "string"}},
+            "b": {"$ref": "#/properties/a/items"},
+        },
+        "definitions": {"s": {"type": "array"}},
+    }
+    assert library_schema(legacy)["properties"]["a"]["items"] == {"type": "string"}
+    unpointed = {**legacy, "properties": {"a": legacy["properties"]["a"]}}
+    assert "items" not in library_schema(unpointed)["properties"]["a"]

@@ -1,10 +1,12 @@
 """Rewrites of a whole schema document before the library reads it, each where a keyword reaches past the
 schema object it is written in: what drafts 4 to 7 ignore beside a `$ref` (`ignored_beside_refs`), the
-`if`/`then`/`else` the library reads (`conditions_read`), and members beside a `$ref` to a plain object
-(`members_apart`). Each returns a new document and shares what it leaves as it was (`replaced`)."""
+`if`/`then`/`else` the library reads (`conditions_read`), and members beside a `$ref` to an object
+(`members_apart`). Each returns a new document and shares what it leaves as it was (`replaced`); none
+cuts what a `$ref` may lead into."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from functools import partial
@@ -30,10 +32,12 @@ def conditions_read(document: Any) -> Any:
     any other `if` is left out with its `then` and `else`. The library mixed the other members of a
     `then` into the object whatever the `if` said, so `then: {properties: {x: {type: object}}}` refused
     `{"x": "s"}` where the `if` fails. What is left out goes unchecked, as the `models-inexact` warning on
-    it says: the model may take more than the schema, never less."""
+    it says: the model may take more than the schema, never less. A condition a `$ref` may lead into
+    (`_Held`) stays as written."""
     if not isinstance(document, dict):
         return document
     found: list[tuple[str, bool]] = []
+    held = _Held(document)
     for item in schema_objects(document, ""):
         if item.position is not Position.SCHEMA or "if" not in item.node:
             continue
@@ -41,8 +45,11 @@ def conditions_read(document: Any) -> Any:
         parent = value_at(document, holder[1])[1] if holder else None
         required = parent.get("required") if isinstance(parent, dict) else None
         tested = tested_members(item.node, required if isinstance(required, list) else [])
-        if not readable_condition(item.node, tested):
-            found.append((item.pointer, readable_if(item.node, tested)))
+        if readable_condition(item.node, tested) or any(
+            held(f"{item.pointer}/{key}") for key in ("if", "then", "else") if key in item.node
+        ):
+            continue
+        found.append((item.pointer, readable_if(item.node, tested)))
     out = document
     for pointer, read in reversed(found):  # last first: cutting a condition moves nothing before it
         out = replaced(out, pointer, _branches_required if read else partial(_without, {"if", "then", "else"}))
@@ -59,6 +66,25 @@ def _branches_required(node: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+class _Held:
+    """Whether the subschema at a pointer of `document` is one a cut must keep: a `$ref` of the document
+    points into it, or it declares an id or an anchor (a `$ref` may name it so)."""
+
+    _NAMING = ('"$id"', '"id"', '"$anchor"', '"$dynamicAnchor"')
+
+    def __init__(self, document: Any) -> None:
+        self.document = document
+        self._refs: list[str] | None = None
+
+    def __call__(self, pointer: str) -> bool:
+        if self._refs is None:
+            self._refs = [ref for _path, ref in ref_strings(self.document)]
+        if any(ref.startswith(pointer_fragment(pointer)) for ref in self._refs):
+            return True
+        text = json.dumps(value_at(self.document, pointer)[1])
+        return any(name in text for name in self._NAMING)
+
+
 def refs_alone(document: Any) -> Any:
     """`document` with what its draft ignores beside a `$ref` left out (`ignored_beside_refs`): drafts 4
     to 7 apply the `$ref` alone, so `{"$ref": "#/definitions/a", "required": ["x"]}` takes an object
@@ -73,22 +99,19 @@ def refs_alone(document: Any) -> Any:
 def ignored_beside_refs(document: Any) -> frozenset[str]:
     """In a schema document of drafts 4 to 7, the pointers of the members written beside a `$ref` that the
     draft ignores (every one but words, the places of definitions and the id); a member some `$ref` of
-    the document points into is left out, since what it holds is applied there. Empty in later drafts."""
+    the document may lead into (`_Held`) is left out, since what it holds is applied there. Empty in
+    later drafts."""
     draft = draft_of(document)
     if not draft.legacy or not isinstance(document, dict):
         return frozenset()
     kept = WORDS | {"$ref", "$schema", "definitions", "$defs", draft.id_key}
-    refs: list[str] | None = None
+    held = _Held(document)
     found: set[str] = set()
     for item in schema_objects(document, ""):
         if item.position is not Position.SCHEMA or not isinstance(item.node.get("$ref"), str):
             continue
         beside = [f"{item.pointer}/{escape_token(key)}" for key in item.node if key not in kept]
-        if beside:
-            refs = [ref for _path, ref in ref_strings(document)] if refs is None else refs
-            found.update(
-                pointer for pointer in beside if not any(ref.startswith(pointer_fragment(pointer)) for ref in refs)
-            )
+        found.update(pointer for pointer in beside if not held(pointer))
     return frozenset(found)
 
 
