@@ -209,6 +209,24 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
         },
         [{"v": 2, "x": "s"}, {"v": 3, "x": {}}, {"v": 3}, {"v": 2}],
     ),
+    # The same where the target reaches the union through an `allOf` part of its own.
+    "unionbelow": (
+        {
+            "type": "object",
+            "properties": {"foreach": {"type": "boolean"}},
+            "$ref": "#/$defs/p",
+            "$defs": {
+                "p": {"type": "object", "allOf": [{"$ref": "#/$defs/q"}]},
+                "q": {
+                    "anyOf": [
+                        {"not": {"required": ["parallel"]}},
+                        {"properties": {"foreach": {"const": True}}, "required": ["foreach"]},
+                    ]
+                },
+            },
+        },
+        [{}, {"foreach": False}, {"parallel": 1}, {"parallel": 1, "foreach": True}, {"foreach": 5}],
+    ),
     "titledfalse": (
         {
             "type": "object",

@@ -43,6 +43,7 @@ ATOMS: list[dict[str, Any]] = [
     {"pattern": "^c.b$"},
     {"type": "string", "pattern": "^a$"},
     {"allOf": [{"not": {"const": "a"}}]},
+    {"allOf": [{"type": "string"}, {"minLength": 1}]},
 ]
 EDGES = [None, True, False, 0, 1, 2, 1.0, 1.5, "", "a", [], [1], {}, {"a": 1}, {"a": 1.0}, {"a": "x"}, {"b": 1}]
 EDGES += [{"a": 1, "b": 1}, {"a": "x", "b": 1}, {"c": 1}, {"a": {"a": 1}}, "a\n", "b", "a.b", "axb", "cxb", "a\nb"]
@@ -119,6 +120,12 @@ HOLDERS: dict[str, tuple[list[Any], str | None, frozenset[str], int | None]] = {
         None,
         frozenset(),
         1,
+    ),
+    "typed_in_part": (
+        [{"type": "number"}, {"allOf": [{"type": "string"}, {"not": {"const": "auto"}}]}, {"const": "auto"}],
+        None,
+        frozenset(),
+        None,
     ),
     "forbidden_in_part": (
         [{"type": "string", "allOf": [{"not": {"const": "auto"}}]}, {"const": "auto"}],

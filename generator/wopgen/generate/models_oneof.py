@@ -91,7 +91,7 @@ def _apart(
         return True
     if a is True or b is True:
         return False
-    kinds = _allowed(a, _allowed(b, held))
+    kinds = _narrowed(a, _narrowed(b, held))
     if kinds is not None and not kinds:
         return True
     if _values_apart(a, b) or _values_apart(b, a):
@@ -105,6 +105,16 @@ def _apart(
     if kinds is None or not kinds <= _OBJECT:
         return False  # a value of another type passes every object keyword of both
     return _objects_apart(one, other, graph, depth, present) or _objects_apart(other, one, graph, depth, present)
+
+
+def _narrowed(node: dict[str, Any], held: frozenset[str] | None) -> frozenset[str] | None:
+    """The types `held` narrowed by the `type` of `node` and of each of its `allOf` parts written in place."""
+    kinds = _allowed(node, held)
+    parts = node.get("allOf")
+    for part in parts if isinstance(parts, list) else []:
+        if isinstance(part, dict):
+            kinds = _allowed(part, kinds)
+    return kinds
 
 
 def _allowed(node: dict[str, Any], held: frozenset[str] | None) -> frozenset[str] | None:
@@ -161,11 +171,11 @@ _LISTING = frozenset({"const", "enum", "description", "title", "$comment"})
 # (itself or escaped) or `.`.
 _SHAPE = re.compile(r"\^((?:[^\\.^$|?*+()\[\]{}]|\\[.\\/^$|?*+()\[\]{}-]|\.)*)\$")
 _POSITION = re.compile(r"\\(.)|(\.)|(.)")
-_LINE_ENDS = "\n\r\u2028\u2029"  # what `.` matches in neither ECMA-262 nor Python's `re`
 
 
 def _shape(pattern: Any) -> tuple[str | None, ...] | None:
-    """Per position, the character a string matching `pattern` holds there (None: any but a line end),
+    """Per position, the character a string matching `pattern` holds there (None: any but a newline, the
+    one character `.` matches in neither ECMA-262 nor Python's `re`),
     when `pattern` is a fixed-length shape (`^2\\.1\\.0$`, `^v.$`); None otherwise."""
     found = _SHAPE.fullmatch(pattern) if isinstance(pattern, str) else None
     if found is None:
@@ -178,7 +188,7 @@ def _may_match(shape: tuple[str | None, ...], value: str) -> bool:
     also finds `$` before a final newline."""
     text = value[:-1] if len(value) == len(shape) + 1 and value.endswith("\n") else value
     return len(text) == len(shape) and all(
-        (want is None and got not in _LINE_ENDS) or got == want for want, got in zip(shape, text, strict=True)
+        (want is None and got != "\n") or got == want for want, got in zip(shape, text, strict=True)
     )
 
 

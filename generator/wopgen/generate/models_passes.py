@@ -164,8 +164,8 @@ def members_apart(document: Any) -> Any:
     wrapper of the referenced one and dropped the members beside the `$ref`, so a `type` whose `const`
     told the branches of a union apart went unchecked; of an `allOf` of the `$ref` and the members it
     makes a subclass of the referenced class. Left as written where the target branches (an `anyOf`,
-    `oneOf`, `not` or condition: of such a target in an `allOf`, the library keeps one branch) or does
-    not say it is an object, and where the members cannot be read apart from the rest (a closed object,
+    `oneOf`, `not` or condition, its own or one its `$ref`s and `allOf` parts lead to: of such a target
+    in an `allOf`, the library keeps one branch) or does not say it is an object, and where the members cannot be read apart from the rest (a closed object,
     `patternProperties`, `unevaluatedProperties`)."""
     if not isinstance(document, dict):
         return document
@@ -193,9 +193,29 @@ def _apart(node: dict[str, Any], document: dict[str, Any]) -> bool:
     ):
         return False
     target = value_at(document, unquote(ref[1:]))[1]
-    if not isinstance(target, dict) or _BRANCHING.intersection(target):
+    if not isinstance(target, dict) or _branches(document, target, 0):
         return False
     return target.get("type") == "object" or (target.get("type") is None and isinstance(target.get("properties"), dict))
+
+
+MAX_HOPS = 16  # `$ref`s and `allOf` parts followed from a target looking for a branching schema
+
+
+def _branches(document: dict[str, Any], node: Any, hops: int) -> bool:
+    """Whether `node` branches (`_BRANCHING`), or one its `$ref`s and `allOf` parts lead to in `document`
+    does; true too where the chain is too long to follow or leaves the document."""
+    if not isinstance(node, dict):
+        return False
+    if hops > MAX_HOPS or _BRANCHING.intersection(node):
+        return True
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        if not ref.startswith("#"):
+            return True
+        if _branches(document, value_at(document, unquote(ref[1:]))[1], hops + 1):
+            return True
+    parts = node.get("allOf")
+    return isinstance(parts, list) and any(_branches(document, part, hops + 1) for part in parts)
 
 
 def _with_members_apart(node: dict[str, Any]) -> dict[str, Any]:
