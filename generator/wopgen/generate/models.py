@@ -528,7 +528,7 @@ def _root_classes(
         # A definition or member named as the title (or file) takes the name, and the library calls the root
         # `<Name>Model`, or `Model` where the schema has no title.
         candidates = [c for c in [*named, *(n + "Model" for n in named), "Model"] if c and c.isidentifier()]
-        present = [c for c in candidates if f"\nclass {c}(" in text]
+        present = [c for c in dict.fromkeys(candidates) if f"\nclass {c}(" in text]
         members = doc.data.get("properties")
         if isinstance(members, dict) and members and len(present) > 1:
             # a root with members is the class that holds them all
