@@ -279,7 +279,7 @@ def _objects_below(pointer: str, root: Any, position: Position, base: str, draft
 
 def _pointed_at_other(found: list[SchemaObject]) -> list[str]:
     """The pointers of the objects read as OTHER that a `$ref` of the document leads to by a JSON pointer
-    (`#/...` from the root of the resource it is written in), outermost only, in document order."""
+    (`#/...` from the root of the resource it is written in); of nested ones, the outermost alone."""
     others = {item.pointer for item in found if item.position is Position.OTHER}
     roots = {found[0].base: ""}  # each resource's base URI -> the pointer of its root
     for item in found:
