@@ -5,11 +5,10 @@ out, which the schema takes."""
 
 from __future__ import annotations
 
-from copy import deepcopy
 from typing import Any
 
 from wopgen.corpus.documents import may_write
-from wopgen.corpus.graph import Position, value_at
+from wopgen.corpus.graph import Position, replaced
 from wopgen.corpus.model import Corpus
 
 
@@ -36,11 +35,9 @@ def _refused(corpus: Corpus) -> dict[str, list[str]]:
 
 
 def without_defaults(data: Any, pointers: list[str]) -> Any:
-    """A copy of the schema document `data` with the `default` of the object at each of `pointers` left
-    out (`data` itself when there is none)."""
-    if not pointers:
-        return data
-    out = deepcopy(data)
+    """The schema document `data` with the `default` of the object at each of `pointers` left out (`data`
+    itself when there is none), the objects on the way to them copied."""
+    out = data
     for pointer in pointers:
-        value_at(out, pointer)[1].pop("default", None)
+        out = replaced(out, pointer, lambda node: {key: value for key, value in node.items() if key != "default"})
     return out

@@ -181,6 +181,25 @@ def value_at(data: Any, pointer: str) -> tuple[bool, Any]:
     return True, node
 
 
+def replaced(document: Any, pointer: str, change: Callable[[Any], Any]) -> Any:
+    """`document` with the value at `pointer` changed by `change`, each object and array on the way to it
+    copied (the rest is shared); `document` itself when nothing is there."""
+    if not pointer:
+        return change(document)
+    token, _, rest = pointer[1:].partition("/")
+    key: int | str
+    if isinstance(document, dict) and unescape_token(token) in document:
+        key = unescape_token(token)
+        out: Any = dict(document)
+    elif isinstance(document, list) and token.isdigit() and int(token) < len(document):
+        key = int(token)
+        out = list(document)
+    else:
+        return document
+    out[key] = replaced(out[key], "/" + rest if rest else "", change)
+    return out
+
+
 def unquote(text: str) -> str:
     """`urllib.parse.unquote`, answered directly for a text with no `%` (nearly every pointer)."""
     return _percent_decoded(text) if "%" in text else text

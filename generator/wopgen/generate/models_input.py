@@ -4,9 +4,9 @@ checks (`library_schema`). What no rewrite can give the library is reported by `
 
 from __future__ import annotations
 
-import copy
 import json
 import re
+from functools import partial
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -19,13 +19,13 @@ from wopgen.corpus.graph import (
     pointed_schemas,
     pointer_fragment,
     ref_strings,
+    replaced,
     schema_objects,
-    unescape_token,
     value_at,
 )
 from wopgen.corpus.keywords import CURRENT, Draft, draft_of
 from wopgen.generate.models_conditions import WORDS, tested_members
-from wopgen.generate.models_passes import conditions_read, members_apart, refs_alone, replaced
+from wopgen.generate.models_passes import conditions_read, members_apart, refs_alone
 
 
 def library_schema(schema: Any) -> Any:
@@ -245,23 +245,23 @@ def _objects_named(document: Any, draft: Draft) -> Any:
     ]
     if not found:
         return document
-    out = copy.deepcopy(document)
+    out = document
     taken = set(out.get("$defs", {}))
     names = [_free_name(_OBJECT_NAME, taken) for _pointer in found]  # numbered in document order
     moved: dict[str, Any] = {}
     # Last first: an object moved leaves the pointers of those before it (and above it) as they were, and
     # one inside it is moved before it is.
     for pointer, name in reversed(list(zip(found, names, strict=True))):
-        parent, token = pointer.rsplit("/", 1)
-        holder = value_at(out, parent)[1]
-        key: int | str = int(token) if isinstance(holder, list) else unescape_token(token)
-        moved[name] = holder[key]
-        holder[key] = {"$ref": f"#/$defs/{name}"}
-    out["$defs"] = {**out.get("$defs", {}), **{name: moved[name] for name in names}}
-    return out
+        moved[name] = value_at(out, pointer)[1]
+        out = replaced(out, pointer, partial(_referring, f"#/$defs/{name}"))
+    return {**out, "$defs": {**out.get("$defs", {}), **{name: moved[name] for name in names}}}
 
 
 _OBJECT_NAME = "PatternObject"
+
+
+def _referring(ref: str, _node: Any) -> dict[str, Any]:
+    return {"$ref": ref}
 
 
 def _may_name(document: Any, draft: Draft) -> bool:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -17,6 +16,7 @@ from wopgen.corpus.graph import (
     Position,
     pointer_fragment,
     ref_strings,
+    replaced,
     schema_objects,
     unescape_token,
     unquote,
@@ -129,25 +129,6 @@ def applied(node: dict[str, Any], pointer: str, ignored: frozenset[str]) -> dict
 
 def _without(keys: set[str], node: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in node.items() if key not in keys}
-
-
-def replaced(document: Any, pointer: str, change: Callable[[Any], Any]) -> Any:
-    """`document` with the value at `pointer` changed by `change`, each object and array on the way to it
-    copied (the rest is shared); `document` itself when nothing is there."""
-    if not pointer:
-        return change(document)
-    token, _, rest = pointer[1:].partition("/")
-    key: int | str
-    if isinstance(document, dict) and unescape_token(token) in document:
-        key = unescape_token(token)
-        out: Any = dict(document)
-    elif isinstance(document, list) and token.isdigit() and int(token) < len(document):
-        key = int(token)
-        out = list(document)
-    else:
-        return document
-    out[key] = replaced(out[key], "/" + rest if rest else "", change)
-    return out
 
 
 # What an object declares of its members, moved with them into an `allOf` part (`members_apart`).

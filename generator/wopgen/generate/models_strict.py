@@ -41,14 +41,13 @@ one of them.
 from __future__ import annotations
 
 import ast
-import copy
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import escape_token
-from wopgen.corpus.graph import Position, schema_objects, value_at
+from wopgen.corpus.graph import Position, replaced, schema_objects
 from wopgen.corpus.keywords import NAME_MAPS
 from wopgen.generate.models_passes import ignored_beside_refs, under
 
@@ -261,12 +260,11 @@ def _rejects_null(corpus: Corpus, path: str, pointer: str, rejecting: set[str] |
 
 
 def marked(data: Any, pointers: list[str]) -> Any:
-    """A copy of `data` with `MARKER` set on the subschema at each of `pointers` (data itself when none)."""
-    if not pointers:
-        return data
-    out = copy.deepcopy(data)
+    """`data` with `MARKER` set on the subschema at each of `pointers` (`data` itself when none), the
+    objects on the way to them copied."""
+    out = data
     for pointer in pointers:
-        value_at(out, pointer)[1][MARKER] = True  # each pointer was found in `data`, so it leads in the copy
+        out = replaced(out, pointer, lambda node: {**node, MARKER: True})
     return out
 
 
