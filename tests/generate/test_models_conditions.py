@@ -169,3 +169,6 @@ def test_what_a_ref_leads_into_is_never_cut() -> None:
     assert library_schema(legacy)["properties"]["a"]["items"] == {"type": "string"}
     unpointed = {**legacy, "properties": {"a": legacy["properties"]["a"]}}
     assert "items" not in library_schema(unpointed)["properties"]["a"]
+    # a member named `id` is no id: what sits beside the `$ref` is still cut
+    member = {**unpointed, "properties": {"a": {"$ref": "#/definitions/s", "properties": {"id": {"type": "integer"}}}}}
+    assert "properties" not in library_schema(member)["properties"]["a"]

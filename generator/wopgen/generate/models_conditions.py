@@ -5,7 +5,10 @@ alike (such an `if`, and the `required` of its `then` and `else`), and `models_i
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from wopgen.corpus.graph import value_at
 
 # Keywords that say nothing of which values a schema takes.
 WORDS = frozenset(
@@ -75,3 +78,13 @@ def tested_members(node: dict[str, Any], required: list[Any]) -> list[str]:
     if not isinstance(members, dict) or not isinstance(named, list):
         return []
     return [name for name in members if name in needed and name not in named]
+
+
+def holder_required(document: Any, pointer: str) -> list[Any]:
+    """The `required` of the object whose `allOf` holds the part at `pointer` of `document` (empty when the
+    part is no `allOf` part, or the object requires nothing): what a condition in the part may count as
+    present."""
+    holder = re.fullmatch(r"(.*)/allOf/\d+", pointer)
+    parent = value_at(document, holder[1])[1] if holder else None
+    required = parent.get("required") if isinstance(parent, dict) else None
+    return required if isinstance(required, list) else []

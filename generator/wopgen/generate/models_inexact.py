@@ -49,7 +49,7 @@ from wopgen.corpus.keywords import NAME_MAPS, draft_of
 from wopgen.corpus.validation import ASSERTED_FORMATS
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_closed import APPLICATORS, closed_beside
-from wopgen.generate.models_conditions import readable_condition, required_only, tested_members
+from wopgen.generate.models_conditions import holder_required, readable_condition, required_only, tested_members
 from wopgen.generate.models_formats import format_findings
 from wopgen.generate.models_input import REWRITTEN, positional_items, required_names
 from wopgen.generate.models_oneof import overlapping
@@ -156,12 +156,9 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
             if item.position is not Position.SCHEMA or _below_reported(item.pointer) or under(item.pointer, ignored):
                 continue
             node = applied(item.node, item.pointer, ignored)
-            holder = re.fullmatch(r"(.*)/allOf/\d+", item.pointer)
-            parent = value_at(doc.data, holder[1])[1] if holder else None
-            required = parent.get("required") if isinstance(parent, dict) else None
             where = Located(path, item.pointer)
             findings = [
-                *_findings(node, required if isinstance(required, list) else []),
+                *_findings(node, holder_required(doc.data, item.pointer)),
                 *_untyped(node, where, corpus.graph, uses),
                 *_unevaluated(node, where, corpus.graph),
                 *_one_of(node, where, corpus.graph),

@@ -6,8 +6,6 @@ cuts what a `$ref` may lead into."""
 
 from __future__ import annotations
 
-import json
-import re
 from functools import partial
 from typing import Any
 
@@ -23,7 +21,7 @@ from wopgen.corpus.graph import (
     value_at,
 )
 from wopgen.corpus.keywords import draft_of
-from wopgen.generate.models_conditions import WORDS, readable_condition, readable_if, tested_members
+from wopgen.generate.models_conditions import WORDS, holder_required, readable_condition, readable_if, tested_members
 
 
 def conditions_read(document: Any) -> Any:
@@ -41,10 +39,7 @@ def conditions_read(document: Any) -> Any:
     for item in schema_objects(document, ""):
         if item.position is not Position.SCHEMA or "if" not in item.node:
             continue
-        holder = re.fullmatch(r"(.*)/allOf/\d+", item.pointer)  # an `allOf` part: the object requires more
-        parent = value_at(document, holder[1])[1] if holder else None
-        required = parent.get("required") if isinstance(parent, dict) else None
-        tested = tested_members(item.node, required if isinstance(required, list) else [])
+        tested = tested_members(item.node, holder_required(document, item.pointer))
         if readable_condition(item.node, tested) or any(
             held(f"{item.pointer}/{key}") for key in ("if", "then", "else") if key in item.node
         ):
@@ -68,21 +63,25 @@ def _branches_required(node: dict[str, Any]) -> dict[str, Any]:
 
 class _Held:
     """Whether the subschema at a pointer of `document` is one a cut must keep: a `$ref` of the document
-    points into it, or it declares an id or an anchor (a `$ref` may name it so)."""
-
-    _NAMING = ('"$id"', '"id"', '"$anchor"', '"$dynamicAnchor"')
+    points into it, or a schema object in it declares an id or an anchor (a `$ref` may name it so)."""
 
     def __init__(self, document: Any) -> None:
         self.document = document
         self._refs: list[str] | None = None
+        self._named: frozenset[str] = frozenset()
 
     def __call__(self, pointer: str) -> bool:
         if self._refs is None:
             self._refs = [ref for _path, ref in ref_strings(self.document)]
+            naming = ("$anchor", "$dynamicAnchor", draft_of(self.document).id_key)
+            self._named = frozenset(
+                item.pointer
+                for item in schema_objects(self.document, "")
+                if item.position is Position.SCHEMA and any(isinstance(item.node.get(key), str) for key in naming)
+            )
         if any(ref.startswith(pointer_fragment(pointer)) for ref in self._refs):
             return True
-        text = json.dumps(value_at(self.document, pointer)[1])
-        return any(name in text for name in self._NAMING)
+        return any(named == pointer or named.startswith(pointer + "/") for named in self._named)
 
 
 def refs_alone(document: Any) -> Any:
