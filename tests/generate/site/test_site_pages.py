@@ -247,6 +247,60 @@ def test_security_page_and_conformance_scenarios(make_corpus: Callable[..., Path
     assert "| `verifier-gating` | gated | `multiAgent.executionModel.verifier.gating` | RFC 0090 |" in conformance
 
 
+def test_security_page_shows_what_each_entry_says(make_corpus: Callable[..., Path]) -> None:
+    """An entry shaped as upstream OpenWOP writes them (threat model, witness class, a note and no
+    statement or RFC) and one shaped as this repository's (RFC, statement, scenarios, note) each show
+    what they hold, and no placeholder for what they do not."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["pyproject.toml"] += 'repository-url = "https://github.com/example/spec"\n'
+        files["spec/security/invariants.yaml"] = (
+            "invariants:\n"
+            "  - id: secret-leakage-eventlog-payload\n"
+            "    tier: protocol\n"
+            "    severity: critical\n"
+            "    threat_model: SECURITY/threat-model-secret-leakage.md\n"
+            "    witness: witnessable-gated\n"
+            "    tests:\n"
+            "      - tests/test_things.py\n"
+            "    note: |\n"
+            "      Persisted payloads MUST NOT hold key material,\n"
+            "      whatever the event type.\n"
+            "\n"
+            "      It covers:\n"
+            "        - the event log;\n"
+            "        - the debug bundle.\n"
+            "  - id: verifier-no-content-leak\n"
+            "    tier: protocol\n"
+            "    severity: high\n"
+            "    rfc: '0001'\n"
+            "    statement: >-\n"
+            "      A verified payload never carries\n"
+            "      the content it verified.\n"
+            "    tests: [tests/test_things.py]\n"
+            "    scenarios: [agent-verified-shape]\n"
+            "    note: The schema is closed.\n"
+        )
+
+    page = pages(make_corpus(edit))["docs/security.md"]
+    upstream, own = page.split("## `secret-leakage-eventlog-payload`")[1].split("## `verifier-no-content-leak`")
+    assert "—" not in upstream and "RFC" not in upstream
+    assert "| Tier | Severity | Threat model | Witness |" in upstream
+    link = "https://github.com/example/spec/blob/HEAD/SECURITY/threat-model-secret-leakage.md"
+    assert (
+        f"| protocol | critical | [`SECURITY/threat-model-secret-leakage.md`]({link}) | witnessable-gated |" in upstream
+    )
+    # The note is the description: its paragraphs and its list kept, not an admonition.
+    assert "Persisted payloads MUST NOT hold key material, whatever the event type.\n\nIt covers:\n\n" in upstream
+    assert "- the event log;\n- the debug bundle." in upstream
+    assert "!!! note" not in upstream
+    assert "| Tier | Severity | RFC |" in own
+    assert "| protocol | high | [RFC 0001](rfcs/0001-things.md) |" in own
+    assert "A verified payload never carries the content it verified." in own
+    assert "**Conformance scenarios:** `agent-verified-shape`" in own
+    assert "!!! note\n\n    The schema is closed." in own
+
+
 def test_api_pages_render_the_generated_documents() -> None:
     site = pages(REPO)
     http = site["docs/api/index.md"]

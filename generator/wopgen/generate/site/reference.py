@@ -3,6 +3,7 @@ conformance scenarios (the ones `wopgen conformance` runs)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
@@ -32,26 +33,107 @@ def rules_page(site: SiteContext) -> str:
 
 
 def security_page(site: SiteContext) -> str:
+    """One section per entry of the invariants file, showing what the entry says and nothing it does not:
+    this repository's entries carry an `rfc` and a `statement`; others (upstream OpenWOP's) a
+    `threat_model`, a `witness` class and a `note` that is the whole description."""
     data = site.corpus.invariants.data if site.corpus.invariants is not None else None
     items: list[dict[str, Any]] = []
     raw = data.get("invariants") if isinstance(data, Mapping) else None
     for entry in raw if isinstance(raw, list) else []:
         if not isinstance(entry, Mapping):
             continue
-        rfc = str(entry.get("rfc", ""))
-        tests = entry.get("tests")
+        facts = [("Tier", _word(entry.get("tier"))), ("Severity", _word(entry.get("severity")))]
+        rfcs = _rfc_numbers(entry.get("rfc"))
+        if rfcs:
+            facts.append(("RFC", ", ".join(site.rfc_link(SECURITY, n) for n in rfcs)))
+        threat_model = entry.get("threat_model")
+        if isinstance(threat_model, str) and threat_model.strip():
+            facts.append(("Threat model", _repository_file(site, threat_model.strip())))
+        if isinstance(entry.get("witness"), str):
+            facts.append(("Witness", cell(entry["witness"])))
+        statement, note = _prose(entry.get("statement")), _prose(entry.get("note"))
         items.append(
             {
                 "id": str(entry.get("id", "unnamed")),
-                "tier": str(entry.get("tier", "—")),
-                "severity": str(entry.get("severity", "—")),
-                "rfc": site.rfc_link(SECURITY, int(rfc)) if rfc.isdigit() else "—",
-                "statement": " ".join(str(entry.get("statement", "")).split()),
-                "tests": ", ".join(f"`{t}`" for t in tests) if isinstance(tests, list) else "",
-                "note": " ".join(str(entry.get("note", "")).split()),
+                "facts": facts,
+                # Without a statement the note is the entry's description, shown as such.
+                "statement": statement or note,
+                "note": note if statement else "",
+                "tests": _code_list(entry.get("tests")),
+                "scenarios": _code_list(entry.get("scenarios")),
             }
         )
     return site.render("security.md.j2", items=items)
+
+
+def _word(value: object) -> str:
+    return cell(str(value)) if isinstance(value, str | int) and str(value) else "—"
+
+
+def _rfc_numbers(value: object) -> list[int]:
+    """The RFC numbers an entry's `rfc` gives: one (`"0090"`, `90`) or a list of them."""
+    values = value if isinstance(value, list) else [value]
+    found = [str(v).strip() for v in values if isinstance(v, str | int) and not isinstance(v, bool)]
+    return [int(v) for v in found if v.isdigit()]
+
+
+def _code_list(value: object) -> str:
+    return ", ".join(f"`{v}`" for v in value if isinstance(v, str)) if isinstance(value, list) else ""
+
+
+def _repository_file(site: SiteContext, path: str) -> str:
+    """A repository path: a link to its page when the site has one, to the file in the repository when
+    the corpus names one (`repository-url`), else the path as code."""
+    href = site.paths.href_to(SECURITY, path)
+    if href:
+        return f"[`{path}`]({href})"
+    repository = site.corpus.settings.site.repo_url or site.corpus.settings.conventions.repository_url
+    if repository and not path.startswith(("/", "..")) and "://" not in path:
+        edit = site.corpus.settings.site.edit_uri or "blob/HEAD/"
+        return f"[`{path}`]({repository.rstrip('/')}/{edit.strip('/')}/{path})"
+    return f"`{path}`"
+
+
+def _prose(value: object) -> str:
+    """Free text of a YAML entry as Markdown: the lines of a paragraph joined, blank lines kept as paragraph
+    breaks, and lines that open a list item (`- `, `* `, `1. `) kept as items of a list."""
+    if not isinstance(value, str):
+        return ""
+    blocks: list[str] = []
+    current: list[str] = []
+    listing = False
+    for line in value.splitlines():
+        text = line.strip()
+        item = _LIST_ITEM.match(text)
+        if not text or item:
+            if current:
+                blocks.append(" ".join(current))
+            current = [text] if item else []
+            if item and not listing:
+                blocks.append("")  # a blank line before the list
+            listing = bool(item) or (listing and bool(text))
+            if not text:
+                blocks.append("")
+            continue
+        current.append(text)
+    if current:
+        blocks.append(" ".join(current))
+    return "\n".join(_squeezed(blocks)).strip()
+
+
+def _squeezed(blocks: list[str]) -> list[str]:
+    """The blocks with at most one blank line in a row, and one between a paragraph and the next."""
+    out: list[str] = []
+    for block in blocks:
+        if block == "" and (not out or out[-1] == ""):
+            continue
+        if block and out and out[-1] and not (_LIST_ITEM.match(block) and _LIST_ITEM.match(out[-1])):
+            out.append("")
+        out.append(block)
+    return out
+
+
+_LIST_ITEM = re.compile(r"^(?:[-*]|\d+[.)])\s+")
 
 
 def scenarios(site: SiteContext) -> list[dict[str, str]]:
