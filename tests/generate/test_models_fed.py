@@ -7,7 +7,7 @@ schema is `false` may not be present; a hostname is checked by the schema's own 
 `required` alone declares their members, so the library checks that exactly one group is present; a
 map that may be null types its values; a titled object written in place keeps its members, bounds and
 `required` beside its patternProperties; members beside a `$ref` to a schema that refers back hold; a condition's `then` binds only where its
-`if` holds."""
+`if` holds; keywords of one type beside a union bind the branches of that type alone."""
 
 from __future__ import annotations
 
@@ -241,6 +241,54 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
         },
         [{"repos": {"main": {"url": "u"}}}, {"repos": {"other": {"url": "u"}}}, {"repos": {"other": {"url": 1}}}],
     ),
+    # Keywords of one type beside a union whose branches take other types too: the library typed the whole
+    # by `items` or `properties` and refused the other branches' values.
+    "eventnames": (
+        {
+            "type": "object",
+            "properties": {
+                "types": {"allOf": [{"$ref": "#/$defs/names"}], "items": {"enum": ["opened", "closed"]}, "minItems": 1}
+            },
+            "$defs": {"names": {"oneOf": [{"type": "array"}, {"type": "string"}]}},
+        },
+        [{"types": "opened"}, {"types": "other"}, {"types": ["opened"]}, {"types": ["other"]}, {"types": []}],
+    ),
+    "oneormany": (
+        {
+            "type": "object",
+            "properties": {
+                "v": {"$ref": "#/$defs/one", "items": {"type": "integer"}, "maxLength": 3},
+            },
+            "$defs": {"one": {"anyOf": [{"type": "array"}, {"type": "string"}, {"type": "null"}]}},
+        },
+        [{"v": "abc"}, {"v": "abcd"}, {"v": None}, {"v": [1]}, {"v": ["a"]}, {"v": 5}],
+    ),
+    "objectorname": (
+        {
+            "type": "object",
+            "properties": {
+                "v": {
+                    "oneOf": [{"type": "object"}, {"type": "string", "minLength": 2}],
+                    "properties": {"a": {"type": "integer"}},
+                    "required": ["a"],
+                }
+            },
+        },
+        [{"v": "ab"}, {"v": "a"}, {"v": {"a": 1}}, {"v": {"a": "x"}}, {"v": {}}, {"v": 3}],
+    ),
+    "nestedunion": (
+        {
+            "type": "object",
+            "properties": {
+                "v": {
+                    "anyOf": [{"$ref": "#/$defs/shape"}, {"type": "integer"}],
+                    "properties": {"a": {"type": "string", "maxLength": 1}},
+                }
+            },
+            "$defs": {"shape": {"anyOf": [{"type": "object"}, {"type": "array"}]}},
+        },
+        [{"v": 5}, {"v": [1]}, {"v": {"a": "x"}}, {"v": {"a": "xy"}}, {"v": "s"}],
+    ),
     "nullablemap": (
         {
             "type": "object",
@@ -286,3 +334,40 @@ def test_a_titled_object_is_named_in_defs_unless_a_ref_points_into_it() -> None:
     assert fed["$defs"]["PatternObject1"]["title"] == "Options"
     pointed = {**body, "properties": {**body["properties"], "b": {"$ref": "#/properties/o/properties/a"}}}
     assert library_schema(pointed)["properties"]["o"]["title"] == "Options"  # left in place
+
+
+def test_keywords_of_one_type_move_into_the_branches_of_that_type() -> None:
+    """Each branch of the union gets the keywords of the types it may take (every keyword where it does not
+    say its types), the union's holder keeps the rest; nothing changes where every branch takes the type,
+    nor where a `$ref` leads into the union."""
+    body = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+            "v": {
+                "description": "One or more.",
+                "anyOf": [{"type": "array"}, {"type": "string"}, {"$ref": "#/$defs/any"}],
+                "items": {"type": "integer"},
+                "minItems": 1,
+                "maxLength": 4,
+            }
+        },
+        "$defs": {"any": {"description": "Anything."}},
+    }
+    fed = library_schema(body)["properties"]["v"]
+    assert fed == {
+        "description": "One or more.",
+        "anyOf": [
+            {"allOf": [{"type": "array"}], "items": {"type": "integer"}, "minItems": 1},
+            {"allOf": [{"type": "string"}], "maxLength": 4},
+            {"allOf": [{"$ref": "#/$defs/any"}], "items": {"type": "integer"}, "maxLength": 4, "minItems": 1},
+        ],
+    }
+    every_array = {"anyOf": [{"type": "array", "maxItems": 2}, {"type": "array", "minItems": 4}], "items": {}}
+    assert library_schema({"properties": {"v": every_array}})["properties"]["v"] == every_array
+    pointed = {
+        "properties": {
+            "v": {"anyOf": [{"type": "array"}, {"type": "string"}], "items": {}},
+            "w": {"$ref": "#/properties/v/anyOf/1"},
+        }
+    }
+    assert library_schema(pointed)["properties"]["v"] == pointed["properties"]["v"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from wopgen.compat.cover import json_type, types, values
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.graph import (
     Position,
@@ -203,3 +204,163 @@ def _with_members_apart(node: dict[str, Any]) -> dict[str, Any]:
     out = {key: value for key, value in node.items() if key != "$ref" and key not in part}
     out["allOf"] = [{"$ref": node["$ref"]}, *node.get("allOf", []), part]
     return out
+
+
+# Keywords that constrain one JSON type alone (a value of another type passes them), by that type.
+_ONE_TYPE_KEYWORDS: dict[str, str] = {
+    **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"),
+    **dict.fromkeys(("minLength", "maxLength", "pattern", "format", "contentMediaType", "contentEncoding"), "string"),
+    **dict.fromkeys(
+        (
+            "items",
+            "prefixItems",
+            "additionalItems",
+            "unevaluatedItems",
+            "contains",
+            "minContains",
+            "maxContains",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+        ),
+        "array",
+    ),
+    **dict.fromkeys(
+        (
+            "properties",
+            "patternProperties",
+            "additionalProperties",
+            "unevaluatedProperties",
+            "propertyNames",
+            "required",
+            "minProperties",
+            "maxProperties",
+            "dependentRequired",
+            "dependentSchemas",
+            "dependencies",
+        ),
+        "object",
+    ),
+}
+# Of those, the ones by which the library types a value that sits beside a union: given `items` beside
+# `anyOf: [{type: array}, {type: string}]`, it made the model a list and refused every string.
+_TYPING_KEYWORDS = frozenset({"items", "prefixItems", "properties", "patternProperties", "propertyNames"})
+# What a union's holder may say beside it for its branches to stand for it whole (`_union_at`).
+_BESIDE_UNION = WORDS | {"$schema", "$id", "id", "definitions", "$defs"}
+
+
+def typed_into_branches(document: Any) -> Any:
+    """`document` with the keywords of one JSON type written beside a union (`anyOf`/`oneOf`, the object's
+    own or the one a lone `allOf: [{$ref}]` or `$ref` leads to) moved into each branch that may take a value
+    of that type, which JSON Schema reads alike: `{items: X, anyOf: [A, B]}` takes what
+    `{anyOf: [{allOf: [A], items: X}, {allOf: [B], items: X}]}` takes, and a branch that takes no array
+    needs no `items`. The library typed the whole by such a keyword (`_TYPING_KEYWORDS`) and dropped the
+    branches of other types: GitHub workflow's `types`, an array of event names or one name, refused the
+    name. Done only where a branch of another type would be dropped, and not where a `$ref` may lead
+    into what moves (`_Held`)."""
+    if not isinstance(document, dict):
+        return document
+    held = _Held(document)  # of the document as written: what the moves make is new, and no `$ref` names it
+    out = document
+    for _round in range(MAX_HOPS):  # a branch given the keywords may itself lead to a union: again, until none
+        found: list[tuple[str, Any]] = []
+        for item in schema_objects(out, ""):
+            if item.position is not Position.SCHEMA:
+                continue
+            change = _into_branches(item.node, item.pointer, out, held)
+            if change is not None:
+                found.append((item.pointer, change))
+        if not found:
+            break
+        for pointer, change in reversed(found):  # last first: each leaves the pointers before it as they were
+            out = replaced(out, pointer, partial(_replacement, change))
+    return out
+
+
+def _into_branches(node: dict[str, Any], pointer: str, document: dict[str, Any], held: _Held) -> Any:
+    typing = _TYPING_KEYWORDS.intersection(node)
+    if not typing or "type" in node or any(key in node for key in ("not", "if", "const", "enum", "$dynamicRef")):
+        return None
+    moved = sorted(key for key in node if key in _ONE_TYPE_KEYWORDS)
+    own: list[str] = [key for key in ("anyOf", "oneOf") if key in node]
+    leads: list[str] = [key for key in ("allOf", "$ref") if key in node]
+    if len(own) + len(leads) != 1:
+        return None
+    if own:
+        union, keyword = own[0], own[0]
+        branches = node[keyword]
+        if not isinstance(branches, list) or not branches or held(f"{pointer}/{keyword}"):
+            return None
+        refs: list[Any] = list(branches)
+    else:
+        found = _union_at(document, node, leads[0])
+        if found is None:
+            return None
+        union, keyword, at = found
+        branches = value_at(document, at)[1][keyword]
+        refs = [{"$ref": pointer_fragment(f"{at}/{keyword}/{n}")} for n in range(len(branches))]
+    if any(held(f"{pointer}/{escape_token(key)}") for key in moved):
+        return None
+    kinds = [_types_of(document, branch, 0) for branch in branches]
+    if all(kind is None or _ONE_TYPE_KEYWORDS[key] in kind for kind in kinds for key in typing):
+        return None  # every branch may take the type: the library's reading holds
+    out = {key: value for key, value in node.items() if key not in moved and key != union}
+    out[keyword] = [
+        _branch_with(ref, {key: node[key] for key in moved if kind is None or _ONE_TYPE_KEYWORDS[key] in kind})
+        for ref, kind in zip(refs, kinds, strict=True)
+    ]
+    return out
+
+
+def _replacement(new: Any, _old: Any) -> Any:
+    return new
+
+
+def _branch_with(branch: Any, keywords: dict[str, Any]) -> Any:
+    return {"allOf": [branch], **keywords} if keywords else branch
+
+
+def _union_at(document: dict[str, Any], node: dict[str, Any], lead: str) -> tuple[str, str, str] | None:
+    """(the key that leads there, the union's keyword, the pointer of the object holding it) where the lone
+    `allOf: [{$ref}]` or `$ref` of `node` leads, through `$ref`s of the document, to an object that is a
+    union and nothing more (`_BESIDE_UNION`); None otherwise."""
+    ref = node.get("$ref") if lead == "$ref" else None
+    if lead == "allOf":
+        parts = node["allOf"]
+        if not (
+            isinstance(parts, list) and len(parts) == 1 and isinstance(parts[0], dict) and set(parts[0]) == {"$ref"}
+        ):
+            return None
+        ref = parts[0]["$ref"]
+    for _hop in range(MAX_HOPS):
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            return None
+        at = unquote(ref[1:])
+        target = value_at(document, at)[1]
+        if not isinstance(target, dict):
+            return None
+        if set(target) == {"$ref"}:
+            ref = target["$ref"]
+            continue
+        keys = [key for key in ("anyOf", "oneOf") if isinstance(target.get(key), list) and target[key]]
+        if len(keys) != 1 or not set(target) <= _BESIDE_UNION | {keys[0]}:
+            return None
+        return lead, keys[0], at
+    return None
+
+
+def _types_of(document: dict[str, Any], node: Any, hops: int) -> frozenset[str] | None:
+    """The JSON types a branch takes values of, where it says (`type`, `const`/`enum`, or the same of what
+    its `$ref`s lead to in the document); None where it does not ("integer" is named "number")."""
+    if not isinstance(node, dict) or hops > MAX_HOPS:
+        return None
+    ref = node.get("$ref")
+    if set(node) - WORDS == {"$ref"} and isinstance(ref, str) and ref.startswith("#"):
+        return _types_of(document, value_at(document, unquote(ref[1:]))[1], hops + 1)
+    said = types(node)
+    listed = values(node)
+    if listed is not None:
+        said = frozenset(json_type(value) for value in listed) if said is None else said
+    if said is None:
+        return None
+    return frozenset("number" if kind == "integer" else kind for kind in said)
