@@ -289,6 +289,14 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
         },
         [{"v": 5}, {"v": [1]}, {"v": {"a": "x"}}, {"v": {"a": "xy"}}, {"v": "s"}],
     ),
+    "anchored": (  # a `$ref` by anchor is not read as a pointer (`#list` is not the document's root)
+        {
+            "type": "object",
+            "properties": {"v": {"anyOf": [{"$ref": "#list"}, {"type": "string"}], "items": {"type": "integer"}}},
+            "$defs": {"list": {"$anchor": "list", "type": "array"}},
+        },
+        [{"v": [1]}, {"v": ["a"]}, {"v": "s"}, {"v": 1}],
+    ),
     "nullablemap": (
         {
             "type": "object",

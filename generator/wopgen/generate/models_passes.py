@@ -7,7 +7,7 @@ cuts what a `$ref` may lead into."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, TypeGuard
 
 from wopgen.compat.cover import json_type, types, values
 from wopgen.corpus.documents import escape_token
@@ -333,7 +333,7 @@ def _union_at(document: dict[str, Any], node: dict[str, Any], lead: str) -> tupl
             return None
         ref = parts[0]["$ref"]
     for _hop in range(MAX_HOPS):
-        if not isinstance(ref, str) or not ref.startswith("#"):
+        if not _local_pointer(ref):
             return None
         at = unquote(ref[1:])
         target = value_at(document, at)[1]
@@ -355,7 +355,7 @@ def _types_of(document: dict[str, Any], node: Any, hops: int) -> frozenset[str] 
     if not isinstance(node, dict) or hops > MAX_HOPS:
         return None
     ref = node.get("$ref")
-    if set(node) - WORDS == {"$ref"} and isinstance(ref, str) and ref.startswith("#"):
+    if set(node) - WORDS == {"$ref"} and _local_pointer(ref):
         return _types_of(document, value_at(document, unquote(ref[1:]))[1], hops + 1)
     said = types(node)
     listed = values(node)
@@ -364,3 +364,8 @@ def _types_of(document: dict[str, Any], node: Any, hops: int) -> frozenset[str] 
     if said is None:
         return None
     return frozenset("number" if kind == "integer" else kind for kind in said)
+
+
+def _local_pointer(ref: Any) -> TypeGuard[str]:
+    """Whether `ref` is a JSON pointer into its own document (`#` or `#/...`; `#name` names an anchor)."""
+    return isinstance(ref, str) and (ref == "#" or ref.startswith("#/"))
