@@ -379,3 +379,18 @@ def test_keywords_of_one_type_move_into_the_branches_of_that_type() -> None:
         }
     }
     assert library_schema(pointed)["properties"]["v"] == pointed["properties"]["v"]
+
+
+def test_members_stay_beside_a_ref_whose_target_leads_on_by_anchor() -> None:
+    """A target that leads on by an anchor (`#shape`) may branch: its members stay where they are written,
+    as beside any target whose branches cannot be followed (the anchor is not read as the root)."""
+    body = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {"v": {"$ref": "#/$defs/node", "properties": {"kind": {"const": "leaf"}}}},
+        "$defs": {
+            "node": {"type": "object", "allOf": [{"$ref": "#shape"}]},
+            "shape": {"$anchor": "shape", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]},
+        },
+    }
+    fed = library_schema(body)["properties"]["v"]
+    assert fed["$ref"] == "#/$defs/node" and "allOf" not in fed

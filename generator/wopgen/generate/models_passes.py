@@ -184,14 +184,14 @@ MAX_HOPS = 16  # `$ref`s and `allOf` parts followed from a target looking for a 
 
 def _branches(document: dict[str, Any], node: Any, hops: int) -> bool:
     """Whether `node` branches (`_BRANCHING`), or one its `$ref`s and `allOf` parts lead to in `document`
-    does; true too where the chain is too long to follow or leaves the document."""
+    does; true too where the chain is too long to follow, leaves the document or names an anchor."""
     if not isinstance(node, dict):
         return False
     if hops > MAX_HOPS or _BRANCHING.intersection(node):
         return True
     ref = node.get("$ref")
     if isinstance(ref, str):
-        if not ref.startswith("#"):
+        if not _local_pointer(ref):  # another document, or an anchor: not followed
             return True
         if _branches(document, value_at(document, unquote(ref[1:]))[1], hops + 1):
             return True
