@@ -379,6 +379,11 @@ def test_keywords_of_one_type_move_into_the_branches_of_that_type() -> None:
         }
     }
     assert library_schema(pointed)["properties"]["v"] == pointed["properties"]["v"]
+    resource = {  # a target with an id of its own is a resource: its branches are not pointed at from the root
+        "properties": {"v": {"allOf": [{"$ref": "#/$defs/one"}], "items": {}}},
+        "$defs": {"one": {"$id": "one.json", "anyOf": [{"type": "array"}, {"type": "string"}]}},
+    }
+    assert "anyOf" not in library_schema(resource)["properties"]["v"]
 
 
 def test_members_stay_beside_a_ref_whose_target_leads_on_by_anchor() -> None:

@@ -245,8 +245,10 @@ _ONE_TYPE_KEYWORDS: dict[str, str] = {
 # Of those, the ones by which the library types a value that sits beside a union: given `items` beside
 # `anyOf: [{type: array}, {type: string}]`, it made the model a list and refused every string.
 _TYPING_KEYWORDS = frozenset({"items", "prefixItems", "properties", "patternProperties", "propertyNames"})
-# What a union's holder may say beside it for its branches to stand for it whole (`_union_at`).
-_BESIDE_UNION = WORDS | {"$schema", "$id", "id", "definitions", "$defs"}
+# What a union's holder may say beside it for its branches to stand for it whole (`_union_at`). Not an id:
+# a branch of a resource of its own is read against that resource's URI, which a pointer from the
+# document's root does not carry.
+_BESIDE_UNION = WORDS | {"$schema", "definitions", "$defs"}
 
 
 def typed_into_branches(document: Any) -> Any:
