@@ -269,7 +269,11 @@ def test_security_page_shows_what_each_entry_says(make_corpus: Callable[..., Pat
             "\n"
             "      It covers:\n"
             "        - the event log;\n"
-            "        - the debug bundle.\n"
+            "        - the debug bundle,\n"
+            "          once written.\n"
+            "      A paragraph after the list.\n"
+            "    non_testability_rationale: |\n"
+            "      No public surface shows it.\n"
             "  - id: verifier-no-content-leak\n"
             "    tier: protocol\n"
             "    severity: high\n"
@@ -292,7 +296,8 @@ def test_security_page_shows_what_each_entry_says(make_corpus: Callable[..., Pat
     )
     # The note is the description: its paragraphs and its list kept, not an admonition.
     assert "Persisted payloads MUST NOT hold key material, whatever the event type.\n\nIt covers:\n\n" in upstream
-    assert "- the event log;\n- the debug bundle." in upstream
+    assert "- the event log;\n- the debug bundle, once written.\n\nA paragraph after the list." in upstream
+    assert "**Why no test witnesses it:** No public surface shows it." in upstream
     assert "!!! note" not in upstream
     assert "| Tier | Severity | RFC |" in own
     assert "| protocol | high | [RFC 0001](rfcs/0001-things.md) |" in own

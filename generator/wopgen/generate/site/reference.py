@@ -35,7 +35,8 @@ def rules_page(site: SiteContext) -> str:
 def security_page(site: SiteContext) -> str:
     """One section per entry of the invariants file, showing what the entry says and nothing it does not:
     this repository's entries carry an `rfc` and a `statement`; others (upstream OpenWOP's) a
-    `threat_model`, a `witness` class and a `note` that is the whole description."""
+    `threat_model`, a `witness` class, a `note` that is the whole description and, for an invariant no
+    test can witness, a `non_testability_rationale`."""
     data = site.corpus.invariants.data if site.corpus.invariants is not None else None
     items: list[dict[str, Any]] = []
     raw = data.get("invariants") if isinstance(data, Mapping) else None
@@ -60,6 +61,8 @@ def security_page(site: SiteContext) -> str:
                 "statement": statement or note,
                 "note": note if statement else "",
                 "tests": _code_list(entry.get("tests")),
+                # Upstream's reason an invariant has no test (its `witness` is then `unwitnessable`).
+                "untestable": _prose(entry.get("non_testability_rationale")),
                 "scenarios": _code_list(entry.get("scenarios")),
             }
         )
@@ -95,42 +98,34 @@ def _repository_file(site: SiteContext, path: str) -> str:
 
 
 def _prose(value: object) -> str:
-    """Free text of a YAML entry as Markdown: the lines of a paragraph joined, blank lines kept as paragraph
-    breaks, and lines that open a list item (`- `, `* `, `1. `) kept as items of a list."""
+    """Free text of a YAML entry as Markdown: a paragraph's lines joined, blank lines kept as paragraph
+    breaks, a line that opens a list item (`- `, `* `, `1. `) kept as an item, with the lines indented
+    below it. A line no deeper than the item's marker after an item starts a paragraph, as its writer
+    meant (Markdown would fold it into the item)."""
     if not isinstance(value, str):
         return ""
-    blocks: list[str] = []
-    current: list[str] = []
-    listing = False
+    blocks: list[tuple[str, list[str]]] = []  # ("item" or "paragraph", its lines)
+    current: list[str] | None = None
+    marker = 0  # the indent of the last item's marker
     for line in value.splitlines():
         text = line.strip()
-        item = _LIST_ITEM.match(text)
-        if not text or item:
-            if current:
-                blocks.append(" ".join(current))
-            current = [text] if item else []
-            if item and not listing:
-                blocks.append("")  # a blank line before the list
-            listing = bool(item) or (listing and bool(text))
-            if not text:
-                blocks.append("")
-            continue
-        current.append(text)
-    if current:
-        blocks.append(" ".join(current))
-    return "\n".join(_squeezed(blocks)).strip()
-
-
-def _squeezed(blocks: list[str]) -> list[str]:
-    """The blocks with at most one blank line in a row, and one between a paragraph and the next."""
+        indent = len(line) - len(line.lstrip())
+        if not text:
+            current = None
+        elif _LIST_ITEM.match(text):
+            current, marker = [text], indent
+            blocks.append(("item", current))
+        elif current is None or (blocks[-1][0] == "item" and indent <= marker):
+            current = [text]
+            blocks.append(("paragraph", current))
+        else:
+            current.append(text)
     out: list[str] = []
-    for block in blocks:
-        if block == "" and (not out or out[-1] == ""):
-            continue
-        if block and out and out[-1] and not (_LIST_ITEM.match(block) and _LIST_ITEM.match(out[-1])):
-            out.append("")
-        out.append(block)
-    return out
+    for index, (kind, lines) in enumerate(blocks):
+        if index:
+            out.append("\n" if kind == "item" and blocks[index - 1][0] == "item" else "\n\n")
+        out.append(" ".join(lines))
+    return "".join(out)
 
 
 _LIST_ITEM = re.compile(r"^(?:[-*]|\d+[.)])\s+")
