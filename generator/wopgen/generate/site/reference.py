@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
+from urllib.parse import quote
 
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.generate.site.context import Pages, SiteContext
@@ -93,7 +94,7 @@ def _repository_file(site: SiteContext, path: str) -> str:
     repository = site.corpus.settings.site.repo_url or site.corpus.settings.conventions.repository_url
     if repository and not path.startswith(("/", "..")) and "://" not in path:
         edit = site.corpus.settings.site.edit_uri or "blob/HEAD/"
-        return f"[`{path}`]({repository.rstrip('/')}/{edit.strip('/')}/{path})"
+        return f"[`{path}`]({repository.rstrip('/')}/{edit.strip('/')}/{quote(path)})"
     return f"`{path}`"
 
 
