@@ -367,3 +367,39 @@ def test_nav_and_build_date(make_corpus: Callable[..., Path]) -> None:
     assert "INHERIT:" in config and "site/mkdocs.yml" in config
     assert "  - RFCs:\n    - rfcs/index.md\n" in config and "rfcs/0001-things.md" not in config
     assert build_date(load(root)) == "2026-06-01"  # the newest date the corpus states
+
+
+def test_capabilities_page_reads_rungs_written_as_phases(make_corpus: Callable[..., Path]) -> None:
+    """Upstream writes each rung as `N = Phase N (what, RFC NNNN).`, the last one followed by a sentence of
+    its own: every rung is read, its RFC cited apart, and the sentence after it left out."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["schemas/capabilities.schema.json"] = {
+            **files["schemas/decision.schema.json"],
+            "$id": "https://openwop.dev/spec/v1/capabilities.schema.json",
+            "title": "Capabilities",
+            "type": "object",
+            "properties": {"multiAgent": {"$ref": "#/$defs/executionModel"}},
+            "$defs": {
+                "executionModel": {
+                    "type": "object",
+                    "properties": {
+                        "version": {
+                            "type": "integer",
+                            "description": (
+                                "Profile version. 1 = Phase 1 (the loop + handoff). 2 = Phase 2 (verifier turn, "
+                                "the `agent.verified` event, RFC 0001). A host advertising `version: N` MUST "
+                                "implement all phases 1..N."
+                            ),
+                        }
+                    },
+                }
+            },
+        }
+        del files["schemas/capabilities.schema.json"]["enum"]
+
+    page = pages(make_corpus(edit))["docs/capabilities.md"]
+    assert "| 1 | Phase 1 (the loop + handoff) | — | — |" in page
+    assert "| 2 | Phase 2 (verifier turn, the `agent.verified` event) | [RFC 0001](rfcs/0001-things.md) |" in page
+    assert "A host advertising" not in page.split("## Flags")[0]
+    assert "No event payload declares the capability that gates it (`x-wop-capability`)." in page

@@ -21,7 +21,11 @@ from wopgen.generate.site.paths import Target, def_anchor
 
 EVENTS = "events.md"
 CAPABILITIES = "capabilities.md"
-_RUNG = re.compile(r"(\d+) = ([^;]+?)\s*\(RFC (\d{4})\)")
+# Where a rung starts in the description of the version: `N = ` at its start or after a space.
+_RUNG_START = re.compile(r"(?:^|(?<=\s))(\d+) = ")
+_RFC_CITED = re.compile(r"RFC (\d{4})")
+# The citation of the rung's RFC, taken out of what it adds: ` (RFC 0037)` or `, RFC 0039` before a `)`.
+_CITATION = re.compile(r"\s*\(RFC \d{4}\)|,\s*RFC \d{4}(?=\))")
 
 
 @dataclass(frozen=True)
@@ -161,27 +165,52 @@ def _flags(site: SiteContext, path: str) -> list[tuple[str, str, str, str]]:
 
 
 def ladder(site: SiteContext, model: Mapping[str, Any]) -> list[dict[str, str]]:
-    """The rungs named in the description of `executionModel.version`: `N = what (RFC NNNN)`."""
+    """The rungs named in the description of `executionModel.version`, each `N = what it adds` with the RFC
+    that defines it cited inside: `1 = the loop (RFC 0037); 2 = ...` or, as upstream writes them,
+    `2 = Phase 2 (confidence escalation, RFC 0039). 3 = ...`. A rung ends at the next one, or at the end of
+    its sentence (`.` or `;` outside parentheses)."""
     members = model.get("properties")
     version = members.get("version", {}) if isinstance(members, Mapping) else {}
     description = version.get("description", "") if isinstance(version, Mapping) else ""
+    description = description if isinstance(description, str) else ""
     by_rfc: dict[str, list[str]] = {}
     for event in events(site):
         rfc = event.annotation("x-wop-rfc")
         if isinstance(rfc, str):
             by_rfc.setdefault(rfc, []).append(event.type)
+    starts = list(_RUNG_START.finditer(description))
     rungs = []
-    for match in _RUNG.finditer(description if isinstance(description, str) else ""):
-        number, adds, rfc = match.groups()
+    for index, match in enumerate(starts):
+        end = starts[index + 1].start() if index + 1 < len(starts) else len(description)
+        text = _sentence(description[match.end() : end])
+        cited = _RFC_CITED.findall(text)
+        adds = _CITATION.sub("", text).strip()
+        if not adds:
+            continue
+        rfc = cited[-1] if cited else None
         rungs.append(
             {
-                "version": number,
-                "adds": adds.strip(),
-                "rfc": site.rfc_link(CAPABILITIES, int(rfc)),
-                "events": ", ".join(f"[`{t}`]({EVENTS}#{event_anchor(t)})" for t in by_rfc.get(rfc, [])) or "—",
+                "version": match.group(1),
+                "adds": schemadoc.cell(adds),
+                "rfc": site.rfc_link(CAPABILITIES, int(rfc)) if rfc else "—",
+                "events": ", ".join(f"[`{t}`]({EVENTS}#{event_anchor(t)})" for t in by_rfc.get(rfc or "", [])) or "—",
             }
         )
     return rungs
+
+
+def _sentence(text: str) -> str:
+    """`text` up to the end of its first sentence or clause: a `.` or `;` outside parentheses, followed by a
+    space or the end."""
+    depth = 0
+    for index, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif char in ".;" and depth == 0 and (index + 1 == len(text) or text[index + 1].isspace()):
+            return text[:index]
+    return text
 
 
 def capabilities_page(site: SiteContext) -> str:
