@@ -45,6 +45,11 @@ def test_build_writes_the_site_byte_identically(make_corpus: Callable[..., Path]
     assert first["spec/v1/thing.schema.json"] == (root / "schemas/thing.schema.json").read_bytes()
     assert b"<lastmod>2026-06-01</lastmod>" in first["sitemap.xml"]  # the corpus date, not today
     assert b"fonts.googleapis.com" not in first["index.html"]
+    # The rule catalogue shows each rule's text as written: no `*` read as emphasis, no `{...}` closing a cell
+    # read as an attribute list (which dropped the example).
+    rules = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", first["rules/index.html"].decode()))
+    assert "&lt;schema-name&gt;/valid/*.json or &lt;schema-name&gt;/invalid/*.json" in rules
+    assert 'head: "verifier": {"$ref": "#/$defs/verifier"}' in rules
     assert run("--root", str(root), "site", "build", "--out", str(out)).exit_code == 0
     assert snapshot(out) == first
 

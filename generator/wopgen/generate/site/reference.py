@@ -26,11 +26,25 @@ def rules_page(site: SiteContext) -> str:
             {
                 "id": rule.id,
                 "severity": rule.severity.value,
-                "summary": cell(rule.summary),
-                "example": cell(rule.example),
+                "summary": cell(_as_written(rule.summary)),
+                "example": cell(_as_written(rule.example)),
             }
         )
     return site.render("rules.md.j2", groups=sorted(groups.items()), total=sum(len(g) for g in groups.values()))
+
+
+# Characters that would start Markdown in a rule's text, which is plain but for its code spans: emphasis
+# (`valid/*.json` and a later `*`), an attribute list (`{...}` closing a cell), a link. Raw HTML is shown as
+# text by the page's rendering (`SiteContext.render`).
+_MARKUP = re.compile(r"([*_{}\[\]\\])")
+_CODE_SPAN = re.compile(r"(`[^`]*`)")
+
+
+def _as_written(text: str) -> str:
+    """A rule's summary or example shown as written: every character that would start Markdown escaped,
+    outside its code spans."""
+    parts = _CODE_SPAN.split(text)
+    return "".join(part if index % 2 else _MARKUP.sub(r"\\\1", part) for index, part in enumerate(parts))
 
 
 def security_page(site: SiteContext) -> str:
