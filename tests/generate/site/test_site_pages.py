@@ -359,6 +359,10 @@ def test_api_pages_say_so_when_the_corpus_has_no_api(make_corpus: Callable[..., 
     site = pages(make_corpus())
     assert "No API reference for this corpus" in site["docs/api/index.md"]
     assert "docs/api/openapi.yaml" not in site
+    tried = next(text for name, text in site.items() if name.startswith("docs/api/try"))
+    assert "The corpus has no API description, so there is nothing to try here." in tried
+    assert "could not be rendered" not in tried and "lists every operation" not in tried
+    assert "This corpus has no API description" in site["docs/index.md"]
 
 
 def test_nav_and_build_date(make_corpus: Callable[..., Path]) -> None:

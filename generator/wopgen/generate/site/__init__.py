@@ -111,6 +111,7 @@ def home(site: SiteContext) -> str:
         rfcs=len(corpus.rfcs),
         accepted=accepted,
         events=len(site_events.events(site)),
+        api=bool(corpus.api),
     )
 
 

@@ -78,7 +78,12 @@ def pages(site: SiteContext, published: Pages) -> Pages:
         if bundle is None or document is None:
             reason = "the API description could not be rendered" if document is None else "Swagger UI is not installed"
             out[place.try_page] = site.render(
-                "api-try.md.j2", available=False, reason=reason, heading=place.label, http=http
+                "api-try.md.j2",
+                available=False,
+                described=bool(site.corpus.api),
+                reason=reason,
+                heading=place.label,
+                http=http,
             )
             continue
         release, files = bundle
