@@ -407,3 +407,22 @@ def test_capabilities_page_reads_rungs_written_as_phases(make_corpus: Callable[.
     assert "| 2 | Phase 2 (verifier turn, the `agent.verified` event) | [RFC 0001](rfcs/0001-things.md) |" in page
     assert "A host advertising" not in page.split("## Flags")[0]
     assert "No event payload declares the capability that gates it (`x-wop-capability`)." in page
+
+
+def test_a_payload_that_refers_to_another_schema_shows_its_fields(make_corpus: Callable[..., Path]) -> None:
+    """A payload `$def` that is a `$ref` to a schema of its own (upstream's `interruptRequested`) shows that
+    schema's fields, and names it, instead of saying the payload declares none."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["schemas/run-event-payloads.schema.json"]["$defs"]["runStarted"] = {
+            "$ref": "https://openwop.dev/spec/v1/thing.schema.json"
+        }
+
+    page = pages(make_corpus(edit))["docs/events.md"]
+    started = page.split("## `run.started`")[1].split("## `")[0]
+    assert (
+        "- **Payload:** [`runStarted`](schemas/run-event-payloads.md#def-runStarted), which is [`Thing`](schemas/thing.md)"
+        in started
+    )
+    assert "| `name` |" in started
+    assert "declares no fields" not in started
