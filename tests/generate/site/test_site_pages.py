@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 import wopgen.corpus.markdown as corpus_markdown
+from support.corpus_factory import rfc_text
 from support.helpers import RFC_0901_SCHEMAS
 from support.site_pages import staged
 from wopgen.catalogue import catalogue
@@ -85,7 +86,7 @@ def test_rfc_index_groups_by_status_and_rfc_page_has_a_card(make_corpus: Callabl
     assert "| **Updated** | 2026-05-08" in page
     assert '??? note "Status history"' in page
     # the card keeps the essentials; Affects is folded under a collapsed block
-    assert '??? info "Affects 2 files' in page and "| **Affects** |" not in page
+    assert '??? info "Affects 2 items' in page and "| **Affects** |" not in page
     assert "| **RFC** |" not in page  # the header table is replaced by the card
 
 
@@ -426,3 +427,21 @@ def test_a_payload_that_refers_to_another_schema_shows_its_fields(make_corpus: C
     )
     assert "| `name` |" in started
     assert "declares no fields" not in started
+
+
+def test_rfc_card_reads_affects_as_affects_paths_says(make_corpus: Callable[..., Path]) -> None:
+    """With `affects-paths = "path-like"`, backticked fields, routes and expressions stay code (not "repository
+    files"), code keeps its characters (`>=`, not `&gt;=`), and a card whose items are not all files counts
+    items."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["pyproject.toml"] += 'affects-paths = "path-like"\n'
+        files["spec/rfcs/0001-things.md"] = rfc_text(
+            affects="`schemas/thing.schema.json` (adds `capabilities.multiAgent.x`) · lands at `version >= 6`"
+        )
+
+    page = pages(make_corpus(edit))["docs/rfcs/0001-things.md"]
+    assert "[`schemas/thing.schema.json`](../schemas/thing.md) (adds `capabilities.multiAgent.x`)" in page
+    assert "lands at `version >= 6`" in page
+    assert "(repository file)" not in page and "version &gt;" not in page
+    assert '??? info "Affects 3 items' in page  # the fixture adds "the docs", which is no file

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wopgen.corpus.conventions import looks_like_path
 from wopgen.corpus.rfc import Rfc
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.html import cell as escape
@@ -59,15 +60,34 @@ def index(site: SiteContext) -> str:
     )
 
 
-def _affects(site: SiteContext, page: str, cell: str) -> list[str]:
-    """Each item of the Affects cell, with every path the site shows turned into a link."""
+def _affects(site: SiteContext, page: str, cell: str) -> tuple[list[str], bool]:
+    """Each item of the Affects cell, with every path the site shows turned into a link, and whether every
+    item names a file. What `affects-paths` does not read as a path (a field, a route, an error code in
+    backticks, when it is `path-like`) stays code; text outside backticks is escaped, code is not."""
+    path_like = site.corpus.settings.conventions.affects_paths == "path-like"
 
-    def link(match: re.Match[str]) -> str:
-        path = match.group(1).strip()
+    def shown(token: str) -> tuple[str, bool]:
+        path = token.strip()
+        if path_like and not looks_like_path(path):
+            return f"`{token}`", False
         href = site.paths.href_to(page, path)
-        return f"[`{path}`]({href})" if href else f"`{path}` (repository file)"
+        return (f"[`{path}`]({href})" if href else f"`{path}` (repository file)"), True
 
-    return [_TICKED.sub(link, escape(item.strip())) for item in cell.split("·") if item.strip()]
+    items, every_file = [], True
+    for item in (part.strip() for part in cell.split("·")):
+        if not item:
+            continue
+        pieces, named = [], False
+        for index, part in enumerate(_TICKED.split(item)):
+            if index % 2:
+                text, is_path = shown(part)
+                pieces.append(text)
+                named = named or is_path
+            else:
+                pieces.append(escape(part))
+        items.append("".join(pieces))
+        every_file = every_file and named
+    return items, every_file
 
 
 def _related(site: SiteContext, page: str, rfc: Rfc, name: str) -> str:
@@ -94,6 +114,7 @@ def page(site: SiteContext, rfc: Rfc) -> str:
     ]
     body = site.paths.shown("\n".join(body_lines).strip("\n") + "\n")
     updated = _DATE.match(rfc.get("Updated"))
+    affected, every_file = _affects(site, path, rfc.get("Affects"))
     return site.render(
         "rfc.md.j2",
         front_matter=front_matter(rfc.doc),
@@ -104,7 +125,8 @@ def page(site: SiteContext, rfc: Rfc) -> str:
         created=escape(rfc.date("Created") or rfc.get("Created") or "—"),
         updated=escape(updated.group(1) if updated else (rfc.get("Updated") or "—")),
         history=escape(updated.group(2).strip().strip("()").strip()) if updated else "",
-        affects=_affects(site, path, rfc.get("Affects")),
+        affects=affected,
+        affects_files=every_file,
         supersedes=_related(site, path, rfc, "Supersedes"),
         superseded_by=_related(site, path, rfc, "Superseded by"),
         index=site.paths.href(path, Target(INDEX)),
