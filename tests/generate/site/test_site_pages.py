@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 import wopgen.corpus.markdown as corpus_markdown
-from support.corpus_factory import rfc_text
+from support.corpus_factory import rfc_text, schema
 from support.helpers import RFC_0901_SCHEMAS
 from support.site_pages import staged
 from wopgen.catalogue import catalogue
@@ -445,3 +445,42 @@ def test_rfc_card_reads_affects_as_affects_paths_says(make_corpus: Callable[...,
     assert "lands at `version >= 6`" in page
     assert "(repository file)" not in page and "version &gt;" not in page
     assert '??? info "Affects 3 items' in page  # the fixture adds "the docs", which is no file
+
+
+def test_a_schema_of_inline_object_branches_shows_each_form(make_corpus: Callable[..., Path]) -> None:
+    """A `oneOf` of objects written inline (upstream's orchestrator decision) shows each branch's members under
+    its title, and its openness; the value itself is not called open, since each form says."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["schemas/thing.schema.json"] = schema(
+            "thing",
+            {
+                "type": "object",
+                "oneOf": [
+                    {
+                        "title": "Go",
+                        "type": "object",
+                        "required": ["kind", "to"],
+                        "additionalProperties": False,
+                        "properties": {"kind": {"const": "go"}, "to": {"type": "string", "minLength": 1}},
+                    },
+                    {
+                        "title": "Stop",
+                        "type": "object",
+                        "required": ["kind"],
+                        "properties": {"kind": {"const": "stop"}, "why": {"type": "string"}},
+                    },
+                ],
+            },
+        )
+        files["schemas/examples/thing/valid/ok.json"] = {"kind": "stop"}
+        files["schemas/examples/thing/invalid/empty-name.json"] = {"kind": "go"}
+
+    page = pages(make_corpus(edit))["docs/schemas/thing.md"]
+    root = page.split("{ #schema-root }")[1]
+    assert "**Type:** object: Go or Stop" in root and "open: readers ignore" not in root.split("**Form 1")[0]
+    assert "a value takes exactly one of the branches its type lists" in root
+    assert "**Form 1: Go** · closed: no other members\n\n| Field |" in root
+    assert "| `to` | string | yes | minLength `1` |" in root
+    assert "**Form 2: Stop** · open: readers ignore members they do not know" in root
+    assert "| `why` | string | — |" in root

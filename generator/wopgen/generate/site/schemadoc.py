@@ -49,6 +49,22 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Form:
+    """A branch of a section's `oneOf`/`anyOf` written inline as an object: its members are the section's
+    members in that form."""
+
+    label: str
+    closed: bool | None
+    fields: list[Field]
+
+    @property
+    def summary(self) -> str:
+        if self.closed is True:
+            return "closed: no other members"
+        return "open: readers ignore members they do not know" if self.closed is False else ""
+
+
+@dataclass(frozen=True)
 class Section:
     name: str  # "" for the root
     anchor: str
@@ -60,6 +76,8 @@ class Section:
     annotations: list[tuple[str, str]] = field(default_factory=list)
     fields: list[Field] = field(default_factory=list)
     values: list[str] = field(default_factory=list)  # enum members of a non-object section
+    forms: list[Form] = field(default_factory=list)  # the object branches of its `oneOf`/`anyOf`, written inline
+    forms_rule: str = ""  # how its forms combine: "exactly one" (`oneOf`) or "at least one" (`anyOf`)
 
     @property
     def summary(self) -> str:
@@ -102,7 +120,7 @@ def type_of(node: Any, link: RefLinker, enum: bool = True) -> str:
         return f"[{label}]({href})" if href else f"`{label}`"
     for combinator, joiner in (("oneOf", " or "), ("anyOf", " or "), ("allOf", " and ")):
         if isinstance(node.get(combinator), list):
-            inner = joiner.join(type_of(part, link) for part in node[combinator])
+            inner = joiner.join(_branch_type(part, link) for part in node[combinator])
             base = _plain_type(node)
             return f"{base}: {inner}" if base else inner
     if "const" in node:
@@ -116,6 +134,16 @@ def type_of(node: Any, link: RefLinker, enum: bool = True) -> str:
     if enum and "enum" in node and not base:
         return "enum"
     return base or "any"
+
+
+def _branch_type(part: Any, link: RefLinker) -> str:
+    """A branch of a union or `allOf` in words: its title where it is an object written inline with one (the
+    section's forms show its members under that title), else its type."""
+    if isinstance(part, Mapping) and "$ref" not in part and isinstance(part.get("properties"), Mapping):
+        title = part.get("title")
+        if isinstance(title, str) and title:
+            return title
+    return type_of(part, link)
 
 
 def _plain_type(node: Mapping[str, Any]) -> str:
@@ -162,7 +190,8 @@ def section(name: str, anchor: str, node: Any, link: RefLinker) -> Section:
     mapping = node if isinstance(node, Mapping) else {}
     title = mapping.get("title", "")
     closed: bool | None = None
-    if _plain_type(mapping) == "object" or "properties" in mapping:
+    forms, rule = _forms(mapping, link)
+    if "properties" in mapping or (_plain_type(mapping) == "object" and not forms):
         closed = mapping.get("additionalProperties") is False
     values = [literal(v) for v in mapping.get("enum", [])] if isinstance(mapping.get("enum"), list) else []
     constraints = constraints_of({k: v for k, v in mapping.items() if k not in ("enum", "additionalProperties")})
@@ -177,7 +206,29 @@ def section(name: str, anchor: str, node: Any, link: RefLinker) -> Section:
         annotations=annotations_of(mapping),
         fields=list(fields_of(mapping, link)),
         values=values,
+        forms=forms,
+        forms_rule=rule,
     )
+
+
+def _forms(node: Mapping[str, Any], link: RefLinker) -> tuple[list[Form], str]:
+    """The branches of the node's `oneOf` or `anyOf` that are objects written inline (with `properties`),
+    as forms with their members; a branch that is a `$ref` is shown by the section's type, which links it.
+    Without such a branch, none (and the section's members are only its own)."""
+    for keyword, rule in (("oneOf", "exactly one"), ("anyOf", "at least one")):
+        branches = node.get(keyword)
+        if not isinstance(branches, list):
+            continue
+        forms = []
+        for number, branch in enumerate(branches, start=1):
+            if not isinstance(branch, Mapping) or "$ref" in branch or not isinstance(branch.get("properties"), Mapping):
+                continue
+            title = branch.get("title")
+            label = f"Form {number}" + (f": {title}" if isinstance(title, str) and title else "")
+            forms.append(Form(cell(label), branch.get("additionalProperties") is False, list(fields_of(branch, link))))
+        if forms:
+            return forms, rule
+    return [], ""
 
 
 def sections(schema: Any, link: RefLinker, anchor: Callable[[str], str]) -> list[Section]:
