@@ -484,3 +484,14 @@ def test_a_schema_of_inline_object_branches_shows_each_form(make_corpus: Callabl
     assert "| `to` | string | yes | minLength `1` |" in root
     assert "**Form 2: Stop** · open: readers ignore members they do not know" in root
     assert "| `why` | string | — |" in root
+
+
+def test_a_pattern_shows_as_written_with_its_pipes(make_corpus: Callable[..., Path]) -> None:
+    """A pattern in a field table reads as the regex it is: not a JSON string (no doubled backslashes) and no
+    `\\|` inside its code span, where the site's tables would show the backslash."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["schemas/thing.schema.json"]["properties"]["code"] = {"type": "string", "pattern": "^(a|b)\\.c$"}
+
+    page = pages(make_corpus(edit))["docs/schemas/thing.md"]
+    assert "| `code` | string | — | pattern `^(a|b)\\.c$` |" in page

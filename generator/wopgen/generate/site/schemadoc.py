@@ -96,8 +96,13 @@ class Section:
 
 
 def cell(text: str) -> str:
-    """Text safe inside a Markdown table cell."""
-    return " ".join(text.split()).replace("|", "\\|")
+    """Text safe inside a Markdown table cell: its pipes escaped outside code spans. Inside one a pipe does
+    not end the cell (the site's tables split outside code spans) and `\\|` would show its backslash."""
+    flat = " ".join(text.split())
+    parts = flat.split("`")
+    if len(parts) % 2 == 0 or "``" in flat:  # an unpaired backtick or a longer run: every pipe escaped
+        return flat.replace("|", "\\|")
+    return "`".join(part if index % 2 else part.replace("|", "\\|") for index, part in enumerate(parts))
 
 
 def literal(value: Any) -> str:
@@ -161,10 +166,21 @@ def constraints_of(node: Any) -> str:
         parts.append("one of " + ", ".join(literal(v) for v in node["enum"]))
     for key in _CONSTRAINTS:
         if key in node:
-            parts.append(f"{key} {literal(node[key])}")
+            value = node[key]
+            # A pattern as written, not as a JSON string (which doubles its backslashes), where a code span can
+            # hold it.
+            shown = (
+                f"`{value}`" if key == "pattern" and isinstance(value, str) and _code_safe(value) else literal(value)
+            )
+            parts.append(f"{key} {shown}")
     if node.get("additionalProperties") is False:
         parts.append("closed (no other members)")
     return "; ".join(parts)
+
+
+def _code_safe(text: str) -> bool:
+    """Whether `text` reads as itself inside one code span: no backtick, not blank, no edge space."""
+    return bool(text) and "`" not in text and text == text.strip()
 
 
 def description_of(node: Any) -> str:
