@@ -148,29 +148,23 @@ def test_event_catalogue_lists_every_type_with_its_annotations(make_corpus: Call
     assert '| `verdict` | enum | yes | one of `"pass"`, `"fail"`, `"revise"` |' in events
 
 
+def _capabilities(files: dict[str, Any], version: dict[str, Any]) -> None:
+    """A discovery schema whose `executionModel.version` is `version`."""
+    files["schemas/capabilities.schema.json"] = {
+        **files["schemas/decision.schema.json"],
+        "$id": "https://openwop.dev/spec/v1/capabilities.schema.json",
+        "title": "Capabilities",
+        "type": "object",
+        "properties": {"multiAgent": {"$ref": "#/$defs/executionModel"}},
+        "$defs": {"executionModel": {"type": "object", "properties": {"version": version}}},
+    }
+    del files["schemas/capabilities.schema.json"]["enum"]
+
+
 def test_capabilities_page_reads_the_ladder_from_the_schema(make_corpus: Callable[..., Path]) -> None:
     def edit(files: dict[str, Any]) -> None:
-        files["schemas/capabilities.schema.json"] = {
-            **files["schemas/decision.schema.json"],
-            "$id": "https://openwop.dev/spec/v1/capabilities.schema.json",
-            "title": "Capabilities",
-            "type": "object",
-            "properties": {"multiAgent": {"$ref": "#/$defs/executionModel"}},
-            "$defs": {
-                "executionModel": {
-                    "type": "object",
-                    "properties": {
-                        "version": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": 2,
-                            "description": "1 = the loop (RFC 0037); 2 = verifier turn (RFC 0001).",
-                        }
-                    },
-                }
-            },
-        }
-        del files["schemas/capabilities.schema.json"]["enum"]
+        ladder = "1 = the loop (RFC 0037); 2 = verifier turn (RFC 0001)."
+        _capabilities(files, {"type": "integer", "minimum": 1, "maximum": 2, "description": ladder})
         payloads = files["schemas/run-event-payloads.schema.json"]["$defs"]
         payloads["agentVerified"]["x-wop-capability"] = "multiAgent.version"
 
@@ -379,29 +373,11 @@ def test_capabilities_page_reads_rungs_written_as_phases(make_corpus: Callable[.
     its own: every rung is read, its RFC cited apart, and the sentence after it left out."""
 
     def edit(files: dict[str, Any]) -> None:
-        files["schemas/capabilities.schema.json"] = {
-            **files["schemas/decision.schema.json"],
-            "$id": "https://openwop.dev/spec/v1/capabilities.schema.json",
-            "title": "Capabilities",
-            "type": "object",
-            "properties": {"multiAgent": {"$ref": "#/$defs/executionModel"}},
-            "$defs": {
-                "executionModel": {
-                    "type": "object",
-                    "properties": {
-                        "version": {
-                            "type": "integer",
-                            "description": (
-                                "Profile version. 1 = Phase 1 (the loop + handoff). 2 = Phase 2 (verifier turn, "
-                                "the `agent.verified` event, RFC 0001). A host advertising `version: N` MUST "
-                                "implement all phases 1..N."
-                            ),
-                        }
-                    },
-                }
-            },
-        }
-        del files["schemas/capabilities.schema.json"]["enum"]
+        ladder = (
+            "Profile version. 1 = Phase 1 (the loop + handoff). 2 = Phase 2 (verifier turn, the `agent.verified` "
+            "event, RFC 0001). A host advertising `version: N` MUST implement all phases 1..N."
+        )
+        _capabilities(files, {"type": "integer", "description": ladder})
 
     page = pages(make_corpus(edit))["docs/capabilities.md"]
     assert "| 1 | Phase 1 (the loop + handoff) | — | — |" in page
