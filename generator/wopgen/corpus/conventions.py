@@ -179,8 +179,9 @@ _CONVENTIONS: tuple[tuple[str, str, str, str], ...] = (
         "affects-paths",
         "affects_paths",
         "backticked | path-like",
-        "Which backticked Affects items must exist (`rfc-affects-missing`): all of them, or only those that look "
-        "like repository paths (a `/` or a document extension; `RFCS/0037` names the RFC file numbered 0037).",
+        "Which backticked Affects items must exist (`rfc-affects-missing`) and are shown as files on the RFC's "
+        "card: all of them, or only those that look like repository paths (a `/` or a document extension; "
+        "`RFCS/0037` names the RFC file numbered 0037).",
     ),
     (
         "banner-pattern",
