@@ -90,17 +90,6 @@ def _linker(site: SiteContext, page: str) -> schemadoc.RefLinker:
     return lambda holder: site.paths.schema_ref(page, holder)
 
 
-def _referred(site: SiteContext, holder: Mapping[str, Any]) -> tuple[tuple[str, str], Any] | None:
-    """((label, link), node) of the corpus schema the `$ref` of `holder` leads to, None where it leads nowhere
-    in the corpus."""
-    graph = site.corpus.graph
-    where = graph.locate(holder)
-    ref = graph.site_at(where) if where is not None else None
-    if ref is None or ref.target is None:
-        return None
-    return site.paths.schema_link(EVENTS, ref.target), graph.node(ref.target)
-
-
 def events_page(site: SiteContext) -> str:
     rows = []
     found = events(site)
@@ -113,12 +102,11 @@ def events_page(site: SiteContext) -> str:
             payload_link = site.paths.href(EVENTS, Target(page), def_anchor(event.def_name))
             fields = list(schemadoc.fields_of(event.node, _linker(site, EVENTS)))
         refers = ""
-        if event.def_name and not fields and isinstance(event.node.get("$ref"), str):
-            found_target = _referred(site, event.node)
-            if found_target is not None:  # the `$def` names a schema of its own: its fields are the payload's
-                (label, link), target = found_target
-                refers = f"[`{label}`]({link})"
-                fields = list(schemadoc.fields_of(target, _linker(site, EVENTS)))
+        target = site.paths.ref_target(event.node) if event.def_name and not fields else None
+        if target is not None:  # the `$def` names a schema of its own: its fields are the payload's
+            label, link = site.paths.schema_link(EVENTS, target)
+            refers = f"[`{label}`]({link})"
+            fields = list(schemadoc.fields_of(site.corpus.graph.node(target), _linker(site, EVENTS)))
         content_free = event.annotation("x-wop-content-free")
         rows.append(
             {

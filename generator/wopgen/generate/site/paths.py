@@ -113,15 +113,18 @@ class SitePaths:
         target = self.target(repo_path)
         return None if target is None else self.href(page, target)
 
-    def schema_ref(self, page: str, holder: Mapping[str, Any]) -> tuple[str, str] | None:
-        """(label, link) for the `$ref` of `holder`, an object of a corpus schema, as the graph
-        resolved it; None when it does not lead to a node of the corpus."""
+    def ref_target(self, holder: Mapping[str, Any]) -> Located | None:
+        """Where the `$ref` of `holder`, an object of a corpus schema, leads as the graph resolved it; None
+        when it does not lead to a node of the corpus."""
         graph = self.corpus.graph
         where = graph.locate(holder)
         site = graph.site_at(where) if where is not None else None
-        if site is None or site.target is None:
-            return None
-        return self.schema_link(page, site.target)
+        return None if site is None else site.target
+
+    def schema_ref(self, page: str, holder: Mapping[str, Any]) -> tuple[str, str] | None:
+        """(label, link) for the `$ref` of `holder` (`ref_target`); None when it leads to no node of the corpus."""
+        target = self.ref_target(holder)
+        return None if target is None else self.schema_link(page, target)
 
     def schema_link(self, page: str, where: Located) -> tuple[str, str]:
         """(label, link) for a node of a corpus schema: its `$defs` entry's section on the schema's
