@@ -26,7 +26,7 @@ from wopgen.generate.site import rfcs as site_rfcs
 from wopgen.generate.site import schemas as site_schemas
 from wopgen.generate.site import tryit
 from wopgen.generate.site.blocks import BLOCKS
-from wopgen.generate.site.context import Pages, SiteContext
+from wopgen.generate.site.context import EDIT_URI, Pages, SiteContext
 from wopgen.generate.site.paths import CHANGELOG, RFCS, SCHEMAS, SECURITY, Target
 from wopgen.generate.site.tables import TABLES
 
@@ -177,8 +177,7 @@ def config(site: SiteContext, base: Path, hooks: tuple[Path, ...] = ()) -> str:
     """The staging mkdocs.yml: the base configuration, the nav, the hooks, and what
     `[tool.wopgen.site]` says (repository and edit links, a version label in the footer)."""
     settings = site.corpus.settings.site
-    # [tool.wopgen.site] repo-url, else the corpus-wide repository-url setting
-    repo_url = settings.repo_url or site.corpus.settings.conventions.repository_url
+    repo_url = site.repository[0] if site.repository else ""
     version_label = ""
     if settings.version:  # in the footer of every page (a header label is cut short on a phone)
         named = _SITE_NAME.search(base.read_text(encoding="utf-8")) if base.is_file() else None
@@ -194,7 +193,7 @@ def config(site: SiteContext, base: Path, hooks: tuple[Path, ...] = ()) -> str:
         not_in_nav=NOT_IN_NAV,
         version_label=version_label,
         repo_url=json.dumps(repo_url) if repo_url else "",
-        edit_uri=json.dumps(settings.edit_uri or "blob/HEAD/"),
+        edit_uri=json.dumps(settings.edit_uri or EDIT_URI),
     )
 
 

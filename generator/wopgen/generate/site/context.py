@@ -18,6 +18,7 @@ from wopgen.generate.site.tables import Tables
 from wopgen.templates import environment
 
 Pages = dict[str, str | bytes]
+EDIT_URI = "blob/HEAD/"  # where a repository file is shown, under the repository's URL, unless `edit-uri` says
 # Templates that write HTML themselves (cards, badges, the Swagger UI page) or a placeholder in angle
 # brackets, and the prose page, whose body `SitePaths.rewrite` has already made safe.
 _OWN_HTML = frozenset(
@@ -82,6 +83,14 @@ class SiteContext:
         if not markdown or template in _OWN_HTML or self.corpus.settings.site.raw_html or "<" not in text:
             return self.blocks.place(text)
         return self.blocks.place(escape_raw_html(text))
+
+    @cached_property
+    def repository(self) -> tuple[str, str] | None:
+        """(repository URL, edit URI) of the site's repository links: `[tool.wopgen.site] repo-url`, else the
+        corpus-wide `repository-url`, with `edit-uri` (default `blob/HEAD/`); None without a repository."""
+        settings = self.corpus.settings
+        url = settings.site.repo_url or settings.conventions.repository_url
+        return (url, settings.site.edit_uri or EDIT_URI) if url else None
 
     def rfc_link(self, page: str, number: int) -> str:
         """`[RFC 0090](...)` when the RFC is in the corpus, plain `RFC 0090` otherwise."""

@@ -175,8 +175,13 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if not repo or not edit:
         return markdown
     source = _table(Path(config.config_file_path).with_name(SOURCES)).get(page.file.src_uri)
-    page.edit_url = repo.rstrip("/") + "/" + edit.strip("/") + "/" + source if source else None
+    page.edit_url = repository_file(repo, edit, source) if source else None
     return markdown
+
+
+def repository_file(repository: str, edit_uri: str, path: str) -> str:
+    """The URL of the repository file `path` (a URL path, quoted as it should be) under `edit_uri`."""
+    return repository.rstrip("/") + "/" + edit_uri.strip("/") + "/" + path
 
 
 def on_nav(nav: Any, config: Any, files: Any) -> Any:

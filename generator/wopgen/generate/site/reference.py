@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.generate.site.context import Pages, SiteContext
+from wopgen.generate.site.page_hook import repository_file
 from wopgen.generate.site.paths import SECURITY, Target
 from wopgen.generate.site.schemadoc import cell
 
@@ -105,10 +106,8 @@ def _repository_file(site: SiteContext, path: str) -> str:
     href = site.paths.href_to(SECURITY, path)
     if href:
         return f"[`{path}`]({href})"
-    repository = site.corpus.settings.site.repo_url or site.corpus.settings.conventions.repository_url
-    if repository and not path.startswith(("/", "..")) and "://" not in path:
-        edit = site.corpus.settings.site.edit_uri or "blob/HEAD/"
-        return f"[`{path}`]({repository.rstrip('/')}/{edit.strip('/')}/{quote(path)})"
+    if site.repository is not None and not path.startswith(("/", "..")) and "://" not in path:
+        return f"[`{path}`]({repository_file(*site.repository, quote(path))})"
     return f"`{path}`"
 
 
