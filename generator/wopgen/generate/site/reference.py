@@ -13,7 +13,7 @@ from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.page_hook import repository_file
 from wopgen.generate.site.paths import SECURITY, Target
-from wopgen.generate.site.schemadoc import cell
+from wopgen.generate.site.schemadoc import cell, outside_code
 
 RULES = "rules.md"
 CONFORMANCE = "conformance.md"
@@ -38,14 +38,12 @@ def rules_page(site: SiteContext) -> str:
 # (`valid/*.json` and a later `*`), an attribute list (`{...}` closing a cell), a link. Raw HTML is shown as
 # text by the page's rendering (`SiteContext.render`).
 _MARKUP = re.compile(r"([*_{}\[\]\\])")
-_CODE_SPAN = re.compile(r"(`[^`]*`)")
 
 
 def _as_written(text: str) -> str:
     """A rule's summary or example shown as written: every character that would start Markdown escaped,
     outside its code spans."""
-    parts = _CODE_SPAN.split(text)
-    return "".join(part if index % 2 else _MARKUP.sub(r"\\\1", part) for index, part in enumerate(parts))
+    return outside_code(text, lambda part: _MARKUP.sub(r"\\\1", part))
 
 
 def security_page(site: SiteContext) -> str:

@@ -48,6 +48,10 @@ class Field:
     description: str
 
 
+# What a section or form says of members it does not declare, by whether it is closed.
+_OPENNESS = {True: "closed: no other members", False: "open: readers ignore members they do not know"}
+
+
 @dataclass(frozen=True)
 class Form:
     """A branch of a section's `oneOf`/`anyOf` written inline as an object: its members are the section's
@@ -59,9 +63,7 @@ class Form:
 
     @property
     def summary(self) -> str:
-        if self.closed is True:
-            return "closed: no other members"
-        return "open: readers ignore members they do not know" if self.closed is False else ""
+        return "" if self.closed is None else _OPENNESS[self.closed]
 
 
 @dataclass(frozen=True)
@@ -84,10 +86,8 @@ class Section:
         parts = [f"**Type:** {self.type}"]
         if self.constraints:
             parts.append(self.constraints)
-        if self.closed is True:
-            parts.append("closed: no other members")
-        elif self.closed is False:
-            parts.append("open: readers ignore members they do not know")
+        if self.closed is not None:
+            parts.append(_OPENNESS[self.closed])
         return " · ".join(parts)
 
     @property
@@ -98,11 +98,16 @@ class Section:
 def cell(text: str) -> str:
     """Text safe inside a Markdown table cell: its pipes escaped outside code spans. Inside one a pipe does
     not end the cell (the site's tables split outside code spans) and `\\|` would show its backslash."""
-    flat = " ".join(text.split())
-    parts = flat.split("`")
-    if len(parts) % 2 == 0 or "``" in flat:  # an unpaired backtick or a longer run: every pipe escaped
-        return flat.replace("|", "\\|")
-    return "`".join(part if index % 2 else part.replace("|", "\\|") for index, part in enumerate(parts))
+    return outside_code(" ".join(text.split()), lambda part: part.replace("|", "\\|"))
+
+
+def outside_code(text: str, change: Callable[[str], str]) -> str:
+    """`text` with `change` applied to what lies outside its code spans; to the whole of it where a backtick
+    is unpaired or in a longer run (what is code there is left to Markdown to tell)."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0 or "``" in text:
+        return change(text)
+    return "`".join(part if index % 2 else change(part) for index, part in enumerate(parts))
 
 
 def literal(value: Any) -> str:
