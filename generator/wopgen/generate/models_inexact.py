@@ -53,7 +53,13 @@ from wopgen.generate.models_conditions import holder_required, readable_conditio
 from wopgen.generate.models_formats import format_findings
 from wopgen.generate.models_input import REWRITTEN, positional_items, required_names
 from wopgen.generate.models_oneof import overlapping
-from wopgen.generate.models_passes import applied, ignored_beside_refs, under
+from wopgen.generate.models_passes import (
+    ONE_TYPE_KEYWORDS,
+    TYPING_KEYWORDS,
+    applied,
+    ignored_beside_refs,
+    under,
+)
 
 INEXACT = define(
     "models-inexact",
@@ -312,20 +318,19 @@ def _findings(node: dict[str, Any], required: list[Any]) -> Iterator[tuple[str, 
             yield "patternProperties", _worded(where, differences), "; ".join(hint for _, hint in differences)
 
 
-# Keywords that apply to one JSON type alone (an instance of another type passes them), by that type, and
-# whether the library, given one on a schema that names no type, types the value as that type (refusing
-# the others) rather than dropping the keyword (taking any value).
+# Keywords that apply to one JSON type alone (an instance of another type passes them) which the library
+# reads on a schema that names no type, by that type (`ONE_TYPE_KEYWORDS`), and whether it then types the
+# value as that type, refusing the others (`TYPING_KEYWORDS`), rather than dropping the keyword (taking any
+# value). `dependentRequired` is fed as conditions, which a value of no named type does not meet.
 _ONE_TYPE: dict[str, tuple[str, bool]] = {
-    **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), ("number", False)),
-    **dict.fromkeys(("minLength", "maxLength", "pattern"), ("string", False)),
-    **dict.fromkeys(("minItems", "maxItems", "unevaluatedItems"), ("array", False)),
-    "items": ("array", True),
-    **dict.fromkeys(
-        ("required", "additionalProperties", "minProperties", "maxProperties", "unevaluatedProperties"),
-        ("object", False),
-    ),
-    "dependentRequired": ("object", False),  # fed as conditions, which a value of no named type does not meet
-    **dict.fromkeys(("properties", "patternProperties", "propertyNames"), ("object", True)),
+    key: (ONE_TYPE_KEYWORDS[key], key in TYPING_KEYWORDS)
+    for key in (
+        *("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+        *("minLength", "maxLength", "pattern"),
+        *("minItems", "maxItems", "unevaluatedItems", "items"),
+        *("required", "additionalProperties", "minProperties", "maxProperties", "unevaluatedProperties"),
+        *("dependentRequired", "properties", "patternProperties", "propertyNames"),
+    )
 }
 # `uniqueItems` is left out: the library checks it at run time on an array and takes any other value.
 # What gives a schema object its type, or a say in it, beside `type`: left to the context to judge.

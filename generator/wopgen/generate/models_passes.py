@@ -207,7 +207,7 @@ def _with_members_apart(node: dict[str, Any]) -> dict[str, Any]:
 
 
 # Keywords that constrain one JSON type alone (a value of another type passes them), by that type.
-_ONE_TYPE_KEYWORDS: dict[str, str] = {
+ONE_TYPE_KEYWORDS: dict[str, str] = {
     **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"),
     **dict.fromkeys(("minLength", "maxLength", "pattern", "format", "contentMediaType", "contentEncoding"), "string"),
     **dict.fromkeys(
@@ -242,9 +242,10 @@ _ONE_TYPE_KEYWORDS: dict[str, str] = {
         "object",
     ),
 }
-# Of those, the ones by which the library types a value that sits beside a union: given `items` beside
-# `anyOf: [{type: array}, {type: string}]`, it made the model a list and refused every string.
-_TYPING_KEYWORDS = frozenset({"items", "prefixItems", "properties", "patternProperties", "propertyNames"})
+# Of those, the ones by which the library types the value of a schema that names no type, refusing values of
+# the other types: given `items` beside `anyOf: [{type: array}, {type: string}]`, it made the model a list and
+# refused every string; given `{"items": ...}` alone, it refused a string too.
+TYPING_KEYWORDS = frozenset({"items", "prefixItems", "properties", "patternProperties", "propertyNames"})
 # What a union's holder may say beside it for its branches to stand for it whole (`_union_at`). Not an id:
 # a branch of a resource of its own is read against that resource's URI, which a pointer from the
 # document's root does not carry.
@@ -256,7 +257,7 @@ def typed_into_branches(document: Any) -> Any:
     own or the one a lone `allOf: [{$ref}]` or `$ref` leads to) moved into each branch that may take a value
     of that type, which JSON Schema reads alike: `{items: X, anyOf: [A, B]}` takes what
     `{anyOf: [{allOf: [A], items: X}, {allOf: [B], items: X}]}` takes, and a branch that takes no array
-    needs no `items`. The library typed the whole by such a keyword (`_TYPING_KEYWORDS`) and dropped the
+    needs no `items`. The library typed the whole by such a keyword (`TYPING_KEYWORDS`) and dropped the
     branches of other types: GitHub workflow's `types`, an array of event names or one name, refused the
     name. Done only where a branch of another type would be dropped, and not where a `$ref` may lead
     into what moves (`_Held`)."""
@@ -280,10 +281,10 @@ def typed_into_branches(document: Any) -> Any:
 
 
 def _into_branches(node: dict[str, Any], pointer: str, document: dict[str, Any], held: _Held) -> Any:
-    typing = _TYPING_KEYWORDS.intersection(node)
+    typing = TYPING_KEYWORDS.intersection(node)
     if not typing or "type" in node or any(key in node for key in ("not", "if", "const", "enum", "$dynamicRef")):
         return None
-    moved = sorted(key for key in node if key in _ONE_TYPE_KEYWORDS)
+    moved = sorted(key for key in node if key in ONE_TYPE_KEYWORDS)
     own: list[str] = [key for key in ("anyOf", "oneOf") if key in node]
     leads: list[str] = [key for key in ("allOf", "$ref") if key in node]
     if len(own) + len(leads) != 1:
@@ -304,11 +305,11 @@ def _into_branches(node: dict[str, Any], pointer: str, document: dict[str, Any],
     if any(held(f"{pointer}/{escape_token(key)}") for key in moved):
         return None
     kinds = [_types_of(document, branch, 0) for branch in branches]
-    if all(kind is None or _ONE_TYPE_KEYWORDS[key] in kind for kind in kinds for key in typing):
+    if all(kind is None or ONE_TYPE_KEYWORDS[key] in kind for kind in kinds for key in typing):
         return None  # every branch may take the type: the library's reading holds
     out = {key: value for key, value in node.items() if key not in moved and key != union}
     out[keyword] = [
-        _branch_with(ref, {key: node[key] for key in moved if kind is None or _ONE_TYPE_KEYWORDS[key] in kind})
+        _branch_with(ref, {key: node[key] for key in moved if kind is None or ONE_TYPE_KEYWORDS[key] in kind})
         for ref, kind in zip(refs, kinds, strict=True)
     ]
     return out
