@@ -471,3 +471,38 @@ def test_a_pattern_shows_as_written_with_its_pipes(make_corpus: Callable[..., Pa
 
     page = pages(make_corpus(edit))["docs/schemas/thing.md"]
     assert "| `code` | string | — | pattern `^(a|b)\\.c$` |" in page
+
+
+def test_a_branch_naming_no_type_reads_as_what_it_asks(make_corpus: Callable[..., Path]) -> None:
+    """A branch of a typed union that names no type of its own (upstream's `anyOf: [{enum}, {pattern}]`, a `oneOf`
+    of `required` lists) reads as what it asks of a value of that type, not "any"; `allOf` parts that only add
+    conditions leave the type alone, and the conditions are counted among the constraints."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["schemas/thing.schema.json"]["properties"].update(
+            {
+                "model": {"type": "string", "anyOf": [{"enum": ["wasm", "vm"]}, {"pattern": "^x-[a-z]+$"}]},
+                "signing": {
+                    "type": "object",
+                    "oneOf": [
+                        {"required": ["keyId"], "not": {"required": ["keyRef"]}},
+                        {"required": ["keyRef", "url"]},
+                    ],
+                },
+                "signal": {
+                    "type": "object",
+                    "allOf": [
+                        {"if": {"required": ["a"]}, "then": {"required": ["b"]}},
+                        {"if": {"required": ["c"]}, "then": {"required": ["d"]}},
+                    ],
+                },
+                "loose": {"anyOf": [{"enum": [1]}, {"pattern": "^a"}]},
+            }
+        )
+
+    page = pages(make_corpus(edit))["docs/schemas/thing.md"]
+    assert '| `model` | string: one of `"wasm"`, `"vm"` or matching `^x-[a-z]+$` |' in page
+    assert "| `signing` | object: (with `keyId`; without `keyRef`) or with `keyRef` and `url` |" in page
+    assert "| `signal` | object | — | 2 conditions (`if`/`then`; see the schema) |" in page
+    # Without a type on the holder, a branch of only a pattern takes any value that is not a string: "any".
+    assert "| `loose` | enum or any |" in page

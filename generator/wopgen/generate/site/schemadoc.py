@@ -130,8 +130,15 @@ def type_of(node: Any, link: RefLinker, enum: bool = True) -> str:
         return f"[{label}]({href})" if href else f"`{label}`"
     for combinator, joiner in (("oneOf", " or "), ("anyOf", " or "), ("allOf", " and ")):
         if isinstance(node.get(combinator), list):
-            inner = joiner.join(_branch_type(part, link) for part in node[combinator])
             base = _plain_type(node)
+            named = [_branch_type(part, link, base) for part in node[combinator]]
+            if combinator == "allOf":  # a part that adds only conditions or notes says nothing of the type
+                named = [name for name in named if name]
+            else:  # several asks of one branch are kept apart from the other branches
+                named = [f"({name})" if "; " in name and len(named) > 1 else name or "any" for name in named]
+            if not named:
+                break
+            inner = joiner.join(named)
             return f"{base}: {inner}" if base else inner
     if "const" in node:
         return f"const {literal(node['const'])}"
@@ -146,14 +153,85 @@ def type_of(node: Any, link: RefLinker, enum: bool = True) -> str:
     return base or "any"
 
 
-def _branch_type(part: Any, link: RefLinker) -> str:
+def _branch_type(part: Any, link: RefLinker, base: str) -> str:
     """A branch of a union or `allOf` in words: its title where it is an object written inline with one (the
-    section's forms show its members under that title), else its type."""
+    section's forms show its members under that title); where it names no type of its own inside a holder
+    of type `base`, what it asks of a value of that type (`with `id``, `one of ...`, `matching ...`; "" when
+    it asks nothing but conditions); else its type."""
     if isinstance(part, Mapping) and "$ref" not in part and isinstance(part.get("properties"), Mapping):
         title = part.get("title")
         if isinstance(title, str) and title:
             return title
+    if base and isinstance(part, Mapping) and not _TYPED.intersection(part):
+        asks = _asks(part)
+        if asks is not None:
+            return "; ".join(asks)
     return type_of(part, link)
+
+
+# What gives a branch a type of its own, read by `type_of`: a branch without any of them refines its holder's.
+_TYPED = frozenset({"type", "$ref", "oneOf", "anyOf", "allOf", "items"})
+# What says nothing of the values a branch takes, for a reader of its type: notes, and the conditions the
+# holder's constraints count.
+_SILENT = frozenset(
+    {"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly"}
+    | {"if", "then", "else"}
+)
+
+
+def _asks(part: Mapping[str, Any]) -> list[str] | None:
+    """What a branch naming no type asks of a value, phrase by phrase; None when it holds a keyword not told
+    here (it is then typed as before)."""
+    asks: list[str] = []
+    rest = {key: value for key, value in part.items() if key not in _SILENT and not key.startswith("x-")}
+    required = rest.pop("required", None)
+    if required is not None:
+        if not _names(required):
+            return None
+        asks.append("with " + _names(required))
+    properties = rest.pop("properties", None)
+    if properties is not None:
+        if not isinstance(properties, Mapping):
+            return None
+        if required is None and properties:  # the members its form lists, none of them required
+            asks.append("may have " + _names(list(properties)))
+    if "not" in rest:
+        negated = rest.pop("not")
+        if not (isinstance(negated, Mapping) and set(negated) == {"required"} and _names(negated["required"])):
+            return None
+        several = len(negated["required"]) > 1
+        asks.append(("without all of " if several else "without ") + _names(negated["required"]))
+    if "enum" in rest:
+        values = rest.pop("enum")
+        if not isinstance(values, list):
+            return None
+        asks.append("one of " + ", ".join(literal(v) for v in values))
+    if "const" in rest:
+        asks.append(f"const {literal(rest.pop('const'))}")
+    pattern = rest.pop("pattern", None)
+    if pattern is not None:
+        asks.append(
+            f"matching `{pattern}`"
+            if isinstance(pattern, str) and _code_safe(pattern)
+            else f"matching {literal(pattern)}"
+        )
+    if not set(rest) <= set(_CONSTRAINTS):
+        return None
+    if rest:
+        asks.append(constraints_of(rest))
+    return asks
+
+
+def _names(names: Any) -> str:
+    """Member names as code, `a`, `a` and `b`, `a`, `b` and `c`; "" unless a non-empty list of strings."""
+    if (
+        not isinstance(names, list)
+        or not names
+        or not all(isinstance(name, str) and _code_safe(name) for name in names)
+    ):
+        return ""
+    coded = [f"`{name}`" for name in names]
+    return coded[0] if len(coded) == 1 else ", ".join(coded[:-1]) + " and " + coded[-1]
 
 
 def _plain_type(node: Mapping[str, Any]) -> str:
@@ -180,7 +258,17 @@ def constraints_of(node: Any) -> str:
             parts.append(f"{key} {shown}")
     if node.get("additionalProperties") is False:
         parts.append("closed (no other members)")
+    conditions = _conditions(node)
+    if conditions:
+        parts.append(f"{conditions} condition{'s' if conditions > 1 else ''} (`if`/`then`; see the schema)")
     return "; ".join(parts)
+
+
+def _conditions(node: Mapping[str, Any]) -> int:
+    """How many `if`s apply to the node itself: its own, and those of the parts of its `allOf`."""
+    parts = node.get("allOf")
+    own = [node, *(part for part in parts if isinstance(part, Mapping))] if isinstance(parts, list) else [node]
+    return sum(1 for part in own if "if" in part)
 
 
 def _code_safe(text: str) -> bool:
