@@ -506,3 +506,33 @@ def test_a_branch_naming_no_type_reads_as_what_it_asks(make_corpus: Callable[...
     assert "| `signal` | object | — | 2 conditions (`if`/`then`; see the schema) |" in page
     # Without a type on the holder, a branch of only a pattern takes any value that is not a string: "any".
     assert "| `loose` | enum or any |" in page
+
+
+def test_members_of_a_nullable_object_are_listed(make_corpus: Callable[..., Path]) -> None:
+    """A member that is null or an object written inline (upstream's `run-ancestry-response.parent`) lists the
+    object's members as `parent.runId`; a member of two object branches lists neither's, which would mix them."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["schemas/thing.schema.json"]["properties"].update(
+            {
+                "parent": {
+                    "oneOf": [
+                        {"type": "null"},
+                        {"type": "object", "required": ["runId"], "properties": {"runId": {"type": "string"}}},
+                    ]
+                },
+                "either": {
+                    "oneOf": [
+                        {"type": "object", "properties": {"left": {"type": "string"}}},
+                        {"type": "object", "properties": {"right": {"type": "string"}}},
+                    ]
+                },
+                "shared": {"oneOf": [{"$ref": "#/$defs/other"}, {"type": "object", "properties": {"x": {}}}]},
+            }
+        )
+        files["schemas/thing.schema.json"]["$defs"] = {"other": {"type": "object"}}
+
+    page = pages(make_corpus(edit))["docs/schemas/thing.md"]
+    assert "| `parent` | null or object | — |" in page
+    assert "| `parent.runId` | string | yes |" in page
+    assert "`either.left`" not in page and "`either.right`" not in page and "`shared.x`" not in page
