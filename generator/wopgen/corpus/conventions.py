@@ -206,7 +206,13 @@ _CONVENTIONS: tuple[tuple[str, str, str, str], ...] = (
         "disk, so a link to one still resolves.",
     ),
     ("site-title", "site_title", "string", "Title of the docs site and of `wopgen init`'s pages."),
-    ("repository-url", "repository_url", "string", "URL of the corpus's repository, linked from the docs site."),
+    (
+        "repository-url",
+        "repository_url",
+        "string",
+        "URL of the corpus's repository. The docs site links it from its header and edit links, and links a"
+        " page's link to a file it does not publish (a test, a script) to the file in the repository.",
+    ),
 )
 
 CONVENTION_KEYS = frozenset(key for key, *_ in _CONVENTIONS)

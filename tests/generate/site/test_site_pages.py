@@ -57,6 +57,26 @@ def test_status_banner_becomes_an_admonition_and_links_follow_the_pages(make_cor
     assert "[events](#events)" in overview  # in-page anchors are kept as written
 
 
+def test_a_repository_file_the_site_does_not_publish_links_into_the_repository(
+    make_corpus: Callable[..., Path],
+) -> None:
+    """With `repository-url`, a link to a file of the corpus the site does not publish goes to the repository's
+    view of it; a link to a path the corpus lacks (which `check` reports) or leaving the root, and an image,
+    keep their words, as without a repository."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["pyproject.toml"] += 'repository-url = "https://github.com/example/spec"\n'
+        files["tests/test_things.py"] = "def test_nothing() -> None:\n    pass\n"
+        files["spec/v1/overview.md"] += (
+            "\nSee [the tests](../../tests/test_things.py#L1), [gone](../../tests/gone.py), "
+            "[outside](../../../elsewhere.py) and ![a chart](../../tests/test_things.py).\n"
+        )
+
+    overview = pages(make_corpus(edit))["docs/spec/v1/overview.md"]
+    assert "[the tests](https://github.com/example/spec/blob/HEAD/tests/test_things.py#L1)" in overview
+    assert "See [the tests](" in overview and ", gone, outside and a chart." in overview
+
+
 def test_a_json_pointer_into_a_schema_lands_on_its_definition_or_the_page(make_corpus: Callable[..., Path]) -> None:
     def edit(files: dict[str, Any]) -> None:
         files["spec/v1/overview.md"] += (
@@ -249,6 +269,7 @@ def test_security_page_shows_what_each_entry_says(make_corpus: Callable[..., Pat
 
     def edit(files: dict[str, Any]) -> None:
         files["pyproject.toml"] += 'repository-url = "https://github.com/example/spec"\n'
+        files["SECURITY/threat-model-secret-leakage.md"] = "# Secret leakage\n"
         files["spec/security/invariants.yaml"] = (
             "invariants:\n"
             "  - id: secret-leakage-eventlog-payload\n"

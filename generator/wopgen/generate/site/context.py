@@ -44,7 +44,7 @@ class SiteContext:
         # The API pages are placed by the module that renders them, which renders with this context.
         from wopgen.generate.site.api import source_pages
 
-        return SitePaths(self.corpus, source_pages(self))
+        return SitePaths(self.corpus, source_pages(self), self.repository)
 
     @cached_property
     def blocks(self) -> CodeBlocks:

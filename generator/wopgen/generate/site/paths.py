@@ -16,12 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import quote, urlparse
 
 from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.graph import Located
 from wopgen.corpus.markdown import Link, MarkdownDoc
 from wopgen.generate.site.html import escape_raw_html
+from wopgen.generate.site.page_hook import repository_file
 
 SPEC = "spec/v1"
 RFCS = "rfcs"
@@ -50,10 +51,17 @@ class Target:
 class SitePaths:
     """The map from repository paths to site pages for one corpus."""
 
-    def __init__(self, corpus: Corpus, api_pages: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        corpus: Corpus,
+        api_pages: Mapping[str, str] | None = None,
+        repository: tuple[str, str] | None = None,
+    ) -> None:
         """`api_pages`: the page that shows each API file (and the API folder), as the API pages
-        place them."""
+        place them; `repository`: (URL, edit URI) where the repository shows a file the site does not
+        publish (see `SiteContext.repository`)."""
         self.corpus = corpus
+        self.repository = repository
         settings = corpus.settings
         table: dict[str, Target] = {_norm(path): Target(page) for path, page in (api_pages or {}).items()}
         self._api_files = frozenset(table)
@@ -182,8 +190,9 @@ class SitePaths:
         path, _, anchor = url.partition("#")
         repo_path = posixpath.normpath(posixpath.join(posixpath.dirname(source), path))
         target = self.target(repo_path)
-        if target is None:
-            return text  # a file the site does not publish: keep the words, drop the link
+        if target is None:  # a file the site does not publish: where the repository shows it, else the words
+            shown = None if bang else self.repository_url(repo_path)
+            return text if shown is None else f"[{text}]({shown}{'#' + anchor if anchor else ''}{title})"
         if anchor.startswith("/") and repo_path in self.corpus.schemas:
             # A JSON pointer into a schema: its page has a section per `$defs` entry, nothing finer.
             parts = anchor.split("/")
@@ -191,6 +200,15 @@ class SitePaths:
         elif anchor.startswith("/") and _norm(repo_path) in self._api_files:
             anchor = ""  # a JSON pointer into an API document: its page has no section per pointer
         return f"{bang}[{text}]({self.href(page, target, anchor)}{title})"
+
+    def repository_url(self, repo_path: str) -> str | None:
+        """The URL where the repository shows its file (or folder) `repo_path`; None without a repository, or
+        when the corpus has no such path (a link `check` reports as broken) or it lies outside the root."""
+        if self.repository is None or repo_path.startswith("..") or _norm(repo_path) == ".":
+            return None
+        if not self.corpus.exists(repo_path):
+            return None
+        return repository_file(*self.repository, quote(_norm(repo_path)))
 
 
 def front_matter(doc: MarkdownDoc) -> str:

@@ -7,11 +7,9 @@ import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
-from urllib.parse import quote
 
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.generate.site.context import Pages, SiteContext
-from wopgen.generate.site.page_hook import repository_file
 from wopgen.generate.site.paths import SECURITY, Target
 from wopgen.generate.site.schemadoc import cell, outside_code
 
@@ -100,13 +98,12 @@ def _code_list(value: object) -> str:
 
 def _repository_file(site: SiteContext, path: str) -> str:
     """A repository path: a link to its page when the site has one, to the file in the repository when
-    the corpus names one (`repository-url`), else the path as code."""
+    the corpus names one (`repository-url`) and has the file, else the path as code."""
     href = site.paths.href_to(SECURITY, path)
     if href:
         return f"[`{path}`]({href})"
-    if site.repository is not None and not path.startswith(("/", "..")) and "://" not in path:
-        return f"[`{path}`]({repository_file(*site.repository, quote(path))})"
-    return f"`{path}`"
+    shown = None if path.startswith("/") or "://" in path else site.paths.repository_url(path)
+    return f"[`{path}`]({shown})" if shown else f"`{path}`"
 
 
 def _prose(value: object) -> str:
