@@ -557,3 +557,20 @@ def test_members_of_a_nullable_object_are_listed(make_corpus: Callable[..., Path
     assert "| `parent` | null or object | — |" in page
     assert "| `parent.runId` | string | yes |" in page
     assert "`either.left`" not in page and "`either.right`" not in page and "`shared.x`" not in page
+
+
+@pytest.mark.parametrize(
+    ("description", "summary"),
+    [
+        ("RFC 0097 §B. A standing goal, kept across runs. More.", "RFC 0097 §B. A standing goal, kept across runs."),
+        ("Names a host, e.g. the primary one. Then more.", "Names a host, e.g. the primary one."),
+        ("What a run records of its steps. Then more.", "What a run records of its steps."),
+        ("No sentence end", "No sentence end"),
+    ],
+)
+def test_the_schema_index_summary_is_a_whole_first_sentence(description: str, summary: str) -> None:
+    """The summary is the first sentence: not a leading citation alone (upstream's `goal`: "RFC 0097 §B."), and
+    not cut at an abbreviation."""
+    from wopgen.generate.site.schemas import first_sentence
+
+    assert first_sentence(description) == summary

@@ -4,6 +4,7 @@ raw schema files published at the path of their `$id`."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -24,9 +25,18 @@ class ExampleView:
 
 
 def first_sentence(text: str) -> str:
+    """The description's first sentence, as the schema index's summary. A sentence ends at `. `, but not after
+    an abbreviation (`e.g.`), and one of fewer than four words (a citation such as `RFC 0097 §B.`) runs
+    on into the next."""
     text = " ".join(text.split())
     end = text.find(". ")
+    while end >= 0 and (_ABBREVIATION.search(text, 0, end + 1) or len(text[: end + 1].split()) < 4):
+        end = text.find(". ", end + 2)
     return text if end < 0 else text[: end + 1]
+
+
+# The text before a `. ` ends with an abbreviation, not a sentence.
+_ABBREVIATION = re.compile(r"(?:^|\s)(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp)\.$", re.IGNORECASE)
 
 
 def _data(site: SiteContext, path: str) -> dict[str, Any]:
