@@ -36,7 +36,7 @@ SECTIONS = (
     "References",
 )
 FILENAME = re.compile(r"^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*\.md$")
-_ROW = re.compile(r"^\|\s*\*\*(.+?)\*\*\s*\|(.*)\|\s*$")
+HEADER_ROW = re.compile(r"^\|\s*\*\*(.+?)\*\*\s*\|(.*)\|\s*$")  # a row of the metadata table
 _TICKED = re.compile(r"`([^`]+)`")
 _DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})\b")
 _NUMBER = re.compile(r"\b(\d{1,4})\b")
@@ -127,7 +127,7 @@ def parse_rfc(path: str, text: str, filename: str, page: Callable[[], MarkdownDo
     lines = text.split("\n") if "\r" not in text else source_lines(text)
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
-        row = _ROW.match(stripped) if stripped.startswith("|") else None
+        row = HEADER_ROW.match(stripped) if stripped.startswith("|") else None
         if row:
             if not in_table and rfc.header:
                 break  # a second table; only the first one is the header

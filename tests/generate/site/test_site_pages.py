@@ -574,3 +574,19 @@ def test_the_schema_index_summary_is_a_whole_first_sentence(description: str, su
     from wopgen.generate.site.schemas import first_sentence
 
     assert first_sentence(description) == summary
+
+
+def test_rfc_card_keeps_the_rows_beyond_the_standard_fields(make_corpus: Callable[..., Path]) -> None:
+    """A metadata row every RFC does not have (upstream's withdrawn RFC 0090 has a `Withdrawal note`) is a row of
+    the card, its links rewritten for the site; the standard rows are not repeated."""
+
+    def edit(files: dict[str, Any]) -> None:
+        files["spec/rfcs/0001-things.md"] = files["spec/rfcs/0001-things.md"].replace(
+            "| **Superseded by** | — |\n",
+            "| **Superseded by** | — |\n| **Withdrawal note** | Covered by [the overview](../v1/overview.md). |\n",
+        )
+
+    page = pages(make_corpus(edit))["docs/rfcs/0001-things.md"]
+    card = page.split("</div>")[0]
+    assert "| **Withdrawal note** | Covered by [the overview](../spec/v1/overview.md). |" in card
+    assert card.count("**Status**") == 1 and "**Title**" not in card

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from wopgen.corpus.conventions import looks_like_path
-from wopgen.corpus.rfc import Rfc
+from wopgen.corpus.rfc import FIELDS, HEADER_ROW, Rfc
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.html import cell as escape
 from wopgen.generate.site.paths import RFCS, Target, front_matter
@@ -95,6 +95,17 @@ def _related(site: SiteContext, page: str, rfc: Rfc, name: str) -> str:
     return ", ".join(site.rfc_link(page, n) for n in numbers) if numbers else "—"
 
 
+def _more_rows(site: SiteContext, rfc: Rfc, lines: list[str]) -> list[tuple[str, str]]:
+    """(name, value) of each row of the metadata table beyond the fields every RFC has (a `Withdrawal note`),
+    in file order, its value as the page's `lines` hold it (links rewritten for the site)."""
+    rows = []
+    for name, found in rfc.header.items():
+        row = HEADER_ROW.match(lines[found.line - 1].strip()) if name not in FIELDS else None
+        if row is not None:
+            rows.append((escape(name), site.paths.shown(row.group(2).strip())))
+    return rows
+
+
 def page(site: SiteContext, rfc: Rfc) -> str:
     path = site.paths.rfc_page(rfc.path)
     # Links are rewritten on the whole file, where the loader found them (no second parse), and
@@ -129,6 +140,7 @@ def page(site: SiteContext, rfc: Rfc) -> str:
         affects_files=every_file,
         supersedes=_related(site, path, rfc, "Supersedes"),
         superseded_by=_related(site, path, rfc, "Superseded by"),
+        more=_more_rows(site, rfc, lines),
         index=site.paths.href(path, Target(INDEX)),
         body=body,
     )
