@@ -16,6 +16,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -91,6 +92,20 @@ class RfcMention:
     col: int
 
 
+@dataclass(frozen=True)
+class ListItem:
+    """An item of a list, as CommonMark reads it (lines 1-based, inclusive)."""
+
+    line: int  # the line of its marker
+    end: int  # its last line
+    column: int  # where its marker starts on its line (0-based)
+    parent: int  # the item (index in `MarkdownDoc.list_items`) whose content holds its list; -1 at the top
+    list: int  # its list, named by the index of the list's first item
+    delimiter: str  # `-`, `*`, `+` for a bullet; `.` or `)` after an ordered item's number
+    blocks: tuple[tuple[int, int], ...] = ()  # (first, last) line of each block of its own after its first line
+    interrupts: bool = False  # its list's first item, directly after a paragraph line (no blank line between)
+
+
 @dataclass
 class MarkdownDoc:
     path: str
@@ -101,6 +116,7 @@ class MarkdownDoc:
     tasks: list[TaskItem] = field(default_factory=list)
     rfc_mentions: list[RfcMention] = field(default_factory=list)
     code_lines: set[int] = field(default_factory=set)
+    list_items: list[ListItem] = field(default_factory=list)
 
     @cached_property
     def lines(self) -> list[str]:
@@ -426,6 +442,54 @@ def _inline(doc: MarkdownDoc, token: Token, first_line: int, lines: list[str]) -
             _undefined(doc, child.content, token.content, locator)
 
 
+_LIST_OPEN = ("bullet_list_open", "ordered_list_open")
+_LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
+
+
+def _list_items(tokens: Sequence[Token], lines: list[str]) -> list[ListItem]:
+    """Every list item of the page, outer items before the items of their content, in page order."""
+    found: list[dict[str, Any]] = []
+    holding: list[tuple[int, int]] = []  # (item index, the item's token level) for the items open here
+    lists: list[int] = []  # the index of the first item of each list open here
+    paragraph_end = -1  # the line after the last paragraph opened
+    follows_paragraph = False
+    for index, token in enumerate(tokens):
+        kind = token.type
+        if holding and token.map is not None and token.nesting >= 0 and token.level == holding[-1][1] + 1:
+            item = found[holding[-1][0]]
+            if token.map[0] + 1 > item["line"] and kind not in _LIST_OPEN:
+                item["blocks"].append((token.map[0] + 1, token.map[1]))
+        if kind in _LIST_OPEN:
+            previous = tokens[index - 1] if index else None
+            follows_paragraph = (
+                previous is not None and previous.type == "paragraph_close" and token.map is not None
+            ) and paragraph_end == token.map[0]
+            lists.append(len(found))
+        elif kind in _LIST_CLOSE:
+            lists.pop()
+        elif kind == "paragraph_open" and token.map is not None:
+            paragraph_end = token.map[1]
+        elif kind == "list_item_open" and token.map is not None:
+            line = lines[token.map[0]] if token.map[0] < len(lines) else ""
+            first = lists[-1] == len(found)
+            found.append(
+                {
+                    "line": token.map[0] + 1,
+                    "end": token.map[1],
+                    "column": len(line) - len(line.lstrip(" ")),
+                    "parent": holding[-1][0] if holding else -1,
+                    "list": lists[-1],
+                    "delimiter": token.markup,
+                    "blocks": [],
+                    "interrupts": first and follows_paragraph,
+                }
+            )
+            holding.append((len(found) - 1, token.level))
+        elif kind == "list_item_close" and holding:
+            holding.pop()
+    return [ListItem(**{**item, "blocks": tuple(item["blocks"])}) for item in found]
+
+
 def _link_text(children: Sequence[Token], opening: int) -> str:
     parts: list[str] = []
     for child in children[opening + 1 :]:
@@ -478,6 +542,7 @@ def _read(parser: MarkdownIt, path: str, text: str) -> MarkdownDoc:
                 shown, _ = _attr_id(shown)
                 plain, anchor = _attr_id(plain)
                 raw_headings.append((int(previous.tag[1]), shown, plain, anchor, block_line + 1))
+    doc.list_items = _list_items(tokens, lines)
     used = {anchor for *_, anchor, _ in raw_headings if anchor}
     for level, shown, plain, anchor, line in raw_headings:
         slug = anchor if anchor else _unique(slugify(plain), used)

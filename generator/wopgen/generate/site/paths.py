@@ -22,6 +22,7 @@ from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.graph import Located
 from wopgen.corpus.markdown import Link, MarkdownDoc
 from wopgen.generate.site.html import escape_raw_html
+from wopgen.generate.site.lists import for_the_site
 from wopgen.generate.site.page_hook import repository_file
 
 SPEC = "spec/v1"
@@ -160,7 +161,8 @@ class SitePaths:
 
     def rewrite_links(self, doc: MarkdownDoc, page: str) -> list[str]:
         """`rewrite` without the raw-HTML rule, as the lines the corpus reader numbered: a caller
-        may cut lines out by those numbers."""
+        may cut lines out by those numbers. Lists are laid out as the site's Markdown reads them
+        (`lists.for_the_site`)."""
         lines = list(doc.lines)
         by_line: dict[int, list[Link]] = {}
         for link in doc.links:
@@ -168,7 +170,7 @@ class SitePaths:
         for index, found in by_line.items():
             if index < len(lines):
                 lines[index] = self._rewrite_line(lines[index], found, doc.path, page)
-        return lines
+        return for_the_site(lines, doc.list_items)
 
     def shown(self, markdown: str) -> str:
         """Corpus Markdown as the site publishes it: its raw HTML shown as text unless
