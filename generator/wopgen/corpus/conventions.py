@@ -210,8 +210,9 @@ _CONVENTIONS: tuple[tuple[str, str, str, str], ...] = (
         "repository-url",
         "repository_url",
         "string",
-        "URL of the corpus's repository. The docs site links it from its header and edit links, and links a"
-        " page's link to a file it does not publish (a test, a script) to the file in the repository.",
+        "URL of the corpus's repository (the site's `repo-url` overrides it there). The docs site links it from"
+        " its header and edit links, and a page's link to a file it does not publish (a test, a script) to the"
+        " file in the repository.",
     ),
 )
 

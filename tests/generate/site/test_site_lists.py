@@ -70,6 +70,13 @@ CASES = {
         "# T\n\n- item\n  - nested\n  - nested\n\n  More of the item.\n- last\n"
     ),
     "numbers followed by a parenthesis": "# T\n\n1) first\n2) second\n",
+    "an item after a nested item of several blocks": "# T\n\n- Added\n  - a flag\n\n    More on it.\n- Fixed\n",
+    "a nested list after an item's second paragraph": (
+        "# T\n\n- Headers\n\n  Sent on every call:\n  - Authorization\n  - Idempotency-Key\n- Body\n"
+    ),
+    "an item opening with a list": "# T\n\n- - x\n  - y\n",
+    "indented code in an item": "# T\n\n- a\n\n      code\n- b\n",
+    "a parenthesis list apart from a dot list": "# T\n\n1) a\n2) b\n\nText.\n\n1. c\n",
     "a list already laid out for both": "# T\n\nText.\n\n- a\n    - b\n- c\n",
 }
 
@@ -83,6 +90,12 @@ def test_the_cases_are_read_otherwise_as_written() -> None:
     """Each case but the last is one Python-Markdown reads otherwise when given the page as written."""
     differing = [name for name, text in CASES.items() if commonmark(text) != site(text)]
     assert differing == list(CASES)[:-1]
+
+
+def test_a_parenthesis_list_meeting_a_dot_list_is_left_as_written() -> None:
+    """Written `1.` like its neighbour, the `1)` list would be one list with it (CommonMark reads two)."""
+    text = "# T\n\n1) a\n2) b\n\n1. c\n"
+    assert laid_out(text) == text
 
 
 def test_lines_keep_their_numbers_and_quoted_lists_their_text() -> None:

@@ -518,6 +518,14 @@ def test_a_branch_naming_no_type_reads_as_what_it_asks(make_corpus: Callable[...
                     ],
                 },
                 "loose": {"anyOf": [{"enum": [1]}, {"pattern": "^a"}]},
+                "tagged": {
+                    "type": "object",
+                    "oneOf": [
+                        {"required": ["kind"], "properties": {"kind": {"const": "go"}}},
+                        {"required": ["kind"], "properties": {"kind": {"const": "stop"}}},
+                    ],
+                },
+                "based": {"allOf": [{"$ref": "#/$defs/name"}, {"if": {"required": ["a"]}, "then": {}}]},
             }
         )
 
@@ -527,6 +535,9 @@ def test_a_branch_naming_no_type_reads_as_what_it_asks(make_corpus: Callable[...
     assert "| `signal` | object | — | 2 conditions (`if`/`then`; see the schema) |" in page
     # Without a type on the holder, a branch of only a pattern takes any value that is not a string: "any".
     assert "| `loose` | enum or any |" in page
+    # What sets the branches apart is shown, here the tag's value.
+    assert '| `tagged` | object: (with `kind`; `kind`: const `"go"`) or (with `kind`; `kind`: const `"stop"`) |' in page
+    assert "| `based` | [name](#def-name) | — | 1 condition (`if`/`then`; see the schema) |" in page
 
 
 def test_members_of_a_nullable_object_are_listed(make_corpus: Callable[..., Path]) -> None:
@@ -564,6 +575,7 @@ def test_members_of_a_nullable_object_are_listed(make_corpus: Callable[..., Path
     [
         ("RFC 0097 §B. A standing goal, kept across runs. More.", "RFC 0097 §B. A standing goal, kept across runs."),
         ("Names a host, e.g. the primary one. Then more.", "Names a host, e.g. the primary one."),
+        ("Names a host (e.g. the primary one). Then more.", "Names a host (e.g. the primary one)."),
         ("What a run records of its steps. Then more.", "What a run records of its steps."),
         ("No sentence end", "No sentence end"),
     ],

@@ -2,24 +2,28 @@
 
 Pages are written for CommonMark (what `check` reads, and what a repository host shows). The site
 converts them with Python-Markdown, which needs more of a list than CommonMark does:
-- a blank line before a list that follows a paragraph line, which it otherwise reads as part of the
-  paragraph (`Headers:` then `- Authorization`);
+- a blank line before a list that follows a paragraph line (`Headers:` then `- Authorization`), which
+  it otherwise reads as part of the paragraph; inside an item, where that paragraph is not the item's
+  first;
 - four spaces more than its parent's marker before a nested item, and before each further block of an
   item (a paragraph or code after a blank line), which CommonMark takes at the item's content column
-  (two spaces after `- `, three after `1. `);
-- a blank line before the item that follows an item of several blocks, where it would read the marker
-  as the last paragraph's continuation;
+  (two spaces after `- `, three after `1. `); code keeps its distance past that column;
+- a blank line before an item when a blank line came earlier in the item before it, where it would
+  read the marker as the continuation of that item's last paragraph;
 - `.` after an item's number: it does not know `1)`.
 
 `for_the_site` rewrites the lines of a page, from the lists `check`'s reader found in it, so that
 Python-Markdown reads the lists CommonMark reads. Lines keep their number (a blank line added before
 one is a leading newline of that line), so a caller can still cut lines out by the reader's numbers.
-Items inside a block quote, or indented with a tab, are left as written.
+Left as written: items inside a block quote or indented with a tab, an item opening with a list of
+its own (`- - x`), and a `1)` list that meets a `1.` list (written alike, they would be one list).
+Lists of two kinds that meet, and a list right after a block quote line, are still read otherwise.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from wopgen.corpus.markdown import ListItem
 
@@ -36,35 +40,44 @@ def for_the_site(lines: list[str], items: Sequence[ListItem]) -> list[str]:
     shift = [0] * (len(lines) + 1)  # spaces added before each line
     blank_before: set[int] = set()  # lines to put a blank line before (0-based)
     column: list[int | None] = []  # each item's marker column once shifted; None where it is left as written
-    several: set[int] = set()  # items with a block of their own after their first line
     last_of: dict[int, int] = {}  # each list's item seen last
     for index, item in enumerate(items):
         start = item.line - 1
         line = lines[start] if start < len(lines) else ""
-        parent_at = column[item.parent] if item.parent >= 0 else 0
-        if not (item.column < len(line) and line[item.column] in _MARKERS) or parent_at is None:
-            column.append(None)  # in a block quote, after a tab, or in an item left as written
+        parent = items[item.parent] if item.parent >= 0 else None
+        parent_at = column[item.parent] if parent is not None else 0
+        if (
+            parent_at is None
+            or (parent is not None and parent.line == item.line)  # `- - x`: an item opening with a list
+            or not (item.column < len(line) and line[item.column] in _MARKERS)  # in a block quote, after a tab
+        ):
+            column.append(None)
             continue
         at = item.column + shift[start]
-        if item.parent >= 0:
-            wanted = parent_at + _INDENT
-            if at < wanted:
-                _move(lines, shift, start, item.end, wanted - at)
-                at = wanted
-        elif item.interrupts:
-            blank_before.add(start)
+        if parent is not None and at < parent_at + _INDENT:
+            _move(shift, start, item.end, parent_at + _INDENT - at)
+            at = parent_at + _INDENT
+        if item.interrupts and (parent is None or any(first < item.line <= last + 1 for first, last in parent.blocks)):
+            blank_before.add(start)  # a list right after a paragraph line, but not after its item's first one
         column.append(at)
         before = last_of.get(item.list)
-        if before is not None and before in several and start and lines[start - 1].strip():
-            blank_before.add(start)
         last_of[item.list] = index
+        # After a blank line inside the item before it, the marker would go on that item's last block.
+        if (
+            before is not None
+            and start
+            and lines[start - 1].strip()
+            and any(not lines[n].strip() for n in range(items[before].line, start))
+        ):
+            blank_before.add(start)
+        content = at + _content_offset(line, item)
         for first, last in item.blocks:
             if first < 2 or lines[first - 2].strip():
                 continue  # a continuation of the block before it, not a block of its own
-            several.add(index)
             indent = len(lines[first - 1]) - len(lines[first - 1].lstrip(" ")) + shift[first - 1]
-            if indent < at + _INDENT:
-                _move(lines, shift, first - 1, last, at + _INDENT - indent)
+            wanted = at + _INDENT + max(0, indent - content)  # kept as far past the content column as written
+            if indent < wanted:
+                _move(shift, first - 1, last, wanted - indent)
     out = []
     for number, line in enumerate(lines):
         if line.strip() and shift[number]:
@@ -72,20 +85,41 @@ def for_the_site(lines: list[str], items: Sequence[ListItem]) -> list[str]:
         if number in blank_before:
             line = "\n" + line
         out.append(line)
-    return [_numbered(line, item) for line, item in zip(out, _delimiters(items, len(out)), strict=True)]
+    return [_numbered(line, item) for line, item in zip(out, _delimiters(items, lines), strict=True)]
 
 
-def _move(lines: list[str], shift: list[int], first: int, last: int, by: int) -> None:
+def _content_offset(line: str, item: ListItem) -> int:
+    """How far past its marker's column an item's content starts on its first line, as CommonMark reads it:
+    the marker, then one to four spaces (one where more follow, or nothing does)."""
+    rest = line[item.column :]
+    marker = len(rest) - len(rest.lstrip("0123456789")) + 1 if item.delimiter in ".)" else 1
+    after = rest[marker:]
+    spaces = len(after) - len(after.lstrip(" "))
+    return marker + (spaces if 1 <= spaces <= 4 and after.strip() else 1)
+
+
+def _move(shift: list[int], first: int, last: int, by: int) -> None:
     """Shift lines `first` (0-based) to `last` (1-based: the last line itself) by `by` spaces."""
-    for number in range(first, min(last, len(lines))):
+    for number in range(first, min(last, len(shift) - 1)):
         shift[number] += by
 
 
-def _delimiters(items: Sequence[ListItem], count: int) -> list[ListItem | None]:
-    """The item whose marker is `1)` on each line, else None."""
-    found: list[ListItem | None] = [None] * count
+def _delimiters(items: Sequence[ListItem], lines: list[str]) -> list[ListItem | None]:
+    """The item whose `1)` is written `1.` on each line, else None: every item of a `)` list, but for a list
+    that meets an ordered list of `.` items with only blank lines between, which the change would join."""
+    spans: dict[int, tuple[int, int, int, str]] = {}  # list -> (holder, first line, last line, delimiter)
     for item in items:
-        if item.delimiter == ")" and item.line - 1 < count:
+        holder, first, last, delimiter = spans.get(item.list, (item.parent, item.line, item.end, item.delimiter))
+        spans[item.list] = (holder, first, max(last, item.end), delimiter)
+    kept: set[int] = set()
+    ordered = sorted((span for span in spans.items() if span[1][3] in ".)"), key=lambda span: span[1][1])
+    for (one, (holder, _, last, mark)), (other, (holder2, first2, _, mark2)) in pairwise(ordered):
+        between = lines[last : first2 - 1]
+        if holder == holder2 and mark != mark2 and not any(line.strip() for line in between):
+            kept.add(one if mark == ")" else other)
+    found: list[ListItem | None] = [None] * len(lines)
+    for item in items:
+        if item.delimiter == ")" and item.list not in kept and item.line - 1 < len(lines):
             found[item.line - 1] = item
     return found
 

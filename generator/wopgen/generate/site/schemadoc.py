@@ -132,6 +132,8 @@ def type_of(node: Any, link: RefLinker, enum: bool = True) -> str:
         if isinstance(node.get(combinator), list):
             base = _plain_type(node)
             named = [_branch_type(part, link, base) for part in node[combinator]]
+            if len(set(named)) < len(named):  # branches alike in words: say what each asks of its members too
+                named = [_branch_type(part, link, base, members=True) for part in node[combinator]]
             if combinator == "allOf":  # a part that adds only conditions or notes says nothing of the type
                 named = [name for name in named if name]
             else:  # several asks of one branch are kept apart from the other branches
@@ -153,18 +155,18 @@ def type_of(node: Any, link: RefLinker, enum: bool = True) -> str:
     return base or "any"
 
 
-def _branch_type(part: Any, link: RefLinker, base: str) -> str:
+def _branch_type(part: Any, link: RefLinker, base: str, members: bool = False) -> str:
     """A branch of a union or `allOf` in words: its title where it is an object written inline with one (the
     section's forms show its members under that title); where it names no type of its own inside a holder
     of type `base`, what it asks of a value of that type (`with `id``, `one of ...`, `matching ...`; "" when
-    it asks nothing but conditions); else its type."""
+    it asks nothing but conditions; with `members`, what it asks of each member too); else its type."""
     if isinstance(part, Mapping) and "$ref" not in part and isinstance(part.get("properties"), Mapping):
         title = part.get("title")
         if isinstance(title, str) and title:
             return title
-    if base and isinstance(part, Mapping) and not _TYPED.intersection(part):
-        asks = _asks(part)
-        if asks is not None:
+    if isinstance(part, Mapping) and not _TYPED.intersection(part):
+        asks = _asks(part, link, members)
+        if asks == [] or (asks is not None and base):  # nothing asked but conditions: "" whatever the holder
             return "; ".join(asks)
     return type_of(part, link)
 
@@ -179,11 +181,15 @@ _SILENT = frozenset(
 )
 
 
-def _asks(part: Mapping[str, Any]) -> list[str] | None:
-    """What a branch naming no type asks of a value, phrase by phrase; None when it holds a keyword not told
-    here (it is then typed as before)."""
+def _asks(part: Mapping[str, Any], link: RefLinker, members: bool = False) -> list[str] | None:
+    """What a branch naming no type asks of a value, phrase by phrase (with `members`, the type of each member
+    it writes too); None when it holds a keyword not told here (it is then typed as before)."""
     asks: list[str] = []
-    rest = {key: value for key, value in part.items() if key not in _SILENT and not key.startswith("x-")}
+    rest = {
+        key: value
+        for key, value in part.items()
+        if isinstance(key, str) and key not in _SILENT and not key.startswith("x-")
+    }
     required = rest.pop("required", None)
     if required is not None:
         if not _names(required):
@@ -191,10 +197,16 @@ def _asks(part: Mapping[str, Any]) -> list[str] | None:
         asks.append("with " + _names(required))
     properties = rest.pop("properties", None)
     if properties is not None:
-        if not isinstance(properties, Mapping):
+        if not isinstance(properties, Mapping) or not _names(list(properties)):
             return None
-        if required is None and properties:  # the members its form lists, none of them required
+        if required is None:  # the members its form lists, none of them required
             asks.append("may have " + _names(list(properties)))
+        if members:  # what it asks of a member (a tag's `const`, a type) may be all that sets branches apart
+            asks.extend(
+                f"`{name}`: {type_of(member, link)}"
+                for name, member in properties.items()
+                if member is not True and member != {}
+            )
     if "not" in rest:
         negated = rest.pop("not")
         if not (isinstance(negated, Mapping) and set(negated) == {"required"} and _names(negated["required"])):
@@ -203,7 +215,7 @@ def _asks(part: Mapping[str, Any]) -> list[str] | None:
         asks.append(("without all of " if several else "without ") + _names(negated["required"]))
     if "enum" in rest:
         values = rest.pop("enum")
-        if not isinstance(values, list):
+        if not isinstance(values, list) or not values:
             return None
         asks.append("one of " + ", ".join(literal(v) for v in values))
     if "const" in rest:

@@ -36,7 +36,7 @@ def first_sentence(text: str) -> str:
 
 
 # The text before a `. ` ends with an abbreviation, not a sentence.
-_ABBREVIATION = re.compile(r"(?:^|\s)(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp)\.$", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"(?<![\w.])(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp)\.$", re.IGNORECASE)
 
 
 def _data(site: SiteContext, path: str) -> dict[str, Any]:
