@@ -351,8 +351,7 @@ def _object_form(node: Mapping[str, Any]) -> Any:
         if not isinstance(branches, list):
             continue
         objects = [b for b in branches if isinstance(b, Mapping) and "$ref" not in b and "properties" in b]
-        others = [b for b in branches if not any(b is o for o in objects)]
-        if len(objects) == 1 and all(_of_another_type(other) for other in others):
+        if len(objects) == 1 and all(b is objects[0] or _of_another_type(b) for b in branches):
             return objects[0]
     return node
 

@@ -220,13 +220,8 @@ def _asks(part: Mapping[str, Any], link: RefLinker, members: bool = False) -> li
         asks.append("one of " + ", ".join(literal(v) for v in values))
     if "const" in rest:
         asks.append(f"const {literal(rest.pop('const'))}")
-    pattern = rest.pop("pattern", None)
-    if pattern is not None:
-        asks.append(
-            f"matching `{pattern}`"
-            if isinstance(pattern, str) and _code_safe(pattern)
-            else f"matching {literal(pattern)}"
-        )
+    if "pattern" in rest:
+        asks.append(f"matching {_pattern(rest.pop('pattern'))}")
     if not set(rest) <= set(_CONSTRAINTS):
         return None
     if rest:
@@ -262,12 +257,7 @@ def constraints_of(node: Any) -> str:
     for key in _CONSTRAINTS:
         if key in node:
             value = node[key]
-            # A pattern as written, not as a JSON string (which doubles its backslashes), where a code span can
-            # hold it.
-            shown = (
-                f"`{value}`" if key == "pattern" and isinstance(value, str) and _code_safe(value) else literal(value)
-            )
-            parts.append(f"{key} {shown}")
+            parts.append(f"{key} {_pattern(value) if key == 'pattern' else literal(value)}")
     if node.get("additionalProperties") is False:
         parts.append("closed (no other members)")
     conditions = _conditions(node)
@@ -281,6 +271,11 @@ def _conditions(node: Mapping[str, Any]) -> int:
     parts = node.get("allOf")
     own = [node, *(part for part in parts if isinstance(part, Mapping))] if isinstance(parts, list) else [node]
     return sum(1 for part in own if "if" in part)
+
+
+def _pattern(value: Any) -> str:
+    """A pattern as written, not as a JSON string (which doubles its backslashes), where a code span can hold it."""
+    return f"`{value}`" if isinstance(value, str) and _code_safe(value) else literal(value)
 
 
 def _code_safe(text: str) -> bool:
