@@ -205,8 +205,11 @@ class SitePaths:
 
     def repository_url(self, repo_path: str) -> str | None:
         """The URL where the repository shows its file (or folder) `repo_path`; None without a repository, or
-        when the corpus has no such path (a link `check` reports as broken) or it lies outside the root."""
-        if self.repository is None or repo_path.startswith("..") or _norm(repo_path) == ".":
+        when the corpus has no such path (a link `check` reports as broken), or it is absolute, a URL or
+        outside the root."""
+        if self.repository is None or repo_path.startswith(("..", "/")) or "://" in repo_path:
+            return None
+        if _norm(repo_path) == ".":
             return None
         if not self.corpus.exists(repo_path):
             return None

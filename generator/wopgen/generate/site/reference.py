@@ -102,7 +102,7 @@ def _repository_file(site: SiteContext, path: str) -> str:
     href = site.paths.href_to(SECURITY, path)
     if href:
         return f"[`{path}`]({href})"
-    shown = None if path.startswith("/") or "://" in path else site.paths.repository_url(path)
+    shown = site.paths.repository_url(path)
     return f"[`{path}`]({shown})" if shown else f"`{path}`"
 
 
