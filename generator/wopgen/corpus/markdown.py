@@ -14,9 +14,8 @@ import re
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -448,7 +447,8 @@ _LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
 
 def _list_items(tokens: Sequence[Token], lines: list[str]) -> list[ListItem]:
     """Every list item of the page, outer items before the items of their content, in page order."""
-    found: list[dict[str, Any]] = []
+    found: list[ListItem] = []
+    blocks: dict[int, list[tuple[int, int]]] = {}  # each item's blocks after its first line
     holding: list[tuple[int, int]] = []  # (item index, the item's token level) for the items open here
     lists: list[int] = []  # the index of the first item of each list open here
     paragraph_end = -1  # the line after the last paragraph opened
@@ -456,9 +456,9 @@ def _list_items(tokens: Sequence[Token], lines: list[str]) -> list[ListItem]:
     for index, token in enumerate(tokens):
         kind = token.type
         if holding and token.map is not None and token.nesting >= 0 and token.level == holding[-1][1] + 1:
-            item = found[holding[-1][0]]
-            if token.map[0] + 1 > item["line"] and kind not in _LIST_OPEN:
-                item["blocks"].append((token.map[0] + 1, token.map[1]))
+            holder = holding[-1][0]
+            if token.map[0] + 1 > found[holder].line and kind not in _LIST_OPEN:
+                blocks.setdefault(holder, []).append((token.map[0] + 1, token.map[1]))
         if kind in _LIST_OPEN:
             previous = tokens[index - 1] if index else None
             follows_paragraph = (
@@ -471,23 +471,21 @@ def _list_items(tokens: Sequence[Token], lines: list[str]) -> list[ListItem]:
             paragraph_end = token.map[1]
         elif kind == "list_item_open" and token.map is not None:
             line = lines[token.map[0]] if token.map[0] < len(lines) else ""
-            first = lists[-1] == len(found)
             found.append(
-                {
-                    "line": token.map[0] + 1,
-                    "end": token.map[1],
-                    "column": len(line) - len(line.lstrip(" ")),
-                    "parent": holding[-1][0] if holding else -1,
-                    "list": lists[-1],
-                    "delimiter": token.markup,
-                    "blocks": [],
-                    "interrupts": first and follows_paragraph,
-                }
+                ListItem(
+                    line=token.map[0] + 1,
+                    end=token.map[1],
+                    column=len(line) - len(line.lstrip(" ")),
+                    parent=holding[-1][0] if holding else -1,
+                    list=lists[-1],
+                    delimiter=token.markup,
+                    interrupts=lists[-1] == len(found) and follows_paragraph,
+                )
             )
             holding.append((len(found) - 1, token.level))
         elif kind == "list_item_close" and holding:
             holding.pop()
-    return [ListItem(**{**item, "blocks": tuple(item["blocks"])}) for item in found]
+    return [replace(item, blocks=tuple(blocks[n])) if n in blocks else item for n, item in enumerate(found)]
 
 
 def _link_text(children: Sequence[Token], opening: int) -> str:

@@ -78,14 +78,17 @@ def for_the_site(lines: list[str], items: Sequence[ListItem]) -> list[str]:
             wanted = at + _INDENT + max(0, indent - content)  # kept as far past the content column as written
             if indent < wanted:
                 _move(shift, first - 1, last, wanted - indent)
+    renumbered = _renumbered(items, lines)
     out = []
     for number, line in enumerate(lines):
+        if number in renumbered:
+            line = _numbered(line)
         if line.strip() and shift[number]:
             line = " " * shift[number] + line
         if number in blank_before:
             line = "\n" + line
         out.append(line)
-    return [_numbered(line, item) for line, item in zip(out, _delimiters(items, lines), strict=True)]
+    return out
 
 
 def _content_offset(line: str, item: ListItem) -> int:
@@ -104,9 +107,9 @@ def _move(shift: list[int], first: int, last: int, by: int) -> None:
         shift[number] += by
 
 
-def _delimiters(items: Sequence[ListItem], lines: list[str]) -> list[ListItem | None]:
-    """The item whose `1)` is written `1.` on each line, else None: every item of a `)` list, but for a list
-    that meets an ordered list of `.` items with only blank lines between, which the change would join."""
+def _renumbered(items: Sequence[ListItem], lines: list[str]) -> set[int]:
+    """The lines (0-based) whose `1)` is written `1.`: the items of every `)` list, but for a list that meets an
+    ordered list of `.` items with only blank lines between, which the change would join."""
     spans: dict[int, tuple[int, int, int, str]] = {}  # list -> (holder, first line, last line, delimiter)
     for item in items:
         holder, first, last, delimiter = spans.get(item.list, (item.parent, item.line, item.end, item.delimiter))
@@ -117,20 +120,13 @@ def _delimiters(items: Sequence[ListItem], lines: list[str]) -> list[ListItem | 
         between = lines[last : first2 - 1]
         if holder == holder2 and mark != mark2 and not any(line.strip() for line in between):
             kept.add(one if mark == ")" else other)
-    found: list[ListItem | None] = [None] * len(lines)
-    for item in items:
-        if item.delimiter == ")" and item.list not in kept and item.line - 1 < len(lines):
-            found[item.line - 1] = item
-    return found
+    return {item.line - 1 for item in items if item.delimiter == ")" and item.list not in kept}
 
 
-def _numbered(line: str, item: ListItem | None) -> str:
-    """`line` with the `)` after its item's number written `.`."""
-    if item is None:
-        return line
-    body = line.lstrip("\n ")
-    lead = line[: len(line) - len(body)]
+def _numbered(line: str) -> str:
+    """`line`, an item's, with the `)` after its number written `.`."""
+    body = line.lstrip(" ")
     digits = len(body) - len(body.lstrip("0123456789"))
     if not digits or body[digits : digits + 1] != ")":
         return line
-    return lead + body[:digits] + "." + body[digits + 1 :]
+    return line[: len(line) - len(body)] + body[:digits] + "." + body[digits + 1 :]
