@@ -315,61 +315,6 @@ def _pointed_at_other(found: list[SchemaObject]) -> list[str]:
     return [t for i, t in enumerate(ordered) if not any(t.startswith(o + "/") for o in ordered[:i])]
 
 
-def inline_properties(node: Any, depth: int) -> Iterator[tuple[str, Any, bool]]:
-    """(dotted name, subschema, whether required) for each property written inline in `node`, without
-    following any `$ref`: members of a nested object as `a.b`, of an array of inline objects as
-    `a[].b`, down to `depth` levels (a property holding a `$ref` is listed but not entered). A member
-    that is an object or a value of other types (`oneOf: [{"type": "null"}, {"type": "object", ...}]`)
-    is entered through its one object branch: `a.b` is a member of `a` where `a` is an object."""
-
-    def visit(at: Any, prefix: str, level: int) -> Iterator[tuple[str, Any, bool]]:
-        properties = at.get("properties") if isinstance(at, Mapping) else None
-        if not isinstance(properties, Mapping):
-            return
-        required = at.get("required")
-        needed = set(required) if isinstance(required, list) else set()
-        for name, child in properties.items():
-            full = f"{prefix}{name}"
-            yield full, child, name in needed
-            if level + 1 >= depth or not isinstance(child, Mapping) or "$ref" in child:
-                continue
-            yield from visit(_object_form(child), f"{full}.", level + 1)
-            items = child.get("items")
-            if isinstance(items, Mapping) and "$ref" not in items:
-                yield from visit(_object_form(items), f"{full}[].", level + 1)
-
-    return visit(node, "", 0)
-
-
-def _object_form(node: Mapping[str, Any]) -> Any:
-    """Where `node` declares no members itself, the one branch of its `oneOf`/`anyOf` that is an object written
-    inline, when every other branch is of another type (`null`, `boolean`...); else `node`."""
-    if "properties" in node:
-        return node
-    for keyword in ("oneOf", "anyOf"):
-        branches = node.get(keyword)
-        if not isinstance(branches, list):
-            continue
-        objects = [b for b in branches if isinstance(b, Mapping) and "$ref" not in b and "properties" in b]
-        if len(objects) == 1 and all(b is objects[0] or _of_another_type(b) for b in branches):
-            return objects[0]
-    return node
-
-
-# What may give a branch an object of its own beside its `type`.
-_COMPOSING = frozenset({"$ref", "$dynamicRef", "oneOf", "anyOf", "allOf", "if", "properties"})
-
-
-def _of_another_type(branch: Any) -> bool:
-    """Whether a union branch takes no object: it states a type without `object` and nothing that could lead
-    to one."""
-    if not isinstance(branch, Mapping) or _COMPOSING.intersection(branch):
-        return False
-    kind = branch.get("type")
-    kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else None
-    return kinds is not None and "object" not in kinds
-
-
 def _child_position(draft: Draft, position: Position, key: str) -> Position:
     if position is Position.DATA:
         return Position.DATA
