@@ -1,7 +1,8 @@
 """The Markdown reader's shortcuts read every page exactly as markdown-it does without them.
 
 The reader's parser tries at each line only the block rules the line's first character can open,
-and runs the inline parser only on headings and on text that can hold a link. Both are checked
+and runs the inline parser only on headings and on text that can hold a link; a page's list items
+are read only when some line could open one. Each is checked
 here against markdown-it as it comes: the same block tokens (types, lines, content, nesting) and
 the same reading (`MarkdownDoc`) on random pages built line by line from every kind of block
 opener under every kind of container and indent, on random pages of links, and on every Markdown
@@ -10,6 +11,7 @@ file of the repository and of the published corpus.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from wopgen.corpus import markdown
-from wopgen.corpus.markdown import _dispatch_block_rules, _parser, _read, parse_markdown
+from wopgen.corpus.markdown import _dispatch_block_rules, _list_items, _parser, _read, _tokens, parse_markdown
 
 REPO = Path(__file__).resolve().parents[2]
 EXTERNAL = REPO.parent / "shared" / "external"
@@ -134,6 +136,11 @@ block_pages = st.tuples(st.lists(lines, max_size=30), st.sampled_from(("\n", "\r
     lambda parts: parts[1].join(parts[0]) + ("\n" if parts[2] else "")
 )
 
+# Pages of those lines with every line end the reader knows (CR alone too).
+any_end_pages = st.tuples(st.lists(lines, max_size=30), st.sampled_from(("\n", "\r\n", "\r"))).map(
+    lambda parts: parts[1].join(parts[0])
+)
+
 WORDS = ("see", "the *spec*", "`x`", "`[a](code.md)`", "Über", "a\\[b", "x]", "[", "]", "(", "<https://e.org>")
 LINKS = (
     "[t](a.md)",
@@ -212,6 +219,27 @@ def test_the_reader_reads_link_pages_as_without_shortcuts(text: str) -> None:
     assert parse_markdown("p.md", text) == _read(PLAIN, "p.md", text), text
 
 
+def _all_items(text: str) -> list[markdown.ListItem]:
+    """The page's list items read from markdown-it as it comes, whatever its lines look like."""
+    doc = parse_markdown("p.md", text)
+    return _list_items(_tokens(PLAIN, doc), doc.lines)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=any_end_pages)
+def test_list_items_are_skipped_only_on_pages_without_any(text: str) -> None:
+    assert parse_markdown("p.md", text).list_items == _all_items(text), text
+
+
+def test_a_filter_blind_to_cr_line_ends_would_be_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison has teeth: a filter that starts lines only after LF skips a list after a CR."""
+    text = "Intro\r\r- item\r"
+    assert len(parse_markdown("p.md", text).list_items) == 1 == len(_all_items(text))
+    monkeypatch.setattr(markdown, "_ITEM_LINE", re.compile(r"^[ \t>]*(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)", re.M))
+    assert parse_markdown("p.md", text).list_items == []
+    assert parse_markdown("p.md", "Intro\n\n- item\n").list_items != []
+
+
 def test_a_wrong_opener_would_be_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison has teeth: a dispatch that forgot `+` opens a list misreads `+ item`."""
     monkeypatch.setitem(markdown._OPENERS, "list", "*-0123456789")
@@ -263,4 +291,6 @@ def _markdown_files() -> list[Path]:
 def test_every_markdown_file_reads_as_without_shortcuts(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert _same_tokens(text)
-    assert parse_markdown(str(path), text) == _read(PLAIN, str(path), text)
+    doc = parse_markdown(str(path), text)
+    assert doc == _read(PLAIN, str(path), text)
+    assert doc.list_items == _list_items(_tokens(PLAIN, doc), doc.lines)

@@ -34,6 +34,9 @@ _RFC = re.compile(
 )
 _FOLLOWING = re.compile(r"0\d{3}")
 _NEWLINE = re.compile(r"\r\n?|\n")
+# A line that may open a list item: a bullet, or up to 9 digits and `.` or `)`, then a space, a tab or the
+# line's end, after any spaces, tabs and `>` of the containers around it. Lines end at LF, CRLF or CR.
+_ITEM_LINE = re.compile(r"(?:^|(?<=\r))[ \t>]*(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t\r]|$)", re.M)
 # `[text][label]` or `[text][]` left as text: the label has no definition (a defined one is a link).
 _UNDEFINED = re.compile(r"\[([^\[\]\n]+)\]\[([^\[\]\n]*)\]")
 # attr_list on a heading: `## Title {#id}` or `## Title {: #id .class }`.
@@ -115,7 +118,6 @@ class MarkdownDoc:
     tasks: list[TaskItem] = field(default_factory=list)
     rfc_mentions: list[RfcMention] = field(default_factory=list)
     code_lines: set[int] = field(default_factory=set)
-    list_items: list[ListItem] = field(default_factory=list)
 
     @cached_property
     def lines(self) -> list[str]:
@@ -126,6 +128,16 @@ class MarkdownDoc:
     def front_matter(self) -> FrontMatter | None:
         """The page's front matter, as the site reads it (None when there is none)."""
         return read_front_matter(self.text)
+
+    @cached_property
+    def list_items(self) -> list[ListItem]:
+        """Every list item of the page, outer items before the items of their content, in page order.
+
+        Read on first use, by parsing the page again: only the site asks for them, and a page with no line
+        that could open an item (a marker after any indent or `>`) has none."""
+        if not _ITEM_LINE.search(self.text):
+            return []
+        return _list_items(_tokens(_PARSER, self), self.lines)
 
     @property
     def front_matter_lines(self) -> int:
@@ -514,13 +526,18 @@ def parse_markdown(path: str, text: str) -> MarkdownDoc:
     return _read(_PARSER, path, text)
 
 
+def _tokens(parser: MarkdownIt, doc: MarkdownDoc) -> list[Token]:
+    """The page's tokens. Front matter the site takes off the page is read as the blank lines it leaves:
+    the page's Markdown keeps its line numbers."""
+    front = doc.front_matter_lines
+    return parser.parse("\n" * front + "\n".join(doc.lines[front:]) if front else doc.text, {})
+
+
 def _read(parser: MarkdownIt, path: str, text: str) -> MarkdownDoc:
     doc = MarkdownDoc(path=path, text=text)
     lines = doc.lines
     front = doc.front_matter_lines
-    # Front matter the site takes off the page is read as the blank lines it leaves: the page's
-    # Markdown keeps its line numbers.
-    tokens = parser.parse("\n" * front + "\n".join(lines[front:]) if front else text, {})
+    tokens = _tokens(parser, doc)
     raw_headings: list[tuple[int, str, str, str | None, int]] = []
     block_line = 0
     for index, token in enumerate(tokens):
@@ -540,7 +557,6 @@ def _read(parser: MarkdownIt, path: str, text: str) -> MarkdownDoc:
                 shown, _ = _attr_id(shown)
                 plain, anchor = _attr_id(plain)
                 raw_headings.append((int(previous.tag[1]), shown, plain, anchor, block_line + 1))
-    doc.list_items = _list_items(tokens, lines)
     used = {anchor for *_, anchor, _ in raw_headings if anchor}
     for level, shown, plain, anchor, line in raw_headings:
         slug = anchor if anchor else _unique(slugify(plain), used)

@@ -16,7 +16,6 @@ from typing import Any
 from wopgen.corpus.markdown import (
     Heading,
     Link,
-    ListItem,
     MarkdownDoc,
     RfcMention,
     TaskItem,
@@ -34,16 +33,12 @@ def to_entry(doc: MarkdownDoc) -> list[Any]:
         [[t.checked, t.text, t.line] for t in doc.tasks],
         [[m.number, m.line, m.col] for m in doc.rfc_mentions],
         sorted(doc.code_lines),
-        [
-            [i.line, i.end, i.column, i.parent, i.list, i.delimiter, [list(b) for b in i.blocks], i.interrupts]
-            for i in doc.list_items
-        ],
     ]
 
 
 def from_entry(path: str, text: str, entry: list[Any]) -> MarkdownDoc:
     """The page `to_entry` described; raises ValueError or TypeError on an entry of another shape."""
-    headings, links, undefined, tasks, mentions, code, items = entry
+    headings, links, undefined, tasks, mentions, code = entry
     return MarkdownDoc(
         path=path,
         text=text,
@@ -53,12 +48,6 @@ def from_entry(path: str, text: str, entry: list[Any]) -> MarkdownDoc:
         tasks=[TaskItem(_bool(a), _str(b), _int(c)) for a, b, c in tasks],
         rfc_mentions=[RfcMention(_int(a), _int(b), _int(c)) for a, b, c in mentions],
         code_lines={_int(n) for n in code},
-        list_items=[
-            ListItem(
-                _int(a), _int(b), _int(c), _int(d), _int(e), _str(f), tuple((_int(x), _int(y)) for x, y in g), _bool(h)
-            )
-            for a, b, c, d, e, f, g, h in items
-        ],
     )
 
 
