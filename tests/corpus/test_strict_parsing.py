@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +19,7 @@ from support.helpers import hits
 from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.corpus.documents import ParseError as YamlLoadError
-from wopgen.corpus.documents import parse_json, parse_yaml
+from wopgen.corpus.documents import parse_json, parse_yaml, yaml_too_deep
 
 OPS = "spec/api/operations.yaml"
 
@@ -140,3 +142,36 @@ def test_a_nul_byte_in_yaml_is_a_parse_error_at_its_line() -> None:
     with pytest.raises(YamlLoadError) as caught:
         parse_yaml("a.yaml", "a: 1\nb: \x00\n")
     assert caught.value.line == 2
+
+
+# Run in a process of their own: without the guard, libyaml's recursion in C kills the process.
+_DEEP = """
+import sys
+from wopgen.corpus.documents import ParseError, parse_yaml
+from wopgen.corpus.front_matter import read_front_matter
+text = "x: " + "[" * 50000 + "]" * 50000 + "\\n"
+try:
+    parse_yaml("deep.yaml", text)
+except ParseError as exc:
+    print("yaml", exc.line, exc.col, exc)
+found = read_front_matter("---\\n" + text + "---\\n# Title\\n")
+print("front", found.line, found.col, found.problem)
+"""
+
+
+def test_yaml_nested_deeper_than_libyaml_can_build_is_refused_not_fatal() -> None:
+    done = subprocess.run([sys.executable, "-c", _DEEP], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == [
+        "yaml 1 10003 YAML nested more than 10,000 levels deep; flatten the structure",
+        "front 2 10003 nests more than 10,000 levels deep",
+    ]
+
+
+def test_many_brackets_that_do_not_nest_deep_are_read() -> None:
+    flat = parse_yaml("flat.yaml", "x: [" + ", ".join(["[1]"] * 6000) + "]\n")
+    assert len(flat.data["x"]) == 6000
+    assert yaml_too_deep("x: " + "[" * 9999 + "]" * 9999) is None  # the mapping and 9,999 lists: at the limit
+    assert yaml_too_deep("x: " + "[" * 10000 + "]" * 10000) == (1, 10003)
+    assert yaml_too_deep("- " * 10000 + "a\n") is None
+    assert yaml_too_deep("- " * 10001 + "a\n") == (1, 20001)  # block sequences nest too

@@ -479,7 +479,41 @@ class YamlDoc:
     duplicates: list[DuplicateKey] = field(default_factory=list)
 
 
+# libyaml builds a document's nodes by recursion in C: a document nested some 50,000 levels deep (100 KB
+# of `[`) overflows the C stack and kills the process before any Python guard runs (20,000 levels are
+# still built). Nothing in a corpus nests anywhere near this deep, and Python's own limits refuse far
+# less already, with a finding.
+MAX_YAML_DEPTH = 10_000
+# Levels that more indentation alone opens: each needs a line indented more than the one before, so d of
+# them take at least d * (d - 1) / 2 characters, and a file holds at most MAX_FILE_BYTES (8 MiB).
+_INDENTED_LEVELS = 4096
+
+
+def yaml_too_deep(text: str) -> tuple[int, int] | None:
+    """(line, column), 1-based, where the YAML stream `text` nests past MAX_YAML_DEPTH; None when it does
+    not (or cannot be parsed: the loader then says why). The parser's events are read one by one, which
+    takes no recursion, and only where the text could nest so deep: every level opens with a `[`, `{`,
+    `-` or `?`, or with more indentation (`_INDENTED_LEVELS`)."""
+    if sum(text.count(c) for c in "[{-?") + _INDENTED_LEVELS <= MAX_YAML_DEPTH:
+        return None
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    return event.start_mark.line + 1, event.start_mark.column + 1
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return None
+    return None
+
+
 def parse_yaml(path: str, text: str) -> YamlDoc:
+    deep = yaml_too_deep(text)
+    if deep is not None:
+        raise ParseError(f"YAML nested more than {MAX_YAML_DEPTH:,} levels deep; flatten the structure", *deep)
     try:
         loader = _Loader(text)  # its reader refuses control characters right away
     except yaml.reader.ReaderError as exc:

@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from wopgen.corpus.documents import MAX_YAML_DEPTH, yaml_too_deep
+
 YAML = "yaml"
 MULTIMARKDOWN = "multimarkdown"
 
@@ -69,10 +71,15 @@ def read_front_matter(text: str) -> FrontMatter | None:
     from mkdocs.utils import meta
 
     source = _NEWLINE.sub("\n", text)
+    block = meta.YAML_RE.match(source)
+    deep = yaml_too_deep(block.group(1)) if block is not None else None
+    if deep is not None:  # mkdocs' reader would take the process down with it (see MAX_YAML_DEPTH)
+        return FrontMatter(
+            YAML, 0, problem=f"nests more than {MAX_YAML_DEPTH:,} levels deep", line=1 + deep[0], col=deep[1]
+        )
     rest, data = meta.get_data(source)
     taken = source[: len(source) - len(rest)]  # what mkdocs took off the page (it returns the rest of it)
     count = taken.count("\n") + (1 if taken and not taken.endswith("\n") else 0)
-    block = meta.YAML_RE.match(source)
     if block is not None:
         if count:
             keys, duplicates = _keys(block.group(1), 2)
