@@ -502,7 +502,8 @@ def yaml_too_deep(text: str) -> tuple[int, int] | None:
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_YAML_DEPTH:
-                    return event.start_mark.line + 1, event.start_mark.column + 1
+                    mark = event.start_mark
+                    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:
