@@ -233,3 +233,31 @@ def test_a_malformed_envelope_required_is_refused_by_the_library_not_a_crash(mak
 
     with pytest.raises(ModelsError, match="refused the schemas"):
         generate_models(load(make_corpus(bad_required)))
+
+
+def test_a_schema_nested_past_the_recursion_limit_is_an_error_not_a_traceback(make_corpus: Any) -> None:
+    from wopgen.corpus import load
+    from wopgen.generate.models import ModelsError
+
+    def deep(files: dict[str, Any]) -> None:
+        node: dict[str, Any] = {"type": "string"}
+        for _ in range(900):  # valid JSON Schema, which `check` takes
+            node = {"type": "array", "items": node}
+        files["schemas/run-event.schema.json"]["properties"]["deep"] = node
+
+    with pytest.raises(ModelsError, match="nests too deeply for the models"):
+        generate_models(load(make_corpus(deep)))
+
+
+def test_the_librarys_words_in_an_error_are_bounded(make_corpus: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import datamodel_code_generator
+
+    from wopgen.corpus import load
+    from wopgen.generate.models import ModelsError
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise ValueError("validation error " + "x" * 1_000_000)
+
+    monkeypatch.setattr(datamodel_code_generator, "generate", refuse)
+    with pytest.raises(ModelsError, match=r"refused the schemas: validation error x+… \(998,017 more characters\)$"):
+        generate_models(load(make_corpus()))

@@ -398,7 +398,9 @@ def _run_generator(files: dict[str, Any], folder: Path) -> dict[tuple[str, ...],
         try:
             result = generate(folder, config=generator_config())
         except Exception as exc:  # the library raises many kinds; all mean "cannot generate"
-            raise ModelsError(f"datamodel-code-generator {GENERATOR_VERSION} refused the schemas: {exc}") from None
+            raise ModelsError(
+                f"datamodel-code-generator {GENERATOR_VERSION} refused the schemas: {_shortened(str(exc))}"
+            ) from None
     if not isinstance(result, dict):
         raise ModelsError("datamodel-code-generator returned a single module; expected one per schema")
     return {tuple(key): strict_fields(root_fields_repaired(text), len(key)) for key, text in result.items()}
@@ -432,6 +434,15 @@ def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list
 
 
 _LIBRARY_INIT = ("__init__.py",)
+# How much of the library's own words an error keeps: it may quote the schemas it read at length (1.6 MB
+# for a schema nested 300 deep).
+_MOST_QUOTED = 2000
+
+
+def _shortened(text: str) -> str:
+    return (
+        text if len(text) <= _MOST_QUOTED else f"{text[:_MOST_QUOTED]}… ({len(text) - _MOST_QUOTED:,} more characters)"
+    )
 
 
 def _ruff() -> str:
@@ -640,6 +651,16 @@ def generate_models(
         raise ModelsSettingsError(
             f"[tool.wopgen] models-package {package!r} is not a Python package name (letters, digits, _; not a keyword)"
         )
+    try:
+        return _package(corpus, package, warnings)
+    except RecursionError:  # the rewrites and the warnings walk a schema by recursion, as the library does
+        raise ModelsError(
+            "a schema nests too deeply for the models (past Python's recursion limit); flatten it with $defs and "
+            "$ref, or leave it out with [tool.wopgen] exclude"
+        ) from None
+
+
+def _package(corpus: Corpus, package: str, warnings: list[Diagnostic] | None) -> dict[str, str]:
     modules, variants = _generated_modules(corpus)
     out: dict[str, str] = {}
     for key, text in sorted(modules.items()):
