@@ -5,6 +5,7 @@ and test_site_pieces for those caches' keys and damage)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -20,7 +21,7 @@ from support.site_builds import built_site, edit_kept
 from wopgen.cli import cli
 from wopgen.generate.site import converted, template_cache
 from wopgen.generate.site.build import SiteBuildError
-from wopgen.generate.site.converted import build_key
+from wopgen.generate.site.converted import build_key, corpus_file
 
 
 def test_a_second_build_converts_indexes_and_highlights_nothing_and_writes_the_same_site(
@@ -171,3 +172,12 @@ def test_a_build_removes_the_files_of_corpora_not_built_for_a_month(tmp_path: Pa
     cache.keep_pieces({"k": "<p>piece</p>"})
     cache.save()
     assert sorted(p.name for p in folder.iterdir()) == ["recent.json", "this.json"]
+
+
+def test_a_corpus_root_whose_path_is_not_utf8_has_a_cache_file(tmp_path: Path) -> None:
+    """The cache's file is named by the root's path as the file system spells it: a folder name holding a
+    byte that is not UTF-8 (`\\xff`, which Python holds as a lone surrogate) is named like any other."""
+    root = Path(os.fsdecode(bytes(tmp_path) + b"/d\xff"))
+    plain = tmp_path / "d"
+    assert corpus_file(root).endswith(".json") and corpus_file(root) != corpus_file(plain)
+    assert corpus_file(plain) == hashlib.sha256(str(plain.resolve()).encode()).hexdigest()[:32] + ".json"

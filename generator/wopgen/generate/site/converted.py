@@ -37,6 +37,7 @@ import functools
 import hashlib
 import json
 import logging
+import os
 import sys
 import time
 import types
@@ -304,8 +305,9 @@ def heard() -> Iterator[_Heard]:
 
 
 def corpus_file(root: Path) -> str:
-    """The name of a corpus's file in `folder()`."""
-    return hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:32] + ".json"
+    """The name of a corpus's file in `folder()`: a digest of the root's path as the file system spells it
+    (which need not be UTF-8)."""
+    return hashlib.sha256(os.fsencode(root.resolve())).hexdigest()[:32] + ".json"
 
 
 __all__ = [
