@@ -14,7 +14,7 @@ from wopgen.checks import invariants as invariants_check
 from wopgen.cli import cli
 from wopgen.conformance.inprocess import SECOND_KEY, in_process
 from wopgen.conformance.report import as_json, junit, text
-from wopgen.conformance.runner import run, summary
+from wopgen.conformance.runner import Result, run, summary
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.conformance.transport import Http, Reply
 from wopgen.corpus import load
@@ -208,3 +208,16 @@ def test_a_host_without_the_fixture_workflow_skips_what_needs_it(module, repo_co
     assert results["core-run-cancel"].status == "skipped"
     assert results["core-run-surface"].status == "passed" and "conformance-noop" in results["core-run-surface"].note
     assert not [r for r in results.values() if r.status == "failed"]
+
+
+def test_reports_of_a_host_answering_lone_surrogates_and_controls_print_and_parse():
+    """A host's JSON may hold `"\\ud800"` or a control character, and a finding may quote it (a path built
+    from a run id it answered): the text report still prints as UTF-8 and the JUnit report is XML."""
+    scenario = SCENARIOS[0]
+    quoted = "GET /v1/runs/\ud800\x01 answered 0"
+    results = [Result(scenario, "failed", quoted), Result(SCENARIOS[1], "passed")]
+    shown = text(results, "target")
+    assert "GET /v1/runs/\\ud800\\x01 answered 0" in shown and shown.encode("utf-8")
+    suite = ET.fromstring(junit(results, "target").encode("utf-8"))
+    assert suite.find("testcase/failure").get("message") == "GET /v1/runs/\\ud800\\x01 answered 0"
+    assert json.loads(as_json(results, "target", strict=False))["scenarios"][0]["message"] == quoted

@@ -8,6 +8,7 @@ kind of file `--report` replaces.
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -46,7 +47,7 @@ def text(results: list[Result], target: str, refused_redirects: list[str] | None
     for refused in refused_redirects or []:
         lines.append(f"  refused redirect: {refused}")
     lines.append(headline(results))
-    return "\n".join(lines) + "\n"
+    return _printable("\n".join(lines) + "\n", _CONTROLS)
 
 
 def as_json(results: list[Result], target: str, strict: bool, refused_redirects: list[str] | None = None) -> str:
@@ -82,7 +83,23 @@ def junit(results: list[Result], target: str) -> str:
         elif r.status == SKIPPED:
             ET.SubElement(case, "skipped", message=r.message)
     ET.indent(suite)
-    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+    return _printable(ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n", _NOT_XML)
+
+
+# What a report never writes as it is, though a finding may quote it from a host's answer (a path built
+# from a run id the host chose): on a terminal, the control characters (ESC starts a command to it, CR
+# overwrites the line) but tab and the report's own line ends; in XML 1.0, those it cannot hold even
+# escaped. Each is written as its Python escape (`\\x1b`).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _printable(text: str, unwritten: re.Pattern[str]) -> str:
+    """`text` with each character `unwritten` matches and each lone surrogate written as its escape. A
+    host's JSON may hold `"\\ud800"`, which no UTF-8 output can. The JSON report needs none of this:
+    it escapes every such character itself."""
+    text = unwritten.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def is_report(path: Path) -> bool:
