@@ -28,7 +28,9 @@ def hostile(files: dict[str, Any]) -> None:
     files[RFC] = (
         text + f'\nBody with {SCRIPT} inline.\n\n<iframe src="https://evil.example"></iframe>\n\n`{SCRIPT}` in code.\n'
     )
-    files["spec/v1/overview.md"] += '\n<div onclick="x()">raw</div>\n'
+    overview = files["spec/v1/overview.md"] + '\n<div onclick="x()">raw</div>\n'
+    # A page's H1 is its title on the home page and in the navigation too, which mkdocs shows as written.
+    files["spec/v1/overview.md"] = overview.replace("# Overview", "# Overview <img src=v onerror=alert(4)> & more", 1)
     files["schemas/thing.schema.json"]["description"] = "A thing <img src=y onerror=alert(3)>."
 
 
@@ -44,6 +46,7 @@ def test_rfc_titles_cells_and_bodies_are_escaped(make_corpus: Callable[..., Path
     text = text.replace(f"`{SCRIPT}`", "")
     assert "<script>" not in text and "<img src=" not in text and "<iframe" not in text and "<div onclick" not in text
     assert "&lt;script>" in text or "&lt;script&gt;" in text
+    assert "Overview &lt;img src=v onerror=alert(4)&gt; &amp; more: spec/v1/overview.md" in text  # the nav
 
 
 def test_raw_html_is_published_when_the_setting_allows_it(make_corpus: Callable[..., Path]) -> None:
@@ -53,6 +56,7 @@ def test_raw_html_is_published_when_the_setting_allows_it(make_corpus: Callable[
 
     text = staged(make_corpus(allow))
     assert "<iframe" in text and "<div onclick" in text and "<img src=y" in text
+    assert "Overview <img src=v onerror=alert(4)> & more: spec/v1/overview.md" in text
 
 
 def test_escape_raw_html_leaves_code_alone() -> None:

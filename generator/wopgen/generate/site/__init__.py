@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Mapping, Sequence
+from html import escape as escape_html
 from pathlib import Path
 
 import yaml
@@ -87,8 +88,11 @@ def _spec_order(site: SiteContext) -> list[str]:
 
 
 def _title(site: SiteContext, path: str) -> str:
+    """A page's title as the home page and the navigation show it: its H1, where raw HTML is text unless
+    `[tool.wopgen.site] raw-html = true`, as it is in the page's own heading."""
     heading = site.corpus.docs[path].title
-    return heading.text if heading is not None else Path(path).stem
+    text = heading.text if heading is not None else Path(path).stem
+    return text if site.corpus.settings.site.raw_html else escape_html(text, quote=False)
 
 
 def home(site: SiteContext) -> str:
