@@ -197,6 +197,39 @@ def test_models_into_a_folder_with_other_files(make_corpus: Callable[..., Path],
     assert (out / "handwritten.py").read_text() == "keep = True\n"
 
 
+def test_api_force_never_overwrites_an_openapi_yaml_it_did_not_write(tmp_path: Path) -> None:
+    root, out = write(tmp_path / "corpus", api_files()), tmp_path / "api"
+    out.mkdir()
+    (out / "openapi.yaml").write_text("my own description\n")
+    (out / "notes.txt").write_text("notes\n")
+    result = CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(out), "--force"])
+    assert result.exit_code == 2, result.output
+    assert "would be overwritten by generated ones: openapi.yaml;" in result.output
+    assert "Traceback" not in result.output
+    assert listing(out) == ["notes.txt", "openapi.yaml"]
+    assert (out / "openapi.yaml").read_text() == "my own description\n"
+    (out / "openapi.yaml").rename(tmp_path / "kept.yaml")  # moved away: the run goes through
+    assert run("--root", str(root), "api", "--out", str(out), "--force").exit_code == 0
+    assert (out / "notes.txt").read_text() == "notes\n" and "notes.txt" not in (read_manifest(out) or set())
+    assert run("--root", str(root), "api", "--out", str(out)).exit_code == 0  # its own files: replaced
+
+
+def test_site_build_force_never_overwrites_a_page_it_did_not_write(
+    make_corpus: Callable[..., Path], tmp_path: Path
+) -> None:
+    root, out = make_corpus(), tmp_path / "site"
+    out.mkdir()
+    (out / "index.html").write_text("my hand-written page")
+    (out / "notes.txt").write_text("notes")
+    result = CliRunner().invoke(cli, ["--root", str(root), "site", "build", "--out", str(out), "--force"])
+    assert result.exit_code == 2, result.output
+    assert "1 file in it that wopgen did not write" in result.output and ": index.html;" in result.output
+    assert "Traceback" not in result.output
+    assert listing(out) == ["index.html", "notes.txt"]
+    assert (out / "index.html").read_text() == "my hand-written page"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus", "site"]  # mkdocs' folder is gone too
+
+
 def test_generators_sharing_an_out_folder_keep_each_others_files(tmp_path: Path) -> None:
     root, out = write(tmp_path / "corpus", api_files()), tmp_path / "gen"
     assert run("--root", str(root), "models", "--out", str(out)).exit_code == 0

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from wopgen.generate.writer import MANIFEST, WriteError, drift, file_refusal, write_file, write_tree
+from wopgen.generate.writer import MANIFEST, WriteError, drift, file_refusal, read_manifest, write_file, write_tree
 
 
 def test_write_then_no_drift(tmp_path):
@@ -69,3 +69,64 @@ def test_any_failure_while_writing_leaves_no_staging_folder(tmp_path):
         write_tree({"a.txt": "fine", "b.txt": "\udcff"}, out)
     assert (out / "keep.txt").read_text() == "keep\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def _listing(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes() if p.is_file() else None for p in folder.rglob("*")}
+
+
+def test_force_never_overwrites_a_foreign_file_with_a_generated_one(tmp_path):
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "index.html").write_text("my hand-written page")
+    (out / "notes.txt").write_text("notes")
+    before = _listing(out)
+    with pytest.raises(WriteError, match=r"1 file in it that wopgen did not write .*: index\.html; move it out"):
+        write_tree({"index.html": "generated", "about.html": "generated"}, out, force=True)
+    assert _listing(out) == before  # nothing written, not even the files that clash with nothing
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # and no staging folder left
+
+
+def test_a_foreign_folder_or_link_of_a_generated_name_is_refused_too(tmp_path):
+    out = tmp_path / "api"
+    (out / "openapi.yaml").mkdir(parents=True)
+    (out / "openapi.yaml/draft.yaml").write_text("mine")
+    (out / "asyncapi.yaml").symlink_to("openapi.yaml/draft.yaml")
+    with pytest.raises(WriteError, match=r"2 files .*: asyncapi\.yaml, openapi\.yaml; move them out"):
+        write_tree({"openapi.yaml": "a", "asyncapi.yaml": "b"}, out, force=True)
+    assert (out / "openapi.yaml/draft.yaml").read_text() == "mine" and (out / "asyncapi.yaml").is_symlink()
+
+
+def test_a_foreign_file_added_to_an_output_is_not_overwritten_by_a_new_generated_one(tmp_path):
+    out = tmp_path / "out"
+    write_tree({"a.py": "1\n"}, out)
+    (out / "b.py").write_text("hand\n")  # later, the corpus grows a file of that name
+    with pytest.raises(WriteError, match=r"b\.py"):
+        write_tree({"a.py": "2\n", "b.py": "generated\n"}, out)
+    assert (out / "b.py").read_text() == "hand\n" and (out / "a.py").read_text() == "1\n"
+    assert read_manifest(out) == {"a.py"}
+
+
+def test_the_refusal_names_the_first_clashes_and_counts_them_all(tmp_path):
+    out = tmp_path / "out"
+    (out / "sub").mkdir(parents=True)
+    names = ["sub/f.txt", "a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "g.txt"]
+    for name in names:
+        (out / name).write_text("mine")
+    with pytest.raises(WriteError) as refused:
+        write_tree(dict.fromkeys([*names, "new.txt"], "generated"), out, force=True)
+    message = str(refused.value)
+    assert "7 files in it that wopgen did not write" in message
+    assert ": a.txt, b.txt, c.txt, d.txt, e.txt and 2 more;" in message
+    assert all((out / name).read_text() == "mine" for name in names) and not (out / "new.txt").exists()
+
+
+def test_files_wopgen_wrote_are_still_replaced_beside_foreign_ones(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "CNAME").write_text("docs.example\n")
+    write_tree({"index.html": "1", "pkg/a.py": "1"}, out, force=True)
+    (out / "pkg/mine.py").write_text("hand\n")
+    write_tree({"index.html": "2", "pkg/a.py": "2"}, out)  # its own files, by its manifest
+    assert (out / "index.html").read_text() == "2" and (out / "pkg/a.py").read_text() == "2"
+    assert (out / "CNAME").read_text() == "docs.example\n" and (out / "pkg/mine.py").read_text() == "hand\n"

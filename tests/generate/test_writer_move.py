@@ -54,15 +54,21 @@ def earlier_output(out: Path) -> None:
     (out / "link").symlink_to("extra/keep.md")
 
 
-def foreign_files(out: Path) -> None:
-    """Files wopgen did not write where the built site has files and folders of the same names."""
+def foreign_folder(out: Path) -> None:
+    """A folder wopgen did not write where the built site has a folder of the same name."""
     out.mkdir()
-    (out / "CNAME").write_text("mine")  # a generated file of the same name wins
-    (out / "index.html").mkdir()  # a folder where a generated file goes: the file wins
-    (out / "index.html/x").write_text("x")
     (out / "notes").mkdir()  # merged with the generated folder
     (out / "notes/todo.md").write_text("mine")
     os.chmod(out / "notes", 0o700)
+
+
+def foreign_files(out: Path) -> None:
+    """Besides that folder, a file and a folder wopgen did not write where the built site has files
+    of the same names: neither may be replaced."""
+    foreign_folder(out)
+    (out / "CNAME").write_text("mine")
+    (out / "index.html").mkdir()
+    (out / "index.html/x").write_text("x")
 
 
 def both_ways(tmp_path: Path, setup: Setup, *, force: bool = False) -> tuple[object, object]:
@@ -107,10 +113,25 @@ def test_moving_leaves_what_copying_leaves(tmp_path: Path, setup: Setup) -> None
 
 
 def test_moving_beside_foreign_files_with_force_leaves_what_copying_leaves(tmp_path: Path) -> None:
-    copied, moved = both_ways(tmp_path, foreign_files, force=True)
+    copied, moved = both_ways(tmp_path, foreign_folder, force=True)
     assert isinstance(moved, dict) and moved == copied
     assert moved["CNAME"][1] == b"generated cname" and moved["index.html"][1] == b"home"
     assert moved["notes/todo.md"][1] == b"mine" and moved["notes"][0] == "dir 700"
+
+
+def test_force_never_moves_the_site_over_foreign_files_of_its_names(tmp_path: Path) -> None:
+    """`--force` keeps the files beside the output: a file or folder of someone else's where a built
+    file goes stops the run before anything is written, rather than being replaced."""
+    copied, moved = both_ways(tmp_path, foreign_files, force=True)
+    assert isinstance(moved, str) and moved == copied
+    assert "2 files in it that wopgen did not write" in moved and ": CNAME, index.html;" in moved
+    assert "choose another --out" in moved
+    for way in ("copy", "move"):
+        root = tmp_path / way
+        assert sorted(p.name for p in root.iterdir()) == ["built", "out"]  # nothing left beside
+        assert (root / "out/CNAME").read_text() == "mine" and (root / "out/index.html/x").read_text() == "x"
+        assert not (root / "out" / MANIFEST).exists()
+    assert (tmp_path / "move/built/index.html").read_text() == "home"  # the caller's folder, untouched
 
 
 def test_moving_is_refused_where_copying_is(tmp_path: Path) -> None:

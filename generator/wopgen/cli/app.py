@@ -307,9 +307,10 @@ def gated_corpus(
 force_option = click.option(
     "--force",
     is_flag=True,
-    help="Write into a folder that holds other files and no .wopgen-output manifest (they are kept). "
-    "Never allowed for the corpus root, a folder holding corpus files or a .git, or a folder inside a part "
-    "of the corpus.",
+    help="Write into a folder that holds other files and no .wopgen-output manifest (they are kept, never "
+    "overwritten: if one has the name of a generated file, the run stops before writing anything, exit 2, "
+    "naming it). Never allowed for the corpus root, a folder holding corpus files or a .git, or a folder "
+    "inside a part of the corpus.",
 )
 
 

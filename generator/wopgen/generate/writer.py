@@ -10,7 +10,9 @@ regeneration the files the old manifest lists are dropped and every other file i
 `CNAME`, hand-written notes) is carried over untouched. A folder that holds files but no manifest is
 refused unless the caller passes `force`, and so is a folder another command wrote (its manifest
 does not list what this one would write, so regenerating there would drop the other's files); folders
-that hold the corpus or a `.git`, or lie in a folder of the corpus, are refused always.
+that hold the corpus or a `.git`, or lie in a folder of the corpus, are refused always, and so is a
+folder where a file the manifest does not list has the path of a generated one (`force` or not:
+writing would overwrite it).
 
 `create_tree` starts files people will edit from then on (`wopgen init`): it only adds files that
 do not exist yet, keeps no manifest (none of it is the writer's to replace later) and leaves
@@ -265,6 +267,39 @@ def _refuse_another_command(out: Path, command: str, doing: str) -> None:
         )
 
 
+def _refuse_foreign_clashes(out: Path, paths: Iterable[str], ours: set[str]) -> None:
+    """WriteError naming what stands in `out` at a path of `paths` (the files about to be written)
+    that its manifest (`ours`) does not list: a file, folder or link of someone else's, which writing
+    the generated file would replace. `--force` promises the files beside the output are kept, so
+    they are never overwritten; checked before anything is written, so a refusal changes nothing."""
+    if not out.is_dir():
+        return
+    real: dict[PurePosixPath, bool] = {}  # a folder below `out`: a real one (not a link), or missing
+
+    def real_folder(folder: PurePosixPath) -> bool:
+        if folder not in real:
+            path = out / folder
+            real[folder] = not path.is_symlink() and (path.is_dir() or not path.exists())
+        return real[folder]
+
+    clashes = sorted(
+        relative
+        for relative in {PurePosixPath(path).as_posix() for path in paths}  # spelt as the manifest spells them
+        if relative not in ours
+        # a link or file where a folder goes fails later, as it always has: no path is followed out of `out`
+        and all(real_folder(folder) for folder in reversed(PurePosixPath(relative).parents[:-1]))  # top down
+        and os.path.lexists(out / relative)
+    )
+    if clashes:
+        shown = ", ".join(clashes[:5]) + (f" and {len(clashes) - 5} more" if len(clashes) > 5 else "")
+        count, them = (f"{len(clashes)} files", "them") if len(clashes) > 1 else ("1 file", "it")
+        raise WriteError(
+            f"refusing to write into {out}: {count} in it that wopgen did not write (no {MANIFEST} manifest "
+            f"lists {them}) would be overwritten by generated ones: {shown}; move {them} out of the folder or "
+            "choose another --out. Nothing was written."
+        )
+
+
 def scratch_beside(out: Path) -> Path:
     """A private working folder next to `out` (so it is on the same disk); the next run removes it
     if this one is killed before it can."""
@@ -285,8 +320,9 @@ def write_tree(
 
     Refused (WriteError, nothing changed): a folder that is the file-system root, holds a `.git`
     or any of the `protected` paths, or lies in one but the corpus root; a non-empty folder without
-    a manifest unless `force`; a folder whose manifest names another command. The folder keeps its permissions (and owner, where the
-    process may set it).
+    a manifest unless `force`; a folder whose manifest names another command; a folder holding a file,
+    folder or link its manifest does not list where a generated file goes, `force` or not. The folder
+    keeps its permissions (and owner, where the process may set it).
     A symlinked `out` is followed: the folder it points at is replaced and the link kept. A file or
     symlink inside `out` where a generated file needs a folder fails (WriteError, nothing changed):
     nothing is written through a link.
@@ -295,6 +331,7 @@ def write_tree(
         _safe(relative)
     out = prepare(out, force=force, protected=protected, command=command)
     ours = (read_manifest(out) or set()) if out.is_dir() else set()
+    _refuse_foreign_clashes(out, files, ours)
     staging = scratch_beside(out)
     try:
         for entry in sorted(out.iterdir()) if out.is_dir() else []:
@@ -375,6 +412,7 @@ def move_tree(
     for relative in found:
         _safe(relative)
     ours = (read_manifest(out) or set()) if out.is_dir() else set()
+    _refuse_foreign_clashes(out, found, ours)
     try:
         digests = {relative: _digest(folder / relative) for relative in found}
         for entry in sorted(out.iterdir()) if out.is_dir() else []:
@@ -433,9 +471,10 @@ def _digest(path: Path) -> str:
 
 
 def _carry_beside(source: Path, target: Path, out: Path, ours: set[str]) -> None:
-    """`_carry_over` into a folder that already holds the generated files: a generated file wins over
-    what it would carry to the same path, a folder of both is merged, and a file or link standing
-    where the generated files need a folder fails (as writing the generated file would)."""
+    """`_carry_over` into a folder that already holds the generated files: a folder of both is merged,
+    a file or link standing where the generated files need a folder fails (as writing the generated
+    file would), and what stands where a generated file goes is not carried (it is wopgen's own:
+    `_refuse_foreign_clashes` has refused anyone else's before)."""
     if target.is_symlink() or not target.exists():
         _carry_over(source, target, out, ours)
         return
