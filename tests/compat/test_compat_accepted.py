@@ -95,6 +95,9 @@ def test_an_expired_entry_no_longer_applies(tmp_path: Path) -> None:
         ('[[accepted]]\nrule = "branch-removed"\nlocation = "x"\nreason = "r"\n', "compat- rule"),
         (ENTRY + "owner = 'me'\n", "unknown key 'owner'"),
         (ENTRY + "expires = 'soon'\n", "expires must be a date"),
+        (ENTRY + "expires = 07:32:00\n", "expires must be a date"),
+        (ENTRY + "expires = 2030-01-01T00:00:00\n", "expires must be a date"),  # a datetime is a date in Python
+        (ENTRY + "expires = 2030-01-01T00:00:00Z\n", "expires must be a date"),
         ("accept = 1\n", "unknown key 'accept'"),
     ],
 )

@@ -20,7 +20,7 @@ import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 from wopgen.compat import rules as R
@@ -58,7 +58,9 @@ class Entry:
 def _expiry(value: object, where: str) -> date | None:
     if value is None:
         return None
-    if isinstance(value, date):
+    # A TOML datetime reads as a datetime, which Python makes a kind of date, yet it cannot be compared
+    # with today's date; an expiry is a day, so a datetime is refused like a time is.
+    if isinstance(value, date) and not isinstance(value, datetime):
         return value
     if isinstance(value, str):
         try:
