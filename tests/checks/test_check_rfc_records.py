@@ -133,14 +133,45 @@ def test_reserved_rfcs_must_be_a_list_of_numbers(tmp_path, value):
         load_settings(tmp_path)
 
 
-def test_rfc_new_skips_reserved_numbers(tmp_path):
+@pytest.mark.parametrize(
+    ("reserved", "expected"),
+    [
+        ("[38, 39, 2]", 40),  # the number after the highest (external RFC 0037), reserved ones skipped
+        ("[184, 2]", 38),  # a reserved number far above never raises the start past a free one
+        ("[9999]", 38),
+        ("[37, 38]", 2),  # an external RFC on a reserved number is another series's: RFC 0001 is the highest
+    ],
+)
+def test_rfc_new_skips_reserved_numbers(tmp_path, reserved, expected):
     from support.corpus_factory import good
     from wopgen.corpus import load
     from wopgen.generate.rfc import next_number
 
     root = good(tmp_path)
-    (root / "pyproject.toml").write_text(PYPROJECT + "reserved-rfcs = [184, 2]\n", encoding="utf-8")
-    assert next_number(load(root)) == 185
+    (root / "pyproject.toml").write_text(PYPROJECT + f"reserved-rfcs = {reserved}\n", encoding="utf-8")
+    assert next_number(load(root)) == expected
+
+
+@pytest.mark.parametrize(
+    ("settings", "says"),
+    [
+        ("reserved-rfcs = [9998, 9999]\nexternal-rfcs = [9997]\n", "after RFC 9997 (reserved-rfcs takes the rest)"),
+        ("external-rfcs = [9999]\n", "after RFC 9999;"),
+    ],
+)
+def test_rfc_new_writes_nothing_when_no_four_digit_number_is_left(tmp_path, settings, says):
+    from click.testing import CliRunner
+
+    from support.corpus_factory import good
+    from wopgen.cli import cli
+
+    root = good(tmp_path)
+    (root / "pyproject.toml").write_text(PYPROJECT.replace("external-rfcs = [37]\n", "") + settings, encoding="utf-8")
+    before = sorted(p.name for p in (root / "spec/rfcs").iterdir())
+    result = CliRunner().invoke(cli, ["--root", str(root), "rfc", "new", "Next idea"], catch_exceptions=False)
+    assert result.exit_code == 2, result.output
+    assert "no four-digit RFC number is left " + says in result.output
+    assert sorted(p.name for p in (root / "spec/rfcs").iterdir()) == before
 
 
 def test_rfc_0901_records_a_short_window_and_the_waiver_rfc_0001_allows():

@@ -23,11 +23,14 @@ def rfc() -> None:
 def rfc_new(obj: Context, title: str, author: str | None) -> None:
     """Write the next-numbered Draft RFC from the template, dated today.
 
+    The number follows the highest RFC of the corpus or of external-rfcs and skips the numbers
+    reserved-rfcs lists; when no four-digit number is left, nothing is written (exit 2).
+
     \b
     Example:
       wopgen rfc new "Verification gates and structured findings"
     """
-    from wopgen.generate.rfc import new_rfc
+    from wopgen.generate.rfc import NoNumberLeft, new_rfc
     from wopgen.generate.writer import WriteError, create_tree
 
     if not title.strip():
@@ -36,7 +39,10 @@ def rfc_new(obj: Context, title: str, author: str | None) -> None:
     if author is not None:
         _one_line(author, "--author")
     corpus = obj.corpus()
-    relative, text = new_rfc(corpus, title, author or _current_user(), dt.date.today())
+    try:
+        relative, text = new_rfc(corpus, title, author or _current_user(), dt.date.today())
+    except NoNumberLeft as exc:
+        raise click.UsageError(str(exc)) from None
     folder, name = posixpath.split(relative)
     try:  # only ever a new file, never through a link, and nothing left behind when it fails
         create_tree({name: text}, corpus.root / folder)

@@ -25,13 +25,35 @@ def slug(title: str) -> str:
     return "-".join(words.split("-")[:8])[:SLUG_LENGTH].strip("-") or "untitled"
 
 
+LAST_NUMBER = 9999  # RFC numbers are four digits (`rfc-filename`, `rfc-number`)
+
+
+class NoNumberLeft(Exception):
+    """Every four-digit number after the series' highest RFC is reserved or past 9999; a usage error."""
+
+
 def next_number(corpus: Corpus) -> int:
-    taken = set(corpus.rfcs_by_number) | set(corpus.settings.external_rfcs) | set(corpus.settings.reserved_rfcs)
-    return max(taken, default=0) + 1
+    """The number after the highest RFC of this series (one here or one of external-rfcs), skipping
+    the numbers reserved-rfcs lists. A reserved number belongs to another series and says nothing about
+    how far this one has got, so it never raises the start: reserving 9999 must not push the next
+    RFC past the four digits while 0002 is free."""
+    reserved = corpus.settings.reserved_rfcs
+    given = (set(corpus.rfcs_by_number) | set(corpus.settings.external_rfcs)) - reserved
+    highest = max({0, *given})
+    number = highest + 1
+    while number in reserved:
+        number += 1
+    if number > LAST_NUMBER:
+        skipped = " (reserved-rfcs takes the rest)" if highest < LAST_NUMBER else ""
+        raise NoNumberLeft(
+            f"no four-digit RFC number is left after RFC {highest:04d}{skipped}; "
+            "write the RFC by hand under a number no RFC and no reserved-rfcs entry uses"
+        )
+    return number
 
 
 def new_rfc(corpus: Corpus, title: str, author: str, today: dt.date) -> tuple[str, str]:
-    """The path (relative to the root) and text of a fresh Draft RFC."""
+    """The path (relative to the root) and text of a fresh Draft RFC; NoNumberLeft when there is no number."""
     number = next_number(corpus)
     text = (
         environment("rfc")
