@@ -137,6 +137,19 @@ def test_rfc_new_refuses_what_it_cannot_write_and_leaves_nothing(make_corpus, tm
     assert long.exit_code == 0 and long.output.strip() == "spec/rfcs/0038-" + "y" * 60 + ".md"
 
 
+def test_rfc_new_and_list_refuse_a_corpus_without_rfcs(make_corpus):
+    def edit(files):
+        files["pyproject.toml"] += "rfcs-enabled = false\n"
+
+    root = make_corpus(edit)
+    before = sorted(p.name for p in (root / "spec/rfcs").iterdir())
+    for command in (["rfc", "new", "Hello"], ["rfc", "list"]):
+        result = run("--root", str(root), *command)
+        assert result.exit_code == 2, result.output
+        assert "pyproject.toml:8: RFCs are disabled in this corpus (rfcs-enabled = false)" in result.output
+    assert sorted(p.name for p in (root / "spec/rfcs").iterdir()) == before
+
+
 def test_findings_about_settings_name_the_config_file_they_come_from(make_corpus, tmp_path):
     """With --config, a setting that names no folder, the empty corpus and an unknown rule id point at
     that file and its line, not at a pyproject.toml that may not exist."""

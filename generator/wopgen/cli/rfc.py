@@ -5,10 +5,14 @@ from __future__ import annotations
 import datetime as dt
 import getpass
 import posixpath
+from typing import TYPE_CHECKING
 
 import click
 
 from wopgen.cli.app import Context, cli, pass_context
+
+if TYPE_CHECKING:
+    from wopgen.corpus import Corpus
 
 
 @cli.group()
@@ -38,7 +42,7 @@ def rfc_new(obj: Context, title: str, author: str | None) -> None:
     _one_line(title, "the title")
     if author is not None:
         _one_line(author, "--author")
-    corpus = obj.corpus()
+    corpus = _rfc_corpus(obj)
     try:
         relative, text = new_rfc(corpus, title, author or _current_user(), dt.date.today())
     except NoNumberLeft as exc:
@@ -49,6 +53,18 @@ def rfc_new(obj: Context, title: str, author: str | None) -> None:
     except WriteError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(relative)
+
+
+def _rfc_corpus(obj: Context) -> Corpus:
+    """The corpus, refused when its settings say it has no RFCs: the RFC folder is then not read, so
+    `rfc new` would number from nothing and `rfc list` would list nothing, both without saying why."""
+    settings = obj.settings()
+    if not settings.conventions.rfcs_enabled:
+        raise click.UsageError(
+            f"{settings.source_path()}:{settings.line('rfcs-enabled')}: RFCs are disabled in this corpus "
+            "(rfcs-enabled = false); remove that line to use RFCs"
+        )
+    return obj.corpus()
 
 
 def _one_line(value: str, what: str) -> None:
@@ -72,5 +88,5 @@ def rfc_list(obj: Context) -> None:
     """Print number, status, compatibility and title of every RFC."""
     from wopgen.generate.rfc import rfc_rows
 
-    for number, status, compat, title in rfc_rows(obj.corpus()):
+    for number, status, compat, title in rfc_rows(_rfc_corpus(obj)):
         click.echo(f"{number}  {status:<10}  {compat:<11}  {title}")
