@@ -1,5 +1,5 @@
-"""`wopgen conformance` refuses malformed --url, --select and --opt-out values with exit 2, never a traceback,
-and a --report that would replace a corpus file or any file but an earlier report; the HTTP transport
+"""`wopgen conformance` refuses malformed --url, --select, --opt-out, --timeout and --max-seconds values with exit 2,
+never a traceback, and a --report that would replace a corpus file or any file but an earlier report; the HTTP transport
 turns a URL or reply the client cannot handle into a transport failure."""
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
 from wopgen.cli import cli
+from wopgen.cli.app import FiniteFloatRange
 from wopgen.conformance.report import is_report
 from wopgen.conformance.runner import DiscoveryError, discover
 from wopgen.conformance.transport import Http, TransportError
@@ -57,6 +59,31 @@ def test_the_opt_out_variable_is_checked_too(repo_corpus):
         catch_exceptions=False,
     )
     assert result.exit_code == 2 and "Invalid value for --opt-out: unknown scenario typo" in result.output
+
+
+@pytest.mark.parametrize("option", ["--timeout", "--max-seconds"])
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf"])
+def test_a_float_option_that_is_not_a_finite_number_is_a_usage_error(repo_corpus, option, value):
+    # nan passes every range bound, so it used to reach the HTTP client or lift the run's budget
+    result = _conformance(repo_corpus.root, option, value, "--url", "http://127.0.0.1:9", "--api-key", "k")
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{option}': '{value}' is not a finite number" in result.output
+
+
+def test_every_float_option_refuses_nan_and_inf():
+    def commands(command: click.Command) -> Iterator[click.Command]:
+        yield command
+        if isinstance(command, click.Group):
+            for sub in command.commands.values():
+                yield from commands(sub)
+
+    floats = [
+        (command.name, param.name)
+        for command in commands(cli)
+        for param in command.params
+        if isinstance(param.type, click.types.FloatParamType) and not isinstance(param.type, FiniteFloatRange)
+    ]
+    assert floats == []
 
 
 @pytest.fixture

@@ -7,12 +7,13 @@ renderers inside the functions that use them.
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -99,6 +100,18 @@ def _nearest_root(start: Path) -> Path:
 
 
 pass_context = click.make_pass_decorator(Context)
+
+
+class FiniteFloatRange(click.FloatRange):
+    """click's FloatRange refusing nan and inf as well. float() reads both, and nan passes every
+    bound (each comparison with it is false), so `--timeout nan` reached the HTTP client and
+    `--max-seconds nan` lifted the run's budget; every float option uses this type instead."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return float(super().convert(number, param, ctx))
 
 
 def _split(values: tuple[str, ...]) -> tuple[str, ...]:

@@ -12,7 +12,16 @@ from urllib.parse import urlsplit
 
 import click
 
-from wopgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, Context, _split, cli, corpus_parts, pass_context
+from wopgen.cli.app import (
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    Context,
+    FiniteFloatRange,
+    _split,
+    cli,
+    corpus_parts,
+    pass_context,
+)
 from wopgen.cli.host import host_files, profile_option, unknown_profile
 
 if TYPE_CHECKING:
@@ -98,14 +107,14 @@ def _check_report(report: Path, corpus: Corpus) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0.1, max=300),
+    type=FiniteFloatRange(min=0.1, max=300),
     default=5.0,
     show_default=True,
     help="For --url: seconds each request and each event-stream read may take.",
 )
 @click.option(
     "--max-seconds",
-    type=click.FloatRange(min=1, max=86400),
+    type=FiniteFloatRange(min=1, max=86400),
     default=300.0,
     show_default=True,
     help="For --url: seconds the whole run may take; scenarios not started by then are reported as not run.",
