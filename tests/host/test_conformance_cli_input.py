@@ -34,6 +34,7 @@ def _conformance(root, *args: str):
         ("http://h:99999/", "Port out of range"),
         ("http://:8080/", "names no host"),
         ("ftp://h/", "give an http:// or https:// URL"),
+        ("", "the URL is empty"),  # not the in-process host, which --url left out tests
     ],
 )
 def test_a_malformed_url_is_a_usage_error(repo_corpus, url, message):

@@ -44,7 +44,9 @@ def _check_url(url: str) -> None:
     """Refuse a --url the HTTP client could not even try: a scheme other than http(s), no host, a bad port."""
     parts = None
     problem = "give an http:// or https:// URL"
-    if url.startswith(("http://", "https://")):
+    if not url:  # an unset variable in `--url "$HOST"` must not quietly test the in-process host instead
+        problem = "the URL is empty; give an http:// or https:// URL, or leave --url out to test the in-process host"
+    elif url.startswith(("http://", "https://")):
         try:
             parts = urlsplit(url)
             parts.port  # noqa: B018 - raises ValueError on a port that is not a number in 0-65535
@@ -174,7 +176,7 @@ def conformance(
     scenarios = [s for s in SCENARIOS if not names or s.name in names]
     transport: Transport
     deadline: float | None = None
-    if url:
+    if url is not None:
         _check_url(url)
         if not api_key:
             raise click.UsageError("--url needs --api-key (or WOPGEN_API_KEY)")
@@ -194,7 +196,7 @@ def conformance(
     from wopgen.cli import progress
 
     try:
-        if url:
+        if url is not None:
             discover(transport)
             check_key(transport)
         with progress.counting("conformance") as tick:
