@@ -150,6 +150,28 @@ def test_a_report_through_a_symlink_into_the_corpus_is_refused(corpus_copy, tmp_
     assert schema.read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("where", "says"),
+    [("missing/report.json", "does not exist"), ("file.txt/report.json", "is not a folder")],
+)
+def test_a_report_in_a_folder_that_cannot_hold_it_is_refused_before_the_run(repo_corpus, tmp_path, where, says):
+    (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+    result = _report_run(repo_corpus.root, tmp_path / where)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for --report: cannot write {tmp_path / where}: " in result.output and says in result.output
+    assert "core-run-surface" not in result.output  # refused before any scenario ran
+
+
+def test_a_report_in_a_folder_that_cannot_be_written_is_refused_before_the_run(repo_corpus, tmp_path, monkeypatch):
+    # os.access rather than a chmod: the tests may run as root, who can write anywhere
+    access, folder = os.access, os.path.realpath(tmp_path)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: path != folder and access(path, mode, **kw))
+    result = _report_run(repo_corpus.root, tmp_path / "report.json")
+    assert result.exit_code == 2, result.output
+    assert f"its folder {folder} cannot be written" in result.output
+    assert "core-run-surface" not in result.output and not (tmp_path / "report.json").exists()
+
+
 @pytest.mark.parametrize("name", ["report.json", "report.xml"])
 def test_a_report_replaces_an_earlier_report_but_no_other_file(corpus_copy, tmp_path, name):
     root = corpus_copy()

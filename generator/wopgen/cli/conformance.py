@@ -61,6 +61,22 @@ def _check_url(url: str) -> None:
         raise click.BadParameter(problem, param_hint="--url")
 
 
+def _check_report_folder(report: Path) -> None:
+    """Refuse a --report whose folder is missing, is not a folder or cannot be written, before anything
+    runs: the report is written last, so otherwise a whole run is spent before the path is refused.
+    The folder is the one the writer writes into, the real one a symlinked --report points into."""
+    folder = os.path.dirname(os.path.realpath(report))
+    problem = None
+    if not os.path.exists(folder):  # no OSError, unlike Path.exists
+        problem = f"its folder {folder} does not exist; create it or choose another path"
+    elif not os.path.isdir(folder):
+        problem = f"{folder} is not a folder; choose another path"
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        problem = f"its folder {folder} cannot be written; choose another path"
+    if problem is not None:
+        raise click.BadParameter(f"cannot write {report}: {problem}", param_hint="--report")
+
+
 def _check_report(report: Path, corpus: Corpus) -> None:
     """Refuse a --report that is a corpus file or lies in a corpus folder, or that would replace a file
     other than an earlier report: checked before the run, so no run is spent on a report never written."""
@@ -157,7 +173,8 @@ def conformance(
     each request and stream read is bounded by --timeout and the run by --max-seconds; a
     redirect to another origin is refused (the key is never sent there) and reported.
     --report is written atomically and replaces only an earlier report: a corpus file, or any
-    other file already at that path, is refused before the run starts.
+    other file already at that path, is refused before the run starts, and so is a path whose
+    folder is missing or cannot be written.
 
     Exit codes: 0 no scenario failed, 1 a scenario failed, 2 usage error (bad option, a
     refused --report, unreachable host, a key the host refuses with 401).
@@ -171,6 +188,8 @@ def conformance(
     obj.allow_shipped()
     if report is not None and report.suffix not in (".json", ".xml"):
         raise click.BadParameter("the report file must end in .json or .xml", param_hint="--report")
+    if report is not None:
+        _check_report_folder(report)
     names = _scenario_names(only, BY_NAME, "--select")
     opted_out = _scenario_names(opt_out, BY_NAME, "--opt-out")
     scenarios = [s for s in SCENARIOS if not names or s.name in names]
