@@ -591,3 +591,24 @@ def test_join_uri_is_urljoin_and_split_fragment_urldefrag(base: str, ref: str) -
     assert join_uri(base, ref) == expected
     for uri in (base, ref, base + ref):
         assert split_fragment(uri) == tuple(urldefrag(uri))
+
+
+@pytest.mark.parametrize("embedded", [False, True], ids=["read-from-the-file", "resolved-by-referencing"])
+def test_a_ref_to_a_value_that_is_no_schema_is_unresolved(tmp_path: Path, embedded: bool) -> None:
+    """A `$ref` whose pointer exists but leads to an integer, a string or an array (not an object or a
+    boolean) resolves to no schema: validators refuse it (jsonschema-rs on compiling), and `models` did."""
+
+    def pointing(files: dict[str, Any]) -> None:
+        thing = files[THING]
+        if embedded:  # an `$id` below the root: `referencing` resolves the document's refs
+            thing["$defs"]["inner"] = {"$id": "inner.json", "type": "object"}
+        thing["properties"]["limit"] = {"$ref": "#/required"}
+        thing["properties"]["word"] = {"$ref": "#/$defs/word"}
+        thing["properties"]["first"] = {"$ref": "#/required/0"}
+        thing["$defs"]["word"] = {"type": "string"}
+
+    found = diagnose(corpus_of(tmp_path / "c", pointing))
+    messages = [d.message for d in found if d.rule == "schema-ref-unresolved"]
+    assert len(messages) == 2, messages
+    assert "'#/required'" in messages[0] and "leads to an array" in messages[0] and "not to a schema" in messages[0]
+    assert "'#/required/0'" in messages[1] and "leads to a string" in messages[1]

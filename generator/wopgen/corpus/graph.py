@@ -221,18 +221,31 @@ def rebased(base: str, declared: str) -> str:
 _SEQUENCES = (list, str, tuple)
 
 
-def _pointer_leads(contents: Any, fragment: str) -> bool:
-    """Whether a URI fragment read as a JSON pointer leads somewhere in `contents`, read the way
-    `referencing` reads it: percent-decoded, every sequence (strings too) indexed by `int`."""
+_MISSING = object()
+
+
+def _pointed(contents: Any, fragment: str) -> Any:
+    """What a URI fragment read as a JSON pointer leads to in `contents`, read the way `referencing`
+    reads it: percent-decoded, every sequence (strings too) indexed by `int`; `_MISSING` where it leads
+    nowhere."""
     if not fragment:
-        return True
+        return contents
     try:
         for segment in unquote(fragment[1:]).split("/"):
             key: int | str = int(segment) if isinstance(contents, _SEQUENCES) else unescape_token(segment)
             contents = contents[key]
     except (LookupError, ValueError, TypeError):
-        return False
-    return True
+        return _MISSING
+    return contents
+
+
+def _not_a_schema(value: Any) -> str | None:
+    """What a `$ref` found instead of a schema (an object, or a boolean): `an integer`, `a string`...;
+    None when it is one. Validators refuse such a reference (jsonschema-rs when it compiles the schema)."""
+    if isinstance(value, dict | bool):
+        return None
+    kinds = {int: "an integer", float: "a number", str: "a string", list: "an array", type(None): "null"}
+    return kinds.get(type(value), type(value).__name__)
 
 
 # A tuple made once: `isinstance(x, dict | list)` builds the union anew at every call, and this is
@@ -578,6 +591,9 @@ class RefGraph:
         start = self.locate(root.contents)
         if start is None:  # pragma: no cover - every registry resource is a corpus object
             return site(Status.NO_NODE, detail=f"{document} is not a corpus schema")
+        kind = _not_a_schema(found)
+        if kind is not None:
+            return site(Status.NO_NODE, detail=f"{ref!r} leads to {kind} in {document}, not to a schema")
         if fragment.startswith("/") or not fragment:
             return site(Status.RESOLVED, Located(start.path, start.pointer + unquote(fragment)))
         target = self.locate(found)
@@ -596,8 +612,12 @@ class RefGraph:
             if known is None:
                 return site(Status.NO_DOCUMENT, detail=f"no schema in the corpus has $id {document!r}")
             return site(Status.UNCHECKED, self._as_text(known, fragment))
-        if not _pointer_leads(self.corpus.schemas[path].data, fragment):
+        found = _pointed(self.corpus.schemas[path].data, fragment)
+        if found is _MISSING:
             return site(Status.NO_NODE, detail=f"pointer {fragment!r} does not exist in {document}")
+        kind = _not_a_schema(found)
+        if kind is not None:
+            return site(Status.NO_NODE, detail=f"pointer {fragment!r} leads to {kind} in {document}, not to a schema")
         return site(Status.RESOLVED, Located(path, unquote(fragment)))
 
     @staticmethod
