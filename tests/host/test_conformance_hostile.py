@@ -419,3 +419,22 @@ def test_a_body_shorter_than_its_content_length_is_reported_even_when_it_parses(
     reply = Http(stub({"GET /v1/runs/x": _short(100, b"{}")}).url, KEY, timeout=2).request("GET", "/v1/runs/x")
     assert (reply.status, reply.body) == (200, {})
     assert reply.problem == "the connection closed 98 bytes before the end its Content-Length announced"
+
+
+def test_nan_and_infinity_are_no_json_in_an_answer_or_an_event(stub):
+    """RFC 8259 has no NaN or Infinity, though Python's reader takes them: an answer holding one is read
+    as the text it is, as any other answer that is not JSON, and such an event is skipped."""
+    body = b'{"a": NaN, "b": 1}'
+
+    def answer(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    host = stub({"GET /.well-known/openwop": answer})
+    reply = Http(host.url, KEY, timeout=2).request("GET", "/.well-known/openwop")
+    assert reply.status == 200 and reply.body == body.decode()
+    frames = [b'data: {"x": -Infinity}\n', b"\n", b'data: {"type": "run.completed"}\n', b"\n"]
+    assert list(parse_sse(frames)) == [{"type": "run.completed"}]

@@ -78,6 +78,16 @@ class Transport(Protocol):
     def stream(self, path: str) -> Reply: ...
 
 
+def _strict_json(text: str) -> Any:
+    """`text` read as JSON (RFC 8259): ValueError for `NaN`, `Infinity` and `-Infinity` too, which
+    Python's reader takes though no JSON holds them."""
+    return json.loads(text, parse_constant=_refuse_constant)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def _decode(data: bytes) -> Any:
     """The JSON of an answer, or its text when it is not JSON the client can read.
 
@@ -87,7 +97,7 @@ def _decode(data: bytes) -> Any:
     if not data:
         return None
     try:
-        return json.loads(data.decode("utf-8"))
+        return _strict_json(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return data.decode("utf-8", errors="replace")
 
@@ -106,7 +116,7 @@ def parse_sse(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
         if line == "":
             if data:
                 try:
-                    decoded = json.loads("\n".join(data))
+                    decoded = _strict_json("\n".join(data))
                 except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
                     decoded = None
                 if name == "batch" and isinstance(decoded, list):
