@@ -343,18 +343,26 @@ def test_a_discovery_document_trickled_for_ever_is_a_clear_usage_error(stub, rep
     assert "cannot reach" in result.output and "did not end within the request deadline" in result.output
 
 
+def _raw(body: bytes, announced: int | None = None) -> Route:
+    """A route answering 200 with the bytes `body` as JSON, announced as `announced` bytes (by default
+    their length), then closing the connection."""
+
+    def route(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(body) if announced is None else announced))
+        handler.end_headers()
+        handler.wfile.write(body)
+        handler.close_connection = True
+
+    return route
+
+
 DEEP = b"[" * 100_000 + b"]" * 100_000  # JSON nested far deeper than the interpreter's recursion limit
 
 
 def test_json_nested_too_deeply_is_an_undecodable_answer_not_a_traceback(stub, repo_corpus):
-    def deep(handler: BaseHTTPRequestHandler) -> None:
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(DEEP)))
-        handler.end_headers()
-        handler.wfile.write(DEEP)
-
-    host = stub({"GET /.well-known/openwop": deep})
+    host = stub({"GET /.well-known/openwop": _raw(DEEP)})
     reply = Http(host.url, KEY, timeout=2).request("GET", "/.well-known/openwop")
     assert reply.status == 200 and isinstance(reply.body, str) and reply.body.startswith("[[[")
     result = CliRunner().invoke(
@@ -371,21 +379,7 @@ def test_an_event_nested_too_deeply_is_skipped_like_any_event_that_is_not_json()
     assert list(parse_sse(frames)) == [{"type": "run.completed"}]
 
 
-def _short(announced: int, body: bytes) -> Route:
-    """A route announcing `announced` bytes of JSON, sending `body`, then closing the connection."""
-
-    def route(handler: BaseHTTPRequestHandler) -> None:
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(announced))
-        handler.end_headers()
-        handler.wfile.write(body)
-        handler.close_connection = True
-
-    return route
-
-
-_cut_short = _short(1000, b'{"protocolVersion": "1.0", "supp')
+_cut_short = _raw(b'{"protocolVersion": "1.0", "supp', announced=1000)
 
 
 def _too_long(handler: BaseHTTPRequestHandler) -> None:
@@ -416,7 +410,7 @@ def test_a_discovery_document_cut_short_says_why(stub, repo_corpus, route, why):
 
 
 def test_a_body_shorter_than_its_content_length_is_reported_even_when_it_parses(stub):
-    reply = Http(stub({"GET /v1/runs/x": _short(100, b"{}")}).url, KEY, timeout=2).request("GET", "/v1/runs/x")
+    reply = Http(stub({"GET /v1/runs/x": _raw(b"{}", announced=100)}).url, KEY, timeout=2).request("GET", "/v1/runs/x")
     assert (reply.status, reply.body) == (200, {})
     assert reply.problem == "the connection closed 98 bytes before the end its Content-Length announced"
 
@@ -425,15 +419,7 @@ def test_nan_and_infinity_are_no_json_in_an_answer_or_an_event(stub):
     """RFC 8259 has no NaN or Infinity, though Python's reader takes them: an answer holding one is read
     as the text it is, as any other answer that is not JSON, and such an event is skipped."""
     body = b'{"a": NaN, "b": 1}'
-
-    def answer(handler: BaseHTTPRequestHandler) -> None:
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(body)))
-        handler.end_headers()
-        handler.wfile.write(body)
-
-    host = stub({"GET /.well-known/openwop": answer})
+    host = stub({"GET /.well-known/openwop": _raw(body)})
     reply = Http(host.url, KEY, timeout=2).request("GET", "/.well-known/openwop")
     assert reply.status == 200 and reply.body == body.decode()
     frames = [b'data: {"x": -Infinity}\n', b"\n", b'data: {"type": "run.completed"}\n', b"\n"]
