@@ -21,6 +21,8 @@ import yaml
 from wopgen.corpus.keywords import draft_of
 
 # How many nodes a YAML document may expand to once every alias is followed.
+# What a corpus file may hold; the loader refuses a larger one before reading it.
+MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_EXPANDED_NODES = 200_000
 
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
@@ -485,8 +487,8 @@ class YamlDoc:
 # less already, with a finding.
 MAX_YAML_DEPTH = 10_000
 # Levels that more indentation alone opens: each needs a line indented more than the one before, so d of
-# them take at least d * (d - 1) / 2 characters, and a file holds at most MAX_FILE_BYTES (8 MiB).
-_INDENTED_LEVELS = 4096
+# them take at least d * (d - 1) / 2 characters, and a file holds at most MAX_FILE_BYTES.
+_INDENTED_LEVELS = math.isqrt(2 * MAX_FILE_BYTES) + 1
 
 
 def yaml_too_deep(text: str) -> tuple[int, int] | None:

@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
 
-from wopgen.corpus.documents import DuplicateKey, JsonDoc, ParseError, YamlDoc, decode_text, parse_json, parse_yaml
+from wopgen.corpus.documents import (
+    MAX_FILE_BYTES,
+    DuplicateKey,
+    JsonDoc,
+    ParseError,
+    YamlDoc,
+    decode_text,
+    parse_json,
+    parse_yaml,
+)
 from wopgen.corpus.files import Listing, decodable, holds_file, listing, matched_or_below, shown
 from wopgen.corpus.graph import beside, ref_strings
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
@@ -42,7 +51,6 @@ from wopgen.corpus_rules import (
 )
 from wopgen.diagnostics import Diagnostic, Severity
 
-MAX_FILE_BYTES = 8 * 1024 * 1024
 # Opening a named pipe waits for a writer unless O_NONBLOCK is given (POSIX; elsewhere none waits).
 _NO_WAIT = getattr(os, "O_NONBLOCK", 0)
 
