@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urljoin, urlsplit
 
+from wopgen.corpus.documents import json_value
+
 TERMINAL_EVENTS = frozenset({"run.completed", "run.failed", "run.cancelled"})
 EXCERPT = 240  # characters of a body kept in a report
 MAX_BODY_BYTES = 4 * 1024 * 1024  # an answer longer than this is cut and reported as such
@@ -78,16 +80,6 @@ class Transport(Protocol):
     def stream(self, path: str) -> Reply: ...
 
 
-def _strict_json(text: str) -> Any:
-    """`text` read as JSON (RFC 8259): ValueError for `NaN`, `Infinity` and `-Infinity` too, which
-    Python's reader takes though no JSON holds them."""
-    return json.loads(text, parse_constant=_refuse_constant)
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
 def _decode(data: bytes) -> Any:
     """The JSON of an answer, or its text when it is not JSON the client can read.
 
@@ -97,7 +89,7 @@ def _decode(data: bytes) -> Any:
     if not data:
         return None
     try:
-        return _strict_json(data.decode("utf-8"))
+        return json_value(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return data.decode("utf-8", errors="replace")
 
@@ -116,7 +108,7 @@ def parse_sse(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
         if line == "":
             if data:
                 try:
-                    decoded = _strict_json("\n".join(data))
+                    decoded = json_value("\n".join(data))
                 except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
                     decoded = None
                 if name == "batch" and isinstance(decoded, list):

@@ -264,6 +264,13 @@ def _reject_constant(name: str) -> Any:
     raise _Refused(name, f"{name} is not valid JSON")
 
 
+def json_value(text: str) -> Any:
+    """`text` read as JSON (RFC 8259): a ValueError for `NaN`, `Infinity` and `-Infinity` too, which
+    Python's reader takes though no JSON holds them. For text from elsewhere (a host's answers); a
+    corpus file is read by `parse_json`, which also locates what it refuses."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
 def _finite(literal: str) -> float:
     """The number `literal` writes, unless it is too large to be kept as anything but infinity."""
     value = float(literal)
