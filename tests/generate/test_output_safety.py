@@ -299,3 +299,23 @@ def test_site_build_keeps_a_cname(make_corpus: Callable[..., Path], tmp_path: Pa
     assert (out / "CNAME").read_text() == "docs.example.org\n"
     assert (out / "index.html").is_file() and link.is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus", "public", "public-link"]
+
+
+def test_check_names_a_file_it_did_not_write_where_a_generated_one_goes(tmp_path: Path) -> None:
+    """`--check` predicts the write: a hand-added file at a generated path is the clash writing refuses,
+    not a "changed" file that regenerating would fix."""
+    root, out = write(tmp_path / "corpus", api_files()), tmp_path / "api"
+    assert run("--root", str(root), "api", "--out", str(out)).exit_code == 0
+    assert run("--root", str(root), "api", "--out", str(out), "--check").exit_code == 0
+    generated = sorted(read_manifest(out) or set())
+    added = next(p for p in generated if p != "openapi.yaml")  # one generated file, replaced by a hand-written one
+    manifest = (out / MANIFEST).read_text()
+    (out / MANIFEST).write_text("".join(line for line in manifest.splitlines(True) if added not in line))
+    assert drift({added: (out / added).read_text()}, out).foreign == [added]  # the same content: still not ours
+    (out / added).write_text("my own notes\n")
+    result = CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(out), "--check"])
+    assert result.exit_code == 1, result.output
+    assert f"not written by wopgen (writing refuses to overwrite it): {added}" in result.output
+    assert f"changed: {added}" not in result.output and "my own notes" not in result.output
+    assert "would refuse to write it" in result.output
+    assert CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(out)]).exit_code == 2

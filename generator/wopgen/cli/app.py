@@ -375,7 +375,14 @@ def generated_tree(
             click.echo(f"{target}: up to date ({plural(len(files), 'file')})")
             sys.exit(EXIT_CLEAN)
         click.echo(difference.report(), nl=False)
-        click.echo(f"{target}: stale; run `wopgen {what}` to regenerate", err=True)
+        if difference.foreign:
+            click.echo(
+                f"{target}: stale, and `wopgen {what}` would refuse to write it: move the files wopgen did not "
+                "write out of the folder first",
+                err=True,
+            )
+        else:
+            click.echo(f"{target}: stale; run `wopgen {what}` to regenerate", err=True)
         sys.exit(EXIT_FINDINGS)
     try:
         write_tree(files, target, force=force, protected=protected_paths(corpus), command=command or what)

@@ -37,7 +37,7 @@ import stat
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from wopgen.corpus.files import ignored
@@ -640,15 +640,22 @@ class Drift:
     missing: list[str]  # generated but not on disk
     extra: list[str]  # on disk but no longer generated
     changed: dict[str, str]  # path -> unified diff (text) or a one-line note (binary)
+    # On disk where a file is generated, but not listed by the folder's manifest: someone else's file,
+    # which writing refuses to overwrite (`_refuse_foreign_clashes`), whatever it holds. One that
+    # differs is in `changed` too; the report names it here only.
+    foreign: list[str] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
-        return not (self.missing or self.extra or self.changed)
+        return not (self.missing or self.extra or self.changed or self.foreign)
 
     def report(self) -> str:
         lines = [f"missing: {p}" for p in self.missing]
         lines += [f"stale (no longer generated): {p}" for p in self.extra]
+        lines += [f"not written by wopgen (writing refuses to overwrite it): {p}" for p in self.foreign]
         for path, diff in sorted(self.changed.items()):
+            if path in self.foreign:
+                continue
             lines.append(f"changed: {path}")
             lines.append(diff.rstrip("\n"))
         return "\n".join(lines) + ("\n" if lines else "")
@@ -664,6 +671,7 @@ def drift(files: Tree, out: Path, command: str = "") -> Drift:
     ours = read_manifest(out) if out.is_dir() else None
     missing = sorted(set(files) - on_disk)
     extra = sorted((on_disk if ours is None else on_disk & ours) - set(files))
+    foreign = [] if ours is None else sorted((set(files) & on_disk) - ours)
     changed: dict[str, str] = {}
     for relative in sorted(set(files) & on_disk):
         want = _as_bytes(files[relative])
@@ -680,7 +688,7 @@ def drift(files: Tree, out: Path, command: str = "") -> Drift:
             changed[relative] = "".join(diff)
         except UnicodeDecodeError:
             changed[relative] = f"binary content differs ({len(have)} -> {len(want)} bytes)"
-    return Drift(missing, extra, changed)
+    return Drift(missing, extra, changed, foreign)
 
 
 def sync_tree(files: Tree, out: Path) -> list[str]:
