@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from support.helpers import hits
+from wopgen.checks.validating import MAX_ERRORS
 from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.diagnostics import Diagnostic
@@ -119,7 +120,34 @@ def test_one_file_may_be_checked_against_two_schemas(findings) -> None:
         files["fixtures/both.json"] = {"name": "x"}
 
     found = only_instances(findings(edit))
-    assert [d.message.split(":")[0] for d in found] == ["does not validate against schemas/decision.schema.json"]
+    assert {d.message.split(":")[0] for d in found} == {"does not validate against schemas/decision.schema.json"}
+
+
+def test_every_failure_of_a_file_is_a_finding_at_its_own_line(findings) -> None:
+    """One finding per failure, so a file wrong in several places is fixed in one pass, not one re-run each."""
+
+    def edit(files: Files) -> None:
+        instances(files, 'files = "fixtures/names.json", schema = "thing.schema.json#/$defs/names"')
+        files["schemas/thing.schema.json"]["$defs"]["names"] = {"type": "array", "items": {"$ref": "#/$defs/name"}}
+        files["fixtures/names.json"] = '[\n  "a",\n  "",\n  "b",\n  ""\n]\n'
+
+    found = only_instances(findings(edit))
+    assert [(d.line, d.message.split(": ", 1)[1]) for d in found] == [
+        (3, "`minLength` at $[1]: '' should be non-empty"),
+        (5, "`minLength` at $[3]: '' should be non-empty"),
+    ]
+
+
+def test_failures_past_the_limit_are_counted_in_the_last_finding(findings) -> None:
+    def edit(files: Files) -> None:
+        instances(files, 'files = "fixtures/names.json", schema = "thing.schema.json#/$defs/names"')
+        files["schemas/thing.schema.json"]["$defs"]["names"] = {"type": "array", "items": {"$ref": "#/$defs/name"}}
+        files["fixtures/names.json"] = "[" + ", ".join(['""'] * (MAX_ERRORS + 3)) + "]\n"
+
+    found = only_instances(findings(edit))
+    assert len(found) == MAX_ERRORS
+    assert found[-1].message.endswith("(3 more failures of this value not reported)")
+    assert not any("more failure" in d.message for d in found[:-1])
 
 
 def test_malformed_json_is_reported_once_at_its_position(findings) -> None:

@@ -386,7 +386,7 @@ def test_exclude_applies_to_instances(findings):
         configure(files, 'instances = [{ files = "fixtures/**/*.json", schema = "thing.schema.json" }]')
 
     read, excluded = both(findings, fixtures, 'exclude = ["fixtures/other"]')
-    assert hits(read, "instance-invalid") == [("fixtures/other/b.json", 1)]
+    assert set(hits(read, "instance-invalid")) == {("fixtures/other/b.json", 1)}  # each of its failures
     assert hits(excluded, "instance-invalid") == []
 
     def all_excluded(files: Files) -> None:

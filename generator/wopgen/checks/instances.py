@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 
-from wopgen.checks.validating import describe, validate
+from wopgen.checks.validating import described, validate
 from wopgen.corpus import Corpus, Instance
 from wopgen.corpus.graph import value_at
 from wopgen.corpus.settings import InstanceSet
@@ -102,15 +102,13 @@ def _check_instance(corpus: Corpus, instance: Instance, schema_path: str) -> Ite
     if verdict.problem:
         yield UNVERIFIABLE.at(instance.path, 1, verdict.problem, verdict.hint)
         return
-    if verdict.error is None:
-        return
-    where, text = describe(verdict.error, [])
-    line, col = instance.doc.locate(where)
     target = schema_path + (f"#{entry.pointer}" if entry.pointer else "")
-    yield INVALID.at(
-        instance.path,
-        line,
-        f"does not validate against {target}: {text}",
-        f"fix the file, or the schema if the file is right ([tool.wopgen] instances maps {entry.files!r} to it)",
-        col=col,
-    )
+    for where, text in described(verdict, []):
+        line, col = instance.doc.locate(where)
+        yield INVALID.at(
+            instance.path,
+            line,
+            f"does not validate against {target}: {text}",
+            f"fix the file, or the schema if the file is right ([tool.wopgen] instances maps {entry.files!r} to it)",
+            col=col,
+        )

@@ -8,6 +8,7 @@ keyword and instance path, and so the line), or for why no verdict can be reache
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,18 +18,23 @@ from jsonschema.exceptions import UnknownType, ValidationError, best_match
 from wopgen.corpus import Corpus
 from wopgen.corpus.regexes import BUDGET_SECONDS, PatternTimeout
 
+# The failures one value is reported with, each a finding of its own; any further ones are counted.
+MAX_ERRORS = 20
+
 
 @dataclass(frozen=True)
 class Verdict:
     """What validating one value found.
 
     `confirmed`: the compiled engine agrees with what the caller expected, and nothing needs saying.
-    Otherwise `error` is the failure `jsonschema` explains best (None: the value validates), unless
-    `problem` says why no verdict could be reached (with `hint`; `slow_pattern` when a `pattern` ran
-    past its time budget)."""
+    Otherwise `errors` holds each failure `jsonschema` finds (none: the value validates), every one as
+    its best explanation (`best_match`: into the branch of an `anyOf` or `oneOf` that came closest), up
+    to MAX_ERRORS, with `more` counting the rest; unless `problem` says why no verdict could be reached
+    (with `hint`; `slow_pattern` when a `pattern` ran past its time budget)."""
 
     confirmed: bool = False
-    error: ValidationError | None = None
+    errors: tuple[ValidationError, ...] = ()
+    more: int = 0
     problem: str = ""
     hint: str = ""
     slow_pattern: bool = False
@@ -43,7 +49,8 @@ def validate(
         return Verdict(confirmed=True)
     validator = corpus.validator(schema_path, pointer)
     try:
-        return Verdict(error=best_match(validator.iter_errors(instance)))
+        found = list(validator.iter_errors(instance))
+        return Verdict(errors=tuple(best_match([e]) for e in found[:MAX_ERRORS]), more=max(0, len(found) - MAX_ERRORS))
     except PatternTimeout as exc:
         return Verdict(
             problem=f"the pattern {exc.pattern!r} of {schema_path} ran past {BUDGET_SECONDS:g} s on the string "
@@ -73,3 +80,12 @@ def describe(error: ValidationError, prefix: list[str | int]) -> tuple[list[str 
     where = [*prefix, *error.absolute_path]
     path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
     return where, f"`{error.validator}` at {path}: {error.message[:240]}"
+
+
+def described(verdict: Verdict, prefix: list[str | int]) -> Iterator[tuple[list[str | int], str]]:
+    """`describe` of each error of `verdict`; the last one says how many more there are, if any."""
+    for index, error in enumerate(verdict.errors, start=1):
+        where, text = describe(error, prefix)
+        if index == len(verdict.errors) and verdict.more:
+            text += f" ({verdict.more} more failure{'s' if verdict.more > 1 else ''} of this value not reported)"
+        yield where, text
