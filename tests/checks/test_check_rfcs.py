@@ -89,7 +89,22 @@ def test_the_links_of_a_second_rfc_of_one_number_are_checked_too(findings):
 
     found = findings(edit)
     assert len(hits(found, "rfc-number-duplicate")) == 1
-    assert sorted((d.path, d.line) for d in found if d.rule == "rfc-supersession") == [(RFC, 7), (RFC, 14)]
+    supersession = sorted((d for d in found if d.rule == "rfc-supersession"), key=lambda d: d.line)
+    assert [(d.path, d.line) for d in supersession] == [(RFC, 7), (RFC, 14)]
+    # the messages name which of the two files numbered 0002 they mean
+    assert supersession[0].message.startswith("superseded by Accepted RFC 0002 (spec/rfcs/0002-newer-things.md) ")
+    assert supersession[1].message.startswith("RFC 0002 (spec/rfcs/0002-newer-things.md) supersedes this RFC")
+
+
+def test_a_message_names_no_file_where_the_number_is_the_rfcs_own(findings):
+    def edit(files):
+        files["spec/rfcs/0002-newer-things.md"] = rfc_text(number="0002", supersedes="0001")
+
+    messages = sorted(d.message for d in findings(edit) if d.rule == "rfc-supersession")
+    assert [m.split(" but ")[0].split(" this RFC,")[0] for m in messages] == [
+        "RFC 0002 supersedes",
+        "superseded by Accepted RFC 0002",
+    ]
 
 
 def test_supersession_agreeing_is_clean(findings):

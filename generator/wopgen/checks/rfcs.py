@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -197,11 +198,14 @@ def _supersession(corpus: Corpus) -> Iterator[Diagnostic]:
     number, as everywhere: two files of one number are `rfc-number-duplicate`). Every file is read,
     the second of a number too, so its links are checked as well."""
     table = corpus.rfcs_by_number
+    numbers = Counter(rfc.known_number for rfc in corpus.rfcs.values())
     for path in sorted(corpus.rfcs):
         rfc = corpus.rfcs[path]
-        number = rfc.file_number if rfc.file_number is not None else rfc.number
+        number = rfc.known_number
         if number is None:
             continue
+        # Which file a message means, where several share its number (`rfc-number-duplicate`).
+        named = f"RFC {number:04d}" + (f" ({rfc.path})" if numbers[number] > 1 else "")
         for field, back, verb in _LINKS:
             for ref in rfc.references(field):
                 other = table.get(ref)
@@ -218,13 +222,13 @@ def _supersession(corpus: Corpus) -> Iterator[Diagnostic]:
                     yield SUPERSESSION.at(
                         other.path,
                         other.line_of(back),
-                        f"RFC {number:04d} {verb} this RFC, but {back} does not name it",
+                        f"{named} {verb} this RFC, but {back} does not name it",
                         f"set {back} to {number:04d}",
                     )
                 if field == "Supersedes" and rfc.status == "Accepted" and other.status != "Superseded":
                     yield SUPERSESSION.at(
                         other.path,
                         other.line_of("Status"),
-                        f"superseded by Accepted RFC {number:04d} but its status is {other.status!r}",
+                        f"superseded by Accepted {named} but its status is {other.status!r}",
                         "set Status to `Superseded`",
                     )

@@ -431,7 +431,7 @@ class Corpus:
         table: dict[int, Rfc] = {}
         for path in sorted(self.rfcs):
             rfc = self.rfcs[path]
-            number = rfc.file_number if rfc.file_number is not None else rfc.number
+            number = rfc.known_number
             if number is not None:
                 table.setdefault(number, rfc)
         return table

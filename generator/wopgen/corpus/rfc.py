@@ -81,6 +81,11 @@ class Rfc:
         return int(m.group(1)) if m else None
 
     @property
+    def known_number(self) -> int | None:
+        """The number the RFC goes by: its file name's, else its header's (None: neither gives one)."""
+        return self.file_number if self.file_number is not None else self.number
+
+    @property
     def title(self) -> str:
         return self.get("Title").strip()
 
