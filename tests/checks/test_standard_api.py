@@ -346,8 +346,15 @@ def test_a_tool_configuration_beside_the_documents_can_be_excluded(findings):
 def test_api_command_explains_it_renders_only_declarative(make_corpus):
     root: Path = make_corpus(standard)
     result = CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(root / "out")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # nothing to render from is a usage error, not a finding
     assert "already holds the standard documents" in result.output
+    assert not (root / "out").exists()
+
+
+def test_api_command_with_no_description_is_a_usage_error(make_corpus):
+    root: Path = make_corpus()
+    result = CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(root / "out")])
+    assert (result.exit_code, "no operations or channels in spec/api/" in result.output) == (2, True)
 
 
 def test_site_refuses_a_folder_in_neither_format(make_corpus):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from wopgen.cli.app import EXIT_FINDINGS, Context, cli, emit, force_option, generated_tree, pass_context
+from wopgen.cli.app import EXIT_FINDINGS, EXIT_USAGE, Context, cli, emit, force_option, generated_tree, pass_context
 from wopgen.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -73,14 +73,14 @@ def api(obj: Context, out: Path | None, check_only: bool, force: bool) -> None:
       wopgen check --select api-          # only the API description rules
     """
     from wopgen.checks.gate import API_RULES
-    from wopgen.generate.api import ApiError, generate_api
+    from wopgen.generate.api import ApiError, NothingToRender, generate_api
 
     def render(corpus: Corpus) -> dict[str, str]:
         try:
             return generate_api(corpus)
-        except ApiError as exc:
+        except ApiError as exc:  # a finding in the description (1), or no description to render from (2)
             click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_FINDINGS)
+            sys.exit(EXIT_USAGE if isinstance(exc, NothingToRender) else EXIT_FINDINGS)
 
     generated_tree(obj, "api", render, out, check_only, API_RULES, force=force)
 

@@ -39,6 +39,11 @@ class ApiError(Exception):
     """The API documents cannot be rendered (no description, or a reference the bundle cannot express)."""
 
 
+class NothingToRender(ApiError):
+    """The corpus has no operations.yaml/channels.yaml to render from: not a finding, but `wopgen api`
+    asked of a corpus it does not apply to."""
+
+
 def generate_api(corpus: Corpus) -> dict[str, str]:
     """`openapi.yaml` and `asyncapi.yaml` as text; byte-identical for the same corpus."""
     return {name: dump(document) for name, document in api_documents(corpus).items()}
@@ -49,12 +54,12 @@ def api_documents(corpus: Corpus) -> dict[str, dict[str, Any]]:
     api = read_api(corpus)
     if not api.operations and not api.channels and api.standard:
         names = ", ".join(d.path for d in api.standard)
-        raise ApiError(
+        raise NothingToRender(
             f"{corpus.settings.api}/ already holds the standard documents ({names}); `wopgen api` renders only "
             "from operations.yaml/channels.yaml, and `wopgen check` validates those documents as they are"
         )
     if not api.operations and not api.channels:
-        raise ApiError(f"no operations or channels in {corpus.settings.api}/ to generate from")
+        raise NothingToRender(f"no operations or channels in {corpus.settings.api}/ to generate from")
     if api.diagnostics:
         first = api.diagnostics[0]
         raise ApiError(f"{first.path}:{first.line}: {first.message} (run `wopgen check --select api-`)")

@@ -641,3 +641,13 @@ def test_a_link_to_a_declarative_api_file_leads_to_the_page_rendered_from_it(mak
 
     page = str(staged(render(load(make_corpus(edit)), rules=catalogue()))["docs/spec/v1/overview.md"])
     assert "See [operations](../../api/index.md) and [channels](../../api/events.md)." in page
+
+
+def test_the_try_page_of_an_api_of_event_channels_alone_says_there_is_no_http_operation(
+    make_corpus: Callable[..., Path],
+) -> None:
+    """Nothing failed to render: an AsyncAPI document alone describes no operation to try."""
+    tree = staged(render(load(make_corpus(lambda files: files.update({ASYNCAPI: ASYNCAPI_TEXT}))), rules=catalogue()))
+    tried = str(tree["docs/api/try.md"])
+    assert "has no OpenAPI document, only event channels, so there is no HTTP operation to\ntry here." in tried
+    assert "could not be rendered" not in tried and "lists every operation" not in tried

@@ -80,7 +80,9 @@ def pages(site: SiteContext, published: Pages) -> Pages:
             out[place.try_page] = site.render(
                 "api-try.md.j2",
                 available=False,
-                described=bool(site.corpus.api),
+                # an API of event channels alone has no HTTP operation to try: said as for no API at all
+                described=bool(site.corpus.api) and bool(place.published),
+                channels_only=bool(site.corpus.api) and not place.published,
                 reason=reason,
                 heading=place.label,
                 http=http,
