@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,6 +23,20 @@ WORKER = "core.sample.worker"
 TERMINAL = ("completed", "failed", "cancelled")
 SETTLED = (*TERMINAL, "waiting-input", "waiting-approval", "waiting-external", "paused")
 CORPUS, CORE, BEHAVIOUR = "corpus", "core", "behaviour"
+
+
+def shown(value: Any) -> str:
+    """A value of a host's answer as JSON spells it (`null`, `true`, `"text"`), for a message."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _json_message(message: str, instance: Any) -> str:
+    """A JSON Schema error message whose leading Python repr of the instance is spelt as JSON."""
+    spelt = repr(instance)
+    return shown(instance) + message[len(spelt) :] if message.startswith(spelt) else message
 
 
 class Skip(Exception):
@@ -176,7 +191,7 @@ class Context:
             raise Failure(message)
 
     def equal(self, actual: Any, expected: Any, what: str, clause: str | None = None) -> bool:
-        return self.check(actual == expected, f"{what}: expected {expected!r}, got {actual!r}", clause)
+        return self.check(actual == expected, f"{what}: expected {shown(expected)}, got {shown(actual)}", clause)
 
     def schema_errors(self, name: str, instance: Any, pointer: str = "") -> list[str]:
         doc = self.corpus.schemas_by_name.get(name)
@@ -185,7 +200,7 @@ class Context:
         validator = self.corpus.validator(doc.path, pointer)
         try:
             return [
-                f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
+                f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {_json_message(e.message, e.instance)}"
                 for e in validator.iter_errors(instance)
             ]
         except PatternTimeout as exc:
