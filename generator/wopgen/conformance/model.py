@@ -25,6 +25,10 @@ SETTLED = (*TERMINAL, "waiting-input", "waiting-approval", "waiting-external", "
 CORPUS, CORE, BEHAVIOUR = "corpus", "core", "behaviour"
 
 
+# The envelope members every event a host delivers MUST carry (run-surface.md, event-envelope).
+ENVELOPE = ("eventId", "runId", "type", "timestamp", "sequence", "payload")
+
+
 def shown(value: Any) -> str:
     """A value of a host's answer as JSON spells it (`null`, `true`, `"text"`), for a message."""
     try:
@@ -229,25 +233,29 @@ class Context:
         return index is not None and isinstance(event_type, str) and event_type in index.payloads
 
     def valid_event(self, event: Any, channel: str = "") -> bool:
-        """The envelope members every event carries; the payload of a type the slice defines.
+        """What the two event MUSTs of run-surface.md say, and nothing stronger.
 
-        An event of a type this reader does not know is skipped past its envelope (run-events.md:
-        a client MUST skip it), and extra envelope members are allowed (the envelope is open).
-        `channel` names where the event came from in the messages (e.g. "streamed").
+        Every event carries the six envelope members (event-envelope: their presence, not their
+        types), and the payload of a type the slice defines validates against that type's payload
+        `$def` (known-payloads). No MUST makes the whole `run-event` envelope schema normative, so an
+        optional member such as `nodeId` is not judged, whatever the event's type. An event of a
+        type this reader does not know is skipped past its envelope (run-events.md: a client MUST
+        skip it), and extra envelope members are allowed (the envelope is open). `channel` names
+        where the event came from in the messages (e.g. "streamed").
         """
         name = f"{channel} event" if channel else "event"
         if not isinstance(event, dict):
-            return self.check(False, f"{'a ' + name} is not a JSON object: {event!r:.80}", "event-envelope")
-        missing = [m for m in ("eventId", "runId", "type", "timestamp", "sequence", "payload") if m not in event]
+            return self.check(False, f"{'a ' + name} is not a JSON object: {shown(event):.80}", "event-envelope")
+        missing = [m for m in ENVELOPE if m not in event]
         if missing:
-            label = f"{name} {event['sequence']}" if "sequence" in event else name
-            return self.check(False, f"{label} lacks {missing}", "event-envelope")
+            label = f"{name} {shown(event['sequence'])}" if "sequence" in event else name
+            return self.check(False, f"{label} lacks {', '.join(missing)}", "event-envelope")
         if not self.known(event["type"]):
             return True
-        return self.valid("run-event", event, f"event {event.get('sequence')}", clause="known-payloads") and self.valid(
+        return self.valid(
             "run-event-payloads",
             event["payload"],
-            f"{event['type']} payload",
+            f"the payload of {name} {shown(event['sequence'])} ({event['type']})",
             self.payload_pointer(event["type"]),
             clause="known-payloads",
         )
