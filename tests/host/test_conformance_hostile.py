@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from host.host_helpers import KEY
 from wopgen.cli import cli
+from wopgen.conformance.inprocess import SECOND_KEY
 from wopgen.conformance.report import as_json, text
 from wopgen.conformance.runner import run, summary
 from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
@@ -235,6 +236,43 @@ def test_a_wrong_api_key_is_one_clear_error(served, repo_corpus):
     )
     assert result.exit_code == 2
     assert result.output.count("refused the API key") == 1 and "FAIL" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("second", "said"),
+    [
+        ("no-such-key", "refused the second API key (HTTP 401): check --second-api-key"),
+        (KEY, "Invalid value for --second-api-key: it is the --api-key"),
+    ],
+)
+def test_a_second_api_key_that_cannot_be_of_another_owner_is_one_clear_error(served, repo_corpus, second, said):
+    """A 401 to the second key was reported as the host's owner-scope breach (run-surface.md:27 is about a
+    valid key of another scope); the primary key itself reads its own runs, as it should."""
+    url = served("core")
+    result = CliRunner().invoke(
+        cli,
+        [
+            *("--root", str(repo_corpus.root), "conformance", "--url", url, "--api-key", KEY),
+            *("--second-api-key", second, "--select", "core-run-surface"),
+        ],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 2, result.output
+    assert result.output.count(said) == 1 and "FAIL" not in result.output
+
+
+def test_a_second_api_key_the_host_takes_runs_the_owner_scope_checks(served, repo_corpus):
+    result = CliRunner().invoke(
+        cli,
+        [
+            *("--root", str(repo_corpus.root), "conformance", "--url", served("core"), "--api-key", KEY),
+            *("--second-api-key", SECOND_KEY, "--select", "core-run-surface", "--format", "json"),
+        ],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    (scenario,) = json.loads(result.output)["scenarios"]
+    assert scenario["status"] == "passed" and scenario["requests"] > 0
 
 
 def test_cli_timeout_options_bound_a_run(stub, repo_corpus):

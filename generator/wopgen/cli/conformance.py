@@ -177,7 +177,7 @@ def conformance(
     folder is missing or cannot be written.
 
     Exit codes: 0 no scenario failed, 1 a scenario failed, 2 usage error (bad option, a
-    refused --report, unreachable host, a key the host refuses with 401).
+    refused --report, unreachable host, an --api-key or --second-api-key the host refuses with 401).
     """
     from wopgen.conformance import report as reports
     from wopgen.conformance.inprocess import in_process, load_package
@@ -199,6 +199,10 @@ def conformance(
         _check_url(url)
         if not api_key:
             raise click.UsageError("--url needs --api-key (or WOPGEN_API_KEY)")
+        if second_api_key == api_key:  # one scope: its runs are readable, and that is no owner-scope breach
+            raise click.BadParameter(
+                "it is the --api-key; give a key of another owner scope", param_hint="--second-api-key"
+            )
         corpus = obj.corpus()
         deadline = time.monotonic() + max_seconds
         transport = Http(url, api_key, timeout=timeout, second_key=second_api_key, deadline=deadline)

@@ -69,13 +69,22 @@ def discover(transport: Transport) -> dict[str, Any]:
 
 
 def check_key(transport: Transport) -> None:
-    """One authenticated request; a 401 means the key is wrong, which is the caller's error, not the host's."""
-    try:
-        reply = transport.request("GET", f"/v1/runs/conformance-key-probe-{uuid.uuid4().hex[:12]}")
-    except (TransportError, DeadlineExceeded) as exc:
-        raise DiscoveryError(f"cannot reach {transport.description}: {exc}") from None
-    if reply.status == 401:
-        raise KeyRefused(f"{transport.description} refused the API key (HTTP 401): check --api-key")
+    """One authenticated request per key; a 401 means the key is wrong, which is the caller's error, not the host's.
+
+    The second key (`--second-api-key`) is probed the same way: the owner-scope clause is about a
+    request with a *valid* key of another scope (run-surface.md), so a 401 to it says nothing of the
+    host's scoping and would otherwise read as a breach of it.
+    """
+    keys: list[tuple[str | None, str, str]] = [(None, "the API key", "--api-key")]
+    if transport.second_key:
+        keys.append((transport.second_key, "the second API key", "--second-api-key"))
+    for key, what, option in keys:
+        try:
+            reply = transport.request("GET", f"/v1/runs/conformance-key-probe-{uuid.uuid4().hex[:12]}", key=key)
+        except (TransportError, DeadlineExceeded) as exc:
+            raise DiscoveryError(f"cannot reach {transport.description}: {exc}") from None
+        if reply.status == 401:
+            raise KeyRefused(f"{transport.description} refused {what} (HTTP 401): check {option}")
 
 
 def _one(scenario: Scenario, transport: Transport, corpus: Corpus, caps: dict[str, Any]) -> Result:
