@@ -19,7 +19,7 @@ from wopgen.conformance.inprocess import SECOND_KEY
 from wopgen.conformance.report import as_json, text
 from wopgen.conformance.runner import run, summary
 from wopgen.conformance.scenarios import BY_NAME, SCENARIOS
-from wopgen.conformance.transport import Http, TransportError, parse_sse
+from wopgen.conformance.transport import Http, InProcess, TransportError, parse_sse
 
 DISCOVERY = {"protocolVersion": "1.0", "supportedEnvelopes": [], "schemaVersions": {}}
 LIMITS = {"clarificationRounds": 0, "schemaRounds": 0, "envelopesPerTurn": 0}
@@ -164,6 +164,83 @@ def test_a_stream_that_never_closes_is_cut_at_the_deadline(stub, repo_corpus):
     assert time.monotonic() - start < 8
     messages = [f.message + (f.exchange.excerpt if f.exchange else "") for f in results[0].findings]
     assert any("did not reach a terminal event" in m for m in messages), messages
+
+
+def _stream_then(after: Callable[[BaseHTTPRequestHandler], None]) -> Route:
+    """A stream route that sends the run's two events, run.completed last, then does `after`."""
+
+    def route(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        for each in (event(0, "run.started"), event(1, "run.completed")):
+            handler.wfile.write(f"id: {each['sequence']}\nevent: {each['type']}\ndata: {json.dumps(each)}\n\n".encode())
+        handler.wfile.flush()
+        after(handler)
+
+    return route
+
+
+def _hold_silently(handler: BaseHTTPRequestHandler) -> None:
+    time.sleep(3)
+
+
+def _hold_with_keep_alives(handler: BaseHTTPRequestHandler) -> None:
+    ends = time.monotonic() + 3
+    while time.monotonic() < ends:
+        handler.wfile.write(b": keep-alive\n\n")
+        handler.wfile.flush()
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("hold", [_hold_silently, _hold_with_keep_alives])
+def test_a_stream_left_open_after_the_terminal_event_fails_sse_closes(stub, repo_corpus, hold):
+    """The runner stopped reading at run.completed and closed the stream itself, so this could not fail."""
+    host = _never_closing_host(stub, _stream_then(hold))
+    start = time.monotonic()
+    reply = Http(host.url, KEY, timeout=0.5).stream("/v1/runs/r1/events")
+    assert time.monotonic() - start < 1.5  # bounded by --timeout, not by the host
+    assert [e["type"] for e in reply.body] == ["run.started", "run.completed"]
+    assert reply.problem == "the host did not close the stream within the request deadline after run.completed"
+    (result,) = run([BY_NAME["core-run-surface"]], Http(host.url, KEY, timeout=0.5), repo_corpus)
+    closes = [f for f in result.findings if f.clause == "sse-closes"]
+    assert len(closes) == 1 and closes[0].where.endswith("run-surface.md:57")
+    assert "did not close the stream" in closes[0].message
+
+
+def test_a_stream_closed_after_the_terminal_event_passes_sse_closes(stub, repo_corpus):
+    host = _never_closing_host(stub, _stream_then(lambda handler: None))
+    reply = Http(host.url, KEY, timeout=2).stream("/v1/runs/r1/events")
+    assert (reply.problem, len(reply.body)) == ("", 2)
+    (result,) = run([BY_NAME["core-run-surface"]], Http(host.url, KEY, timeout=2), repo_corpus)
+    assert [f for f in result.findings if f.clause == "sse-closes"] == []
+
+
+def test_an_in_process_stream_going_on_after_the_terminal_event_is_reported():
+    class Answer:
+        status, headers = 200, {"Content-Type": "text/event-stream"}
+
+        def __init__(self, tail: int) -> None:
+            self.tail = tail
+
+        @property
+        def stream(self) -> Iterator[bytes]:
+            for each in (event(0, "run.started"), event(1, "run.completed")):
+                yield f"data: {json.dumps(each)}\n\n".encode()
+            yield from [b": keep-alive\n\n"] * self.tail
+
+    class Host:
+        tail = 0
+
+        def handle(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Answer:
+            return Answer(self.tail)
+
+    host = Host()
+    transport = InProcess(host, KEY, "fake")
+    assert transport.stream("/v1/runs/r1/events").problem == ""
+    host.tail = 10_000
+    reply = transport.stream("/v1/runs/r1/events")
+    assert len(reply.body) == 2 and reply.problem == "the stream went on after run.completed"
 
 
 def test_the_whole_run_stops_at_its_deadline(stub, repo_corpus):

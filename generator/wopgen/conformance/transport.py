@@ -16,6 +16,7 @@ import socket
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Protocol
 from urllib.parse import urljoin, urlsplit
 
@@ -27,6 +28,7 @@ MAX_BODY_BYTES = 4 * 1024 * 1024  # an answer longer than this is cut and report
 MAX_STREAM_BYTES = 2 * 1024 * 1024
 MAX_STREAM_EVENTS = 2_000
 MAX_REDIRECTS = 3
+AFTER_TERMINAL_CHUNKS = 64  # chunks an in-process stream may still yield after its terminal event
 LATE = "the answer did not end within the request deadline"
 
 
@@ -174,7 +176,14 @@ class InProcess:
         headers = {"Authorization": f"Bearer {key or self.api_key}"} if auth else {}
         response = self.host.handle(method, path, headers, _encode(body, raw))
         if response.stream is not None:
-            return Reply(response.status, until_terminal(parse_sse(_lines(response.stream))), dict(response.headers))
+            chunks = iter(response.stream)
+            events = until_terminal(parse_sse(_lines(chunks)))
+            problem = ""
+            ended = events[-1].get("type") if events else None
+            # the stream MUST end after the terminal event: a few chunks more at most (no clock in-process)
+            if ended in TERMINAL_EVENTS and next(islice(chunks, AFTER_TERMINAL_CHUNKS, None), None) is not None:
+                problem = f"the stream went on after {ended}"
+            return Reply(response.status, events, dict(response.headers), problem)
         return Reply(response.status, _decode(response.encoded()), dict(response.headers))
 
     def stream(self, path: str) -> Reply:
@@ -370,27 +379,39 @@ class Http:
         return Reply(answer.status, _decode(content), dict(answer.getheaders()), problem)
 
     def stream(self, path: str) -> Reply:
-        """The events of an SSE stream, read until the run's terminal event or a budget runs out."""
+        """The events of an SSE stream up to the run's terminal event, and whether the host then closed it.
+
+        A host MUST end the stream after the terminal event (run-surface.md): once it came, the rest
+        is read (and dropped) until the host closes the connection; a stream still open when the
+        request deadline (`--timeout`) passes, or still sending past the byte budget, is reported in
+        `problem`. Without a terminal event, reading stops at the deadline or the budget as well.
+        """
         headers = self._headers(True, None, "text/event-stream")
         connection, answer, ends = self._send("GET", path, None, headers)
         events: list[dict[str, Any]] = []
         problem = ""
+        ended = ""  # the terminal event, once it came
         try:
             if answer.status != 200:
                 content, _ = self._read(answer, ends, MAX_BODY_BYTES)
                 return Reply(answer.status, _decode(content), dict(answer.getheaders()))
             budget = [self.stream_bytes]
 
+            def late() -> str:
+                if ended:
+                    return f"the host did not close the stream within the request deadline after {ended}"
+                return "the stream did not reach a terminal event within the request deadline"
+
             def chunks() -> Iterator[bytes]:
                 nonlocal problem
                 while True:
                     if time.monotonic() > ends:
-                        problem = "the stream did not reach a terminal event within the request deadline"
+                        problem = late()
                         return
                     try:
                         chunk = answer.read1(4096)
                     except TimeoutError:
-                        problem = "the stream did not reach a terminal event within the request deadline"
+                        problem = late()
                         return
                     except (OSError, http.client.HTTPException) as exc:
                         problem = f"{type(exc).__name__}: {exc}"
@@ -399,11 +420,20 @@ class Http:
                         return
                     budget[0] -= len(chunk)
                     if budget[0] < 0:
-                        problem = f"the stream sent more than {self.stream_bytes} bytes without a terminal event"
+                        problem = (
+                            f"the stream sent more than {self.stream_bytes} bytes and was not closed after {ended}"
+                            if ended
+                            else f"the stream sent more than {self.stream_bytes} bytes without a terminal event"
+                        )
                         return
                     yield chunk
 
-            events = until_terminal(parse_sse(_lines(chunks())))
+            source = chunks()
+            events = until_terminal(parse_sse(_lines(source)))
+            if events and events[-1].get("type") in TERMINAL_EVENTS and not problem:
+                ended = str(events[-1]["type"])
+                for _ in source:  # what follows the terminal event, until the host closes the stream
+                    pass
         finally:
             connection.close()
         return Reply(answer.status, events, dict(answer.getheaders()), problem)
