@@ -114,3 +114,35 @@ def test_polling_past_the_end_names_a_missing_or_null_is_complete_in_json_terms(
     transport = Rewritten(in_process(module, "core"), answer)
     (result,) = run([BY_NAME["core-run-surface"]], transport, repo_corpus)
     assert [(f.clause, message in f.message) for f in result.findings] == [("poll-complete", True)], result.findings
+
+
+def _rewrite_stream(module, change: Events) -> Rewritten:
+    def answer(method: str, path: str, reply: Reply) -> Reply:
+        if method == "STREAM" and isinstance(reply.body, list):
+            return Reply(reply.status, change(reply.body), reply.headers, reply.problem)
+        return reply
+
+    return Rewritten(in_process(module, "core"), answer)
+
+
+def test_the_sse_order_is_compared_even_when_a_payload_is_bad(module, repo_corpus):
+    """A bad payload used to turn the order comparison off, silently."""
+
+    def nulled_and_swapped(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        changed = [{**e, "payload": None} if e["type"] == "run.started" else e for e in events]
+        return [changed[1], changed[0], *changed[2:]]
+
+    (result,) = run([BY_NAME["core-run-surface"]], _rewrite_stream(module, nulled_and_swapped), repo_corpus)
+    assert {f.clause for f in result.findings} == {"known-payloads", "events-in-order"}
+    (order,) = [f for f in result.findings if f.clause == "events-in-order"]
+    assert order.message.startswith("SSE delivers the polled events in order: expected [0, 1")
+    assert result.note == ""
+
+
+def test_a_stream_whose_order_cannot_be_compared_says_so(module, repo_corpus):
+    def unsequenced(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in e.items() if k != "sequence"} if i == 1 else e for i, e in enumerate(events)]
+
+    (result,) = run([BY_NAME["core-run-surface"]], _rewrite_stream(module, unsequenced), repo_corpus)
+    assert [f.clause for f in result.findings] == ["event-envelope"]
+    assert result.note == "the SSE order was not compared: streamed events at [1] carry no integer sequence"

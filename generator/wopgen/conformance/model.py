@@ -167,6 +167,7 @@ class Context:
         self.exchanges = 0  # requests sent to the host
         self.asserted = False  # a host answer has been asserted on
         self.last: Exchange | None = None
+        self.notes: list[str] = []  # what the scenario could not assert, and why (never silently)
 
     # --- verdicts -----------------------------------------------------------------------------
 
@@ -188,6 +189,10 @@ class Context:
         if not condition:
             self.findings.append(Finding(cited, where(self.corpus, cited), message, self.last))
         return condition
+
+    def note(self, text: str) -> None:
+        """Record an assertion that could not be made, so the report says so instead of skipping it silently."""
+        self.notes.append(text)
 
     def require(self, condition: bool, message: str, clause: str | None = None) -> None:
         """A check the rest of the scenario depends on: when it fails the scenario stops."""

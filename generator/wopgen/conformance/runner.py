@@ -107,6 +107,7 @@ def _one(scenario: Scenario, transport: Transport, corpus: Corpus, caps: dict[st
         ctx.check(False, f"stopped: {exc}")
     except Exception as exc:  # an answer of a shape the scenario did not expect
         ctx.check(False, f"stopped on an unexpected answer: {type(exc).__name__}: {exc}")
+    note = "; ".join([*ctx.notes, *([note] if note else [])])
     findings = tuple(ctx.findings)
     if findings:
         status = FAILED

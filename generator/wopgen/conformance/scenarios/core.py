@@ -103,12 +103,19 @@ def _lifecycle(ctx: Context) -> None:
         ctx.equal(streamed.status, 200, "the event stream: status")
         ctx.check(not streamed.problem, f"the event stream of a finished run: {streamed.problem}")
     if isinstance(streamed.body, list):
-        # Each streamed event carries the envelope (event-envelope); where every one carries its
-        # sequence, the stream delivers the run's events in order, as the poll did (events-in-order).
-        enveloped = [ctx.valid_event(event, "streamed") for event in streamed.body]
-        if all(enveloped):
-            got = [e["sequence"] for e in streamed.body]
-            ctx.equal(got, [e["sequence"] for e in events], "SSE delivers the polled events", "events-in-order")
+        # Each streamed event carries the envelope and, for a slice type, a valid payload; the stream
+        # delivers the run's events in order, as the poll did (events-in-order). The order is compared
+        # whatever the payloads; only an event without an integer sequence leaves nothing to compare,
+        # and the report says so (the missing member is already a finding of event-envelope).
+        for event in streamed.body:
+            ctx.valid_event(event, "streamed")
+        got = [e.get("sequence") for e in streamed.body]
+        unsequenced = [i for i, n in enumerate(got) if not isinstance(n, int) or isinstance(n, bool)]
+        if unsequenced:
+            ctx.note(f"the SSE order was not compared: streamed events at {unsequenced[:5]} carry no integer sequence")
+        else:
+            polled = [e.get("sequence") for e in events]
+            ctx.equal(got, polled, "SSE delivers the polled events in order", "events-in-order")
     if _offers_resume(ctx.caps):
         reply = ctx.request("POST", f"/v1/runs/{run_id}:resume", {"reason": "conformance"})
         ctx.error(reply, "conflict", "resuming a finished run", "resume-conflict")
