@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -208,8 +210,14 @@ def test_a_stream_left_open_after_the_terminal_event_fails_sse_closes(stub, repo
     assert "did not close the stream" in closes[0].message
 
 
-def test_a_stream_closed_after_the_terminal_event_passes_sse_closes(stub, repo_corpus):
-    host = _never_closing_host(stub, _stream_then(lambda handler: None))
+def _reset(handler: BaseHTTPRequestHandler) -> None:
+    handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    handler.connection.close()  # an RST, not a FIN: the stream still ends
+
+
+@pytest.mark.parametrize("after", [lambda handler: None, _reset])
+def test_a_stream_closed_after_the_terminal_event_passes_sse_closes(stub, repo_corpus, after):
+    host = _never_closing_host(stub, _stream_then(after))
     reply = Http(host.url, KEY, timeout=2).stream("/v1/runs/r1/events")
     assert (reply.problem, len(reply.body)) == ("", 2)
     (result,) = run([BY_NAME["core-run-surface"]], Http(host.url, KEY, timeout=2), repo_corpus)

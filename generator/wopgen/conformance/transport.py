@@ -414,7 +414,8 @@ class Http:
                         problem = late()
                         return
                     except (OSError, http.client.HTTPException) as exc:
-                        problem = f"{type(exc).__name__}: {exc}"
+                        if not ended:  # after the terminal event, a reset still ends the stream
+                            problem = f"{type(exc).__name__}: {exc}"
                         return
                     if not chunk:
                         return
