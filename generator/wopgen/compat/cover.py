@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from wopgen.compat.normalize import Loc, Resolver, fingerprint, is_annotation, without_noops
+from wopgen.compat.normalize import Loc, Resolver, fingerprint, idle_keywords, is_annotation, without_noops
 
 MAX_DEPTH = 16  # members followed down; a deeper (or cyclic) shape is not shown to be covered
 _SHAPE = frozenset({"type", "enum", "const", "properties", "required", "additionalProperties"})
@@ -116,6 +116,68 @@ def covers(outer: Side, inner: Side, depth: int = MAX_DEPTH) -> bool:
         and _required_covered(o, i)
         and _properties_covered(outer, inner, depth)
     )
+
+
+def admitted_types(schema: Side, depth: int = MAX_DEPTH) -> frozenset[str]:
+    """The JSON types a value the schema accepts may have, read from `type`, `enum`/`const` and the
+    `allOf`/`anyOf`/`oneOf` around and beside them. Never smaller than the truth (a type it cannot
+    rule out is kept), so `within(admitted_types(s), t)` shows that `s` accepts no value outside `t`.
+    A `oneOf` refuses a type two of its branches accept every value of (a value of it matches both)."""
+    return _admitted(schema, depth, frozenset())
+
+
+def _admitted(schema: Side, depth: int, stack: frozenset[tuple[str, str]]) -> frozenset[str]:
+    schema = schema.plain()
+    node = schema.node
+    if node is False:
+        return frozenset()
+    if not isinstance(node, dict) or depth <= 0 or schema.loc.key in stack:
+        return ALL_TYPES  # nothing rules a type out, or it is not worked out here (a cycle)
+    stack |= {schema.loc.key}
+    found = types(node) or ALL_TYPES
+    constants = values(node)
+    if constants is not None:
+        found = _meet(found, frozenset(json_type(v) for v in constants))
+    for keyword in ("allOf", "anyOf", "oneOf"):
+        members = node.get(keyword)
+        if not isinstance(members, list):
+            continue
+        branches = [schema.child(keyword, n) for n in range(len(members))]
+        if keyword == "allOf":
+            for member in branches:
+                found = _meet(found, _admitted(member, depth - 1, stack))
+            continue
+        joined = frozenset().union(*(_admitted(branch, depth - 1, stack) for branch in branches))
+        if keyword == "oneOf":  # a value of a type two branches take whole matches both: refused
+            joined = frozenset(t for t in joined if sum(_takes_every(branch, t) for branch in branches) < 2)
+        found = _meet(found, joined)
+    return found
+
+
+def _meet(left: frozenset[str], right: frozenset[str]) -> frozenset[str]:
+    """The types both admit (an integer is a number)."""
+    both = left & right
+    if "integer" in left | right and {"integer", "number"} & left and {"integer", "number"} & right:
+        both |= {"integer"}
+    return both
+
+
+def _takes_every(schema: Side, kind: str) -> bool:
+    """Whether the schema surely accepts every value of the JSON type `kind` (not "integer"): each of
+    its keywords is one that does not apply to that type, or a `type` that admits it."""
+    node = schema.plain().node
+    if node is True:
+        return True
+    if not isinstance(node, dict):
+        return False
+    idle = idle_keywords(kind)
+    for key in node:
+        if is_annotation(key) or key in idle:
+            continue
+        allowed = types(node) if key == "type" else frozenset()
+        if key != "type" or (allowed is not None and not within(frozenset({kind}), allowed)):
+            return False
+    return True
 
 
 def _pure_union(node: dict[str, Any]) -> str | None:

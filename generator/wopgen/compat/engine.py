@@ -249,6 +249,8 @@ class _Differ:
         if memo_key in self._memo:
             return self._memo[memo_key]
         b, h = _as_object(b), _as_object(h)
+        if isinstance(b.node, dict) and isinstance(h.node, dict) and ("type" in b.node) != ("type" in h.node):
+            b, h = _without_implied_type(self.base, b), _without_implied_type(self.head, h)
         out: list[Change] = []
         others = self.others.get(ctx.others)
         ctx = replace(ctx, others=0)  # the branches beside this one say nothing of its members
@@ -356,6 +358,10 @@ class _Differ:
             rule = R.TYPE_WIDENED
         else:
             rule = R.TYPE_CHANGED
+        if cover.within(cover.admitted_types(cover.Side(self.base, b)), ht or cover.ALL_TYPES) and cover.within(
+            cover.admitted_types(cover.Side(self.head, h)), bt or cover.ALL_TYPES
+        ):
+            return  # the unions beside them admit no type the other side's `type` refuses: no value moves
         before = "any" if bt is None else "|".join(sorted(bt))
         after = "any" if ht is None else "|".join(sorted(ht))
         yield self.make(rule, ctx, side(b, "type"), side(h, "type"), f"type {before} -> {after}")
@@ -785,6 +791,21 @@ def _lone_union(b: dict[str, Any], h: dict[str, Any]) -> str:
         if len(unions) == 1 and isinstance(united[unions[0]], list) and not ({"oneOf", "anyOf"} & plain.keys()):
             return unions[0]
     return ""
+
+
+def _without_implied_type(resolver: Resolver, loc: Loc) -> Loc:
+    """The schema without a `type` beside a oneOf/anyOf that admits no other type anyway (every branch
+    has that type, or a oneOf of `required`-only branches, which a non-object passes twice): it
+    refuses nothing the rest does not, so it comes and goes with no change (and is not laid into
+    the branches of a side that lacks it)."""
+    node = loc.node
+    declared = cover.types(node) if isinstance(node, dict) else None
+    if declared is None or not ({"oneOf", "anyOf"} & node.keys()):
+        return loc
+    rest = Loc(loc.doc, loc.pointer, {k: v for k, v in node.items() if k != "type"}, loc.borrowed)
+    if not cover.within(cover.admitted_types(cover.Side(resolver, rest)), declared):
+        return loc
+    return rest
 
 
 def _has(loc: Loc, keyword: str) -> bool:

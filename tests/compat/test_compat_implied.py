@@ -1,0 +1,86 @@
+"""Keywords that change nothing a validator decides, and changes the walk must still classify.
+
+A keyword whose effect the rest of the schema already has (a `type` beside a union that admits no
+other type), one a draft does not read where it sits (`additionalItems` beside a single `items`
+schema), one that refuses no value (an `additionalProperties` schema that accepts anything) or one
+no draft defines the meaning of (an unknown `format`) is no change when it comes or goes; the same
+keyword where it does refuse something is still reported, by direction.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support.compat_support import outcome, run_compat, thing
+
+C, H, A = "client-sent", "host-emitted", "artifact"
+E, W, INFO = "error", "warning", "info"
+TEXT = {"type": "string"}
+
+
+def compared(tmp_path: Path, base: dict[str, Any], head: dict[str, Any], direction: str = A) -> set[tuple[str, str]]:
+    """(rule, severity) of each change from `base` to `head`, the member `ref` of an object."""
+    wrap = {"type": "object", "properties": {"ref": base}}
+    into = {"type": "object", "properties": {"ref": head}}
+    return outcome(run_compat(tmp_path, {"thing": thing(wrap, direction)}, {"thing": thing(into, direction)}))
+
+
+# --- a type beside a union -------------------------------------------------------------------------
+
+LINK = {"$defs": {"link": {"type": "string", "minLength": 1}}}
+
+
+@pytest.mark.parametrize("union", ["anyOf", "oneOf"])
+def test_a_type_every_branch_already_has_narrows_nothing(tmp_path: Path, union: str) -> None:
+    branches = [{"type": "string", "minLength": 1}, {"type": "string", "pattern": "^urn:"}]
+    assert compared(tmp_path / "inline", {union: branches}, {"type": "string", union: branches}, C) == set()
+    assert compared(tmp_path / "gone", {"type": "string", union: branches}, {union: branches}, H) == set()
+
+
+def test_a_type_branches_reached_by_ref_already_have_narrows_nothing(tmp_path: Path) -> None:
+    branches = [{"$ref": "#/$defs/link"}, {"allOf": [{"$ref": "#/$defs/link"}]}, {"type": "string", "pattern": "^u"}]
+    base = {"type": "object", "properties": {"ref": {"anyOf": branches}}, **LINK}
+    head = {"type": "object", "properties": {"ref": {"type": "string", "anyOf": branches}}, **LINK}
+    assert outcome(run_compat(tmp_path, {"thing": thing(base, C)}, {"thing": thing(head, C)})) == set()
+
+
+def test_a_type_one_branch_lacks_still_narrows(tmp_path: Path) -> None:
+    branches = [{"type": "string"}, {"type": "integer"}]
+    assert compared(tmp_path, {"anyOf": branches}, {"type": "string", "anyOf": branches}, C) == {
+        ("compat-type-narrowed", E)
+    }
+
+
+REQUIRED_ONLY = [{"required": ["license"]}, {"required": ["expression"]}]
+MEMBERS = {"license": TEXT, "expression": TEXT}
+
+
+def test_object_beside_a_one_of_of_required_only_branches_narrows_nothing(tmp_path: Path) -> None:
+    # a non-object passes both branches, so the oneOf already refused every non-object
+    base = {"properties": MEMBERS, "oneOf": REQUIRED_ONLY}
+    assert compared(tmp_path, base, {"type": "object", **base}, C) == set()
+
+
+def test_object_beside_an_any_of_of_required_only_branches_narrows(tmp_path: Path) -> None:
+    # a non-object passes every branch of the anyOf: "x" was accepted and is now refused
+    base = {"properties": MEMBERS, "anyOf": REQUIRED_ONLY}
+    assert compared(tmp_path, base, {"type": "object", **base}, C) == {("compat-type-narrowed", E)}
+
+
+def test_object_beside_a_one_of_one_of_whose_branches_takes_every_string_narrows(tmp_path: Path) -> None:
+    # a string passes {"required": ...} and fails {"type": "object", ...}: exactly one branch, accepted
+    base = {"oneOf": [{"required": ["license"]}, {"type": "object", "required": ["expression"]}]}
+    assert compared(tmp_path, base, {"type": "object", **base}, C) == {("compat-type-narrowed", E)}
+
+
+def test_a_type_list_shortened_to_what_the_union_admits_narrows_nothing(tmp_path: Path) -> None:
+    strings = [{"type": "string", "minLength": 1}, {"type": "string", "pattern": "^urn:"}]
+    base, head = {"type": ["string", "null"], "anyOf": strings}, {"type": "string", "anyOf": strings}
+    assert compared(tmp_path / "same", base, head, C) == set()
+    either = [{"type": "string"}, {"type": "null"}]
+    assert compared(
+        tmp_path / "less", {"type": ["string", "null"], "anyOf": either}, {"type": "string", "anyOf": either}, C
+    ) == {("compat-type-narrowed", E)}
