@@ -9,13 +9,17 @@ keyword where it does refuse something is still reported, by direction.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from support.compat_support import outcome, run_compat, thing
+from wopgen.cli import cli
 
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
 C, H, A = "client-sent", "host-emitted", "artifact"
 E, W, INFO = "error", "warning", "info"
 TEXT = {"type": "string"}
@@ -84,3 +88,34 @@ def test_a_type_list_shortened_to_what_the_union_admits_narrows_nothing(tmp_path
     assert compared(
         tmp_path / "less", {"type": ["string", "null"], "anyOf": either}, {"type": "string", "anyOf": either}, C
     ) == {("compat-type-narrowed", E)}
+
+
+# --- additionalItems where a draft does not read it ------------------------------------------------
+
+
+def compared_files(tmp_path: Path, base: dict[str, Any], head: dict[str, Any], *args: str) -> set[tuple[str, str]]:
+    """(rule, severity) of each change between two plain draft-07 files whose `list` is `base`, `head`."""
+    paths = []
+    for name, body in (("old", base), ("new", head)):
+        path = tmp_path / f"{name}.json"
+        tmp_path.mkdir(parents=True, exist_ok=True)
+        doc = {"$schema": DRAFT7, "definitions": {"Doc": {"type": "object", "properties": {"list": body}}}}
+        path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    command = ["compat", "--against", paths[0], "--head", paths[1], *args, "--format", "json"]
+    result = CliRunner().invoke(cli, command, catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.output
+    return {(c["rule"], c["severity"]) for c in json.loads(result.output)["changes"]}
+
+
+@pytest.mark.parametrize("items", [{"items": TEXT}, {"items": {"$ref": "#/definitions/Doc"}}, {}])
+def test_additional_items_beside_a_single_items_schema_is_no_change(tmp_path: Path, items: dict[str, Any]) -> None:
+    # draft-07 reads additionalItems only beside an array of items: ["a", 5] is refused either way
+    base = {"type": "array", **items}
+    assert compared_files(tmp_path / "closed", base, {**base, "additionalItems": False}) == set()
+    assert compared_files(tmp_path / "opened", {**base, "additionalItems": TEXT}, base) == set()
+
+
+def test_additional_items_beside_a_tuple_is_still_a_change(tmp_path: Path) -> None:
+    base = {"type": "array", "items": [TEXT]}
+    assert compared_files(tmp_path, base, {**base, "additionalItems": False}) == {("compat-keyword-changed", W)}

@@ -29,6 +29,7 @@ from wopgen.compat.normalize import (
     fingerprint,
     is_annotation,
     layable,
+    partners_of,
     root,
     similarity,
     without_noops,
@@ -741,7 +742,11 @@ class _Differ:
                 return False
             present, resolver = (b, self.base) if keyword in b.node else (h, self.head)
             where = present.holder(keyword)
-            return bool(resolver.canonical(Loc(where.doc, where.pointer, {keyword: present.node[keyword]})))
+            # read beside the keywords that decide what it reads (additionalItems beside items)
+            context = {k: present.node[k] for k in partners_of(keyword) if k in present.node}
+            alone = resolver.canonical(Loc(where.doc, where.pointer, {keyword: present.node[keyword], **context}))
+            rest = resolver.canonical(Loc(where.doc, where.pointer, context)) if context else {}
+            return bool(alone != rest)
         if keyword in SCHEMA_SINGLES:
             return self.base.fingerprint(b.child(keyword)) != self.head.fingerprint(h.child(keyword))
         bw, hw = b.holder(keyword), h.holder(keyword)

@@ -98,12 +98,16 @@ def without_noops(loc: Loc) -> Loc:
     `allOf` of one schema as that schema; the walk compares the first two through `_values` and
     `_types`, which treat them alike, and unwraps the third when only one side has an `allOf`.)
     A keyword that only applies to values of a type `type` rules out (`properties` beside
-    `"type": "null"`) means nothing either.
+    `"type": "null"`) means nothing either, nor does `additionalItems` unless `items` beside it is
+    an array: drafts 04 to 2019-09 ignore it beside a single `items` schema or none, and 2020-12
+    does not define it.
     """
     node = loc.node
     if not isinstance(node, dict):
         return loc
     idle = idle_keywords(node.get("type"))
+    if "additionalItems" in node and not isinstance(node.get("items"), list):
+        idle |= {"additionalItems"}
     dropped = [
         key
         for key, value in node.items()
@@ -164,6 +168,11 @@ _ADJACENT = (
 
 
 _UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+
+
+def partners_of(keyword: str) -> frozenset[str]:
+    """The keywords whose presence decides what `keyword` reads (`items` for `additionalItems`)."""
+    return frozenset().union(*(partners for dependent, partners in _ADJACENT if keyword in dependent))
 
 
 def ignores_ref_siblings(doc: JsonDoc) -> bool:
