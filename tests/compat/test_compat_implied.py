@@ -119,3 +119,70 @@ def test_additional_items_beside_a_single_items_schema_is_no_change(tmp_path: Pa
 def test_additional_items_beside_a_tuple_is_still_a_change(tmp_path: Path) -> None:
     base = {"type": "array", "items": [TEXT]}
     assert compared_files(tmp_path, base, {**base, "additionalItems": False}) == {("compat-keyword-changed", W)}
+
+
+# --- an additionalProperties schema that refuses nothing -------------------------------------------
+
+SCALARS = {"type": ["string", "number", "boolean", "null"]}
+
+
+def json_value(scalars: dict[str, Any]) -> dict[str, Any]:
+    """An object whose unnamed members hold a recursive JSON value of objects, arrays and `scalars`."""
+    return {
+        "type": "object",
+        "properties": {"form": {"$ref": "#/$defs/object"}},
+        "$defs": {
+            "object": {"type": "object", "additionalProperties": {"$ref": "#/$defs/value"}},
+            "value": {
+                "anyOf": [
+                    {"$ref": "#/$defs/object"},
+                    {"type": "array", "items": {"$ref": "#/$defs/value"}},
+                    scalars,
+                ]
+            },
+        },
+    }
+
+
+OPEN_FORM = {"type": "object", "properties": {"form": {"type": "object", "additionalProperties": True}}}
+
+
+def test_an_additional_properties_schema_of_every_type_closes_nothing(tmp_path: Path) -> None:
+    every = {"type": ["string", "number", "boolean", "null", "array", "object"]}
+    closed = {"type": "object", "properties": {"form": {"type": "object", "additionalProperties": every}}}
+    assert outcome(run_compat(tmp_path, {"thing": thing(OPEN_FORM, C)}, {"thing": thing(closed, C)})) == set()
+
+
+def test_an_additional_properties_schema_of_any_json_value_closes_nothing(tmp_path: Path) -> None:
+    head = json_value(SCALARS)
+    assert outcome(run_compat(tmp_path, {"thing": thing(OPEN_FORM, C)}, {"thing": thing(head, C)})) == set()
+
+
+@pytest.mark.parametrize(
+    "scalars",
+    [
+        {"type": ["string", "integer", "boolean"]},  # 1.5 and null were accepted, now refused
+        {"type": ["string", "number", "boolean", "null"], "maxLength": 9},
+    ],
+)
+def test_an_additional_properties_schema_that_refuses_a_value_still_closes(
+    tmp_path: Path, scalars: dict[str, Any]
+) -> None:
+    head = json_value(scalars)
+    assert outcome(run_compat(tmp_path, {"thing": thing(OPEN_FORM, C)}, {"thing": thing(head, C)})) == {
+        ("compat-additional-properties-closed", E)
+    }
+
+
+def test_a_member_schema_that_holds_only_objects_is_no_json_value(tmp_path: Path) -> None:
+    # objects whose members are such objects, or any scalar or array: {"a": 1} is refused
+    only_objects = {"type": "object", "additionalProperties": {"$ref": "#/$defs/nested"}}
+    rest = {"type": ["string", "number", "boolean", "null", "array"]}
+    head = {
+        "type": "object",
+        "properties": {"form": {"type": "object", "additionalProperties": {"$ref": "#/$defs/either"}}},
+        "$defs": {"either": {"anyOf": [{"$ref": "#/$defs/nested"}, rest]}, "nested": only_objects},
+    }
+    assert outcome(run_compat(tmp_path, {"thing": thing(OPEN_FORM, C)}, {"thing": thing(head, C)})) == {
+        ("compat-additional-properties-closed", E)
+    }

@@ -9,6 +9,10 @@ an inner one covered; some branch of an outer one, the only one of its types for
 `allOf` one of whose members is covered, and a shape of `type`, `enum`/`const`, `required`,
 `properties` and `additionalProperties`.
 
+`admitted_types(schema)` tells which JSON types a schema can accept at most (a `type` beside a
+union that admits no other is no change), and `accepts_anything(schema)` whether it surely accepts
+every JSON value (an `additionalProperties` schema that does closes nothing); both sound, both partial.
+
 `accepts(schema, value)` tells whether a schema takes one value by asking the validators of the
 corpus the schema belongs to, so it reads every keyword, in the draft the schema declares.
 """
@@ -162,20 +166,72 @@ def _meet(left: frozenset[str], right: frozenset[str]) -> frozenset[str]:
     return both
 
 
-def _takes_every(schema: Side, kind: str) -> bool:
+def accepts_anything(schema: Side, depth: int = MAX_DEPTH) -> bool:
+    """Whether the schema surely accepts every JSON value: every value of each type, its members and
+    items each accepted by a schema that accepts anything. A recursive schema (a JSON value of
+    objects and arrays of JSON values) is shown so by assuming it while its members are judged:
+    a member is a smaller value, so the assumption is only used for values of lesser depth."""
+    return _takes_all(schema, frozenset(), depth)
+
+
+def _takes_all(schema: Side, assumed: frozenset[tuple[str, str]], depth: int) -> bool:
+    key = schema.plain().loc.key
+    if key in assumed:
+        return True
+    if depth <= 0:
+        return False
+    assumed |= {key}
+    return all(_takes_every(schema, kind, assumed, frozenset(), depth - 1) for kind in sorted(ALL_TYPES))
+
+
+_MEMBERS = ("properties", "patternProperties")
+_REST = ("additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems")
+
+
+def _takes_every(
+    schema: Side,
+    kind: str,
+    assumed: frozenset[tuple[str, str]] = frozenset(),
+    stack: frozenset[tuple[str, str]] = frozenset(),
+    depth: int = MAX_DEPTH,
+) -> bool:
     """Whether the schema surely accepts every value of the JSON type `kind` (not "integer"): each of
-    its keywords is one that does not apply to that type, or a `type` that admits it."""
-    node = schema.plain().node
+    its keywords does not apply to that type, is a `type` that admits it, a union or `allOf` whose
+    branches take it so, or (for objects and arrays) a subschema of members or items that accepts
+    anything (`assumed` names the schemas taken to, for values of lesser depth)."""
+    schema = schema.plain()
+    node = schema.node
     if node is True:
         return True
-    if not isinstance(node, dict):
+    if not isinstance(node, dict) or schema.loc.key in stack or depth <= 0:
         return False
+    stack |= {schema.loc.key}
     idle = idle_keywords(kind)
+
+    def every(keyword: str) -> list[Side]:
+        value = node[keyword]
+        if isinstance(value, list):
+            return [schema.child(keyword, n) for n in range(len(value))]
+        if keyword in _MEMBERS and isinstance(value, dict):
+            return [schema.child(keyword, name) for name in value]
+        return [schema.child(keyword)]
+
     for key in node:
         if is_annotation(key) or key in idle:
             continue
-        allowed = types(node) if key == "type" else frozenset()
-        if key != "type" or (allowed is not None and not within(frozenset({kind}), allowed)):
+        if key == "type":
+            allowed = types(node)
+            fine = allowed is None or within(frozenset({kind}), allowed)
+        elif key in ("anyOf", "allOf", "oneOf") and isinstance(node[key], list):
+            taken = [_takes_every(branch, kind, assumed, stack, depth - 1) for branch in every(key)]
+            fine = any(taken) if key == "anyOf" else all(taken) and (key == "allOf" or len(taken) == 1)
+        elif (kind == "object" and key in (*_MEMBERS, *_REST[:2])) or (
+            kind == "array" and key in ("items", "prefixItems", *_REST[2:])
+        ):
+            fine = all(_takes_all(member, assumed, depth - 1) for member in every(key))
+        else:
+            fine = False
+        if not fine:
             return False
     return True
 

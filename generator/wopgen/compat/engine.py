@@ -457,7 +457,7 @@ class _Differ:
         type_index = stem(b.doc.path) == PAYLOADS_SCHEMA and b.pointer == f"/$defs/{TYPE_INDEX}"
         discovery = stem(h.doc.path) == DISCOVERY
         still_open = not h.node.get("patternProperties") and all(
-            _closure(h.node.get(k)) == _OPEN for k in ("additionalProperties", "unevaluatedProperties")
+            self._closure(self.head, h, k) == _OPEN for k in ("additionalProperties", "unevaluatedProperties")
         )
         for name in sorted(bp.keys() - hp.keys()):
             rule, what = R.PROPERTY_REMOVED, "property"
@@ -499,7 +499,7 @@ class _Differ:
     def _closures(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
         for keyword in ("additionalProperties", "unevaluatedProperties"):
             bv, hv = b.node.get(keyword), h.node.get(keyword)
-            before, after = _closure(bv), _closure(hv)
+            before, after = self._closure(self.base, b, keyword), self._closure(self.head, h, keyword)
             if before == after == _SCHEMA:
                 yield from self.compare(b.child(keyword), h.child(keyword), ctx, stack)
                 continue
@@ -509,6 +509,15 @@ class _Differ:
             rule = R.OPENED if opened else R.CLOSED
             message = f"{keyword} {_closure_text(bv)} -> {_closure_text(hv)}"
             yield self.make(rule, ctx, side(b, keyword), side(h, keyword), message)
+
+    @staticmethod
+    def _closure(resolver: Resolver, loc: Loc, keyword: str) -> str:
+        """How `keyword` leaves the members it reads: open, closed, or held to a schema that refuses
+        some value (one that accepts every JSON value, such as a complete recursive JSON value, is open)."""
+        closure = _closure(loc.node.get(keyword))
+        if closure == _SCHEMA and cover.accepts_anything(cover.Side(resolver, loc.child(keyword))):
+            return _OPEN
+        return closure
 
     def _arrays(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
         if isinstance(b.node.get("items"), dict) and isinstance(h.node.get("items"), dict):

@@ -226,8 +226,9 @@ FORMAT_CHANGED = _rule(
 )
 CLOSED = _rule(
     "compat-additional-properties-closed",
-    "additionalProperties (or unevaluatedProperties) went from open to false or to a schema: senders of extra "
-    "members are rejected, and host output can no longer grow.",
+    "additionalProperties (or unevaluatedProperties) went from open to false or to a schema that refuses some "
+    "value (one that accepts every JSON value leaves it open): senders of extra members are rejected, and host "
+    "output can no longer grow.",
     'base: no "additionalProperties"; head: "additionalProperties": false',
     "error",
 )
