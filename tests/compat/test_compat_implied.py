@@ -186,3 +186,32 @@ def test_a_member_schema_that_holds_only_objects_is_no_json_value(tmp_path: Path
     assert outcome(run_compat(tmp_path, {"thing": thing(OPEN_FORM, C)}, {"thing": thing(head, C)})) == {
         ("compat-additional-properties-closed", E)
     }
+
+
+# --- items gained where there were none ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("before", [{}, {"items": {}}, {"items": True}])
+@pytest.mark.parametrize(("direction", "severity"), [(C, E), (A, E), (H, INFO)])
+def test_items_gained_is_classified_as_items_tightened(
+    tmp_path: Path, before: dict[str, Any], direction: str, severity: str
+) -> None:
+    # [5] was accepted and is now refused: the narrowing a tightened items schema is
+    base, head = {"type": "array", **before}, {"type": "array", "items": {"type": "string"}}
+    assert compared(tmp_path, base, head, direction) == {("compat-type-narrowed", severity)}
+    assert compared(tmp_path / "tightened", {"type": "array", "items": {}}, head, direction) == {
+        ("compat-type-narrowed", severity)
+    }
+
+
+def test_items_dropped_is_classified_as_items_loosened(tmp_path: Path) -> None:
+    base = {"type": "array", "items": {"type": "string", "maxLength": 5}}
+    assert compared(tmp_path, base, {"type": "array"}, H) == {
+        ("compat-type-widened", E),
+        ("compat-bound-loosened", W),
+    }
+
+
+def test_items_gained_that_refuse_nothing_are_no_change(tmp_path: Path) -> None:
+    every = {"type": ["string", "number", "boolean", "null", "array", "object"], "description": "anything"}
+    assert compared(tmp_path, {"type": "array"}, {"type": "array", "items": every}, C) == set()

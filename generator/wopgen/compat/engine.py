@@ -520,8 +520,15 @@ class _Differ:
         return closure
 
     def _arrays(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
-        if isinstance(b.node.get("items"), dict) and isinstance(h.node.get("items"), dict):
+        bi, hi = b.node.get("items"), h.node.get("items")
+        if isinstance(bi, dict) and isinstance(hi, dict):
             yield from self.compare(b.child("items"), h.child("items"), ctx, stack)
+        elif (isinstance(bi, dict) and hi is None) or (bi is None and isinstance(hi, dict)):
+            # no items (or an empty one, dropped as a no-op) takes every item: compared as `{}` there,
+            # so an items schema gained or lost is classified as one tightened or loosened is
+            bl = b.child("items") if bi is not None else Loc(b.doc, b.pointer + "/items", {})
+            hl = h.child("items") if hi is not None else Loc(h.doc, h.pointer + "/items", {})
+            yield from self.compare(bl, hl, ctx, stack)
         elif self._keyword_differs(b, h, "items"):
             yield self.make(R.KEYWORD_CHANGED, ctx, side(b, "items"), side(h, "items"), "items changed")
         for keyword in ("prefixItems", "patternProperties"):
