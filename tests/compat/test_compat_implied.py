@@ -215,3 +215,22 @@ def test_items_dropped_is_classified_as_items_loosened(tmp_path: Path) -> None:
 def test_items_gained_that_refuse_nothing_are_no_change(tmp_path: Path) -> None:
     every = {"type": ["string", "number", "boolean", "null", "array", "object"], "description": "anything"}
     assert compared(tmp_path, {"type": "array"}, {"type": "array", "items": every}, C) == set()
+
+
+# --- a format no draft defines ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("before", "after"), [("string", None), (None, "strnig"), ("string", "text")])
+def test_a_format_no_draft_defines_is_no_change(tmp_path: Path, before: str | None, after: str | None) -> None:
+    def text(name: str | None) -> dict[str, Any]:
+        return {"type": "string", **({"format": name} if name else {})}
+
+    assert compared(tmp_path, text(before), text(after), C) == set()
+
+
+@pytest.mark.parametrize(("before", "after"), [("string", "date"), ("date", None), (None, "iri-reference")])
+def test_a_format_a_draft_defines_is_still_a_change(tmp_path: Path, before: str | None, after: str | None) -> None:
+    def text(name: str | None) -> dict[str, Any]:
+        return {"type": "string", **({"format": name} if name else {})}
+
+    assert compared(tmp_path, text(before), text(after), C) == {("compat-format-changed", W)}

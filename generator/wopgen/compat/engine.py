@@ -60,6 +60,7 @@ from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
 from wopgen.corpus.keywords import SCHEMA_SINGLES
+from wopgen.corpus.validation import DEFINED_FORMATS
 from wopgen.diagnostics import Rule, Severity
 
 DISCOVERY = "capabilities"
@@ -446,6 +447,8 @@ class _Differ:
     def _text_rules(self, b: Loc, h: Loc, ctx: Context) -> Iterator[Change]:
         for keyword, rule in (("pattern", R.PATTERN_CHANGED), ("format", R.FORMAT_CHANGED)):
             bv, hv = b.node.get(keyword), h.node.get(keyword)
+            if keyword == "format" and _defined_format(bv) == _defined_format(hv):
+                continue  # a name no draft defines is ignored by every validator: as good as absent
             if bv != hv:
                 message = f"{keyword} {_keyword_text(bv)} -> {_keyword_text(hv)}"
                 yield self.make(rule, ctx, side(b, keyword), side(h, keyword), message)
@@ -827,6 +830,11 @@ def _without_implied_type(resolver: Resolver, loc: Loc) -> Loc:
     if not cover.within(cover.admitted_types(cover.Side(resolver, rest)), declared):
         return loc
     return rest
+
+
+def _defined_format(value: Any) -> Any:
+    """A `format` value as validators read it: a name no draft defines (`"string"`) is none."""
+    return value if isinstance(value, str) and value in DEFINED_FORMATS else None
 
 
 def _has(loc: Loc, keyword: str) -> bool:

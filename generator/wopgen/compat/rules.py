@@ -220,7 +220,8 @@ PATTERN_CHANGED = _rule(
 )
 FORMAT_CHANGED = _rule(
     "compat-format-changed",
-    "A format appeared, disappeared or changed; review what it means for producers and readers.",
+    "A format a JSON Schema draft defines appeared, disappeared or changed; review what it means for producers "
+    "and readers. A name no draft defines is ignored by validators, so it coming or going is no change.",
     'base: "format": "date"; head: "format": "date-time"',
     "warning",
 )

@@ -65,6 +65,10 @@ COMPILED_FORMATS = frozenset(
     }
 )
 
+# Every format a JSON Schema draft (04 to 2020-12) defines: the compiled engine knows exactly these. Validators
+# ignore any other name, so a `format` outside this set says nothing.
+DEFINED_FORMATS = COMPILED_FORMATS
+
 # The formats both engines assert, on every machine; every other `format` is an annotation. These are the
 # ones jsonschema asserted in wopgen's own environment; it asserts a format whenever a package that checks
 # it happens to be importable (fqdn for hostname, isoduration for duration, rfc3987 for uri...), so reading
