@@ -174,3 +174,20 @@ def test_github_and_sarif_outputs(tmp_path: Path) -> None:
     assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == new
     rule_ids = {r["id"] for r in doc["runs"][0]["tool"]["driver"]["rules"]}
     assert "compat-schema-renamed" in rule_ids
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "pointer"),
+    [("definitions", "$defs", "/$defs"), ("$defs", "definitions", "/definitions"), ("$defs", "", "")],
+)
+def test_a_removed_definition_points_at_the_heads_own_table(
+    tmp_path: Path, before: str, after: str, pointer: str
+) -> None:
+    kept = {"type": "object", "properties": {"trace": {"type": "string"}}}
+    base: dict[str, Any] = {"$schema": DRAFT2020, before: {"Kept": kept, "Gone": {"type": "string"}}}
+    head: dict[str, Any] = {"$schema": DRAFT2020, **({after: {"Kept": kept}} if after else kept)}
+    old, new = write(tmp_path / "old.json", base), write(tmp_path / "new.json", head)
+    result = run("compat", "--against", old, "--head", new, "--format", "json")
+    removed = [c for c in json_changes(result) if c["rule"] == "compat-def-removed"]
+    assert {c["base"]["pointer"] for c in removed} >= {f"/{before}/Gone"}
+    assert {c["head"]["pointer"] for c in removed} == {pointer}  # a table the head has, else its root

@@ -960,6 +960,7 @@ def _compare_files(differ: _Differ, roles: Roles, bpath: str, hpath: str, refere
         bside, hside = side(root(bdoc), bdefs[old][0], old), side(root(hdoc), hdefs[now][0], now)
         message = f"{bdefs[old][0]}/{old} renamed to {hdefs[now][0]}/{now} (same shape); references by pointer break"
         yield differ.make(R.SCHEMA_RENAMED, ctx, bside, hside, message)
+    tables = [k for k, _ in def_tables(hdoc)]  # the head's own: draft-07 `definitions` or 2020-12 `$defs`
     for name in gone:
         if name in {old for old, _ in renamed}:
             continue
@@ -967,7 +968,9 @@ def _compare_files(differ: _Differ, roles: Roles, bpath: str, hpath: str, refere
         ctx = Context(roles.of_def(bpath, bpath, name, direction))
         others = (base.uri_of(bpath), f"/{keyword}/{name}") in referenced
         message = f"{keyword}/{name} removed" + ("; other files referenced it" if others else "")
-        yield differ.make(R.DEF_REMOVED, ctx, side(root(bdoc), keyword, name), side(root(hdoc), keyword), message)
+        table = keyword if keyword in tables else tables[0] if tables else None  # none: the head's root
+        hside = side(root(hdoc), table) if table else side(root(hdoc))
+        yield differ.make(R.DEF_REMOVED, ctx, side(root(bdoc), keyword, name), hside, message)
 
 
 def _event_payloads(differ: _Differ, raw: list[Change]) -> Iterator[Change]:
