@@ -22,6 +22,19 @@ def call(host: Any, method: str, path: str, body: Any = None) -> Any:
     return host.handle(method, path, AUTH, raw)
 
 
+def event(sequence: int, kind: str, **extra: Any) -> dict[str, Any]:
+    """An event a host might deliver: the six envelope members, an empty payload, and `extra`."""
+    return {
+        "eventId": f"e{sequence}",
+        "runId": "r1",
+        "type": kind,
+        "payload": {},
+        "timestamp": "2026-01-01T00:00:00Z",
+        "sequence": sequence,
+        **extra,
+    }
+
+
 def loop_request(*turns: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return {"workflowId": LOOP, "inputs": {"script": {"turns": list(turns)}}, **extra}
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from host.host_helpers import Rewritten
+from host.host_helpers import Rewritten, event
 from wopgen.conformance.clauses import where
 from wopgen.conformance.inprocess import in_process
 from wopgen.conformance.model import Context
@@ -21,18 +21,6 @@ from wopgen.conformance.scenarios import BY_NAME
 from wopgen.conformance.transport import Reply
 
 Events = Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
-
-
-def event(sequence: int, kind: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "eventId": f"e{sequence}",
-        "runId": "r1",
-        "type": kind,
-        "payload": {},
-        "timestamp": "2026-01-01T00:00:00Z",
-        "sequence": sequence,
-        **extra,
-    }
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from host.host_helpers import KEY
+from host.host_helpers import KEY, event
 from wopgen.cli import cli
 from wopgen.conformance.inprocess import SECOND_KEY
 from wopgen.conformance.report import as_json, text
@@ -35,17 +35,6 @@ def send_json(handler: BaseHTTPRequestHandler, status: int, body: Any) -> None:
     handler.send_header("Content-Length", str(len(data)))
     handler.end_headers()
     handler.wfile.write(data)
-
-
-def event(sequence: int, kind: str) -> dict[str, Any]:
-    return {
-        "eventId": f"e{sequence}",
-        "runId": "r1",
-        "type": kind,
-        "payload": {},
-        "timestamp": "2026-01-01T00:00:00Z",
-        "sequence": sequence,
-    }
 
 
 class Stub:

@@ -6,7 +6,7 @@ import posixpath
 from collections.abc import Iterator
 from typing import Any
 
-from wopgen.checks.validating import described, validate
+from wopgen.checks.validating import failures, validate
 from wopgen.corpus import Corpus, Example
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import INDEX_POINTER, index_of
@@ -161,15 +161,8 @@ def _check_example(corpus: Corpus, example: Example, def_target: tuple[str, str]
         )
         return
     if example.kind == "valid":
-        for where, text in described(verdict, prefix):
-            line, col = example.doc.locate(where)
-            yield VALID_FAILS.at(
-                example.path,
-                line,
-                f"valid example fails {text}",
-                f"fix the example or the schema ({schema_path})",
-                col=col,
-            )
+        hint = f"fix the example or the schema ({schema_path})"
+        yield from failures(verdict, VALID_FAILS, example.path, example.doc, prefix, "valid example fails ", hint)
     elif example.kind == "invalid" and not verdict.errors and not semantic_problems(example.schema_name, instance):
         yield INVALID_PASSES.at(
             example.path,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 
-from wopgen.checks.validating import described, validate
+from wopgen.checks.validating import failures, validate
 from wopgen.corpus import Corpus, Instance
 from wopgen.corpus.graph import value_at
 from wopgen.corpus.settings import InstanceSet
@@ -103,12 +103,7 @@ def _check_instance(corpus: Corpus, instance: Instance, schema_path: str) -> Ite
         yield UNVERIFIABLE.at(instance.path, 1, verdict.problem, verdict.hint)
         return
     target = schema_path + (f"#{entry.pointer}" if entry.pointer else "")
-    for where, text in described(verdict, []):
-        line, col = instance.doc.locate(where)
-        yield INVALID.at(
-            instance.path,
-            line,
-            f"does not validate against {target}: {text}",
-            f"fix the file, or the schema if the file is right ([tool.wopgen] instances maps {entry.files!r} to it)",
-            col=col,
-        )
+    hint = f"fix the file, or the schema if the file is right ([tool.wopgen] instances maps {entry.files!r} to it)"
+    yield from failures(
+        verdict, INVALID, instance.path, instance.doc, [], f"does not validate against {target}: ", hint
+    )

@@ -16,7 +16,9 @@ import referencing.exceptions
 from jsonschema.exceptions import UnknownType, ValidationError, best_match
 
 from wopgen.corpus import Corpus
+from wopgen.corpus.documents import JsonDoc
 from wopgen.corpus.regexes import BUDGET_SECONDS, PatternTimeout
+from wopgen.diagnostics import Diagnostic, Rule
 
 # The failures one value is reported with, each a finding of its own; any further ones are counted.
 MAX_ERRORS = 20
@@ -82,10 +84,15 @@ def describe(error: ValidationError, prefix: list[str | int]) -> tuple[list[str 
     return where, f"`{error.validator}` at {path}: {error.message[:240]}"
 
 
-def described(verdict: Verdict, prefix: list[str | int]) -> Iterator[tuple[list[str | int], str]]:
-    """`describe` of each error of `verdict`; the last one says how many more there are, if any."""
+def failures(
+    verdict: Verdict, rule: Rule, path: str, doc: JsonDoc, prefix: list[str | int], message: str, hint: str
+) -> Iterator[Diagnostic]:
+    """A `rule` finding in the file `path` (read as `doc`) at each error of `verdict`, located below
+    `prefix` and worded `message` followed by the error (`describe`); the last one says how many
+    more there are, if any."""
     for index, error in enumerate(verdict.errors, start=1):
         where, text = describe(error, prefix)
         if index == len(verdict.errors) and verdict.more:
             text += f" ({verdict.more} more failure{'s' if verdict.more > 1 else ''} of this value not reported)"
-        yield where, text
+        line, col = doc.locate(where)
+        yield rule.at(path, line, f"{message}{text}", hint, col=col)
