@@ -79,3 +79,10 @@ def test_every_readme_command_parses_and_names_refs_that_exist(block: str, args:
             ["git", "rev-parse", "--verify", "--quiet", f"{value}^{{commit}}"], cwd=REPO, capture_output=True
         )
         assert done.returncode == 0 or (REPO / value).is_dir(), f"--{option} {value} is neither a ref nor a folder"
+
+
+def test_the_readme_counts_the_mutants_the_host_has() -> None:
+    from wopgen.generate.host_profiles import MUTANTS
+
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert f"every one of the {len(MUTANTS)} mutants to be killed" in text
