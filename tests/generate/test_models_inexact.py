@@ -47,10 +47,12 @@ INEXACT = {
     "loose": ({"type": "object", "properties": {"n": {"minimum": 5}}}, {"n": 4}, "minimum"),
     "listed": ({"type": "object", "properties": {"tags": {"items": {"type": "string"}}}}, {"tags": "x"}, "items"),
     "secure": (
-        {"type": "object", "properties": {"u": {"type": "string", "format": "uri", "pattern": "^https://"}}},
-        {"u": "http://a.example"},
+        {"type": "object", "properties": {"u": {"type": "string", "format": "date", "pattern": "^2"}}},
+        {"u": "1999-12-31"},
         "pattern",
     ),
+    # a format on a string or a number: the library would type the number by it, so the model leaves it out
+    "stamporcount": ({"type": ["string", "integer"], "format": "date-time"}, "x", "format"),
     "mailbox": (
         {"type": "object", "properties": {"to": {"type": "string", "format": "email"}}},
         {"to": "nope"},
@@ -302,6 +304,8 @@ EXACT = {
     "dated": {"type": "string", "format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$", "maxLength": 10},
     # A hostname is an annotation, fed without its format: the pattern beside it holds.
     "named": {"type": "string", "format": "hostname", "pattern": "^[a-z]+$"},
+    # `uri` is an annotation, as for `check`: the model holds the string to the pattern beside it
+    "linked": {"type": "string", "format": "uri", "pattern": "^https://"},
     # Positions the library writes as a tuple; an allOf the root closes with unevaluatedProperties.
     "fixed": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2},
     "merged": {
@@ -383,6 +387,7 @@ AGREES = {
     "tagged": [{"k": "a", "n": 1}, {"k": "b"}, {"k": "c"}],
     "sealed": [{"a": 1}, {"a": 1, "b": 2}],
     "routed": [{"k": "a"}, {"k": "c"}, {}],
+    "linked": ["https://a.example", "http://a.example", "https:a", "a/b", 5],
 }
 
 

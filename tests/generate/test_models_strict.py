@@ -33,7 +33,9 @@ MEMBERS = {
         "at": {"type": "string", "format": "date-time"},
         "on": {"type": "string", "format": "date"},
         "times": {"type": "array", "items": {"type": "string", "format": "time"}},
-        "lasts": {"type": "string", "format": "duration"},
+        "lasts": {"type": "string", "format": "duration"},  # an annotation, as `check` reads it
+        "link": {"type": "string", "format": "uri"},  # an annotation, as `check` reads it
+        "count": {"type": "integer", "format": "date-time"},  # a format binds strings alone
         "ip": {"type": "string", "format": "ipv4"},
         "ip6": {"type": "string", "format": "ipv6"},
         "mail": {"type": "string", "format": "email"},
@@ -55,7 +57,6 @@ TEXT = {
     "date": "2026-06-01",
     "on": "2026-06-01",
     "times": ["10:00:00Z"],
-    "lasts": "P1D",
     "ip": "192.0.2.1",
     "ip6": "2001:db8::1",
     "stamp": "2026-06-01T10:00:00+02:00",
@@ -188,6 +189,43 @@ def test_a_string_format_still_reads_its_text_and_its_python_value(members: Any)
         members.Stamp.model_validate(7)
 
 
+# Per member whose format `check` does not assert (or on a value not typed as a string): values the schema
+# takes, which a typed format refused (AnyUrl took no relative reference, a timedelta no other text, a
+# datetime no integer), and values it refuses.
+ANNOTATED = {
+    "link": (["a/b", "", "not a uri", "https://a.example", "HTTP://A.EXAMPLE/x"], [5, None]),
+    "lasts": (["nonsense", "P1D"], [7]),
+    "count": ([5, 0], ["2026-06-01T10:00:00Z", 1.5]),
+}
+
+
+@pytest.mark.parametrize("member", sorted(ANNOTATED))
+def test_a_format_check_does_not_assert_is_an_annotation_in_the_model(members: Any, member: str) -> None:
+    from jsonschema import Draft202012Validator
+
+    from wopgen.corpus.validation import FORMAT_CHECKER
+
+    judge = Draft202012Validator(MEMBERS["properties"][member], format_checker=FORMAT_CHECKER)
+    taken, refused = ANNOTATED[member]
+    for value in [*taken, *refused]:
+        sent = {"name": "n", member: value}
+        try:
+            parsed = members.Member.model_validate_json(json.dumps(sent))
+        except pydantic.ValidationError:
+            parsed = None
+        assert (parsed is not None) == judge.is_valid(value) == (value in taken), value
+        if parsed is not None:  # the text is kept as sent, not rewritten as a URL is
+            assert parsed.model_dump(mode="json", exclude_unset=True) == sent
+
+
+def test_the_models_type_only_formats_check_asserts() -> None:
+    from wopgen.corpus.validation import ASSERTED_FORMATS
+    from wopgen.generate.models_formats import FORMAT_SAMPLES, TYPED_FORMATS
+
+    assert TYPED_FORMATS <= ASSERTED_FORMATS and {"uri", "duration"}.isdisjoint(TYPED_FORMATS)
+    assert set(FORMAT_SAMPLES) == TYPED_FORMATS
+
+
 def test_an_email_is_a_strict_string_so_the_package_needs_no_email_validator(members: Any) -> None:
     assert members.Member.model_validate({"name": "n", "mail": "a@example.org"}).mail == "a@example.org"
     with pytest.raises(pydantic.ValidationError):
@@ -207,16 +245,16 @@ def test_words_in_a_docstring_are_left_alone_and_a_split_statement_is_read_whole
         '    """\n'
         "    c: Annotated[StrictStr | None, Field(\n"
         f"        {marker})] = None\n"
-        "class B(RootModel[list[timedelta]]):\n"
-        "    root: list[timedelta]\n"
+        "class B(RootModel[list[UUID]]):\n"
+        "    root: list[UUID]\n"
     )
     rewritten = strict_fields(text, 1)
     assert "    at: DateText | None = None\n" in rewritten
     assert '    """\n    date: date | None = None\n' in rewritten  # a docstring's words, not code
     assert f"    b: Annotated[time, Field({marker})] = None\n" in rewritten
     assert "c: Annotated[StrictStr | None, NOT_NULL] = None\n" in rewritten  # found by parsing the module whole
-    assert "class B(RootModel[list[TimedeltaText]]):\n    root: list[TimedeltaText]\n" in rewritten
-    assert "from ._strict import DateText, NOT_NULL, TimedeltaText\n" in rewritten
+    assert "class B(RootModel[list[UUIDText]]):\n    root: list[UUIDText]\n" in rewritten
+    assert "from ._strict import DateText, NOT_NULL, UUIDText\n" in rewritten
 
 
 def test_members_are_judged_alike_by_the_compiled_engine_and_by_jsonschema(monkeypatch: pytest.MonkeyPatch) -> None:

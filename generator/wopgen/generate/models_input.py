@@ -25,6 +25,7 @@ from wopgen.corpus.graph import (
 )
 from wopgen.corpus.keywords import CURRENT, Draft, draft_of
 from wopgen.generate.models_conditions import WORDS, tested_members
+from wopgen.generate.models_formats import typed_format
 from wopgen.generate.models_passes import conditions_read, members_apart, refs_alone, typed_into_branches
 
 
@@ -43,12 +44,6 @@ def library_schema(schema: Any) -> Any:
         # took a `$ref` to `x.json#` (or to `x.json`) for one to fetch, and refused the schema
         out = {**out, draft.id_key: declared[:-1]}
     return out
-
-
-# The formats the models give a Python type (a datetime, an address, a URL, a UUID), as the README lists
-# them. Not `email`: pydantic's EmailStr needs the optional email-validator package, which a user of the
-# models may not have, so the package would not import; an email stays a strict string.
-TYPED_FORMATS = frozenset({"date-time", "date", "time", "duration", "ipv4", "ipv6", "uuid", "uri"})
 
 
 def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
@@ -78,8 +73,8 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
     - a `pattern` (and a key of `patternProperties`) spells `\\d` and `\\w` as the ASCII classes they
       are in ECMA-262 (`ascii_classes`): the model's regex engines read them over Unicode, so `^\\d+$`
       took Arabic-Indic digits the schema refuses.
-    - a `format` the models do not type (`TYPED_FORMATS`) is left out, so the value is the string (or
-      number) its other keywords say. The library reads many formats its own way: `hostname` put its
+    - a `format` the models do not type (`typed_format`: one of `TYPED_FORMATS`, on strings alone) is
+      left out, so the value is the string (or number) its other keywords say. The library reads many formats its own way: `hostname` put its
       hostname pattern in place of the schema's (it refused `-a-`, which the schema takes, and raised
       a TypeError on a number where no type is named), `byte` took only base64, `uuid4` only version 4
       UUIDs, `decimal` took the string "1.5" where the schema says number, and `ulid` imported a
@@ -118,7 +113,7 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
         out["allOf"] = [
             _requiring_tested(part, required if isinstance(required, list) else []) for part in out["allOf"]
         ]
-    if "format" in out and out["format"] not in TYPED_FORMATS:
+    if "format" in out and not typed_format(out):
         del out["format"]
     if isinstance(out.get("pattern"), str):
         out["pattern"] = ascii_classes(out["pattern"])

@@ -13,9 +13,9 @@ Four gaps, all on values a JSON document can hold:
   default is never validated). Whether a member takes null is asked of the corpus's own validator,
   so `$ref`, `allOf`, type lists, `const` and `enum` all count as the schema says.
 - **a number, or text of another shape, where a string format is typed.** A `"type": "string"` with
-  `format: date-time`, `date`, `time`, `duration`, `uuid`, `ipv4` or `ipv6` becomes a Python type
-  (`AwareDatetime`, `timedelta`, `UUID`, `IPv4Address`...) whose lax validation also reads a JSON number
-  (`7` as a Unix time, a count of seconds, an address as an integer) or a boolean, and reads text the
+  `format: date-time`, `date`, `time`, `uuid`, `ipv4` or `ipv6` becomes a Python type
+  (`AwareDatetime`, `UUID`, `IPv4Address`...) whose lax validation also reads a JSON number
+  (`7` as a Unix time, an address as an integer) or a boolean, and reads text the
   format does not allow: `2026-06-01T10:00Z` (no seconds), `2026-06-01 10:00:00Z`, a date-time as a
   `date`, a `time` without its offset, a UUID without its hyphens or in braces, an IPv6 address with a
   zone. Each such annotation is rewritten to the same type behind a check (`TEXT`, or one made by
@@ -54,13 +54,11 @@ from wopgen.generate.models_passes import ignored_beside_refs, under
 MARKER = "x-wopgen-not-null"  # never written to a model: `strict_fields` turns it into NOT_NULL
 HELPER_MODULE = "_strict"
 # The library's types of string formats whose lax validation reads a number, a boolean or text the
-# format does not allow, and the name of each behind its check in the helper module. (The `uri` type
-# reads text only.)
+# format does not allow, and the name of each behind its check in the helper module.
 TEXT_TYPES = {
     "AwareDatetime": "AwareDatetimeText",
     "date": "DateText",
     "time": "TimeText",
-    "timedelta": "TimedeltaText",
     "IPv4Address": "IPv4AddressText",
     "IPv6Address": "IPv6AddressText",
     "UUID": "UUIDText",
@@ -75,7 +73,7 @@ refuse one it accepts. Do not edit by hand."""
 from __future__ import annotations
 
 import re
-from datetime import date, time, timedelta
+from datetime import date, time
 from enum import Enum, IntEnum
 from ipaddress import IPv4Address, IPv6Address
 from typing import Annotated, Any, TypeVar
@@ -186,7 +184,6 @@ AwareDatetimeText = Annotated[
 ]
 DateText = Annotated[date, shaped(r"\\d{4}-\\d{2}-\\d{2}", "an RFC 3339 full-date, 2026-06-01")]
 TimeText = Annotated[time, shaped(_FULL_TIME, "an RFC 3339 full-time with its offset, 10:00:00Z")]
-TimedeltaText = Annotated[timedelta, TEXT]
 IPv4AddressText = Annotated[IPv4Address, TEXT]
 IPv6AddressText = Annotated[IPv6Address, shaped(r"[^%]*", "an IPv6 address without a zone")]
 UUIDText = Annotated[
