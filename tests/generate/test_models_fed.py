@@ -399,3 +399,58 @@ def test_members_stay_beside_a_ref_whose_target_leads_on_by_anchor() -> None:
     }
     fed = library_schema(body)["properties"]["v"]
     assert fed["$ref"] == "#/$defs/node" and "allOf" not in fed
+
+
+# Objects that declare no members: each keeps every member it is sent, as JSON Schema's open object does.
+OPEN: dict[str, Any] = {
+    "type": "object",
+    "properties": {"inputs": {"$ref": "#/$defs/_inputsObject"}, "plain": {"type": "object", "description": "d"}},
+    "$defs": {"_inputsObject": {"type": "object", "description": "Whatever the run was given."}},
+}
+
+
+def _open_classes(package: Any) -> list[str]:
+    """The names of the generated BaseModel classes (not root models) of `package` that leave unknown
+    members to pydantic's default, `extra='ignore'`, which drops them. Not the library's private bases
+    (`_JsonSchemaRuntimeValidationBase`), which hold run-time checks and no schema of their own."""
+    import pkgutil
+
+    import pydantic
+
+    found = []
+    for info in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if (
+                isinstance(value, type)
+                and issubclass(value, pydantic.BaseModel)
+                and not issubclass(value, pydantic.RootModel)
+                and value.__module__ == module.__name__
+                and not name.startswith("_")
+                and value.model_config.get("extra") not in ("allow", "forbid")
+            ):
+                found.append(f"{info.name}.{name}")
+    return found
+
+
+def test_an_object_that_declares_no_members_keeps_those_it_is_sent(tmp_path: Path) -> None:
+    files = good_files()
+    files["schemas/open.schema.json"] = {**schema("open", OPEN), "title": "Open"}
+    for name in ("bare", "noted"):  # a root that is an object and nothing else
+        files[f"schemas/{name}.schema.json"] = {**schema(name, {"type": "object"}), "title": name.title()}
+    package = imported_package(files, tmp_path, "open_models", [])
+    judge = Draft202012Validator(OPEN)
+    model = importlib.import_module("open_models.open_schema").Open
+    for instance in ({"inputs": {"q": "hello"}, "plain": {"a": 1}}, {"inputs": {"result": 42}}, {"inputs": 5}):
+        assert takes(model, instance) == judge.is_valid(instance), instance
+        if judge.is_valid(instance):  # and dumps back what it was sent: no member dropped
+            assert model.model_validate(instance).model_dump(mode="json", exclude_unset=True) == instance
+    bare = importlib.import_module("open_models.bare_schema").Bare
+    assert bare.model_validate({"a": 1}).model_dump(mode="json") == {"a": 1}
+    assert _open_classes(package) == []
+
+
+def test_no_class_of_the_repository_package_drops_unknown_members() -> None:
+    from support.generated_models import package
+
+    assert _open_classes(package()) == []

@@ -50,9 +50,11 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
     """A copy of `schema` changed where the library would otherwise type it looser than JSON Schema
     reads it:
 
-    - every object schema with `properties` states its openness. JSON Schema treats an absent
-      `additionalProperties` as `true`; Pydantic's default would drop the unknown members instead of
-      keeping them, so the fed copy says `true` out loud and the model gets `extra='allow'`. Closed
+    - every object schema with `properties`, or typed `object` alone, states its openness. JSON Schema
+      treats an absent `additionalProperties` as `true`; Pydantic's default would drop the unknown
+      members instead of keeping them, so the fed copy says `true` out loud and the model gets
+      `extra='allow'` (a `$defs` entry of `{"type": "object"}` and a description became a class with no
+      `extra`, which dumped `{"result": 42}` as `{}`). Closed
       schemas (`false`) keep `extra='forbid'`. An `if` is left as written: it becomes no model, and
       the library checks a condition only when it holds nothing but `required` and `properties`.
     - a `const` the library cannot write as a `Literal` (a number with a fraction, an array, an object)
@@ -98,7 +100,11 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
         # An object that requires members and declares none: the library made it a dict and dropped `required`
         # (and the groups of a union of `required` alone, of which it checks one only among declared members).
         out["properties"] = {name: {} for name in named}
-    if "properties" in out and "additionalProperties" not in out and "unevaluatedProperties" not in out:
+    if (
+        ("properties" in out or kinds == "object")
+        and "additionalProperties" not in out
+        and "unevaluatedProperties" not in out
+    ):
         out["additionalProperties"] = True
     condition = schema.get("if")
     if isinstance(condition, dict) and "additionalProperties" not in condition:
