@@ -52,6 +52,18 @@ INEXACT = {
         "pattern",
     ),
     # a format on a string or a number: the library would type the number by it, so the model leaves it out
+    # a member a branch declares and the object, closed beside the union, does not: refused, and the
+    # branch's class (closed as the object is) takes it
+    "branchmember": (
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"name": {"type": "string"}, "nodes": {"type": "array"}},
+            "anyOf": [{"required": ["nodes"]}, {"properties": {"extra": {"type": "string"}}, "required": ["extra"]}],
+        },
+        {"extra": "x"},
+        "additionalProperties",
+    ),
     "stamporcount": ({"type": ["string", "integer"], "format": "date-time"}, "x", "format"),
     "mailbox": (
         {"type": "object", "properties": {"to": {"type": "string", "format": "email"}}},
@@ -304,6 +316,28 @@ EXACT = {
     "dated": {"type": "string", "format": "date", "pattern": "^\\d{4}-\\d{2}-\\d{2}$", "maxLength": 10},
     # A hostname is an annotation, fed without its format: the pattern beside it holds.
     "named": {"type": "string", "format": "hostname", "pattern": "^[a-z]+$"},
+    # a closed object whose union's branches become classes: each class is closed as the object is
+    "closedunion": {
+        "type": "object",
+        "required": ["name"],
+        "additionalProperties": False,
+        "properties": {"name": {"type": "string"}, "nodes": {"type": "array"}, "agents": {"type": "array"}},
+        "anyOf": [
+            {"properties": {"nodes": {"type": "array", "minItems": 1}}, "required": ["nodes"]},
+            {"properties": {"agents": {"type": "array", "minItems": 1}}, "required": ["agents"]},
+        ],
+    },
+    "closedbranches": {
+        "type": "object",
+        "properties": {
+            "p": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
+                "oneOf": [{"required": ["a"], "not": {"required": ["b"]}}, {"required": ["b"]}],
+            }
+        },
+    },
     # `uri` is an annotation, as for `check`: the model holds the string to the pattern beside it
     "linked": {"type": "string", "format": "uri", "pattern": "^https://"},
     # Positions the library writes as a tuple; an allOf the root closes with unevaluatedProperties.
@@ -387,6 +421,14 @@ AGREES = {
     "tagged": [{"k": "a", "n": 1}, {"k": "b"}, {"k": "c"}],
     "sealed": [{"a": 1}, {"a": 1, "b": 2}],
     "routed": [{"k": "a"}, {"k": "c"}, {}],
+    "closedunion": [
+        {"name": "a", "nodes": [1]},
+        {"name": "a", "agents": [1], "nodes": []},
+        {"name": "a", "nodes": [1], "zz": 1},
+        {"name": "a", "agents": [1], "zz": 1},
+        {"name": "a", "nodes": []},
+    ],
+    "closedbranches": [{"p": {"a": 1}}, {"p": {"b": "s"}}, {"p": {"a": 1, "z": 1}}, {"p": {"b": "s", "z": 1}}],
     "linked": ["https://a.example", "http://a.example", "https:a", "a/b", 5],
 }
 

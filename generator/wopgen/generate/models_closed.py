@@ -26,11 +26,13 @@ HINT = (
 def closed_beside(where: Located, graph: RefGraph) -> Iterator[tuple[str, str, str]]:
     """The findings for the schema object at `where`: members its parts declare that its own
     `additionalProperties` (false or a schema) refuses or holds to its schema, members declared
-    beside such a part that the part refuses or holds so, and members declared beside an `anyOf` or
-    `oneOf` that a closed branch refuses or holds so."""
+    beside such a part that the part refuses or holds so, members declared beside an `anyOf` or
+    `oneOf` that a closed branch refuses or holds so, and members a branch declares that the object,
+    closed beside the union, refuses."""
     node = graph.node(where)
     if isinstance(node, dict):
         yield from _closed_branches(where, node, graph)
+        yield from _members_of_branches(where, node, graph)
     parts = _parts(where, graph) if isinstance(node, dict) else []
     if not parts:
         return
@@ -133,6 +135,33 @@ def _closed_branches(where: Located, node: dict[str, Any], graph: RefGraph) -> I
                     f"a branch of the `{keyword}` closed by `{closer[0]}` {_held(closer[1], held)}, declared beside "
                     f"the `{keyword}`; the model mixes them into every branch and takes them there",
                     _hint(closer[1]),
+                )
+                return
+
+
+def _members_of_branches(where: Located, node: dict[str, Any], graph: RefGraph) -> Iterator[tuple[str, str, str]]:
+    """Members a branch of an `anyOf` or `oneOf` declares that the object holding the union, closed by
+    `additionalProperties: false`, does not: the object refuses them whatever the branch says, while the
+    model's class of the branch (closed as the object is, `models_input._closed_into_branches`) declares
+    and takes them."""
+    if node.get("additionalProperties") is not False or "patternProperties" in node:
+        return
+    own = _declared(node)
+    for keyword in ("anyOf", "oneOf"):
+        branches = node.get(keyword)
+        if not isinstance(branches, list):
+            continue
+        for index in range(len(branches)):
+            target = graph.deref(where.child(keyword, index))
+            branch = graph.node(target) if target is not None else None
+            held = sorted(_declared(branch) - own) if isinstance(branch, dict) else []
+            if held:
+                yield (
+                    "additionalProperties",
+                    f"`additionalProperties` (false) sees only the members declared beside it, so the schema "
+                    f"refuses {_listed(held)}, which branch {index + 1} of the `{keyword}` declares; the model's "
+                    "class of that branch takes them",
+                    f"declare {_listed(held)} beside the `{keyword}` too, or drop them from the branch",
                 )
                 return
 

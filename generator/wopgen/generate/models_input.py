@@ -106,6 +106,7 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
         and "unevaluatedProperties" not in out
     ):
         out["additionalProperties"] = True
+    out = _closed_into_branches(out)
     condition = schema.get("if")
     if isinstance(condition, dict) and "additionalProperties" not in condition:
         out["if"] = {key: value for key, value in out["if"].items() if key != "additionalProperties"}
@@ -142,6 +143,37 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
         out["allOf"] = [*out.get("allOf", []), *conditions]
         del out["dependentRequired"]
     return out
+
+
+def _closed_into_branches(node: dict[str, Any]) -> dict[str, Any]:
+    """`node`, closed by `additionalProperties: false`, with each branch of its `anyOf` and `oneOf` written in
+    place (no `$ref`) closed too. The library makes a class of each such branch holding the members
+    declared beside the union and the branch's own, and took the branch's openness for the class's:
+    `extra='allow'`, so `{"zz": 1}` passed where the object refuses it. Closed, the class refuses what it
+    does not declare, as the object does; a member the branch declares and the object does not stays
+    taken by the class, and `models_closed` reports it. Not a branch whose members are held otherwise
+    (`patternProperties`, `unevaluatedProperties`) or that is a class of its own (`$ref`)."""
+    if node.get("additionalProperties") is not False or "patternProperties" in node:
+        return node  # members a pattern matches the library checks at run time, and refused nothing more
+    out = node
+    for keyword in ("anyOf", "oneOf"):
+        branches = out.get(keyword)
+        if not isinstance(branches, list):
+            continue
+        closed = [
+            {**branch, "additionalProperties": False}
+            if isinstance(branch, dict)
+            and branch.get("additionalProperties", True) is True
+            and not _HELD_APART.intersection(branch)
+            else branch
+            for branch in branches
+        ]
+        out = {**out, keyword: closed}
+    return out
+
+
+# What makes a branch hold its members other than by `additionalProperties`, or a class of another schema.
+_HELD_APART = frozenset({"$ref", "$dynamicRef", "patternProperties", "unevaluatedProperties"})
 
 
 def positional_items(node: dict[str, Any]) -> dict[str, Any]:
