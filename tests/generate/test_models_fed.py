@@ -57,6 +57,26 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
         {"type": "object", "properties": {"v": {"type": "object", "required": ["a"]}}},
         [{"v": {}}, {"v": {"a": 1}}, {"v": {"a": None, "b": 2}}],
     ),
+    # ... and says, beside `required`, that it takes other members (or holds them to a schema): as array items too
+    "needsitems": (
+        {
+            "type": "object",
+            "properties": {
+                "nodes": {
+                    "type": "array",
+                    "items": {"type": "object", "required": ["typeId", "version"], "additionalProperties": True},
+                }
+            },
+        },
+        [{"nodes": [{}]}, {"nodes": [{"typeId": 1}]}, {"nodes": [{"typeId": 1, "version": 2, "x": 3}]}],
+    ),
+    "needsmapped": (
+        {
+            "type": "object",
+            "properties": {"v": {"type": "object", "required": ["a"], "additionalProperties": {"type": "integer"}}},
+        },
+        [{"v": {}}, {"v": {"a": 1, "b": 2}}, {"v": {"a": "s"}}, {"v": {"a": 1, "b": "s"}}],
+    ),
     "rest": (
         {"type": "object", "properties": {"a": {"type": "string"}}, "unevaluatedProperties": {"type": "integer"}},
         [{"x": []}, {"x": 1}, {"a": "s", "x": 2}, {"a": 1}],

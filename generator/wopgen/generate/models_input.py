@@ -99,7 +99,10 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
     if named:
         # An object that requires members and declares none: the library made it a dict and dropped `required`
         # (and the groups of a union of `required` alone, of which it checks one only among declared members).
-        out["properties"] = {name: {} for name in named}
+        # Each is declared with the schema `additionalProperties` holds it to (none: any value), so what it
+        # takes is unchanged.
+        additional = out.get("additionalProperties", True)
+        out["properties"] = {name: dict(additional) if isinstance(additional, dict) else {} for name in named}
     if (
         ("properties" in out or kinds == "object")
         and "additionalProperties" not in out
@@ -388,9 +391,13 @@ _SHAPED = frozenset(
 
 def required_names(node: dict[str, Any]) -> list[str]:
     """The members `node` requires, itself or in the branches of its `oneOf` or `anyOf`, when it declares
-    none and is shaped by nothing else (`_SHAPED`); each branch holds `required` alone (beside words)."""
+    none and is shaped by nothing else (`_SHAPED`) but an `additionalProperties` that takes members (`true`
+    or a schema: `{"required": ["typeId"], "additionalProperties": true}` became a dict too); each branch
+    holds `required` alone (beside words)."""
     unions = [node[key] for key in ("oneOf", "anyOf") if key in node]
-    if _SHAPED.difference(("oneOf", "anyOf")).intersection(node) or not all(
+    if node.get("additionalProperties", True) is False:  # no member at all is taken, declared or not
+        return []
+    if _SHAPED.difference(("oneOf", "anyOf", "additionalProperties")).intersection(node) or not all(
         isinstance(branches, list) and branches for branches in unions
     ):
         return []
