@@ -36,6 +36,7 @@ MEMBERS = {
         "lasts": {"type": "string", "format": "duration"},  # an annotation, as `check` reads it
         "link": {"type": "string", "format": "uri"},  # an annotation, as `check` reads it
         "count": {"type": "integer", "format": "date-time"},  # a format binds strings alone
+        "amount": {"type": "number", "minimum": 0},
         "ip": {"type": "string", "format": "ipv4"},
         "ip6": {"type": "string", "format": "ipv6"},
         "mail": {"type": "string", "format": "email"},
@@ -216,6 +217,23 @@ def test_a_format_check_does_not_assert_is_an_annotation_in_the_model(members: A
         assert (parsed is not None) == judge.is_valid(value) == (value in taken), value
         if parsed is not None:  # the text is kept as sent, not rewritten as a URL is
             assert parsed.model_dump(mode="json", exclude_unset=True) == sent
+
+
+@pytest.mark.parametrize("value", [1, 9007199254740993, 1.5, 0, -1, True, "1"])
+def test_a_number_keeps_an_integer_as_the_integer_it_is(members: Any, value: Any) -> None:
+    """A `number` that holds an integer dumps as that integer: StrictFloat made 1 the float 1.0, and
+    9007199254740993 the float 9007199254740992.0, another value."""
+    from jsonschema import Draft202012Validator
+
+    sent = {"name": "n", "amount": value}
+    try:
+        parsed = members.Member.model_validate_json(json.dumps(sent))
+    except pydantic.ValidationError:
+        parsed = None
+    assert (parsed is not None) == Draft202012Validator(MEMBERS["properties"]["amount"]).is_valid(value)
+    if parsed is not None:
+        assert json.loads(parsed.model_dump_json(exclude_unset=True)) == sent
+        assert type(parsed.amount) is type(value)
 
 
 def test_the_models_type_only_formats_check_asserts() -> None:

@@ -1,7 +1,7 @@
 """Where the library's models would accept what the schema rejects (or reject what it accepts), and the
 checks that close the gap.
 
-Four gaps, all on values a JSON document can hold:
+Five gaps, all on values a JSON document can hold:
 
 - **null for an optional member.** JSON Schema keeps two questions apart: `required` says whether a
   member may be left out, the member's own schema says whether `null` is a value it takes.
@@ -33,6 +33,9 @@ Four gaps, all on values a JSON document can hold:
   `StrictInt` refuses it. A module that imports `StrictInt` from pydantic imports the helper module's
   instead: the same strict integer (no string, no boolean), which reads a number with no fractional
   part as the integer it equals.
+- **an integer in a `number`.** pydantic's `StrictFloat` makes every JSON integer a float, so `1`
+  dumped as `1.0` and `9007199254740993` as `9007199254740992.0`, another value. Each `StrictFloat` is
+  rewritten to `JsonNumber`, the union of that integer and `StrictFloat`, which keeps an integer whole.
 
 All of these live in a helper module of the package (`HELPER_MODULE`), written only when a module uses
 one of them.
@@ -62,6 +65,7 @@ TEXT_TYPES = {
     "IPv4Address": "IPv4AddressText",
     "IPv6Address": "IPv6AddressText",
     "UUID": "UUIDText",
+    "StrictFloat": "JsonNumber",
 }
 # The library's Enum bases, and the base from the helper module each becomes where a member is a number,
 # a boolean, an array or an object.
@@ -85,6 +89,7 @@ from pydantic import (
     BeforeValidator,
     GetCoreSchemaHandler,
     Strict,
+    StrictFloat,
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
@@ -176,6 +181,10 @@ EXACT = WrapValidator(exact)
 
 # pydantic's StrictInt (no string, no boolean), reading 1.0 as 1.
 StrictInt = Annotated[int, Strict(), BeforeValidator(whole_number)]
+
+# A JSON Schema `number`: an integer stays the integer it is (pydantic's StrictFloat made 1 the float 1.0,
+# and 9007199254740993 the float 9007199254740992.0), a number with a fraction is a float.
+JsonNumber = StrictInt | StrictFloat
 
 # RFC 3339: a full-time has seconds and an offset; a date-time joins a full-date to it with T.
 _FULL_TIME = r"\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:[Zz]|[+-]\\d{2}:\\d{2})"
