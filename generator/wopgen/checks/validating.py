@@ -1,8 +1,8 @@
 """One JSON value validated against a corpus schema, the way every check that validates does it.
 
 The compiled engine answers first (`Corpus.compiled_verdict`); only when it does not confirm what the
-caller expects is the pure-Python `jsonschema` asked, for the error that explains the failure (its
-keyword and instance path, and so the line), or for why no verdict can be reached at all.
+caller expects is the pure-Python `jsonschema` asked, for the errors that explain the failure (each
+one's keyword and instance path, and so its line), or for why no verdict can be reached at all.
 """
 
 from __future__ import annotations
