@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wopgen.corpus.graph import Located, RefGraph
-from wopgen.generate.models_input import EVALUATING
+from wopgen.generate.models_input import EVALUATING, closes_branches
 
 HINT = (
     "write `unevaluatedProperties: false` instead, which sees the members of every part, or list the "
@@ -144,7 +144,7 @@ def _members_of_branches(where: Located, node: dict[str, Any], graph: RefGraph) 
     `additionalProperties: false`, does not: the object refuses them whatever the branch says, while the
     model's class of the branch (closed as the object is, `models_input._closed_into_branches`) declares
     and takes them."""
-    if node.get("additionalProperties") is not False or "patternProperties" in node:
+    if not closes_branches(node):
         return
     own = _declared(node)
     for keyword in ("anyOf", "oneOf"):

@@ -156,8 +156,8 @@ def _closed_into_branches(node: dict[str, Any]) -> dict[str, Any]:
     does not declare, as the object does; a member the branch declares and the object does not stays
     taken by the class, and `models_closed` reports it. Not a branch whose members are held otherwise
     (`patternProperties`, `unevaluatedProperties`) or that is a class of its own (`$ref`)."""
-    if node.get("additionalProperties") is not False or "patternProperties" in node:
-        return node  # members a pattern matches the library checks at run time, and refused nothing more
+    if not closes_branches(node):
+        return node
     out = node
     for keyword in ("anyOf", "oneOf"):
         branches = out.get(keyword)
@@ -173,6 +173,13 @@ def _closed_into_branches(node: dict[str, Any]) -> dict[str, Any]:
         ]
         out = {**out, keyword: closed}
     return out
+
+
+def closes_branches(node: dict[str, Any]) -> bool:
+    """Whether the object `node` is closed by `additionalProperties: false` alone, so that the classes of the
+    branches of its `anyOf`/`oneOf` are closed as it is (`_closed_into_branches`). Not with
+    `patternProperties`: members a pattern matches the library checks at run time, and refused nothing more."""
+    return node.get("additionalProperties") is False and "patternProperties" not in node
 
 
 # What makes a branch hold its members other than by `additionalProperties`, or a class of another schema.
