@@ -291,7 +291,7 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=5.0, help="requests per second of each paced client (default 5)")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",")]
-    create = json.dumps({"workflowId": "load", "inputs": {"n": 1}}).encode()
+    create = json.dumps({"workflowId": "conformance-noop", "inputs": {"n": 1}}).encode()
     verdicts: dict[str, bool] = {}
 
     with served() as (port, pid):
@@ -311,7 +311,7 @@ def main() -> None:
         for name, (method, path, body) in operations.items():
             for clients in counts:
                 # a run made just before the cell, so the store has not evicted it
-                target = path.format(runId=create_run(port, {"workflowId": "load"}))
+                target = path.format(runId=create_run(port, {"workflowId": "conformance-noop"}))
                 expected = 201 if method == "POST" else 200
                 cells = {True: Cell(), False: Cell()}
                 # The two modes take turns in rounds, so a burst of other work on the machine weighs on both.
@@ -345,7 +345,7 @@ def main() -> None:
         )
         for name, (method, path, body) in operations.items():
             for keep_alive in (True, False):
-                target = path.format(runId=create_run(port, {"workflowId": "load"}))
+                target = path.format(runId=create_run(port, {"workflowId": "conformance-noop"}))
                 request = _request(method, target, body, keep_alive)
                 expected = 201 if method == "POST" else 200
                 cell = drive(port, request, most * 15, most, keep_alive, expected, 1 / args.pace, pid)
@@ -390,9 +390,11 @@ def main() -> None:
         ("100 KB runs", args.big_runs, {"blob": "x" * 100_000}),
     ):
         with served("--max-run-bytes", str(budget_bytes)) as (port, pid):
-            create_run(port, {"workflowId": "warm-up"})
+            create_run(port, {"workflowId": "conformance-noop"})
             before = rss_mb(pid)
-            request = _request("POST", "/v1/runs", json.dumps({"workflowId": "load", "inputs": inputs}).encode(), True)
+            request = _request(
+                "POST", "/v1/runs", json.dumps({"workflowId": "conformance-noop", "inputs": inputs}).encode(), True
+            )
             cell = drive(port, request, runs, 16, True, 201)
             after = rss_mb(pid)
             print(

@@ -430,6 +430,10 @@ class Host(SurfaceHandlers):
         if not workflow:
             raise HostError("validation_error", "workflowId is required unless mode is eval", {"field": "workflowId"})
         if workflow not in (LOOP_FIXTURE, LEGACY_LOOP_FIXTURE):
+            if workflow not in self.profile.capabilities["fixtures"]:  # unknown, or with nodes this host cannot run
+                raise HostError(
+                    "validation_error", f"this host cannot run the workflow {workflow}", {"field": "workflowId"}
+                )
             return workflow, self.engine_for(workflow)
         if self.profile.version < 1:
             raise HostError("capability_not_provided", "this host runs no orchestrator loop")

@@ -109,7 +109,7 @@ class SurfaceHandlers:
         return added
 
     def engine_for(self, workflow_id: str) -> type[Engine]:
-        """The engine of a workflow that is not the scripted loop: delay nodes wait, anything else is a no-op."""
+        """The engine of a listed workflow that is not the scripted loop: delay nodes wait, no-op nodes do not."""
         definition = self.fixtures.get(workflow_id)
         if definition is not None and "core.delay" in node_types(definition):
             return Delay

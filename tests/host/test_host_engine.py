@@ -18,7 +18,7 @@ def _types(run):
 
 def test_every_event_is_validated_before_it_is_appended(make_host, module):
     host = make_host()
-    run = host.start_run({"workflowId": "w"})
+    run = host.start_run({"workflowId": "conformance-noop"})
     before = len(run.log.events)
     with pytest.raises(module.InvalidEvent, match=r"agent\.verified"):
         run.log.append("agent.verified", {"agentId": "core.sample.critic", "target": "e1", "verdict": "ok"})

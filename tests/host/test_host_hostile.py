@@ -227,8 +227,10 @@ def test_the_cli_refuses_to_serve_a_mutant_beyond_loopback(monkeypatch):
 
 def test_the_oldest_finished_runs_are_evicted_past_the_count(make_host):
     host = make_host(max_runs=5)
-    first = host.runs[call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]]
-    ids = [first.run_id] + [call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"] for _ in range(7)]
+    first = host.runs[call(host, "POST", "/v1/runs", {"workflowId": "conformance-noop"}).body["runId"]]
+    ids = [first.run_id] + [
+        call(host, "POST", "/v1/runs", {"workflowId": "conformance-noop"}).body["runId"] for _ in range(7)
+    ]
     assert [call(host, "GET", f"/v1/runs/{i}").status for i in ids] == [404] * 3 + [200] * 5
     assert first.engine is None  # no engine-run cycle keeps an evicted run's memory until a full collection
     store = call(host, "GET", "/.well-known/openwop").body["extensions"]["wopgen"]["runStore"]
@@ -237,7 +239,7 @@ def test_the_oldest_finished_runs_are_evicted_past_the_count(make_host):
 
 def test_the_run_store_keeps_to_its_byte_budget(make_host):
     host = make_host(max_run_bytes=200_000)
-    big = {"workflowId": "w", "inputs": {"blob": "x" * 10_000}}  # ~30 KB a run: request, event, output
+    big = {"workflowId": "conformance-noop", "inputs": {"blob": "x" * 10_000}}  # ~30 KB a run: request, event, output
     ids = [call(host, "POST", "/v1/runs", big).body["runId"] for _ in range(20)]
     kept = [i for i in ids if i in host.runs]
     assert 3 <= len(kept) <= 7 and kept == ids[-len(kept) :]
@@ -277,19 +279,19 @@ def test_a_run_is_weighed_as_it_grows(make_host, module):
 
 def test_unfinished_runs_are_never_evicted_and_new_ones_wait_for_room(make_host):
     host = make_host(max_runs=2, deferred=True)
-    first = call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]
-    call(host, "POST", "/v1/runs", {"workflowId": "w"})
-    full = call(host, "POST", "/v1/runs", {"workflowId": "w"})
+    first = call(host, "POST", "/v1/runs", {"workflowId": "conformance-noop"}).body["runId"]
+    call(host, "POST", "/v1/runs", {"workflowId": "conformance-noop"})
+    full = call(host, "POST", "/v1/runs", {"workflowId": "conformance-noop"})
     assert (full.status, full.body["error"]) == (503, "capacity_exhausted")
     assert full.headers["Retry-After"] == "1" and full.body["details"] == {"maxRuns": 2, "maxRunBytes": 32 * 2**20}
     host.drain()
-    assert call(host, "POST", "/v1/runs", {"workflowId": "w"}).status == 201
+    assert call(host, "POST", "/v1/runs", {"workflowId": "conformance-noop"}).status == 201
     assert first not in host.runs
 
 
 def test_event_streams_are_capped_with_a_clear_answer(make_host):
     host = make_host(max_streams=1, deferred=True)
-    run_id = call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]
+    run_id = call(host, "POST", "/v1/runs", {"workflowId": "conformance-noop"}).body["runId"]
     first = call(host, "GET", f"/v1/runs/{run_id}/events")
     assert first.status == 200 and first.stream is not None
     second = call(host, "GET", f"/v1/runs/{run_id}/events")
@@ -307,13 +309,13 @@ def test_event_streams_are_capped_with_a_clear_answer(make_host):
 @pytest.mark.parametrize(
     "raw",
     [
-        b'{"workflowId": "w", "inputs": {"x": NaN}}',
-        b'{"workflowId": "w", "inputs": {"x": Infinity}}',
-        b'{"workflowId": "w", "inputs": {"x": -Infinity}}',
-        b'{"workflowId": "w", "inputs": {"x": 1e999}}',
-        b'{"workflowId": "w", "inputs": {"x": 1' + b"0" * 400 + b"}}",
-        b'{"workflowId": "w", "inputs": {"x": ' + b"[" * 5000 + b"]" * 5000 + b"}}",
-        b'{"workflowId": "w", "inputs": {"x": ' + b"[" * 64 + b"]" * 64 + b"}}",
+        b'{"workflowId": "conformance-noop", "inputs": {"x": NaN}}',
+        b'{"workflowId": "conformance-noop", "inputs": {"x": Infinity}}',
+        b'{"workflowId": "conformance-noop", "inputs": {"x": -Infinity}}',
+        b'{"workflowId": "conformance-noop", "inputs": {"x": 1e999}}',
+        b'{"workflowId": "conformance-noop", "inputs": {"x": 1' + b"0" * 400 + b"}}",
+        b'{"workflowId": "conformance-noop", "inputs": {"x": ' + b"[" * 5000 + b"]" * 5000 + b"}}",
+        b'{"workflowId": "conformance-noop", "inputs": {"x": ' + b"[" * 64 + b"]" * 64 + b"}}",
     ],
     ids=["nan", "infinity", "minus-infinity", "overflowing-float", "overflowing-int", "deep-5000", "deep-66"],
 )
@@ -324,7 +326,7 @@ def test_bodies_are_strict_json(make_host, raw):
 
 
 def test_nesting_within_the_depth_limit_is_accepted(make_host):
-    raw = b'{"workflowId": "w", "inputs": {"x": ' + b"[" * 60 + b"]" * 60 + b"}}"
+    raw = b'{"workflowId": "conformance-noop", "inputs": {"x": ' + b"[" * 60 + b"]" * 60 + b"}}"
     assert make_host().handle("POST", "/v1/runs", AUTH, raw).status == 201
 
 
@@ -369,7 +371,7 @@ def _post(extra: str, body: bytes = b"") -> bytes:
 
 
 def test_a_chunked_body_is_decoded_and_the_connection_stays_in_step(address):
-    body = b'{"workflowId": "chunked"}'
+    body = b'{"workflowId": "conformance-noop"}'
     chunked = b"".join(f"{len(part):x}\r\n".encode() + part + b"\r\n" for part in (body[:7], body[7:])) + b"0\r\n\r\n"
     after = b"GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\n\r\n"
     (created, _, run), (discovered, _, caps) = _exchange(
@@ -418,8 +420,8 @@ def test_malformed_header_sections_are_refused(address, head):
 
 
 def test_header_names_are_read_without_regard_to_case(address):
-    head = f"POST /v1/runs HTTP/1.1\r\nHOST: x\r\nauthorization: Bearer {KEY}\r\ncontent-LENGTH: 18\r\n\r\n"
-    [(status, _, run)] = _exchange(address, head.encode() + b'{"workflowId":"w"}')
+    head = f"POST /v1/runs HTTP/1.1\r\nHOST: x\r\nauthorization: Bearer {KEY}\r\ncontent-LENGTH: 33\r\n\r\n"
+    [(status, _, run)] = _exchange(address, head.encode() + b'{"workflowId":"conformance-noop"}')
     assert status == 201 and run["runId"]
 
 

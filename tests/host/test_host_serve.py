@@ -24,7 +24,7 @@ def test_the_published_client_works_against_the_host(served):
     caps = client.discovery_capabilities()
     assert caps.protocolVersion == "1.0" and caps.limits.maxLoopIterations == 20
 
-    created = client.runs_create(CreateRunRequest(workflowId="hello", inputs={"n": 1}, tags=["t"]))
+    created = client.runs_create(CreateRunRequest(workflowId="conformance-noop", inputs={"n": 1}, tags=["t"]))
     snapshot = client.runs_get(created.runId)
     assert (snapshot.runId, snapshot.status, snapshot.tags) == (created.runId, "completed", ["t"])
     polled = client.runs_poll_events(created.runId, last_sequence=-1)
@@ -107,7 +107,7 @@ def test_serve_prints_a_generated_key_and_binds_loopback():
         assert len(key) >= 24
         url = first.split(" at ")[1].strip()
         client = OpenwopClient(url, key, timeout=5)
-        assert client.runs_create(CreateRunRequest(workflowId="w")).status == "completed"
+        assert client.runs_create(CreateRunRequest(workflowId="conformance-noop")).status == "completed"
     finally:
         process.terminate()
         process.wait(timeout=10)
@@ -180,6 +180,14 @@ def test_a_catalogue_folder_is_loaded_listed_and_served(make_host, tmp_path):
     created = call(host, "POST", "/v1/runs", {"workflowId": "acme-hello"}).body
     assert call(host, "GET", f"/v1/runs/{created['runId']}").body["status"] == "completed"
     assert "acme-hello" not in make_host("core").profile.capabilities["fixtures"]  # other hosts are untouched
+    for refused in ("acme-llm", "acme-unknown"):  # served or not, a workflow this host cannot run is refused
+        answer = call(host, "POST", "/v1/runs", {"workflowId": refused})
+        assert (answer.status, answer.body["error"], answer.body["details"]) == (
+            400,
+            "validation_error",
+            {"field": "workflowId"},
+        )
+    assert len(host.runs) == 1  # and starts no run
 
     (folder / "broken.json").write_text(json.dumps({"id": "Broken"}))
     with pytest.raises(ValueError, match=r"broken\.json"):

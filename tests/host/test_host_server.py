@@ -23,7 +23,7 @@ DISCOVERY = b"GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\n\r\n"
 PROMPT = 5.0  # seconds: far more than an answer takes, far less than the 30 s a starved client would wait
 
 
-def _create(body: bytes = b'{"workflowId": "w"}', extra: str = "") -> bytes:
+def _create(body: bytes = b'{"workflowId": "conformance-noop"}', extra: str = "") -> bytes:
     head = f"POST /v1/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\nContent-Length: {len(body)}\r\n"
     return (head + extra + "\r\n").encode() + body
 
@@ -117,7 +117,7 @@ def test_bytes_read_past_a_request_wait_with_the_connection_in_the_poller(make_h
     """Half of the next request arrives with the first: it is kept while the connection waits for the rest."""
     _, address = serve(make_host())
     client = clients(address)
-    second = _create(b'{"workflowId": "second"}')
+    second = _create(b'{"workflowId": "conformance-noop"}')
     client.send(DISCOVERY + second[:30])
     assert client.response()[0] == 200
     time.sleep(0.2)  # the connection is back with the poller, holding the 30 bytes
@@ -195,7 +195,7 @@ def test_slow_clients_do_not_keep_a_fast_one_waiting(module, make_host, serve, c
         client.send(b"GET /.well-known/openwop HTTP/1.1\r\nHost: x\r\nX-Slow: " + str(n).encode())
         slow.append(client)
     body_waiting = clients(address)
-    body_waiting.send(_create(b'{"workflowId": "late"}')[:-10])
+    body_waiting.send(_create(b'{"workflowId": "conformance-noop"}')[:-10])
     for _ in range(module.server.WORKERS + 2):  # more stalled chunked bodies than there are workers
         client = clients(address)
         client.send(_create(b"", "Transfer-Encoding: chunked\r\n").replace(b"Content-Length: 0\r\n", b"") + b"5\r\n{")
@@ -206,7 +206,7 @@ def test_slow_clients_do_not_keep_a_fast_one_waiting(module, make_host, serve, c
         fast.send(DISCOVERY)
         assert fast.response()[0] == 200
     assert server._alive > module.server.WORKERS  # the pool grew past the stalled workers
-    body_waiting.send(_create(b'{"workflowId": "late"}')[-10:])
+    body_waiting.send(_create(b'{"workflowId": "conformance-noop"}')[-10:])
     status, _, run = body_waiting.response()
     assert status == 201 and run["runId"]
     slow[0].send(b"\r\n\r\n")
@@ -263,7 +263,7 @@ def test_an_unused_server_starts_no_thread(module, make_host):
 
 def test_event_streams_hold_no_worker(module, make_host, serve, clients):
     host = make_host(deferred=True)  # the run stays running, so its streams stay open
-    run_id = call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]
+    run_id = call(host, "POST", "/v1/runs", {"workflowId": "conformance-noop"}).body["runId"]
     server, address = serve(host)
     streams = []
     for _ in range(module.server.WORKERS + 2):
@@ -287,7 +287,7 @@ def test_event_streams_hold_no_worker(module, make_host, serve, clients):
 def test_closing_the_server_ends_its_threads_and_connections(module, make_host, clients):
     before = set(threading.enumerate())
     host = make_host()
-    run_id = call(host, "POST", "/v1/runs", {"workflowId": "w"}).body["runId"]
+    run_id = call(host, "POST", "/v1/runs", {"workflowId": "conformance-noop"}).body["runId"]
     server = module.make_server(host, "127.0.0.1", 0, quiet=True)
     loop = threading.Thread(target=server.serve_forever, daemon=True)
     loop.start()
@@ -320,9 +320,10 @@ def test_a_body_cut_short_by_a_half_close_is_never_dispatched(make_host, serve, 
     host = make_host()
     _, address = serve(host)
     client = clients(address, timeout=PROMPT)
-    body = b'{"workflowId": "w"}' + b" " * 50  # the 19 bytes sent are a whole request body by themselves
+    whole = b'{"workflowId": "conformance-noop"}'
+    body = whole + b" " * 50  # the bytes sent are a whole request body by themselves
     request = _create(body)
-    sent = request[: len(request) - len(body) + 19]  # the head and those 19 bytes
+    sent = request[: len(request) - len(body) + len(whole)]  # the head and those bytes
     if pause:
         client.send(sent[:-5])
         time.sleep(0.3)  # the connection waits with the poller for the rest of the body
