@@ -13,6 +13,7 @@ advertised in discovery under `extensions.wopgen`.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import itertools
 import json
@@ -224,6 +225,8 @@ class Host(SurfaceHandlers):
             self.suites[suite["suiteId"]] = suite
         self.fixtures: dict[str, dict[str, Any]] = dict(corpus().get("fixtures", {}))
         self.runs: OrderedDict[str, Run] = OrderedDict()  # oldest first
+        # (owner, Idempotency-Key) -> (digest of the body, the answer; None while answering), oldest first
+        self._idempotent: OrderedDict[tuple[str, str], tuple[str, dict[str, Any] | None]] = OrderedDict()
         self._weights: dict[str, int] = {}  # run id -> its weight when last measured
         self._total = 0  # the sum of the weights
         self._streams = 0
@@ -542,8 +545,43 @@ class Host(SurfaceHandlers):
         document["extensions"] = {**document.get("extensions", {}), "wopgen": limits}
         return document
 
-    def create_run(self, body: dict[str, Any], owner: str | None, **_: Any) -> Response:
-        run = self.start_run(body, owner=owner)
+    def create_run(self, body: dict[str, Any], headers: dict[str, str], owner: str, **_: Any) -> Response:
+        """Start a run; a retry with the same `Idempotency-Key` (per owner scope) is answered as the first request was.
+
+        The same key with another body is a 409 `conflict`, as is a retry while the first request is still being
+        answered. The store keeps the latest `max_runs` keys, each with a digest of its body and its answer.
+        """
+        key = headers.get("idempotency-key")
+        if not key:
+            return self._created(self.start_run(body, owner=owner))
+        slot = (owner, key)
+        digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+        with self._lock:
+            kept = self._idempotent.get(slot)
+            if kept is None:
+                self._idempotent[slot] = (digest, None)  # taken: a concurrent retry is a conflict, not a second run
+        if kept is not None:
+            sent, answer = kept
+            if sent != digest:
+                raise HostError(
+                    "conflict", "this Idempotency-Key came with another body", {"header": "Idempotency-Key"}
+                )
+            if answer is None:
+                raise HostError("conflict", "a request with this Idempotency-Key is still being answered")
+            return Response(201, answer, {"Location": answer["statusUrl"], "OpenWOP-Idempotent-Replay": "true"})
+        try:
+            created = self._created(self.start_run(body, owner=owner))
+        except BaseException:
+            with self._lock:
+                self._idempotent.pop(slot, None)  # a refused request keeps no key: a corrected retry may use it
+            raise
+        with self._lock:
+            self._idempotent[slot] = (digest, created.body)
+            while len(self._idempotent) > self.max_runs:
+                self._idempotent.popitem(last=False)
+        return created
+
+    def _created(self, run: Run) -> Response:
         base = f"/v1/runs/{run.run_id}"
         answer = {"runId": run.run_id, "status": run.status, "eventsUrl": base + "/events", "statusUrl": base}
         if self.profile.defect("create-answer-drops-events-url"):

@@ -195,6 +195,30 @@ def test_a_foreign_run_answers_exactly_as_an_unknown_one(make_host, method, temp
         owner.stream.close()
 
 
+def test_an_idempotency_key_starts_one_run_per_owner_scope(make_host):
+    """operations.yaml: a retry with the same Idempotency-Key starts no second run; another body is a conflict."""
+    host = make_host(other_keys=[SECOND_KEY], max_runs=3)
+    body = {"workflowId": "conformance-noop", "inputs": {"nonce": "a"}}
+
+    def post(auth: dict[str, str], sent: Any, key: str = "k-1", indent: int | None = None) -> Any:
+        return host.handle(
+            "POST", "/v1/runs", {**auth, "Idempotency-Key": key}, json.dumps(sent, indent=indent).encode()
+        )
+
+    first = post(AUTH, body)
+    again = post(AUTH, body, indent=2)  # the same JSON, spelt otherwise
+    assert (first.status, again.status) == (201, 201) and again.body == first.body
+    assert again.headers["OpenWOP-Idempotent-Replay"] == "true" and "OpenWOP-Idempotent-Replay" not in first.headers
+    changed = post(AUTH, {**body, "inputs": {"nonce": "b"}})
+    assert (changed.status, changed.body["error"]) == (409, "conflict")
+    theirs = post(OTHER, body)  # the same key in another scope is another key, and tells nothing of the first
+    assert theirs.status == 201 and theirs.body["runId"] != first.body["runId"]
+    assert len(host.runs) == 2
+    for n in range(10):  # the keys kept are bounded like the runs
+        post(AUTH, body, key=f"k-{n + 2}")
+    assert len(host._idempotent) <= 3
+
+
 def test_a_mutant_binds_loopback_only_and_warns(module, capsys):
     host = module.Host("mutant-auth-not-enforced", api_key=KEY)
     with pytest.raises(ValueError, match=r"127\.0\.0\.1"):
