@@ -3,7 +3,7 @@
 The request line and header fields are parsed here, without the e-mail parser the standard library's
 handler uses (it cost about half of each request's CPU time); what is malformed (a folded line, a field
 name with spaces, a version other than HTTP/1.0 or 1.1, a line or a field count over its limit) is
-`Refused`. A body is framed by exactly one `Content-Length` of digits only, or by
+`Refused`, and so is an HTTP/1.1 request without exactly one `Host` field. A body is framed by exactly one `Content-Length` of digits only, or by
 `Transfer-Encoding: chunked` (decoded here, within the caller's bound); anything that would leave the
 framing ambiguous (both headers, two lengths, another transfer coding) is `Refused` too. A refusal is
 answered with a 400 envelope and the connection closed, since what follows it cannot be trusted.
@@ -97,6 +97,9 @@ def read_head(reader: Reader) -> Head | None:
         if len(field_line) > LINE_LIMIT:
             raise Refused("a header field line is too long")
         if field_line in (b"\r\n", b"\n"):
+            hosts = sum(1 for name, _ in fields if name.lower() == "host")
+            if hosts > 1 or (hosts == 0 and protocol == "HTTP/1.1"):  # RFC 9112, section 3.2
+                raise Refused("an HTTP/1.1 request carries exactly one Host header field")
             return Head(method, target, protocol, Headers(fields), line)
         if len(fields) >= FIELD_COUNT_LIMIT:
             raise Refused(f"more than {FIELD_COUNT_LIMIT} header fields")

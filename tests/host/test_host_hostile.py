@@ -434,13 +434,30 @@ def test_a_malformed_chunk_is_refused(address):
         b"GET  /.well-known/openwop HTTP/1.1\r\nHost: x\r\n\r\n",
         b"GET /.well-known/openwop HTTP/1.7\r\nHost: x\r\n\r\n",
         b"GET /.well-known/openwop HTTP/1.1\r\n" + b"X-Many: 1\r\n" * 101 + b"\r\n",
+        b"GET /.well-known/openwop HTTP/1.1\r\nAccept: */*\r\n\r\n",
+        b"GET /.well-known/openwop HTTP/1.0\r\nHost: x\r\nhost: y\r\n\r\n",
     ],
-    ids=["folded-line", "space-before-colon", "no-colon", "two-spaces", "http-1.7", "101-fields"],
+    ids=[
+        "folded-line",
+        "space-before-colon",
+        "no-colon",
+        "two-spaces",
+        "http-1.7",
+        "101-fields",
+        "no-host",
+        "two-hosts",
+    ],
 )
 def test_malformed_header_sections_are_refused(address, head):
-    """RFC 9112: a folded field line or whitespace between a field name and its colon is a 400, not a guess."""
+    """RFC 9112: a folded field line, whitespace between a field name and its colon, or an HTTP/1.1 request
+    without exactly one Host field (section 3.2) is a 400, not a guess."""
     [(status, sent, body)] = _exchange(address, head)
     assert (status, body["error"], sent.get("connection")) == (400, "validation_error", "close")
+
+
+def test_an_http_1_0_request_needs_no_host(address):
+    [(status, _, body)] = _exchange(address, b"GET /.well-known/openwop HTTP/1.0\r\n\r\n")
+    assert status == 200 and body["protocolVersion"]
 
 
 def test_header_names_are_read_without_regard_to_case(address):
