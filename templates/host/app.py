@@ -600,7 +600,10 @@ class Host(SurfaceHandlers):
 
     def stream_events(self, params: dict[str, str], headers: dict[str, str], owner: str | None, **_: Any) -> Response:
         run = self.run(params["runId"], owner)
-        after = _integer(headers.get("last-event-id"), -1, "Last-Event-ID")
+        # The id a client saw: the frame's `id` (the sequence) or the envelope's `eventId`, which the SDKs expose.
+        last = headers.get("last-event-id")
+        seen = run.log.sequence_of(last) if last else None
+        after = _integer(last, -1, "Last-Event-ID", "a sequence or an eventId of this run") if seen is None else seen
         sse = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         with self._lock:
             if self._streams >= self.max_streams:
@@ -685,10 +688,10 @@ _FIXED_ROUTES: dict[tuple[str, str], Route] = {
 }
 
 
-def _integer(raw: str | None, default: int, name: str) -> int:
+def _integer(raw: str | None, default: int, name: str, what: str = "an integer") -> int:
     if raw is None or raw == "":
         return default
     try:
         return int(raw)
     except ValueError:
-        raise HostError("validation_error", f"{name} must be an integer") from None
+        raise HostError("validation_error", f"{name} must be {what}") from None

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from openwop_client import OpenwopClient, WopError
 from openwop_client.types import CancelRunRequest, CreateRunRequest, ResumeRunRequest, RunConfigurable
 
-from host.host_helpers import KEY, LOOP, REPO, call
+from host.host_helpers import KEY, LOOP, REPO, call, stop, work
 from wopgen.cli import cli
 
 
@@ -163,6 +163,33 @@ def test_the_published_client_reads_the_openapi_document_workflows_and_cancels(s
     with pytest.raises(WopError) as caught:
         client.runs_cancel(waiting.runId)  # a run that has ended
     assert caught.value.status == 409 and caught.value.envelope.error == "conflict"
+
+
+def test_a_stream_resumes_after_the_event_id_or_the_sequence_the_client_saw(served):
+    """The SDKs hand a caller each event's `eventId` and `sequence`; Last-Event-ID may be either."""
+    client = OpenwopClient(served("full"), KEY, timeout=10)
+    run = client.runs_create(CreateRunRequest(workflowId=LOOP, inputs={"script": {"turns": [stop()]}}))
+    events = client.runs_poll_events(run.runId).events
+    assert len(events) > 2
+    for seen in (events[1].eventId, str(events[1].sequence)):
+        resumed = client.runs_events(run.runId, last_event_id=seen, timeout_seconds=5)
+        assert [e.eventId for e in resumed] == [e.eventId for e in events[2:]]
+    for unknown in ("run-999.e1", f"{run.runId}.e99", "soon"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            list(client.runs_events(run.runId, last_event_id=unknown, timeout_seconds=5))
+        assert refused.value.code == 400
+
+
+def test_a_sequence_below_minus_one_asks_for_every_event(served):
+    """lastSequence=N answers the events after N: every one for any N below the first sequence."""
+    client = OpenwopClient(served("full"), KEY, timeout=10)
+    script = {"turns": [work(), work(), stop()]}
+    run = client.runs_create(CreateRunRequest(workflowId=LOOP, inputs={"script": script}))
+    every = [e.sequence for e in client.runs_poll_events(run.runId, last_sequence=-1).events]
+    assert len(every) > 5
+    assert [e.sequence for e in client.runs_poll_events(run.runId, last_sequence=-5).events] == every
+    assert [e.sequence for e in client.runs_events(run.runId, last_event_id="-5", timeout_seconds=5)] == every
+    assert [e.sequence for e in client.runs_poll_events(run.runId, last_sequence=every[0]).events] == every[1:]
 
 
 def test_a_catalogue_folder_is_loaded_listed_and_served(make_host, tmp_path):
