@@ -3,10 +3,11 @@
 The request line and header fields are parsed here, without the e-mail parser the standard library's
 handler uses (it cost about half of each request's CPU time); what is malformed (a folded line, a field
 name with spaces, a version other than HTTP/1.0 or 1.1, a line or a field count over its limit) is
-`Refused`, and so is an HTTP/1.1 request without exactly one `Host` field. A body is framed by exactly one `Content-Length` of digits only, or by
-`Transfer-Encoding: chunked` (decoded here, within the caller's bound); anything that would leave the
-framing ambiguous (both headers, two lengths, another transfer coding) is `Refused` too. A refusal is
-answered with a 400 envelope and the connection closed, since what follows it cannot be trusted.
+`Refused`, and so is an HTTP/1.1 request without exactly one `Host` field. A body is framed by exactly
+one `Content-Length` of digits only, or by `Transfer-Encoding: chunked` (decoded here, within the
+caller's bound); anything that would leave the framing ambiguous (both headers, two lengths, another
+transfer coding) is `Refused` too. A refusal is answered with a 400 envelope and the connection
+closed, since what follows it cannot be trusted.
 """
 
 from __future__ import annotations
