@@ -191,3 +191,57 @@ def test_a_removed_definition_points_at_the_heads_own_table(
     removed = [c for c in json_changes(result) if c["rule"] == "compat-def-removed"]
     assert {c["base"]["pointer"] for c in removed} >= {f"/{before}/Gone"}
     assert {c["head"]["pointer"] for c in removed} == {pointer}  # a table the head has, else its root
+
+
+def bundle(version: str, tag: dict[str, Any], items: dict[str, Any]) -> dict[str, Any]:
+    """A draft-07 bundle whose definitions are keyed by their versioned `$id`s, as published bundles
+    of versioned specifications are: each release renames every definition."""
+    site = f"https://example.test/definitions/{version}/"
+    text = {"type": "string"}
+    docs = {"type": "object", "properties": {"url": text, "title": text, "lang": text}, "required": ["url"]}
+    return {
+        "$schema": DRAFT7,
+        "type": "object",
+        "properties": {"tags": {"type": "array", "items": items}},
+        "definitions": {
+            site + "tag.json": {"$id": site + "tag.json", **tag},
+            site + "docs.json": {"$id": site + "docs.json", **docs},
+            site + "Reference.json": {"$id": site + "Reference.json", "type": "object", "required": ["$ref"]},
+        },
+    }
+
+
+def tag(docs: dict[str, Any], *required: str) -> dict[str, Any]:
+    members = {"name": {"type": "string"}, "docs": docs, "note": {"type": "string"}}
+    return {"type": "object", "properties": members, "required": ["name", *required]}
+
+
+OLD, NEW = "https://example.test/definitions/1.0/", "https://example.test/definitions/2.0/"
+EITHER = {"oneOf": [{"$ref": NEW + "Reference.json"}, {"$ref": NEW + "docs.json"}]}  # little of its old shape left
+
+
+def compare_bundles(tmp_path: Path, head_tag: dict[str, Any], head_items: dict[str, Any]) -> set[tuple[str, str]]:
+    base = bundle("1.0", tag({"$ref": OLD + "docs.json"}), {"$ref": OLD + "tag.json"})
+    old, new = write(tmp_path / "old.json", base), write(tmp_path / "new.json", bundle("2.0", head_tag, head_items))
+    result = run("compat", "--against", old, "--head", new, "--direction", "client-sent", "--format", "json")
+    renames = ("compat-def-removed", "compat-schema-renamed")  # every definition has a new key
+    return {(c["rule"], c["severity"]) for c in json_changes(result) if c["rule"] not in renames}
+
+
+@pytest.mark.parametrize(
+    ("head_tag", "found"),
+    [  # the old definition pairs with the one of the same file name, and is compared with it
+        (tag(EITHER), set()),
+        (tag(EITHER, "note"), {("compat-required-added", "error")}),
+    ],
+)
+def test_a_definition_keyed_by_a_versioned_id_pairs_with_its_new_key_in_a_union(
+    tmp_path: Path, head_tag: dict[str, Any], found: set[tuple[str, str]]
+) -> None:
+    items = {"oneOf": [{"$ref": NEW + "Reference.json"}, {"$ref": NEW + "tag.json"}]}
+    assert compare_bundles(tmp_path, head_tag, items) == {("compat-branch-added", "info"), *found}
+
+
+def test_a_definition_replaced_by_another_in_a_union_is_still_a_break(tmp_path: Path) -> None:
+    items = {"oneOf": [{"$ref": NEW + "Reference.json"}, {"$ref": NEW + "docs.json"}]}  # no tag.json: tags lost
+    assert "error" in {severity for _, severity in compare_bundles(tmp_path, tag(EITHER), items)}

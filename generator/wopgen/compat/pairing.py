@@ -80,7 +80,7 @@ def ref_identity(resolver: Resolver, loc: Loc) -> frozenset[str]:
     if not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
         if top_def(loc.pointer) is None or loc.pointer.count("/") != 2:
             return frozenset()
-        return frozenset({f"{stem(loc.doc.path)}#{loc.pointer}", "name " + loc.pointer.rsplit("/", 1)[-1]})
+        return frozenset({f"{stem(loc.doc.path)}#{loc.pointer}", "name " + ref_label("#" + loc.pointer)})
     target = resolver.target(loc, node["$ref"])
     if target is None:
         return frozenset({"$ref " + node["$ref"]})
@@ -88,8 +88,12 @@ def ref_identity(resolver: Resolver, loc: Loc) -> frozenset[str]:
 
 
 def ref_label(ref: str) -> str:
-    """The name a `$ref` gives its target: the last pointer token, else the file name."""
+    """The name a `$ref` gives its target: the last pointer token, else the file name. A token that
+    is itself a URI (a bundle keys each definition by its `$id`) names the file it ends in, so
+    `#/definitions/https:~1~1example.test~11.0~1tag.json` and `https://example.test/2.0/tag.json`
+    give the same name."""
     uri, _, fragment = ref.partition("#")
     if fragment.strip("/"):
-        return fragment.rstrip("/").rsplit("/", 1)[-1]
+        token = fragment.rstrip("/").rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+        return stem(token.rsplit("/", 1)[-1]) if "/" in token else token
     return stem(uri.rsplit("/", 1)[-1]) or ref
