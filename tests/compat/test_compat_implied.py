@@ -234,3 +234,22 @@ def test_a_format_a_draft_defines_is_still_a_change(tmp_path: Path, before: str 
         return {"type": "string", **({"format": name} if name else {})}
 
     assert compared(tmp_path, text(before), text(after), C) == {("compat-format-changed", W)}
+
+
+# --- an empty member schema beside a closure -------------------------------------------------------
+
+CLOSED = {"type": "object", "properties": {"name": TEXT}, "additionalProperties": False}
+
+
+@pytest.mark.parametrize("direction", [C, H])
+def test_an_empty_pattern_schema_beside_a_closure_is_a_change(tmp_path: Path, direction: str) -> None:
+    # {"x-a": 1} is refused without the pattern and taken with it: an empty schema there says something
+    extensible = {**CLOSED, "patternProperties": {"^x-": {}}}
+    changed = {("compat-keyword-changed", W)}
+    assert compared(tmp_path / "gained", CLOSED, extensible, direction) == changed
+    assert compared(tmp_path / "lost", extensible, CLOSED, direction) == changed
+
+
+def test_an_empty_pattern_schema_on_an_open_object_is_no_change(tmp_path: Path) -> None:
+    opened = {"type": "object", "properties": {"name": TEXT}}
+    assert compared(tmp_path, opened, {**opened, "patternProperties": {"^x-": {}}}, C) == set()

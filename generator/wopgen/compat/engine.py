@@ -30,6 +30,7 @@ from wopgen.compat.normalize import (
     is_annotation,
     layable,
     partners_of,
+    readers_of,
     root,
     similarity,
     without_noops,
@@ -761,8 +762,9 @@ class _Differ:
                 return False
             present, resolver = (b, self.base) if keyword in b.node else (h, self.head)
             where = present.holder(keyword)
-            # read beside the keywords that decide what it reads (additionalItems beside items)
-            context = {k: present.node[k] for k in partners_of(keyword) if k in present.node}
+            # read beside the keywords that decide what it reads (additionalItems beside items), and
+            # those whose reading it decides (patternProperties beside additionalProperties)
+            context = {k: present.node[k] for k in partners_of(keyword) | readers_of(keyword) if k in present.node}
             alone = resolver.canonical(Loc(where.doc, where.pointer, {keyword: present.node[keyword], **context}))
             rest = resolver.canonical(Loc(where.doc, where.pointer, context)) if context else {}
             return bool(alone != rest)

@@ -168,11 +168,17 @@ _ADJACENT = (
 
 
 _UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+_EXEMPTING = frozenset({"properties", "patternProperties"})  # the names they match leave additionalProperties
 
 
 def partners_of(keyword: str) -> frozenset[str]:
     """The keywords whose presence decides what `keyword` reads (`items` for `additionalItems`)."""
     return frozenset().union(*(partners for dependent, partners in _ADJACENT if keyword in dependent))
+
+
+def readers_of(keyword: str) -> frozenset[str]:
+    """The keywords whose reading `keyword` decides (`additionalProperties` for `patternProperties`)."""
+    return frozenset().union(*(dependent for dependent, partners in _ADJACENT if keyword in partners))
 
 
 def ignores_ref_siblings(doc: JsonDoc) -> bool:
@@ -427,7 +433,10 @@ def _without_vacuous(out: dict[str, Any]) -> dict[str, Any]:
     for key in ("then", "else", "contentSchema", *EMPTY_MEANS_ABSENT):
         if out.get(key) == {}:
             del out[key]
+    closed = any(out.get(k) not in (None, True) for k in ("additionalProperties", "unevaluatedProperties"))
     for key in SCHEMA_MAPS:
+        if key in _EXEMPTING and closed:
+            continue  # an empty member schema takes its names out of the closure beside it: it says something
         if isinstance(out.get(key), dict):
             out[key] = {name: schema for name, schema in out[key].items() if schema != {}}
             if not out[key]:
