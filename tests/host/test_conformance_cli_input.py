@@ -15,6 +15,7 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
+from host.host_helpers import KEY
 from wopgen.cli import cli
 from wopgen.cli.app import FiniteFloatRange
 from wopgen.conformance.report import is_report
@@ -224,3 +225,14 @@ def test_only_a_file_written_as_a_conformance_report_is_one(tmp_path, monkeypatc
     assert is_report(report)
     monkeypatch.setattr("wopgen.conformance.report.MAX_REPORT_BYTES", 16)
     assert not is_report(report)  # longer than any report: not read through
+
+
+def test_a_url_run_from_a_corpus_without_the_hosts_schemas_is_refused_before_any_request(served, tmp_path):
+    # `wopgen init` gives such a corpus: the scenarios read the error envelope, the event schemas and
+    # the discovery schema of the spec, so they used to stop on a KeyError and blame the host
+    assert CliRunner().invoke(cli, ["init", str(tmp_path / "spec")]).exit_code == 0
+    url = served()
+    result = _conformance(tmp_path / "spec", "--url", url, "--api-key", KEY)
+    assert result.exit_code == 2, result.output
+    assert "error-envelope.schema.json" in result.output and "KeyError" not in result.output
+    assert "outside any corpus" in result.output  # the way to test against the shipped slice

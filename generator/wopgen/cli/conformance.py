@@ -61,6 +61,21 @@ def _check_url(url: str) -> None:
         raise click.BadParameter(problem, param_hint="--url")
 
 
+def _check_spec(corpus: Corpus) -> None:
+    """Refuse, before any request, a corpus that lacks the schemas the scenarios hold a host to (one
+    `wopgen init` wrote, say): the run would stop on what the spec lacks and blame the host for it."""
+    from wopgen.generate.host import missing_schemas
+
+    missing = missing_schemas(corpus)
+    if missing:
+        raise click.UsageError(
+            f"the corpus at {corpus.root} cannot be the spec a host is tested against: "
+            + "; ".join(d.message for d in missing)
+            + ". Run `wopgen conformance` outside any corpus to test against the OpenWOP v1 slice shipped "
+            "with wopgen, or pass --root to name a corpus that has them"
+        )
+
+
 def _check_report_folder(report: Path) -> None:
     """Refuse a --report whose folder is missing, is not a folder or cannot be written, before anything
     runs: the report is written last, so otherwise a whole run is spent before the path is refused.
@@ -99,14 +114,20 @@ def _check_report(report: Path, corpus: Corpus) -> None:
 @click.option(
     "--second-api-key",
     envvar="WOPGEN_SECOND_API_KEY",
-    help="For --url: a key of another owner scope, to check 403 on runs it does not own [env: WOPGEN_SECOND_API_KEY].",
+    help=(
+        "For --url: a key of another owner scope, to check that runs it does not own are refused (403 or 404)"
+        " [env: WOPGEN_SECOND_API_KEY]."
+    ),
 )
 @profile_option("Profile of the in-process host.")
 @click.option(
     "--strict",
     is_flag=True,
     envvar="OPENWOP_REQUIRE_BEHAVIOR",
-    help="A skipped scenario fails [env: OPENWOP_REQUIRE_BEHAVIOR=true].",
+    help=(
+        "A skipped scenario fails, unless --opt-out names it or it checks how a host refuses what it does not"
+        " offer and the host offers it [env: OPENWOP_REQUIRE_BEHAVIOR=true]."
+    ),
 )
 @click.option(
     "--opt-out",
@@ -154,15 +175,17 @@ def conformance(
 ) -> None:
     """Run the spec's conformance scenarios against a host.
 
-    Shape scenarios always run; behaviour scenarios run when the host advertises what they need
-    (read from the root of its discovery document) and skip with the reason otherwise.
+    Core scenarios (the run surface, cancel, workflows) always run; behaviour scenarios run when the
+    host advertises what they need (read from the root of its discovery document) and skip with the
+    reason otherwise, and a scenario about refusing what a host does not offer skips a host that
+    offers it.
 
     \b
     Examples:
       wopgen conformance                                   # the generated host, in-process
       wopgen conformance --profile v4-only                 # rungs 5-6 and evaluation skip
       wopgen conformance --url http://127.0.0.1:8737 --api-key dev-key --strict
-      wopgen conformance --url URL --api-key a --second-api-key b   # also check 403 across owners
+      wopgen conformance --url URL --api-key a --second-api-key b   # also check runs across owners
       wopgen conformance --report conformance.xml          # JUnit for CI
 
     The spec is the corpus around the working folder (or --root / --config); outside any corpus
@@ -177,7 +200,8 @@ def conformance(
     folder is missing or cannot be written.
 
     Exit codes: 0 no scenario failed, 1 a scenario failed, 2 usage error (bad option, a
-    refused --report, unreachable host, an --api-key or --second-api-key the host refuses with 401).
+    refused --report, unreachable host, an --api-key or --second-api-key the host refuses with 401,
+    a corpus around the working folder that lacks the schemas the scenarios hold a host to).
     """
     from wopgen.conformance import report as reports
     from wopgen.conformance.inprocess import in_process, load_package
@@ -216,6 +240,8 @@ def conformance(
         transport = in_process(module, profile)
     if report is not None:
         _check_report(report, corpus)
+    if url is not None:
+        _check_spec(corpus)
     from wopgen.cli import progress
 
     try:

@@ -126,7 +126,9 @@ def _dump(value: Any) -> str:
     return json.dumps(value, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def _missing_schemas(corpus: Corpus) -> list[Diagnostic]:
+def missing_schemas(corpus: Corpus) -> list[Diagnostic]:
+    """The schemas the host is built from, and the conformance scenarios check a host against, that the
+    corpus lacks (or that lack the annotation they read)."""
     found = []
     for name in REQUIRED_SCHEMAS:
         doc = corpus.schemas_by_name.get(name)
@@ -220,7 +222,7 @@ def _fixtures(corpus: Corpus, env: Any, sources: list[str]) -> tuple[dict[str, A
 
 def generate(corpus: Corpus, package: str = PACKAGE) -> dict[str, str]:
     """The host package as `{path: text}`; raises HostGenerationError when no honest host can be made."""
-    missing = _missing_schemas(corpus)
+    missing = missing_schemas(corpus)
     if missing:
         raise HostGenerationError(missing)
     env = environment("host")
