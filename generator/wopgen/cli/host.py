@@ -146,7 +146,10 @@ def _suites(folder: Path | None) -> dict[str, str]:
 @click.option(
     "--second-api-key",
     envvar="WOPGEN_SECOND_API_KEY",
-    help="A key of another owner scope: it may start runs but reads the first key's runs as 403.",
+    help=(
+        "A key of another owner scope: it may start runs, and its reads of the first key's runs are answered"
+        " 404, as for an unknown run."
+    ),
 )
 @click.option(
     "--max-runs", type=click.IntRange(1), help="Runs kept before the oldest finished ones are evicted [default: 1000]."
@@ -192,7 +195,7 @@ def host_serve(
       wopgen host serve --profile v4-only             # advertise and implement rungs 1-4 only
       wopgen host serve --suites ./my-suites          # more eval suites, one *.json each
       wopgen host serve --fixtures ./catalogue        # more fixture workflows, one *.json each
-      wopgen host serve --api-key a --second-api-key b   # two owner scopes (403 across them)
+      wopgen host serve --api-key a --second-api-key b   # two owner scopes (404 across them)
       wopgen host serve --max-runs 200 --max-run-bytes 8000000   # a smaller run store
       curl -s localhost:8737/.well-known/openwop
     """
