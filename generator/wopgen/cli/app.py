@@ -292,7 +292,7 @@ def cli(ctx: click.Context, root: Path | None, config: Path | None, color: str) 
     """Check, generate from and execute the OpenWOP v1 specification corpus.
 
     \b
-    Global options (--root, --color) may come before or after the command:
+    Global options (--root, --config, --color) may come before or after the command:
     `wopgen --root DIR check` and `wopgen check --root DIR` are the same.
     Exit codes: 0 clean, 1 findings at or above the failing severity, 2 usage or configuration error.
     Start with `wopgen check`; `wopgen rules` lists every rule, `wopgen explain RULE` explains one.
