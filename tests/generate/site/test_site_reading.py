@@ -112,6 +112,19 @@ def _site_table(files: dict[str, Any], table: str) -> None:
     files["pyproject.toml"] += "\n[tool.wopgen.site]\n" + table
 
 
+def test_the_version_label_names_the_corpus_site_title(make_corpus: Callable[..., Path]) -> None:
+    # the footer named the base configuration's site_name (OpenWOP v1) on every corpus
+    def edit(files: dict[str, Any]) -> None:
+        files["pyproject.toml"] = files["pyproject.toml"].replace(
+            "[tool.wopgen]\n", '[tool.wopgen]\nsite-title = "Acme Protocol"\n'
+        )
+        _site_table(files, 'version = "2.0.0"\n')
+
+    config = _text(render(load(make_corpus(edit)), rules=catalogue()), "mkdocs.yml")
+    assert 'site_name: "Acme Protocol"' in config
+    assert 'copyright: "Acme Protocol · version 2.0.0"' in config
+
+
 def test_repository_edit_links_and_version_come_from_settings(make_corpus: Callable[..., Path]) -> None:
     root = make_corpus(
         lambda files: _site_table(

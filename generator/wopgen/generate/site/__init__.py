@@ -174,7 +174,6 @@ def _real_date(text: str) -> bool:
 
 
 PAGE_HOOK = Path(__file__).resolve().with_name("page_hook.py")
-_SITE_NAME = re.compile(r"^site_name:\s*(.+?)\s*$", re.M)
 
 
 def config(site: SiteContext, base: Path, hooks: tuple[Path, ...] = ()) -> str:
@@ -182,17 +181,16 @@ def config(site: SiteContext, base: Path, hooks: tuple[Path, ...] = ()) -> str:
     `[tool.wopgen.site]` says (repository and edit links, a version label in the footer)."""
     settings = site.corpus.settings.site
     repo_url = site.repository[0] if site.repository else ""
+    title = site.corpus.settings.conventions.site_title
     version_label = ""
     if settings.version:  # in the footer of every page (a header label is cut short on a phone)
-        named = _SITE_NAME.search(base.read_text(encoding="utf-8")) if base.is_file() else None
-        name = named.group(1).strip(chr(34)) if named else "Specification"
-        version_label = json.dumps(f"{name} · version {settings.version}", ensure_ascii=False)
+        version_label = json.dumps(f"{title} · version {settings.version}", ensure_ascii=False)
     return site.render(
         "mkdocs.yml.j2",
         base=json.dumps(str(base)),
         hooks=[json.dumps(str(h)) for h in (PAGE_HOOK, *hooks)],
         docs=DOCS,
-        title=json.dumps(site.corpus.settings.conventions.site_title),
+        title=json.dumps(title),
         nav=yaml.safe_dump(nav(site), sort_keys=False, allow_unicode=True, width=1000),
         not_in_nav=NOT_IN_NAV,
         version_label=version_label,
