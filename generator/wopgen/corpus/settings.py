@@ -178,8 +178,12 @@ _TABLE_KEYS: tuple[tuple[str, str, str], ...] = (
         "Do not report these rules in the files a glob (from the corpus root) matches.",
     ),
     ("site.repo-url", "string", "Repository linked from the site's header (an http(s) URL); else `repository-url`."),
-    ("site.edit-uri", "string", "Appended to the repository URL for the edit link of each page, e.g. `edit/main/`."),
-    ("site.version", "string", "A version label shown beside the site's name."),
+    (
+        "site.edit-uri",
+        "string",
+        "Appended to the repository URL for the edit link of each page, e.g. `edit/main/`; empty means `blob/HEAD/`.",
+    ),
+    ("site.version", "string", "A version label in the footer of every page, after the site title."),
     ("site.description", "string", "What the corpus specifies, in the words the site's home page opens with."),
     (
         "site.raw-html",
