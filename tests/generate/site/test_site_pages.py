@@ -261,6 +261,9 @@ def test_security_page_and_conformance_scenarios(make_corpus: Callable[..., Path
     listed = re.findall(r"^\| `([a-z0-9-]+)` \|", conformance, re.M)
     assert listed == [s.name for s in SCENARIOS]  # what `wopgen conformance` runs, in its order
     assert "| `core-run-surface` | always on | — |" in conformance
+    # it checks how a host refuses evaluation it does not offer, so it skips a host that offers it
+    assert "| `agent-eval-unadvertised` | when not offered | — |" in conformance
+    assert "check shapes" not in conformance  # core scenarios run requests, not only shapes
     assert "| `verifier-gating` | gated | `multiAgent.executionModel.verifier.gating` | RFC 0090 |" in conformance
 
 

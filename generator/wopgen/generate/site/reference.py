@@ -148,7 +148,13 @@ def scenarios(site: SiteContext) -> list[dict[str, str]]:
         rows.append(
             {
                 "name": scenario.name,
-                "kind": "always on" if scenario.kind in ("corpus", "core") else "gated",
+                "kind": (
+                    "when not offered"  # how a host refuses what it does not offer: skips a host that offers it
+                    if scenario.unoffered
+                    else "always on"
+                    if scenario.kind in ("corpus", "core")
+                    else "gated"
+                ),
                 "gate": "—" if reason is None else f"`{reason.removesuffix(' is not advertised')}`",
                 "rfc": site.rfc_link(CONFORMANCE, int(scenario.rfc)) if scenario.rfc else "—",
                 "summary": cell(scenario.summary),
