@@ -236,3 +236,13 @@ def test_a_url_run_from_a_corpus_without_the_hosts_schemas_is_refused_before_any
     assert result.exit_code == 2, result.output
     assert "error-envelope.schema.json" in result.output and "KeyError" not in result.output
     assert "outside any corpus" in result.output  # the way to test against the shipped slice
+
+
+def test_a_profile_is_refused_beside_a_url_and_taken_without_one(repo_corpus):
+    # a profile picks what the in-process host advertises; a host at a URL advertises itself, so the
+    # option used to be dropped in silence and the run read as if the profile had applied
+    refused = _conformance(repo_corpus.root, "--url", "http://127.0.0.1:9", "--api-key", "k", "--profile", "v4-only")
+    assert refused.exit_code == 2, refused.output
+    assert "--profile chooses a profile of the in-process host" in refused.output
+    taken = _conformance(repo_corpus.root, "--profile", "v4-only", "--select", "core-workflows")
+    assert taken.exit_code == 0, taken.output

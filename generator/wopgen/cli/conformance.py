@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import click
+from click.core import ParameterSource
 
 from wopgen.cli.app import (
     EXIT_CLEAN,
@@ -221,6 +222,11 @@ def conformance(
     deadline: float | None = None
     if url is not None:
         _check_url(url)
+        if click.get_current_context().get_parameter_source("profile") is not ParameterSource.DEFAULT:
+            raise click.UsageError(
+                "--profile chooses a profile of the in-process host; with --url the host at that URL is tested "
+                "as it advertises itself"
+            )
         if not api_key:
             raise click.UsageError("--url needs --api-key (or WOPGEN_API_KEY)")
         if second_api_key == api_key:  # one scope: its runs are readable, and that is no owner-scope breach
