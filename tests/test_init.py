@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from wopgen.cli import cli
 from wopgen.corpus import load
+from wopgen.generate.models import generate_models
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -44,6 +45,9 @@ def test_init_then_check_is_clean(tmp_path: Path) -> None:
     assert [doc.data["$id"] for doc in corpus.schemas.values()] == ["https://acme.example/spec/v1/greeting.schema.json"]
     assert {e.kind for e in corpus.examples} == {"valid", "invalid"}
     assert len(corpus.rfcs) == 1 and len(corpus.docs) == 1 and corpus.changelog is not None
+    # the generated models speak of the corpus by its title, not of OpenWOP
+    init = generate_models(corpus)["wop_models/__init__.py"]
+    assert init.startswith('"""Typed models of the Acme Protocol schemas') and "OpenWOP" not in init
 
 
 def test_init_never_replaces_a_file(tmp_path: Path) -> None:

@@ -675,6 +675,7 @@ def _package(corpus: Corpus, package: str, warnings: list[Diagnostic] | None) ->
         .get_template("__init__.py.j2")
         .render(
             package=package,
+            title=corpus.settings.conventions.site_title,
             roots=roots,
             variants=variants,
             variants_module=module_name(VARIANTS_SCHEMA) if variants else "",
