@@ -536,6 +536,6 @@ def make_server(host: Host, bind: str = "127.0.0.1", port: int = 0, quiet: bool 
             )
         sys.stderr.write(
             f"warning: profile {host.profile.name} is a deliberately defective test double "
-            f"({host.profile.description}); never serve it to real clients\n"
+            f"({host.profile.description.rstrip('.')}); never serve it to real clients\n"
         )
     return WopServer(host, (bind, port), quiet)

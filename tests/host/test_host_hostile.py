@@ -225,7 +225,9 @@ def test_a_mutant_binds_loopback_only_and_warns(module, capsys):
         module.make_server(host, "127.0.0.2", 0, quiet=True)  # loopback too, yet not the one address allowed
     server = module.make_server(host, "127.0.0.1", 0, quiet=True)
     server.server_close()
-    assert "warning: profile mutant-auth-not-enforced" in capsys.readouterr().err
+    warned = capsys.readouterr().err
+    assert "warning: profile mutant-auth-not-enforced" in warned
+    assert ".)" not in warned and "); never serve it to real clients" in warned  # one sentence, one full stop
     honest = module.make_server(module.Host("full", api_key=KEY), "127.0.0.1", 0, quiet=True)
     honest.server_close()
     assert "warning" not in capsys.readouterr().err
