@@ -31,7 +31,7 @@ from wopgen.diagnostics import Diagnostic, define
 WINDOW = define(
     "rfc-comment-window",
     "error",
-    "An Active or Accepted RFC went Active before its comment window (RFC 0001) ended and its Updated note states "
+    "An Active or Accepted RFC went Active before its comment window (OpenWOP's process RFC 0001) ended and its Updated note states "
     "no waiver by lazy consensus or by the project's steward or maintainers.",
 )
 RESERVED = define(
@@ -112,7 +112,7 @@ def _window(rfc: Rfc) -> Iterator[Diagnostic]:
         f"{went} {held} day(s) after it was opened; the {rfc.compatibility or 'additive'} window is {days} days "
         f"and Updated {waiver}",
         "keep it Draft until the window has passed, or, in a single-maintainer project's bootstrap phase, say in "
-        "Updated that the window was waived by lazy consensus (RFC 0001)",
+        "Updated that the window was waived by lazy consensus (OpenWOP's RFC 0001, the process RFC)",
     )
 
 
