@@ -4,7 +4,7 @@ the members a `patternProperties` key matches are checked against the whole of i
 null; keywords beside an `allOf` of one `$ref` hold; an object that requires members it does not
 declare requires them; `unevaluatedProperties` with no part beside it holds as `additionalProperties`; a member whose
 schema is `false` may not be present; a hostname is checked by the schema's own keywords alone; an object whose `oneOf` groups are
-`required` alone declares their members, so the library checks that exactly one group is present; a
+`required` alone declares their members, so the library checks that exactly one group is present (closed or open); a
 map that may be null types its values; a titled object written in place keeps its members, bounds and
 `required` beside its patternProperties; members beside a `$ref` to a schema that refers back hold; a condition's `then` binds only where its
 `if` holds; keywords of one type beside a union bind the branches of that type alone."""
@@ -118,6 +118,26 @@ BODIES: dict[str, tuple[dict[str, Any], list[Any]]] = {
     "groupsonly": (
         {"type": "object", "oneOf": [{"required": ["p", "q"]}, {"required": ["p", "r"]}]},
         [{"q": 2}, {"p": 1, "q": 2}, {"p": 1, "q": 2, "r": 3}, {}],
+    ),
+    # The same on a closed object (a CycloneDX 1.4 licence: an `id` or a `name`, not both): closing each group
+    # as the object is closed made a class of it, and `{"p": 1, "q": 2}` passed the first.
+    "closedgroups": (
+        {
+            "type": "object",
+            "properties": {"p": {"type": "integer"}, "q": {"type": "integer"}},
+            "additionalProperties": False,
+            "oneOf": [{"required": ["p"]}, {"required": ["q"]}],
+        },
+        [{"p": 1}, {"q": 2}, {"p": 1, "q": 2}, {}, {"p": 1, "r": 3}, {"p": "s"}],
+    ),
+    "closedanygroups": (
+        {
+            "type": "object",
+            "properties": {"p": {"type": "integer"}, "q": {"type": "integer"}},
+            "additionalProperties": False,
+            "anyOf": [{"required": ["p"]}, {"required": ["q"]}],
+        },
+        [{"p": 1}, {"p": 1, "q": 2}, {}, {"q": 2, "r": 3}],
     ),
     "nested": (
         {

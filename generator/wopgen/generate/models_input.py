@@ -24,7 +24,7 @@ from wopgen.corpus.graph import (
     value_at,
 )
 from wopgen.corpus.keywords import CURRENT, Draft, draft_of
-from wopgen.generate.models_conditions import WORDS, tested_members
+from wopgen.generate.models_conditions import WORDS, required_only, tested_members
 from wopgen.generate.models_formats import typed_format
 from wopgen.generate.models_passes import conditions_read, members_apart, refs_alone, typed_into_branches
 
@@ -155,13 +155,16 @@ def _closed_into_branches(node: dict[str, Any]) -> dict[str, Any]:
     `extra='allow'`, so `{"zz": 1}` passed where the object refuses it. Closed, the class refuses what it
     does not declare, as the object does; a member the branch declares and the object does not stays
     taken by the class, and `models_closed` reports it. Not a branch whose members are held otherwise
-    (`patternProperties`, `unevaluatedProperties`) or that is a class of its own (`$ref`)."""
+    (`patternProperties`, `unevaluatedProperties`) or that is a class of its own (`$ref`). Not a union of
+    `required` groups alone either: the library makes no class of them, and checks how many groups the
+    object's own closed class holds only while each branch is `required` alone (closed, `{"a": 1, "b": 1}`
+    passed the `oneOf` of `required: ["a"]` and `required: ["b"]`)."""
     if not closes_branches(node):
         return node
     out = node
     for keyword in ("anyOf", "oneOf"):
         branches = out.get(keyword)
-        if not isinstance(branches, list):
+        if not isinstance(branches, list) or all(required_only(branch) for branch in branches):
             continue
         closed = [
             {**branch, "additionalProperties": False}
