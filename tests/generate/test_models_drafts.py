@@ -49,6 +49,35 @@ LEGACY = {
     },
     "dependencies": {"a": ["b"]},
 }
+# An array that is one of two arrays, as a CycloneDX licence choice: named licences, or one expression. The
+# library made a list of anything of it, the `type` beside the `oneOf` hiding its branches.
+LEGACY["properties"]["licences"] = {
+    "type": "array",
+    "oneOf": [
+        {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name"],
+                "additionalProperties": False,
+                "properties": {"name": {}},
+            },
+        },
+        {
+            "type": "array",
+            "items": [
+                {
+                    "type": "object",
+                    "required": ["expression"],
+                    "additionalProperties": False,
+                    "properties": {"expression": {}},
+                }
+            ],
+            "additionalItems": False,
+            "minItems": 1,
+        },
+    ],
+}
 TAKEN = [
     {"repo": {"note": "x", "other": 1}},
     {"a": "x", "b": "y"},
@@ -57,6 +86,8 @@ TAKEN = [
     {"pair": ["a", 1]},
     {"loose": {}},  # the `required` beside its `$ref` is ignored
     {"loose": {"note": "x"}},  # and so is the `integer` there
+    {"licences": [{"name": "a"}, {"name": "b"}]},
+    {"licences": [{"expression": "a"}]},
 ]
 REFUSED = [
     {"repo": {"main": {}}},  # `false` under `definitions`
@@ -66,6 +97,9 @@ REFUSED = [
     {"pair": ["a", 1, 2]},  # and nothing may follow them
     {"grouped": {"label": None}},  # an optional member that refuses null, in a definition of a group
     {"loose": {"main": 1}},  # the `$ref` itself holds
+    {"licences": [1]},  # no branch takes it
+    {"licences": [{"name": "a", "expression": "b"}]},
+    {"licences": [{"expression": "a"}, {"expression": "b"}]},
 ]
 
 

@@ -25,6 +25,18 @@ from wopgen.generate.models_inexact import inexact, pattern_differences
 # Per schema: its body, an instance the schema refuses and the model takes (or the reverse), and the
 # keyword the finding names.
 INEXACT = {
+    # an array beside a union whose branches are classes of their own: the library types it by the keywords
+    # beside the union, and checks no branch
+    "listbeside": (
+        {
+            "type": "array",
+            "items": {"type": "string"},
+            "anyOf": [{"$ref": "#/$defs/few"}, {"$ref": "#/$defs/many"}],
+            "$defs": {"few": {"type": "array", "maxItems": 2}, "many": {"type": "array", "minItems": 4}},
+        },
+        ["a", "b", "c"],
+        "anyOf",
+    ),
     "holds": ({"type": "array", "contains": {"type": "integer"}}, ["a"], "contains"),
     "depends": ({"type": "object", "dependentSchemas": {"a": {"required": ["b"]}}}, {"a": 1}, "dependentSchemas"),
     "pair": ({"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]}, ["a", 1], "prefixItems"),
@@ -244,6 +256,16 @@ INEXACT = {
 }
 # Forms the models do check: no finding.
 EXACT = {
+    # an array beside a union of arrays: its keywords are written into each branch
+    "listunion": {
+        "type": "array",
+        "anyOf": [{"type": "array", "items": {"type": "string"}}, {"items": {"type": "integer"}}],
+    },
+    "listrefs": {
+        "type": "array",
+        "anyOf": [{"$ref": "#/$defs/few"}, {"$ref": "#/$defs/many"}],
+        "$defs": {"few": {"type": "array", "maxItems": 2}, "many": {"type": "array", "minItems": 4}},
+    },
     "exclusive": {"type": "object", "properties": {"a": {}, "b": {}}, "not": {"required": ["a", "b"]}},
     "conditional": {
         "type": "object",
@@ -409,6 +431,8 @@ def test_what_the_models_check_draws_no_finding(tmp_path: Path) -> None:
 
 # Instances that a keyword drawing no finding decides: the model agrees with the schema on each.
 AGREES = {
+    "listunion": [["a"], [1], ["a", 1], [None], "a", 1],
+    "listrefs": [[1], [1, 2, 3], [1, 2, 3, 4], "x"],
     "partnered": [35, 20, "x"],
     "usedtyped": [{"n": 50}, {"n": 5}, {"n": "x"}],
     "absent": [{"a": 1}, {"b": 1}, {}],

@@ -18,6 +18,8 @@ refuses (or refuses one it takes) is never a silent surprise:
   group is present);
 - a schema that takes no value (an empty `enum`, a `$ref` to `false`), which the model writes as one
   that takes values;
+- an array beside an `anyOf` or `oneOf` whose keywords the fed copy cannot write into the branches
+  (`models_passes.union_dropped`): the library types it by them and checks no branch;
 - a closed object composed with a `$ref` or an `allOf` (`models_closed`): `additionalProperties:
   false` sees only the members beside it, while the model merges every part;
 - a keyword of one JSON type (`minimum`, `minLength`, `items`, `properties`...) on a schema object
@@ -59,6 +61,7 @@ from wopgen.generate.models_passes import (
     applied,
     ignored_beside_refs,
     under,
+    union_dropped,
 )
 
 INEXACT = define(
@@ -168,6 +171,7 @@ def inexact(corpus: Corpus) -> list[Diagnostic]:
                 *_untyped(node, where, corpus.graph, uses),
                 *_unevaluated(node, where, corpus.graph),
                 *_one_of(node, where, corpus.graph),
+                *_union_beside_list(node, item.pointer, doc.data),
                 *(closed_beside(where, corpus.graph) if node is item.node else ()),
                 *_nothing_taken(node, where, corpus.graph),
                 *_null_root(node, item.pointer),
@@ -462,6 +466,19 @@ def _one_of(node: dict[str, Any], where: Located, graph: RefGraph) -> Iterator[t
             "take a value an earlier branch takes: where both do, the schema refuses the value and the model takes it",
             "set the branches apart (distinct types, a member each requires with its own `const`, or closed objects "
             "requiring different members), or write `anyOf` if a value may pass several",
+        )
+
+
+def _union_beside_list(node: dict[str, Any], pointer: str, document: Any) -> Iterator[tuple[str, str, str]]:
+    """An array beside an `anyOf` or `oneOf` that the library makes a list of by the keywords beside the union,
+    checking none of its branches, where the fed copy cannot write those keywords into the branches."""
+    if union_dropped(node, pointer, document):
+        keyword = "anyOf" if "anyOf" in node else "oneOf"
+        yield (
+            keyword,
+            f"the model types this array by the keywords beside `{keyword}` and checks none of its branches: it "
+            "takes an array no branch takes",
+            "write `type` and the array keywords in each branch, written in place, with nothing else beside the union",
         )
 
 

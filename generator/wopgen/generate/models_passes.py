@@ -1,8 +1,9 @@
 """Rewrites of a whole schema document before the library reads it, each where a keyword reaches past the
 schema object it is written in: what drafts 4 to 7 ignore beside a `$ref` (`ignored_beside_refs`), the
-`if`/`then`/`else` the library reads (`conditions_read`), and members beside a `$ref` to an object
-(`members_apart`). Each returns a new document and shares what it leaves as it was (`replaced`); none
-cuts what a `$ref` may lead into."""
+`if`/`then`/`else` the library reads (`conditions_read`), members beside a `$ref` to an object
+(`members_apart`), and keywords of one type beside a union, written into its branches
+(`typed_into_branches`). Each returns a new document and shares what it leaves as it was (`replaced`);
+none cuts what a `$ref` may lead into."""
 
 from __future__ import annotations
 
@@ -22,7 +23,14 @@ from wopgen.corpus.graph import (
     value_at,
 )
 from wopgen.corpus.keywords import draft_of
-from wopgen.generate.models_conditions import WORDS, holder_required, readable_condition, readable_if, tested_members
+from wopgen.generate.models_conditions import (
+    WORDS,
+    annotation,
+    holder_required,
+    readable_condition,
+    readable_if,
+    tested_members,
+)
 
 
 def conditions_read(document: Any) -> Any:
@@ -281,6 +289,8 @@ def typed_into_branches(document: Any) -> Any:
 
 
 def _into_branches(node: dict[str, Any], pointer: str, document: dict[str, Any], held: _Held) -> Any:
+    if _listed_beside_union(node) and (written := _list_into_branches(node, pointer, document, held)) is not None:
+        return written
     typing = TYPING_KEYWORDS.intersection(node)
     if not typing or "type" in node or any(key in node for key in ("not", "if", "const", "enum", "$dynamicRef")):
         return None
@@ -313,6 +323,63 @@ def _into_branches(node: dict[str, Any], pointer: str, document: dict[str, Any],
         for ref, kind in zip(refs, kinds, strict=True)
     ]
     return out
+
+
+def _listed_beside_union(node: dict[str, Any]) -> bool:
+    """Whether the library makes a list of `node` (typed `array` alone, or holding `items` or `prefixItems`)
+    and drops the `anyOf` or `oneOf` beside it, whatever its branches say: the licences of a CycloneDX
+    BOM, an array that is one of two arrays, took `[1]`."""
+    listed = node.get("type") == "array" or "items" in node or "prefixItems" in node
+    return listed and ("anyOf" in node or "oneOf" in node)
+
+
+def union_dropped(node: dict[str, Any], pointer: str, document: dict[str, Any]) -> bool:
+    """Whether the library makes a list of the schema object `node` at `pointer` of `document` and drops the
+    union beside it (`_listed_beside_union`), no rewrite having written the array's keywords into its branches."""
+    return _listed_beside_union(node) and _into_branches(node, pointer, document, _Held(document)) is None
+
+
+def _list_into_branches(node: dict[str, Any], pointer: str, document: dict[str, Any], held: _Held) -> Any:
+    """`node` (`_listed_beside_union`) with its `type` and array keywords written into each branch of its
+    union, which JSON Schema reads alike: `{type: array, oneOf: [A, B]}` takes what `{oneOf: [{type: array,
+    ...A}, {type: array, ...B}]}` takes. A `type` a branch already holds to is left out of it. None where
+    that cannot be done in place: anything else beside the union, a branch that is a `$ref` or says
+    otherwise of a keyword that moves, or a `$ref` that may lead into what changes (`held`)."""
+    unions = [key for key in ("anyOf", "oneOf") if key in node]
+    moved = {key: value for key, value in node.items() if key == "type" or ONE_TYPE_KEYWORDS.get(key) == "array"}
+    branches = node[unions[0]]
+    if (
+        len(unions) != 1
+        or not isinstance(branches, list)
+        or any(not (annotation(key) or key in _BESIDE_UNION) for key in set(node) - set(moved) - {unions[0]})
+        or any(held(f"{pointer}/{escape_token(key)}") for key in [*moved, unions[0]])
+    ):
+        return None
+    written = [_written_into(branch, moved, document) for branch in branches]
+    if any(branch is None for branch in written):
+        return None
+    return {**{key: value for key, value in node.items() if key not in moved}, unions[0]: written}
+
+
+def _written_into(branch: Any, keywords: dict[str, Any], document: dict[str, Any]) -> Any:
+    """`branch` holding `keywords` too, but for those it holds to already (a `type` it says, array keywords on
+    a branch that takes no array); None where it cannot be written so."""
+    kinds, named = _types_of(document, branch, 0), types(keywords)
+    if kinds is not None and "array" not in kinds:
+        keywords = {key: value for key, value in keywords.items() if key == "type"}
+    if kinds is not None and named is not None and kinds <= {"number" if kind == "integer" else kind for kind in named}:
+        keywords = {key: value for key, value in keywords.items() if key != "type"}
+    if not keywords or branch is False:
+        return branch
+    if branch is True:
+        return dict(keywords)
+    if (
+        not isinstance(branch, dict)
+        or "$ref" in branch
+        or any(branch.get(key, value) != value for key, value in keywords.items())
+    ):
+        return None
+    return {**branch, **keywords}
 
 
 def _replacement(new: Any, _old: Any) -> Any:
