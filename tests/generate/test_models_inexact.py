@@ -58,6 +58,12 @@ INEXACT = {
     # A keyword of one type on a member that names none: the library drops it, or types the member by it.
     "loose": ({"type": "object", "properties": {"n": {"minimum": 5}}}, {"n": 4}, "minimum"),
     "listed": ({"type": "object", "properties": {"tags": {"items": {"type": "string"}}}}, {"tags": "x"}, "items"),
+    # `required` first does not make the finding say the model takes any value: `properties` types it an object
+    "requiredfirst": (
+        {"type": "object", "properties": {"v": {"required": ["a"], "properties": {"a": {}}}}},
+        {"v": 5},
+        "properties",
+    ),
     "secure": (
         {"type": "object", "properties": {"u": {"type": "string", "format": "date", "pattern": "^2"}}},
         {"u": "1999-12-31"},
@@ -256,6 +262,12 @@ INEXACT = {
 }
 # Forms the models do check: no finding.
 EXACT = {
+    # `properties: {}` declares nothing: the schema takes any value, as the model does, a member or a definition
+    "declaresnone": {
+        "type": "object",
+        "properties": {"v": {"properties": {}}, "w": {"$ref": "#/$defs/none"}},
+        "$defs": {"none": {"title": "None", "properties": {}}},
+    },
     # an array beside a union of arrays: its keywords are written into each branch
     "listunion": {
         "type": "array",
@@ -431,6 +443,7 @@ def test_what_the_models_check_draws_no_finding(tmp_path: Path) -> None:
 
 # Instances that a keyword drawing no finding decides: the model agrees with the schema on each.
 AGREES = {
+    "declaresnone": [{"v": 5}, {"v": {"a": 1}}, {"w": 5}, {"w": []}],
     "listunion": [["a"], [1], ["a", 1], [None], "a", 1],
     "listrefs": [[1], [1, 2, 3], [1, 2, 3, 4], "x"],
     "partnered": [35, 20, "x"],

@@ -357,7 +357,10 @@ def _untyped(
         return
     if ("$ref" in node or "allOf" in node) and _composition_types(where, graph, frozenset()):
         return
-    keyword = next((k for k in node if k in _ONE_TYPE), None)
+    # the library types the value by any typing keyword of them, whichever comes first (`properties: {}`
+    # declares nothing and is left out of the fed copy, see `models_input._fed`)
+    held = [k for k in node if k in _ONE_TYPE and not (k == "properties" and node[k] == {})]
+    keyword = next((k for k in held if _ONE_TYPE[k][1]), held[0] if held else None)
     if keyword is None and node.get("format") in ASSERTED_FORMATS:
         keyword = "format"
     if keyword is None:

@@ -90,6 +90,10 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
         return schema
     out = _ref_beside(map_subschemas(schema, lambda sub: _fed(sub, draft), draft))
     out = _absent_as_not_required(out)
+    if out.get("properties") == {} and "type" not in out:
+        # declares nothing, and names no type: the library typed it an object (as a member) or not (as a
+        # definition), so one place refused 5 and the other took it, as the schema does
+        del out["properties"]
     if _only_beside_members(out):  # with no part beside them, what no member declares is what is additional
         out["additionalProperties"] = out.pop("unevaluatedProperties")
     required = out.get("required")
