@@ -367,7 +367,8 @@ def _written_into(branch: Any, keywords: dict[str, Any], document: dict[str, Any
     kinds, named = _types_of(document, branch, 0), types(keywords)
     if kinds is not None and "array" not in kinds:
         keywords = {key: value for key, value in keywords.items() if key == "type"}
-    if kinds is not None and named is not None and kinds <= {"number" if kind == "integer" else kind for kind in named}:
+    # `kinds` names an integer "number": a `type` is left out only where the branch says it or a narrower one
+    if kinds is not None and named is not None and kinds <= named:
         keywords = {key: value for key, value in keywords.items() if key != "type"}
     if not keywords or branch is False:
         return branch
