@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from support.helpers import diagnose
 from wopgen.cli import cli
 from wopgen.corpus import load
 from wopgen.diagnostics import Diagnostic
-from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, generate_api
+from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, dump, generate_api
 from wopgen.generate.writer import MANIFEST
 
 OPS = "spec/api/operations.yaml"
@@ -254,3 +255,42 @@ def test_repository_api_is_clean_and_complete() -> None:
     enum = corpus.schemas_by_name["run-event"].data["$defs"]["RunEventType"]["enum"]
     assert sorted(asyncapi["components"]["messages"]) == sorted(enum)
     assert {"verification.started", "verification.completed"} <= set(asyncapi["components"]["messages"])
+
+
+# YAML 1.2's core schema (js-yaml, the `yaml` package, most non-Python parsers) reads these plain scalars
+# as numbers; YAML 1.1, which PyYAML reads and writes, takes some of them for strings.
+_YAML12_NUMBER = re.compile(
+    r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$"
+)
+
+
+def _strings_a_yaml12_reader_takes_for_numbers(text: str) -> list[str]:
+    found: list[str] = []
+
+    def walk(node: yaml.Node) -> None:
+        if isinstance(node, yaml.ScalarNode):
+            if node.style is None and node.tag.endswith(":str") and _YAML12_NUMBER.match(node.value):
+                found.append(node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                walk(item)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                walk(key)
+                walk(value)
+
+    walk(yaml.compose(text))
+    return found
+
+
+def test_strings_that_read_as_numbers_in_yaml_1_2_are_quoted() -> None:
+    strings = {"rfc": "0081", "other": "0901", "exp": "1e3", "octal": "0o17", "hex": "0x1F", "half": ".5"}
+    text = dump({**strings, "count": 81, "ratio": 1.5, "version": "1.0.0"})
+    assert _strings_a_yaml12_reader_takes_for_numbers(text) == []
+    assert "rfc: '0081'" in text and "count: 81" in text and "version: 1.0.0" in text
+    assert yaml.safe_load(text) == {**strings, "count": 81, "ratio": 1.5, "version": "1.0.0"}
+    files = generate_api(repo_corpus())  # `x-wop-rfc: 0081` read as the number 81 in Swagger UI or Spectral
+    assert {name: _strings_a_yaml12_reader_takes_for_numbers(text) for name, text in files.items()} == {
+        OPENAPI_FILE: [],
+        ASYNCAPI_FILE: [],
+    }

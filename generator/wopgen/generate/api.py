@@ -9,6 +9,7 @@ looks like `#/components/schemas/Capabilities/$defs/limits`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -97,6 +98,27 @@ _SafeDumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumpe
 class _Dumper(_SafeDumper):  # type: ignore[valid-type,misc]
     def ignore_aliases(self, data: Any) -> bool:
         return True
+
+
+def quoting_yaml_1_2_numbers(dumper: type[yaml.SafeDumper]) -> type[yaml.SafeDumper]:
+    """`dumper`, made to quote the strings YAML 1.2 reads as numbers.
+
+    PyYAML quotes a string only where YAML 1.1 would read it as something else. The readers of these
+    documents (js-yaml in Spectral, Swagger UI and Redocly, the `yaml` package, Go and Rust parsers)
+    read YAML 1.2, whose core schema takes more plain scalars for numbers: `0081` or `0901` (an RFC
+    number) is 81 or 901 there, `1e3` is 1000 and `0o17` is 15. Resolving those as the 1.2 core schema
+    does makes the writer quote them.
+    """
+    for pattern, tag, first in (
+        (r"^[-+]?[0-9]+$", "int", "-+0123456789"),
+        (r"^0o[0-7]+$|^0x[0-9a-fA-F]+$", "int", "0"),
+        (r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$", "float", "-+.0123456789"),
+    ):
+        dumper.add_implicit_resolver(f"tag:yaml.org,2002:{tag}", re.compile(pattern), list(first))
+    return dumper
+
+
+quoting_yaml_1_2_numbers(_Dumper)
 
 
 def _sorted_schemas(components: dict[str, Any], keep: list[str]) -> dict[str, Any]:

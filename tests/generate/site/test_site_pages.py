@@ -17,7 +17,7 @@ from support.site_pages import staged
 from wopgen.catalogue import catalogue
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import load
-from wopgen.generate.api import api_documents, dump
+from wopgen.generate.api import api_documents, dump, quoting_yaml_1_2_numbers
 from wopgen.generate.site import build_date, render
 from wopgen.generate.site.api import pages as api_pages
 from wopgen.generate.site.context import SiteContext
@@ -352,6 +352,7 @@ def test_api_pages_read_the_documents_without_parsing_yaml(monkeypatch: pytest.M
     assert "| `POST` | `/v1/runs` | [`createRun`](#op-createrun) |" in out["api/index.md"]
 
 
+@quoting_yaml_1_2_numbers
 class _PythonDumper(yaml.SafeDumper):
     def ignore_aliases(self, data: Any) -> bool:
         return True
