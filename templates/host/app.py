@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import itertools
 import json
+import math
 import sys
 import threading
 import traceback
@@ -594,7 +595,7 @@ class Host(SurfaceHandlers):
     def poll_events(self, params: dict[str, str], query: dict[str, str], owner: str | None, **_: Any) -> Response:
         run = self.run(params["runId"], owner)
         after = _integer(query.get("lastSequence"), -1, "lastSequence")
-        wait = min(float(_integer(query.get("timeout"), 0, "timeout")), MAX_POLL_SECONDS)
+        wait = min(_seconds(query.get("timeout"), "timeout"), MAX_POLL_SECONDS)
         events = run.log.wait_after(after, wait, lambda: run.terminal) if wait > 0 else run.log.after(after)
         return Response(200, {"events": events, "isComplete": run.terminal})
 
@@ -686,6 +687,19 @@ _FIXED_ROUTES: dict[tuple[str, str], Route] = {
     for fixed in ROUTES
     if "{" not in fixed.path and fixed.pattern.match(fixed.path)
 }
+
+
+def _seconds(raw: str | None, name: str) -> float:
+    """A number of seconds (`0.5` as well as `2`, as the API describes `timeout`); absent means 0."""
+    if raw is None or raw == "":
+        return 0.0
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not math.isfinite(value) or value < 0:
+        raise HostError("validation_error", f"{name} must be a number of seconds, 0 or more")
+    return value
 
 
 def _integer(raw: str | None, default: int, name: str, what: str = "an integer") -> int:
