@@ -21,7 +21,7 @@ from typing import Any
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import DocumentRefs, StandardDocument, read_api
 from wopgen.corpus.graph import ref_strings, unescape_token
-from wopgen.generate.api import ASYNCAPI_FILE, OPENAPI_FILE, ApiError, api_documents, dump
+from wopgen.generate.api import ASYNCAPI_FILE, ITEM_SCHEMA_KEY, OPENAPI_FILE, ApiError, api_documents, dump
 from wopgen.generate.bundle import UNBUNDLED, BundleError, bundling
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.events import EVENTS, event_anchor
@@ -115,7 +115,7 @@ class _Components:
         if not isinstance(content, Mapping):
             return ""
         for entry in content.values():
-            path = self._schema_file(entry.get("schema") if isinstance(entry, Mapping) else None)
+            path = self._schema_file(_body_schema(entry))
             if path is None:
                 continue
             found = self.site.examples(self.site.corpus.schema_name(path), "valid")
@@ -130,9 +130,15 @@ def _bodies(content: Any, link: _Components) -> list[str]:
         return []
     out = []
     for media, entry in content.items():
-        schema = entry.get("schema") if isinstance(entry, Mapping) else None
-        out.append(f"{link.schema(schema)} (`{media}`)")
+        out.append(f"{link.schema(_body_schema(entry))} (`{media}`)")
     return out
+
+
+def _body_schema(entry: Any) -> Any:
+    """The schema a media type's body is shown by: that of each item of a stream, else the body's."""
+    if not isinstance(entry, Mapping):
+        return None
+    return entry.get(ITEM_SCHEMA_KEY) or entry.get("schema")
 
 
 def _content_schema(value: Mapping[str, Any]) -> Any:
