@@ -199,3 +199,44 @@ def test_keywords_beside_the_union_bound_what_another_branch_still_accepts(tmp_p
         ("compat-enum-value-covered", 'enum value "bb" removed'),
         ("compat-enum-value-removed", 'enum value "bbbb" removed'),
     }
+
+
+BEARER = "^[Bb][Ee][Aa][Rr][Ee][Rr]$"
+
+
+def scheme_union(bearer: dict[str, Any], rest: dict[str, Any]) -> dict[str, Any]:
+    rest_branch = {"not": {"required": ["bearerFormat"]}, "properties": {"scheme": {"not": rest}}}
+    branches = [{"properties": {"scheme": bearer}}, rest_branch]
+    return {"type": "object", "properties": {"scheme": TEXT}, "oneOf": branches}
+
+
+def test_an_enum_branch_turned_into_a_pattern_matching_its_values_pairs_with_it(tmp_path: Path) -> None:
+    """The branch took "bearer" alone and now takes any spelling of it: widened, not removed."""
+    base = scheme_union({"enum": ["bearer"]}, {"enum": ["bearer"]})
+    head = scheme_union({"type": "string", "pattern": BEARER}, {"type": "string", "pattern": BEARER})
+    changes = compare_one(tmp_path, base, head, C)
+    # the pattern refuses nothing the enum took: only the enum's removal counts; `not` stays unclassified
+    assert outcome(changes) == {("compat-bound-loosened", INFO), ("compat-keyword-changed", W)}
+
+
+def test_an_enum_branch_turned_into_a_pattern_refusing_its_values_is_still_removed(tmp_path: Path) -> None:
+    base = scheme_union({"enum": ["bearer"]}, {"enum": ["bearer"]})
+    head = scheme_union({"type": "string", "pattern": "^basic$"}, {"enum": ["bearer"]})
+    changes = compare_one(tmp_path, base, head, C)
+    assert ("compat-branch-removed", E) in outcome(changes)
+
+
+@pytest.mark.parametrize(
+    ("base", "head", "expected"),
+    [
+        ({"enum": ["bearer"]}, {"type": "string", "pattern": BEARER}, set()),  # every value still matches
+        ({"enum": ["bearer", "token"]}, {"type": "string", "pattern": BEARER}, {("compat-pattern-changed", W)}),
+        ({"type": "string", "pattern": BEARER}, {"enum": ["bearer"]}, set()),  # it lets in no new value
+        ({"type": "string", "pattern": BEARER}, {"enum": ["token"]}, {("compat-pattern-changed", W)}),
+    ],
+)
+def test_a_pattern_in_place_of_an_enum_is_reviewed_only_when_it_may_refuse_a_value(
+    tmp_path: Path, base: dict[str, Any], head: dict[str, Any], expected: set[tuple[str, str]]
+) -> None:
+    changes = compare_one(tmp_path, obj({"scheme": base}), obj({"scheme": head}), C)
+    assert {f for f in outcome(changes) if f[0] == "compat-pattern-changed"} == expected

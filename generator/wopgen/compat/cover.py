@@ -6,8 +6,9 @@ valid under `outer` by the meaning of their keywords, False when that cannot be 
 that trusts True never hides a real difference). The two may come from different corpora (the base
 and the head of a comparison). It reads the same meaning, an empty schema, a union (every branch of
 an inner one covered; some branch of an outer one, the only one of its types for a `oneOf`), an
-`allOf` one of whose members is covered, and a shape of `type`, `enum`/`const`, `required`,
-`properties` and `additionalProperties`.
+`allOf` one of whose members is covered, a shape of `type`, `enum`/`const`, `required`,
+`properties` and `additionalProperties`, and an inner `enum`/`const` of scalars each of which the
+outer schema's validators accept (an enum of strings a `pattern` matches).
 
 `admitted_types(schema)` tells which JSON types a schema can accept at most (a `type` beside a
 union that admits no other is no change), and `accepts_anything(schema)` whether it surely accepts
@@ -103,6 +104,8 @@ def covers(outer: Side, inner: Side, depth: int = MAX_DEPTH) -> bool:
         return True
     if not isinstance(o, dict) or not isinstance(i, dict):
         return False
+    if constants_accepted(outer, i):
+        return True
     if (union := _pure_union(i)) is not None:  # each of its branches must be covered
         return all(covers(outer, inner.child(union, n), depth - 1) for n in range(len(i[union])))
     members = i.get("allOf")
@@ -119,6 +122,19 @@ def covers(outer: Side, inner: Side, depth: int = MAX_DEPTH) -> bool:
         and _values_covered(o, i)
         and _required_covered(o, i)
         and _properties_covered(outer, inner, depth)
+    )
+
+
+def constants_accepted(outer: Side, i: dict[str, Any]) -> bool:
+    """Whether `i` allows only scalar constants (`enum`/`const`), each of which `outer`'s validators
+    accept (so every keyword counts, a `pattern` too). The validators read the place the schema sits
+    whole; a scalar meets no keyword that reads another (`additionalProperties` beside `properties`),
+    so a schema read with keywords of its place set aside takes every scalar the place takes."""
+    constants = values(i)
+    return (
+        constants is not None
+        and all(not isinstance(v, dict | list) for v in constants)
+        and all(accepts(outer, v) for v in constants)
     )
 
 

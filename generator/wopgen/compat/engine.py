@@ -450,9 +450,20 @@ class _Differ:
             bv, hv = b.node.get(keyword), h.node.get(keyword)
             if keyword == "format" and _defined_format(bv) == _defined_format(hv):
                 continue  # a name no draft defines is ignored by every validator: as good as absent
+            if keyword == "pattern" and self._pattern_moves_nothing(b, h):
+                continue
             if bv != hv:
                 message = f"{keyword} {_keyword_text(bv)} -> {_keyword_text(hv)}"
                 yield self.make(rule, ctx, side(b, keyword), side(h, keyword), message)
+
+    def _pattern_moves_nothing(self, b: Loc, h: Loc) -> bool:
+        """Whether a pattern change refuses no value the base accepted (none was there to refuse, or
+        the head takes each constant of the base's enum) and lets in none it refused (no pattern was
+        there, or the base takes each constant of the head's enum): an enum turned into a pattern
+        that matches all its values is the enum's removal, reported as that."""
+        narrows = "pattern" in h.node and not cover.constants_accepted(cover.Side(self.head, h), b.node)
+        widens = "pattern" in b.node and not cover.constants_accepted(cover.Side(self.base, b), h.node)
+        return not narrows and not widens
 
     def _properties(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
         bp = b.node.get("properties") if isinstance(b.node.get("properties"), dict) else {}
