@@ -118,7 +118,41 @@ def test_additional_items_beside_a_single_items_schema_is_no_change(tmp_path: Pa
 
 def test_additional_items_beside_a_tuple_is_still_a_change(tmp_path: Path) -> None:
     base = {"type": "array", "items": [TEXT]}
-    assert compared_files(tmp_path, base, {**base, "additionalItems": False}) == {("compat-keyword-changed", W)}
+    assert compared_files(tmp_path, base, {**base, "additionalItems": False}) == {("compat-type-narrowed", E)}
+
+
+# --- the rest of an array closed or opened -----------------------------------------------------------
+
+TUPLE = {"type": "array", "items": [TEXT]}
+CLOSED_TUPLE = {**TUPLE, "additionalItems": False}
+
+
+@pytest.mark.parametrize(
+    ("base", "head"),
+    [
+        (TUPLE, CLOSED_TUPLE),  # no item past the tuple any more
+        ({**TUPLE, "additionalItems": TEXT}, CLOSED_TUPLE),
+        ({"type": "array"}, {"type": "array", "items": False}),  # only the empty array
+        ({"type": "array", "items": TEXT}, {"type": "array", "items": False}),
+        (TUPLE, {**TUPLE, "additionalItems": {"type": "integer"}}),  # a schema gained is compared as one
+    ],
+)
+def test_closing_the_rest_of_an_array_is_a_narrowing(
+    tmp_path: Path, base: dict[str, Any], head: dict[str, Any]
+) -> None:
+    """Like `items` tightened: senders of the longer arrays are refused, readers never meet more."""
+    assert compared_files(tmp_path / "sent", base, head, "--direction", C) == {("compat-type-narrowed", E)}
+    assert compared_files(tmp_path / "read", base, head, "--direction", H) == {("compat-type-narrowed", INFO)}
+    assert compared_files(tmp_path / "opened", head, base, "--direction", C) == {("compat-type-widened", INFO)}
+    assert compared_files(tmp_path / "met", head, base, "--direction", H) == {("compat-type-widened", E)}
+
+
+def test_closing_the_rest_of_a_2020_tuple_is_a_narrowing(tmp_path: Path) -> None:
+    base = {"type": "array", "prefixItems": [TEXT]}
+    for keyword in ("items", "unevaluatedItems"):
+        closed = {**base, keyword: False}
+        assert compared(tmp_path / keyword, base, closed, C) == {("compat-type-narrowed", E)}
+        assert compared(tmp_path / f"{keyword}-read", base, closed, H) == {("compat-type-narrowed", INFO)}
 
 
 # --- an additionalProperties schema that refuses nothing -------------------------------------------

@@ -503,7 +503,7 @@ ROWS = [
         obj({"l": {"type": "array", "items": INT}}),
         {("compat-type-changed", E)},
     ),
-    Row("boolean-schema-closed", C, obj({"a": True}), obj({"a": False}), {("compat-keyword-changed", W)}),
+    Row("boolean-schema-closed", C, obj({"a": True}), obj({"a": False}), {("compat-type-narrowed", E)}),
     Row(
         "deep-property-removed-in-def",
         H,

@@ -99,6 +99,8 @@ SAME_SENSE = frozenset(
     {"then", "else", "contains", "propertyNames", "unevaluatedItems", "additionalItems", "contentSchema"}
 )
 
+REST_OF_ITEMS = ("additionalItems", "unevaluatedItems")  # absent, the same as `{}`
+
 
 @dataclass(frozen=True)
 class Context:
@@ -251,6 +253,9 @@ class _Differ:
         memo_key = (pair, ctx)
         if memo_key in self._memo:
             return self._memo[memo_key]
+        if (b.node is False) != (h.node is False):  # one side accepts nothing: every type it took is lost
+            self._memo[memo_key] = [self._nothing(b, h, ctx)]
+            return self._memo[memo_key]
         b, h = _as_object(b), _as_object(h)
         if isinstance(b.node, dict) and isinstance(h.node, dict) and ("type" in b.node) != ("type" in h.node):
             b, h = _without_implied_type(self.base, b), _without_implied_type(self.head, h)
@@ -368,6 +373,15 @@ class _Differ:
         before = "any" if bt is None else "|".join(sorted(bt))
         after = "any" if ht is None else "|".join(sorted(ht))
         yield self.make(rule, ctx, side(b, "type"), side(h, "type"), f"type {before} -> {after}")
+
+    def _nothing(self, b: Loc, h: Loc, ctx: Context) -> Change:
+        """A schema that became `false` (it accepts no value now), or one that was `false`."""
+        other = b.node if h.node is False else h.node
+        kinds = cover.types(other) if isinstance(other, dict) else None
+        some = "any" if kinds is None else "|".join(sorted(kinds))
+        if h.node is False:
+            return self.make(R.TYPE_NARROWED, ctx, side(b), side(h), f"type {some} -> none (false)")
+        return self.make(R.TYPE_WIDENED, ctx, side(b), side(h), f"type none (false) -> {some}")
 
     def _values(
         self, b: Loc, h: Loc, ctx: Context, others: tuple[list[Loc], list[Loc]] | None = None
@@ -536,9 +550,9 @@ class _Differ:
 
     def _arrays(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
         bi, hi = b.node.get("items"), h.node.get("items")
-        if isinstance(bi, dict) and isinstance(hi, dict):
+        if isinstance(bi, dict | bool) and isinstance(hi, dict | bool):
             yield from self.compare(b.child("items"), h.child("items"), ctx, stack)
-        elif (isinstance(bi, dict) and hi is None) or (bi is None and isinstance(hi, dict)):
+        elif (isinstance(bi, dict | bool) and hi is None) or (bi is None and isinstance(hi, dict | bool)):
             # no items (or an empty one, dropped as a no-op) takes every item: compared as `{}` there,
             # so an items schema gained or lost is classified as one tightened or loosened is
             bl = b.child("items") if bi is not None else Loc(b.doc, b.pointer + "/items", {})
@@ -792,6 +806,17 @@ class _Differ:
             bv, hv = b.node.get(keyword), h.node.get(keyword)
             if keyword in SAME_SENSE and isinstance(bv, dict | bool) and isinstance(hv, dict | bool):
                 yield from self.compare(b.child(keyword), h.child(keyword), ctx, stack)
+                continue
+            if (
+                keyword in REST_OF_ITEMS
+                and (bv is None or hv is None)
+                and isinstance(hv if bv is None else bv, dict | bool)
+            ):
+                # absent, it takes every item it reads (`without_noops` drops it where none is read):
+                # compared as `{}` there, as an `items` schema gained or lost is
+                bl = b.child(keyword) if bv is not None else Loc(b.doc, f"{b.pointer}/{keyword}", {})
+                hl = h.child(keyword) if hv is not None else Loc(h.doc, f"{h.pointer}/{keyword}", {})
+                yield from self.compare(bl, hl, ctx, stack)
                 continue
             if (
                 keyword == "dependentSchemas"
