@@ -287,3 +287,31 @@ def test_an_empty_pattern_schema_beside_a_closure_is_a_change(tmp_path: Path, di
 def test_an_empty_pattern_schema_on_an_open_object_is_no_change(tmp_path: Path) -> None:
     opened = {"type": "object", "properties": {"name": TEXT}}
     assert compared(tmp_path, opened, {**opened, "patternProperties": {"^x-": {}}}, C) == set()
+
+
+# --- additionalProperties: false become unevaluatedProperties: false --------------------------------
+
+EXTENSIONS = {"$defs": {"extensions": {"patternProperties": {"^x-": True}}}}
+
+
+def compared_roots(tmp_path: Path, base: dict[str, Any], head: dict[str, Any], direction: str) -> set[tuple[str, str]]:
+    return outcome(run_compat(tmp_path, {"thing": thing(base, direction)}, {"thing": thing(head, direction)}))
+
+
+def test_a_closure_moved_to_unevaluated_properties_is_no_change(tmp_path: Path) -> None:
+    """The usual move to 2020-12: the same names, the extensions through a `$ref` beside the closure."""
+    base = {**EXTENSIONS, **CLOSED, "patternProperties": {"^x-": {}}}
+    head = {**EXTENSIONS, "type": "object", "properties": {"name": TEXT}, "$ref": "#/$defs/extensions"}
+    head["unevaluatedProperties"] = False
+    for direction in (C, H):
+        assert compared_roots(tmp_path / direction / "moved", base, head, direction) == set()
+        assert compared_roots(tmp_path / direction / "back", head, base, direction) == set()
+
+
+def test_a_closure_moved_beside_an_applicator_naming_members_is_still_a_change(tmp_path: Path) -> None:
+    """unevaluatedProperties also takes what a branch evaluates: {"name": "a", "extra": 1} is now taken."""
+    base = {**CLOSED, "anyOf": [{"required": ["name"]}, {"properties": {"extra": {}}}]}
+    head = {**{k: v for k, v in base.items() if k != "additionalProperties"}, "unevaluatedProperties": False}
+    assert compared_roots(tmp_path / "sent", base, head, C) == {("compat-additional-properties-opened", INFO)}
+    assert compared_roots(tmp_path / "read", base, head, H) == {("compat-additional-properties-opened", E)}
+    assert compared_roots(tmp_path / "back", head, base, C) == {("compat-additional-properties-closed", E)}

@@ -324,7 +324,11 @@ class _Differ:
         compared as usual. When the plain side has no such keywords, the union is a constraint added
         (tighter) or removed (looser) as a whole."""
         united, plain = (h, b) if union in h.node else (b, h)
-        moved = {k: v for k, v in plain.node.items() if not is_annotation(k) and k not in united.node}
+        moved = {
+            k: v
+            for k, v in plain.node.items()
+            if not is_annotation(k) and k not in united.node and _OTHER_CLOSER.get(k) not in united.node
+        }
         rest = Loc(plain.doc, plain.pointer, {k: v for k, v in plain.node.items() if k not in moved}, plain.borrowed)
         beside = Loc(united.doc, united.pointer, {k: v for k, v in united.node.items() if k != union}, united.borrowed)
         yield from self._keywords(rest, beside, ctx, stack) if plain is b else self._keywords(beside, rest, ctx, stack)
@@ -526,6 +530,10 @@ class _Differ:
             yield self.make(R.REQUIRED_REMOVED, ctx, side(b, "required"), side(h, "required"), message)
 
     def _closures(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
+        swapped = self._closer_swapped(b, h, ctx)
+        if swapped is not None:
+            yield from swapped
+            return
         for keyword in ("additionalProperties", "unevaluatedProperties"):
             bv, hv = b.node.get(keyword), h.node.get(keyword)
             before, after = self._closure(self.base, b, keyword), self._closure(self.head, h, keyword)
@@ -538,6 +546,26 @@ class _Differ:
             rule = R.OPENED if opened else R.CLOSED
             message = f"{keyword} {_closure_text(bv)} -> {_closure_text(hv)}"
             yield self.make(rule, ctx, side(b, keyword), side(h, keyword), message)
+
+    def _closer_swapped(self, b: Loc, h: Loc, ctx: Context) -> list[Change] | None:
+        """`additionalProperties: false` on one side and `unevaluatedProperties: false` on the other
+        (the other keyword open on each side), as a draft-04 schema moved to 2020-12 closes: both refuse
+        a member that `properties` and `patternProperties` beside them do not name (those are compared
+        on their own), and unevaluatedProperties also takes the members an applicator beside it
+        evaluates: no change when none may. None when the closers were not swapped."""
+        closers = ("additionalProperties", "unevaluatedProperties")
+        before = tuple(self._closure(self.base, b, k) for k in closers)
+        after = tuple(self._closure(self.head, h, k) for k in closers)
+        if {before, after} != {(_CLOSED, _OPEN), (_OPEN, _CLOSED)}:
+            return None
+        unevaluated = h if after == (_OPEN, _CLOSED) else b
+        if not _evaluates_members(unevaluated.node):
+            return []
+        rule = R.OPENED if unevaluated is h else R.CLOSED
+        first, second = closers if unevaluated is h else closers[::-1]
+        message = f"{first} false -> {second} false: members an applicator beside it evaluates are "
+        message += "accepted" if unevaluated is h else "refused"
+        return [self.make(rule, ctx, side(b, first), side(h, second), message)]
 
     @staticmethod
     def _closure(resolver: Resolver, loc: Loc, keyword: str) -> str:
@@ -868,6 +896,32 @@ def _without_implied_type(resolver: Resolver, loc: Loc) -> Loc:
     if not cover.within(cover.admitted_types(cover.Side(resolver, rest)), declared):
         return loc
     return rest
+
+
+_OTHER_CLOSER = {"additionalProperties": "unevaluatedProperties", "unevaluatedProperties": "additionalProperties"}
+_APPLICATORS = ("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas")
+
+
+def _evaluates_members(node: dict[str, Any]) -> bool:
+    """Whether an applicator of the schema may evaluate members, so that `unevaluatedProperties`
+    beside it lets them in: a reference, or a subschema that says more than `required`, `type`
+    and `not` (which evaluates nothing)."""
+    for key in _APPLICATORS:
+        value = node.get(key)
+        if value is None:
+            continue
+        if key.startswith("$"):
+            return True
+        if key == "dependentSchemas" and isinstance(value, dict):
+            members = list(value.values())
+        else:
+            members = value if isinstance(value, list) else [value]
+        if any(
+            isinstance(m, dict) and {k for k in m if not is_annotation(k)} - {"required", "type", "not"}
+            for m in members
+        ):
+            return True
+    return False
 
 
 def _defined_format(value: Any) -> Any:
