@@ -240,3 +240,18 @@ def test_a_pattern_in_place_of_an_enum_is_reviewed_only_when_it_may_refuse_a_val
 ) -> None:
     changes = compare_one(tmp_path, obj({"scheme": base}), obj({"scheme": head}), C)
     assert {f for f in outcome(changes) if f[0] == "compat-pattern-changed"} == expected
+
+
+def test_a_union_every_value_of_the_other_side_passes_comes_and_goes_with_no_change(tmp_path: Path) -> None:
+    """`paths` required becomes one of `paths` or `components`: every document that had paths passes."""
+    members = {"openapi": TEXT, "paths": {"type": "object"}, "components": {"type": "object"}}
+    base = obj(members, required=["openapi", "paths"])
+    head = obj(members, required=["openapi"], anyOf=[{"required": ["paths"]}, {"required": ["components"]}])
+    assert outcome(compare_one(tmp_path / "relaxed", base, head, C)) == {("compat-required-removed", INFO)}
+    assert outcome(compare_one(tmp_path / "pinned", head, base, C)) == {("compat-required-added", E)}
+    # and the closure moved from additionalProperties to unevaluatedProperties beside it is no branch
+    closed, moved = {**base, "additionalProperties": False}, {**head, "unevaluatedProperties": False}
+    assert outcome(compare_one(tmp_path / "closed", closed, moved, C)) == {("compat-required-removed", INFO)}
+    # a union the other side's values need not pass is still a constraint gained
+    other = obj(members, required=["openapi"], anyOf=[{"required": ["components"]}, {"required": ["webhooks"]}])
+    assert ("compat-union-added", E) in outcome(compare_one(tmp_path / "new", base, other, C))

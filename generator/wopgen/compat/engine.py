@@ -338,6 +338,9 @@ class _Differ:
             bl, hl = (alone, branches) if plain is b else (branches, alone)
             yield from self._union(union, b, h, bl, hl, ctx, stack)
             return
+        resolvers = (self.head, self.base) if plain is b else (self.base, self.head)
+        if cover.union_covers(union, [cover.Side(resolvers[0], x) for x in branches], cover.Side(resolvers[1], plain)):
+            return  # it refuses no value the other side accepts (the base's `required` one of its branches asks)
         count = f"{union} of {len(branches)} branch{'' if len(branches) == 1 else 'es'}"
         if plain is b:
             message = f"{count} added: a value none of them accepts is rejected"
