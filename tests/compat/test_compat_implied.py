@@ -51,6 +51,17 @@ def test_a_type_branches_reached_by_ref_already_have_narrows_nothing(tmp_path: P
     assert outcome(run_compat(tmp_path, {"thing": thing(base, C)}, {"thing": thing(head, C)})) == set()
 
 
+def test_a_type_both_outcomes_of_a_condition_already_have_narrows_nothing(tmp_path: Path) -> None:
+    """A reference or the object itself: whether `if` passes or not, the value is an object."""
+    chosen = {"if": {"type": "object", "required": ["$ref"]}, "then": {"type": "object"}, "else": {"type": "object"}}
+    assert compared(tmp_path, chosen, {"type": "object", **chosen}, C) == set()
+
+
+def test_a_type_one_outcome_of_a_condition_lacks_still_narrows(tmp_path: Path) -> None:
+    chosen = {"if": {"type": "object"}, "then": {"required": ["name"]}}  # a string fails `if`: no `else` holds it
+    assert compared(tmp_path, chosen, {"type": "object", **chosen}, C) == {("compat-type-narrowed", E)}
+
+
 def test_a_type_one_branch_lacks_still_narrows(tmp_path: Path) -> None:
     branches = [{"type": "string"}, {"type": "integer"}]
     assert compared(tmp_path, {"anyOf": branches}, {"type": "string", "anyOf": branches}, C) == {

@@ -140,7 +140,7 @@ def constants_accepted(outer: Side, i: dict[str, Any]) -> bool:
 
 def admitted_types(schema: Side, depth: int = MAX_DEPTH) -> frozenset[str]:
     """The JSON types a value the schema accepts may have, read from `type`, `enum`/`const` and the
-    `allOf`/`anyOf`/`oneOf` around and beside them. Never smaller than the truth (a type it cannot
+    `allOf`/`anyOf`/`oneOf` and `if`/`then`/`else` around and beside them. Never smaller than the truth (a type it cannot
     rule out is kept), so `within(admitted_types(s), t)` shows that `s` accepts no value outside `t`.
     A `oneOf` refuses a type two of its branches accept every value of (a value of it matches both)."""
     return _admitted(schema, depth, frozenset())
@@ -171,7 +171,14 @@ def _admitted(schema: Side, depth: int, stack: frozenset[tuple[str, str]]) -> fr
         if keyword == "oneOf":  # a value of a type two branches take whole matches both: refused
             joined = frozenset(t for t in joined if sum(_takes_every(branch, t) for branch in branches) < 2)
         found = _meet(found, joined)
+    if "if" in node and ("then" in node or "else" in node):  # a value passes `if` and `then`, or `else`
+        passed = _meet(_admitted(schema.child("if"), depth - 1, stack), _admitted_at(schema, "then", depth, stack))
+        found = _meet(found, passed | _admitted_at(schema, "else", depth, stack))
     return found
+
+
+def _admitted_at(schema: Side, keyword: str, depth: int, stack: frozenset[tuple[str, str]]) -> frozenset[str]:
+    return _admitted(schema.child(keyword), depth - 1, stack) if keyword in schema.node else ALL_TYPES
 
 
 def _meet(left: frozenset[str], right: frozenset[str]) -> frozenset[str]:
