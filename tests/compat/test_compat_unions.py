@@ -255,3 +255,32 @@ def test_a_union_every_value_of_the_other_side_passes_comes_and_goes_with_no_cha
     # a union the other side's values need not pass is still a constraint gained
     other = obj(members, required=["openapi"], anyOf=[{"required": ["components"]}, {"required": ["webhooks"]}])
     assert ("compat-union-added", E) in outcome(compare_one(tmp_path / "new", base, other, C))
+
+
+REFERENCE = {"type": "object", "required": ["$ref"], "properties": {"$ref": TEXT}}
+
+
+def parameter(ref: dict[str, Any] | None) -> dict[str, Any]:
+    members = {"description": TEXT, **({"$ref": ref} if ref is not None else {})}
+    return {"properties": members, "additionalProperties": False}
+
+
+@pytest.mark.parametrize("direction", [C, H])
+def test_a_member_whose_values_a_rival_branch_also_takes_leaves_a_oneof_unchanged(
+    tmp_path: Path, direction: str
+) -> None:
+    """Any parameter holding `$ref` was a reference too, so the oneOf refused it: none is lost."""
+    base = obj({"p": {"oneOf": [REFERENCE, parameter(TEXT)]}})
+    head = obj({"p": {"oneOf": [REFERENCE, parameter(None)]}})
+    assert outcome(compare_one(tmp_path, base, head, direction)) == set()
+
+
+def test_a_member_a_rival_branch_takes_only_in_part_is_still_removed(tmp_path: Path) -> None:
+    base = obj({"p": {"oneOf": [REFERENCE, parameter({"type": ["string", "integer"]})]}})  # {"$ref": 5}
+    head = obj({"p": {"oneOf": [REFERENCE, parameter(None)]}})
+    assert outcome(compare_one(tmp_path, base, head, C)) == {("compat-property-removed", E)}
+    # a definition is also compared on its own, where nothing beside it refused the member
+    branches = [REFERENCE, {"$ref": "#/$defs/parameter"}]
+    base = obj({"p": {"oneOf": branches}}, **{"$defs": {"parameter": parameter(TEXT)}})
+    head = obj({"p": {"oneOf": branches}}, **{"$defs": {"parameter": parameter(None)}})
+    assert outcome(compare_one(tmp_path / "def", base, head, C)) == {("compat-property-removed", E)}

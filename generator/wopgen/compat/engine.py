@@ -108,6 +108,7 @@ class Context:
     event: str = ""
     prop: str = ""
     others: int = 0  # the other branches of the anyOf this schema is a branch of (`_Differ.others`), if any
+    rivals: int = 0  # the same, of the oneOf this schema is a branch of
 
 
 def side(loc: Loc, *tokens: str | int) -> Side:
@@ -260,15 +261,15 @@ class _Differ:
         if isinstance(b.node, dict) and isinstance(h.node, dict) and ("type" in b.node) != ("type" in h.node):
             b, h = _without_implied_type(self.base, b), _without_implied_type(self.head, h)
         out: list[Change] = []
-        others = self.others.get(ctx.others)
-        ctx = replace(ctx, others=0)  # the branches beside this one say nothing of its members
+        others, rivals = self.others.get(ctx.others), self.others.get(ctx.rivals)
+        ctx = replace(ctx, others=0, rivals=0)  # the branches beside this one say nothing of its members
         if isinstance(b.node, dict) and isinstance(h.node, dict):
             union = _lone_union(b.node, h.node)
             if union:
                 out.extend(self._one_sided(union, b, h, ctx, stack | {pair}))
             else:
                 b, h, laid = self._distributed(b, h)
-                out.extend(self._keywords(b, h, ctx, stack | {pair}, laid, others))
+                out.extend(self._keywords(b, h, ctx, stack | {pair}, laid, others, rivals))
         self._memo[memo_key] = out
         return out
 
@@ -280,12 +281,13 @@ class _Differ:
         stack: frozenset[Any],
         laid: Branches | None = None,
         others: tuple[list[Loc], list[Loc]] | None = None,
+        rivals: tuple[list[Loc], list[Loc]] | None = None,
     ) -> Iterator[Change]:
         yield from self._type(b, h, ctx)
         yield from self._values(b, h, ctx, others)
         for step in (self._bounds, self._text_rules):
             yield from step(b, h, ctx)
-        yield from self._properties(b, h, ctx, stack)
+        yield from self._properties(b, h, ctx, stack, rivals[0] if rivals else [])
         yield from self._closures(b, h, ctx, stack)
         yield from self._arrays(b, h, ctx, stack)
         yield from self._branches(b, h, ctx, stack, laid)
@@ -486,7 +488,7 @@ class _Differ:
         widens = "pattern" in b.node and not cover.constants_accepted(cover.Side(self.base, b), h.node)
         return not narrows and not widens
 
-    def _properties(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
+    def _properties(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any], rivals: list[Loc]) -> Iterator[Change]:
         bp = b.node.get("properties") if isinstance(b.node.get("properties"), dict) else {}
         hp = h.node.get("properties") if isinstance(h.node.get("properties"), dict) else {}
         assert isinstance(bp, dict) and isinstance(hp, dict)
@@ -503,6 +505,8 @@ class _Differ:
                 rule, what = R.EVENT_TYPE_REMOVED, "event type"
             elif discovery:
                 rule, what = R.CAPABILITY_REMOVED, "capability field"
+            elif rule is R.PROPERTY_REMOVED and self._rival_takes(b, name, rivals):
+                continue  # the oneOf refused every value holding it: dropping it refuses none it accepted
             yield self.make(rule, ctx, side(b, "properties", name), side(h, "properties"), f"{what} {name!r} removed")
         for name in sorted(hp.keys() - bp.keys()):
             rule, what = R.PROPERTY_ADDED, "property"
@@ -518,6 +522,16 @@ class _Differ:
                 self.event_sides[name] = (side(b, "properties", name), side(h, "properties", name))
             yield from self.compare(b.child("properties", name), h.child("properties", name), child, stack)
         yield from self._required(b, h, ctx, bp, hp)
+
+    def _rival_takes(self, b: Loc, name: str, rivals: list[Loc]) -> bool:
+        """Whether another branch of the base's oneOf `b` is a branch of accepts every value of `b`
+        that holds member `name` (an object, then): such a value matched two branches, so the oneOf
+        refused it."""
+        if not rivals:
+            return False
+        required = [*_list(b.node.get("required")), name]
+        holding = cover.Side(self.base, b).only({**b.node, "type": "object", "required": required})
+        return any(cover.covers(cover.Side(self.base, rival), holding) for rival in rivals)
 
     def _required(self, b: Loc, h: Loc, ctx: Context, bp: dict[str, Any], hp: dict[str, Any]) -> Iterator[Change]:
         br = {r for r in _list(b.node.get("required")) if isinstance(r, str)}
@@ -630,6 +644,8 @@ class _Differ:
             inner = ctx
             if keyword == "anyOf" and (len(bl) > 1 or len(hl) > 1):
                 inner = replace(ctx, others=self._others_of(bl, bi, hl, hi))
+            elif keyword == "oneOf" and len(bl) > 1:
+                inner = replace(ctx, rivals=self._others_of(bl, bi, hl, hi))
             yield from self.compare(bl[bi], hl[hi], inner, stack)
         if not left_b and not left_h:
             return
