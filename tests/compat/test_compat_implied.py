@@ -326,3 +326,14 @@ def test_a_closure_moved_beside_an_applicator_naming_members_is_still_a_change(t
     assert compared_roots(tmp_path / "sent", base, head, C) == {("compat-additional-properties-opened", INFO)}
     assert compared_roots(tmp_path / "read", base, head, H) == {("compat-additional-properties-opened", E)}
     assert compared_roots(tmp_path / "back", head, base, C) == {("compat-additional-properties-closed", E)}
+
+
+def test_unevaluated_properties_beside_additional_properties_reads_no_member(tmp_path: Path) -> None:
+    """additionalProperties evaluates every member the rest do not name, so the closure beside it is idle."""
+    opened = {"type": "object", "properties": {"name": TEXT}}
+    assert (
+        compared(tmp_path / "idle", opened, {**opened, "additionalProperties": True, "unevaluatedProperties": False}, C)
+        == set()
+    )
+    moved = {**opened, "additionalProperties": {}, "unevaluatedProperties": False}  # open, not a closure moved
+    assert compared(tmp_path / "open", CLOSED, moved, H) == {("compat-additional-properties-opened", E)}

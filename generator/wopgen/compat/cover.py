@@ -140,8 +140,9 @@ def constants_accepted(outer: Side, i: dict[str, Any]) -> bool:
 
 def admitted_types(schema: Side, depth: int = MAX_DEPTH) -> frozenset[str]:
     """The JSON types a value the schema accepts may have, read from `type`, `enum`/`const` and the
-    `allOf`/`anyOf`/`oneOf` and `if`/`then`/`else` around and beside them. Never smaller than the truth (a type it cannot
-    rule out is kept), so `within(admitted_types(s), t)` shows that `s` accepts no value outside `t`.
+    `allOf`/`anyOf`/`oneOf` and `if`/`then`/`else` around and beside them. Never smaller than the
+    truth (a type it cannot rule out is kept), so `within(admitted_types(s), t)` shows that `s`
+    accepts no value outside `t`.
     A `oneOf` refuses a type two of its branches accept every value of (a value of it matches both)."""
     return _admitted(schema, depth, frozenset())
 

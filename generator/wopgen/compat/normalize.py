@@ -100,7 +100,8 @@ def without_noops(loc: Loc) -> Loc:
     A keyword that only applies to values of a type `type` rules out (`properties` beside
     `"type": "null"`) means nothing either, nor does `additionalItems` unless `items` beside it is
     an array: drafts 04 to 2019-09 ignore it beside a single `items` schema or none, and 2020-12
-    does not define it.
+    does not define it; nor `unevaluatedProperties` beside `additionalProperties`, which leaves it
+    no member to read.
     """
     node = loc.node
     if not isinstance(node, dict):
@@ -108,6 +109,8 @@ def without_noops(loc: Loc) -> Loc:
     idle = idle_keywords(node.get("type"))
     if "additionalItems" in node and not isinstance(node.get("items"), list):
         idle |= {"additionalItems"}
+    if "additionalProperties" in node:  # it evaluates every member `properties` and its patterns do not
+        idle |= {"unevaluatedProperties"}
     dropped = [
         key
         for key, value in node.items()
