@@ -121,7 +121,7 @@ def test_an_anchor_reference_uses_its_def_and_bundles(tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "$ref: '#/components/schemas/Capabilities/$defs/agents'" in (out / "openapi.yaml").read_text()
+    assert "$ref: '#/components/schemas/Capabilities_agents'" in (out / "openapi.yaml").read_text()
 
 
 def test_an_anchor_that_names_nothing_is_unresolved_for_every_reader(tmp_path: Path) -> None:
@@ -174,9 +174,9 @@ def test_an_embedded_id_is_resolved_alike_by_checks_and_bundler(tmp_path: Path) 
     assert [d.rule for d in found if d.rule.startswith("example-")] == []  # `name: ""` still fails minLength
     bundled = bundled_schema(corpus, "thing")
     body = bundled["$defs"]["Thing"]
-    assert body["properties"]["name"] == {"$ref": "#/$defs/Thing/$defs/name"}
-    assert "$id" not in body["$defs"]["name"]  # a base left in place would change what the pointers mean
-    assert body["$defs"]["name"]["allOf"] == [{"$ref": "#/$defs/Thing/$defs/name/$defs/text"}]
+    assert body["properties"]["name"] == {"$ref": "#/$defs/Thing_name"}
+    assert "$id" not in bundled["$defs"]["Thing_name"]  # a base left in place would change what the pointers mean
+    assert bundled["$defs"]["Thing_name"]["allOf"] == [{"$ref": "#/$defs/Thing_name_text"}]
 
 
 def _embedded_elsewhere(files: dict[str, Any]) -> None:

@@ -1,8 +1,13 @@
-"""Bundle the corpus schemas into one document: each schema becomes a named component.
+"""Bundle the corpus schemas into one document: each schema becomes a named component, and so
+does each of its `$defs` entries (and theirs), hoisted out of it as `<Name>_<entry>`.
 
 Cross-file and local `$ref`s are rewritten to JSON pointers inside the bundle (`<prefix><Name>` or
-`<prefix><Name>/$defs/x`), and `$id`/`$schema` are dropped, so the result needs no resolver that
-knows the corpus: OpenAPI and AsyncAPI tools read it as it is, and so does hypothesis-jsonschema.
+`<prefix><Name>_x`), and `$id`/`$schema` are dropped, so the result needs no resolver that knows the
+corpus: OpenAPI and AsyncAPI tools read it as it is, and so does hypothesis-jsonschema. The `$defs`
+are hoisted because the most used client generators resolve a `$ref` only to a whole component
+(openapi-python-client drops what points into `<Name>/$defs/x`; openapi-typescript types `$defs` as a
+member of the component). `_` joins the names: a `.` would do, but datamodel-code-generator reads a
+dotted component name as a module path.
 """
 
 from __future__ import annotations
@@ -10,16 +15,19 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.api import read_api
-from wopgen.corpus.graph import Located, RefSite, Status, pointer_fragment, ref_strings
+from wopgen.corpus.documents import escape_token
+from wopgen.corpus.graph import Located, Position, RefSite, Status, pointer_fragment, ref_strings, unescape_token
 from wopgen.corpus.keywords import DIALECT
 
 _COMPONENT_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
+_NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")  # what a `$defs` entry's name loses in its component's name
 _DROPPED = frozenset({"$id", "$schema"})
 
 
@@ -46,26 +54,112 @@ def component_names(corpus: Corpus) -> dict[str, str]:
     return {name: (title if counts[title] == 1 else name) for name, title in titles.items()}
 
 
+def component_origins(corpus: Corpus) -> dict[str, Located]:
+    """Component name -> what it holds: a corpus schema (its root, pointer "") or a subschema of one.
+
+    A schema's component is named by `component_names`. Each `$defs` entry of a component becomes
+    the component `<that name>_<entry name>`, recursively (breadth first, entries in sorted order);
+    so does any other subschema a `$ref` lands on, as `<name of the component it is in>_<the tokens
+    of its pointer there>` (`VerificationGate_gatePosition_properties_placement`), and is left in its
+    place as a `$ref` to it. Characters a component name cannot hold, and `.`, are written `_`. A name
+    already taken, by a schema or an entry named before it, gets `-2`, `-3`, ... added: two schemas
+    never share a component.
+    """
+    return corpus.view(("bundle-origins",), lambda: _component_origins(corpus))
+
+
+def _component_origins(corpus: Corpus) -> dict[str, Located]:
+    names = component_names(corpus)
+    out: dict[str, Located] = {}
+    at: dict[Located, str] = {}
+
+    def add(base: str, where: Located) -> str:
+        base = _NOT_IN_NAME.sub("_", base)
+        name, n = base, 1
+        while name in out:
+            n += 1
+            name = f"{base}-{n}"
+        out[name], at[where] = where, name
+        return name
+
+    for path in sorted(corpus.schemas):
+        add(names[corpus.schema_name(path)], Located(path, ""))
+    pending = deque((name, root, corpus.schemas[root.path].data) for name, root in sorted(out.items()))
+    while pending:  # breadth first: an entry's name is taken before those of the entries inside it
+        parent, where, node = pending.popleft()
+        defs = node.get("$defs") if isinstance(node, dict) else None
+        if not isinstance(defs, dict):
+            continue
+        for key in sorted(defs):
+            inner = Located(where.path, f"{where.pointer}/$defs/{escape_token(key)}")
+            pending.append((add(f"{parent}_{key}", inner), inner, defs[key]))
+    targets = {
+        site.target
+        for site in corpus.graph.sites
+        if site.keyword == "$ref" and site.status is Status.RESOLVED and site.target is not None
+    }
+    # Shallowest first, so that each is named after the component holding it.
+    for target in sorted(targets - set(at), key=lambda t: (t.path, t.pointer.count("/"), t.pointer)):
+        if target.pointer not in {
+            o.pointer for o in corpus.graph.objects(target.path) if o.position is Position.SCHEMA
+        }:
+            continue
+        holder = _holder(at, target)
+        add(at[holder] + target.pointer[len(holder.pointer) :].replace("/", "_"), target)
+    return out
+
+
+def _holder(at: Mapping[Located, str], target: Located) -> Located:
+    """The innermost node with a component of its own that holds `target` (not `target` itself)."""
+    pointer = target.pointer.rpartition("/")[0]
+    while pointer and Located(target.path, pointer) not in at:
+        pointer = pointer.rpartition("/")[0]
+    return Located(target.path, pointer)
+
+
+def _components_at(corpus: Corpus) -> dict[Located, str]:
+    return corpus.view(("bundle-components-at",), lambda: {at: name for name, at in component_origins(corpus).items()})
+
+
+def component_ref(corpus: Corpus, prefix: str, target: Located) -> str:
+    """The `$ref` under `prefix` of a node of a corpus schema: into the component of the innermost
+    `$defs` entry (or schema) that holds it."""
+    at = _components_at(corpus)
+    pointer = target.pointer
+    while pointer and Located(target.path, pointer) not in at:
+        pointer = pointer.rpartition("/")[0]
+    return prefix + at[Located(target.path, pointer)] + target.pointer[len(pointer) :]
+
+
 def bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
     """Component name -> schema with every `$ref` pointing inside the bundle under `prefix`.
 
     Each `$ref` becomes the location the graph resolved it to, so pointers, `$anchor`s and embedded
     `$id`s bundle alike; embedded `$id`s are dropped with the top-level ones, since a base URI
-    left in place would change what the rewritten pointers mean. Made once per corpus and prefix
-    (both API documents and the site ask for it); callers copy what they change.
+    left in place would change what the rewritten pointers mean. The `$defs` entries, and the other
+    subschemas a `$ref` lands on, are components of their own (see `component_origins`); one of the
+    latter is left in its place as a `$ref` to its component. Made once per corpus and prefix (both API
+    documents and the site ask for it); callers copy what they change.
     """
     return corpus.view(("bundle", prefix), lambda: _bundle_components(corpus, prefix))
 
 
 def _bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
-    names = component_names(corpus)
+    at = _components_at(corpus)
 
     def target(site: RefSite) -> str:
         if site.target is None or site.status not in (Status.RESOLVED, Status.UNCHECKED):
             if site.status in (Status.EXTERNAL, Status.NO_DOCUMENT):
                 raise BundleError(f"$ref {site.ref!r} does not name a corpus schema", site)
             raise BundleError(f"$ref {site.ref!r}: {site.detail or 'it leads nowhere'}", site)
-        return prefix + names[corpus.schema_name(site.target.path)] + site.target.pointer
+        return component_ref(corpus, prefix, site.target)
+
+    def hoist(name: str, where: Located, body: Any) -> None:
+        defs = body.pop("$defs", None) if isinstance(body, dict) else None
+        components[name] = body
+        for key, entry in defs.items() if isinstance(defs, dict) else ():
+            inner = Located(where.path, f"{where.pointer}/$defs/{escape_token(key)}")
+            hoist(at[inner], inner, entry)
 
     components: dict[str, Any] = {}
     for path, doc in sorted(corpus.schemas.items()):
@@ -74,15 +168,26 @@ def _bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
         body = corpus.graph.rewritten(Located(path, ""), target, drop=_DROPPED)
         for key in _DROPPED:
             body.pop(key, None)
-        components[names[corpus.schema_name(path)]] = body
+        hoist(at[Located(path, "")], Located(path, ""), body)
+    for name, where in component_origins(corpus).items():  # the other subschemas a `$ref` lands on
+        holder = _holder(at, where)
+        if name in components or at.get(holder) not in components:
+            continue
+        node = components[at[holder]]
+        *steps, last = [unescape_token(t) for t in where.pointer[len(holder.pointer) + 1 :].split("/")]
+        for step in steps:
+            node = node[int(step)] if isinstance(node, list) else node[step]
+        place: Any = int(last) if isinstance(node, list) else last
+        components[name], node[place] = node[place], {"$ref": prefix + name}
     return components
 
 
 def reachable_components(corpus: Corpus, schema_names: list[str]) -> list[str]:
-    """The component names of `schema_names` and of every schema they reach through `$ref`s, sorted."""
-    names = component_names(corpus)
+    """The component names of `schema_names` and of every schema they reach through `$ref`s (with
+    their hoisted `$defs` entries), sorted."""
     paths = [corpus.schemas_by_name[name].path for name in schema_names if name in corpus.schemas_by_name]
-    return sorted(names[corpus.schema_name(path)] for path in corpus.graph.reachable(paths))
+    reached = set(corpus.graph.reachable(paths))
+    return sorted(name for name, origin in component_origins(corpus).items() if origin.path in reached)
 
 
 def bundled_schema(corpus: Corpus, schema_name: str, pointer: str = "") -> dict[str, Any]:
@@ -91,12 +196,11 @@ def bundled_schema(corpus: Corpus, schema_name: str, pointer: str = "") -> dict[
     Only the components it reaches are included.
     """
     prefix = "#/$defs/"
-    names = component_names(corpus)
     components = bundle_components(corpus, prefix)
     keep = reachable_components(corpus, [schema_name])
     return {
         "$schema": DIALECT,
-        "$ref": prefix + names[schema_name] + pointer,
+        "$ref": component_ref(corpus, prefix, Located(corpus.schemas_by_name[schema_name].path, pointer)),
         "$defs": {name: components[name] for name in keep},
     }
 
@@ -116,7 +220,7 @@ class BundledDocument:
     """What `bundling` made of a document: the copy, and what it did to it (for a reader of the copy)."""
 
     document: dict[str, Any]
-    schemas: tuple[str, ...]  # the components the corpus schemas were bundled under, sorted
+    schemas: tuple[str, ...]  # the components the corpus schemas were bundled under, sorted (not their `$defs`)
     unbundled: tuple[str, ...]  # the `$ref`s taken out and kept as `x-wop-unbundled-ref`, in document order
     siblings: tuple[str, ...] = ()  # the `$ref`s into another API document, now naming it beside the copy
 
@@ -125,8 +229,9 @@ def bundling(corpus: Corpus, path: str, data: Any, beside: Mapping[str, str] | N
     """A copy of the corpus's own OpenAPI or AsyncAPI document at `path` (parsed: `data`) that needs
     no other file: every `$ref` into a corpus schema (`../schemas/x.schema.json#/$defs/y`, an `$id`)
     points instead at a copy of that schema bundled under `components/schemas`, with the schemas it
-    reaches. A bundled schema takes its component name (see `component_names`); a component of the
-    document by that name that is only a `$ref` to that very schema gives its place up to it. Should
+    reaches. A bundled schema takes its component name, and each of its `$defs` entries one of its own
+    (see `component_origins`); a component of the document by that name that is only a `$ref` to
+    that very schema gives its place up to it. Should
     a name stand for something else in the document, every bundled name starts with `corpus.`.
     `$ref`s inside the document are left as written. One into another API document of the corpus names
     that document by the file name the site publishes it under beside the copy: `beside` gives it by
@@ -137,7 +242,6 @@ def bundling(corpus: Corpus, path: str, data: Any, beside: Mapping[str, str] | N
     plain = json.loads(json.dumps(data))
     if not isinstance(plain, dict):
         raise BundleError(f"{path} is not an object")
-    names = component_names(corpus)
     documents = {document.path for document in read_api(corpus).standard}
     found: list[tuple[list[Any], str, Located]] = []
     unbundled: list[str] = []
@@ -159,6 +263,7 @@ def bundling(corpus: Corpus, path: str, data: Any, beside: Mapping[str, str] | N
             holder[UNBUNDLED] = ref
             unbundled.append(ref)
     used = reachable_components(corpus, [corpus.schema_name(target.path) for _, _, target in found])
+    origins = component_origins(corpus)
     if not used:  # no schema to bundle: the document keeps its components as they are
         return BundledDocument(plain, (), tuple(unbundled), tuple(siblings))
     components = plain.setdefault("components", {})
@@ -170,7 +275,7 @@ def bundling(corpus: Corpus, path: str, data: Any, beside: Mapping[str, str] | N
         prefix = SCHEMA_COMPONENTS + namespace
 
         def pointer(target: Located) -> str:
-            return prefix + names[corpus.schema_name(target.path)] + target.pointer  # noqa: B023 (called at once)
+            return component_ref(corpus, prefix, target)  # noqa: B023 (called at once)
 
         replaced = {
             namespace + name
@@ -191,5 +296,6 @@ def bundling(corpus: Corpus, path: str, data: Any, beside: Mapping[str, str] | N
         schemas.update({namespace + name: bundled[name] for name in used})
         if schemas:
             components["schemas"] = schemas
-        return BundledDocument(plain, tuple(namespace + name for name in used), tuple(unbundled), tuple(siblings))
+        whole = tuple(namespace + name for name in used if not origins[name].pointer)
+        return BundledDocument(plain, whole, tuple(unbundled), tuple(siblings))
     raise BundleError(f"{path}: components/schemas already uses the names the corpus schemas would take")

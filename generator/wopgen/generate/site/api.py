@@ -22,11 +22,11 @@ from wopgen.corpus import Corpus
 from wopgen.corpus.api import DocumentRefs, StandardDocument, read_api
 from wopgen.corpus.graph import ref_strings, unescape_token
 from wopgen.generate.api import ASYNCAPI_FILE, ITEM_SCHEMA_KEY, OPENAPI_FILE, ApiError, api_documents, dump
-from wopgen.generate.bundle import UNBUNDLED, BundleError, bundling
+from wopgen.generate.bundle import UNBUNDLED, BundleError, bundling, component_origins
 from wopgen.generate.site.context import Pages, SiteContext
 from wopgen.generate.site.events import EVENTS, event_anchor
 from wopgen.generate.site.events import events as site_events
-from wopgen.generate.site.paths import Target, def_anchor
+from wopgen.generate.site.paths import Target
 from wopgen.generate.site.schemadoc import cell, type_of
 
 FOLDER = "api"
@@ -34,7 +34,7 @@ HTTP = f"{FOLDER}/index.md"
 CHANNELS = f"{FOLDER}/events.md"
 TRY = f"{FOLDER}/try.md"  # the Swagger UI page of the (first) OpenAPI document, see `tryit`
 TRY_SPEC = f"{FOLDER}/openapi.try.json"  # what that page loads
-_COMPONENT = re.compile(r"^#/components/schemas/([^/]+)(?:/\$defs/([^/]+))?$")
+_COMPONENT = re.compile(r"^#/components/schemas/([^/]+)$")
 _SCHEMA_COMPONENT = re.compile(r"^/components/schemas/([^/]+)$")
 _METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
 # The message annotations the event-channel page shows, each with what it tells; a document none of
@@ -57,7 +57,8 @@ def one_line(text: Any) -> str:
 class _Components:
     """Links from the schemas a document names to the schema pages.
 
-    A generated document bundles the corpus schemas as `#/components/schemas/<Title>[/$defs/<name>]`;
+    A generated document bundles the corpus schemas as `#/components/schemas/<Title>`, and what a
+    `$ref` lands on inside one (a `$defs` entry) as a component of its own (see `component_origins`);
     a corpus's own document names them by file (`../schemas/x.schema.json[#/$defs/y]`, or an `$id`),
     directly or through components that are only a reference, and its own inline components by name.
     """
@@ -67,24 +68,17 @@ class _Components:
         self.page = page
         self.refs = refs
         self.generated = generated
-        self.by_title: dict[str, str] = {}
-        if generated:
-            for path in sorted(site.corpus.schemas):
-                data = site.corpus.schemas[path].data
-                title = data.get("title") if isinstance(data, dict) else None
-                if isinstance(title, str):
-                    self.by_title.setdefault(title, path)
+        self.origins = component_origins(site.corpus) if generated else {}
 
     def __call__(self, node: Mapping[str, Any]) -> tuple[str, str] | None:
         if self.generated:
             match = _COMPONENT.match(str(node["$ref"]))
-            if match is None or match.group(1) not in self.by_title:
+            where = self.origins.get(match.group(1)) if match is not None else None
+            if match is None or where is None:
                 return None
-            name, definition = match.groups()
-            page = self.site.paths.schema_page(self.by_title[name])
-            if definition:
-                return definition, self.site.paths.href(self.page, Target(page), def_anchor(definition))
-            return name, self.site.paths.href(self.page, Target(page))
+            if where.pointer:
+                return self.site.paths.schema_link(self.page, where)
+            return match.group(1), self.site.paths.href(self.page, Target(self.site.paths.schema_page(where.path)))
         where = self.refs.schema_target(node)
         if where is None:
             return None
@@ -103,7 +97,8 @@ class _Components:
             return None
         if self.generated:
             match = _COMPONENT.match(ref)
-            return self.by_title.get(match.group(1)) if match is not None and not match.group(2) else None
+            where = self.origins.get(match.group(1)) if match is not None else None
+            return where.path if where is not None and not where.pointer else None
         where = self.refs.schema_target(schema)
         return (
             where.path if where is not None and where.path in self.site.corpus.schemas and not where.pointer else None
