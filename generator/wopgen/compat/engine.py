@@ -60,7 +60,7 @@ from wopgen.compat.validity import invalid_schemas
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
-from wopgen.corpus.keywords import SCHEMA_SINGLES
+from wopgen.corpus.keywords import IN_PLACE_APPLICATORS, SCHEMA_SINGLES
 from wopgen.corpus.validation import DEFINED_FORMATS
 from wopgen.diagnostics import Rule, Severity
 
@@ -600,9 +600,7 @@ class _Differ:
         elif (isinstance(bi, dict | bool) and hi is None) or (bi is None and isinstance(hi, dict | bool)):
             # no items (or an empty one, dropped as a no-op) takes every item: compared as `{}` there,
             # so an items schema gained or lost is classified as one tightened or loosened is
-            bl = b.child("items") if bi is not None else Loc(b.doc, b.pointer + "/items", {})
-            hl = h.child("items") if hi is not None else Loc(h.doc, h.pointer + "/items", {})
-            yield from self.compare(bl, hl, ctx, stack)
+            yield from self.compare(_or_empty(b, "items"), _or_empty(h, "items"), ctx, stack)
         elif self._keyword_differs(b, h, "items"):
             yield self.make(R.KEYWORD_CHANGED, ctx, side(b, "items"), side(h, "items"), "items changed")
         for keyword in ("prefixItems", "patternProperties"):
@@ -861,9 +859,7 @@ class _Differ:
             ):
                 # absent, it takes every item it reads (`without_noops` drops it where none is read):
                 # compared as `{}` there, as an `items` schema gained or lost is
-                bl = b.child(keyword) if bv is not None else Loc(b.doc, f"{b.pointer}/{keyword}", {})
-                hl = h.child(keyword) if hv is not None else Loc(h.doc, f"{h.pointer}/{keyword}", {})
-                yield from self.compare(bl, hl, ctx, stack)
+                yield from self.compare(_or_empty(b, keyword), _or_empty(h, keyword), ctx, stack)
                 continue
             if (
                 keyword == "dependentSchemas"
@@ -918,14 +914,21 @@ def _without_implied_type(resolver: Resolver, loc: Loc) -> Loc:
 
 
 _OTHER_CLOSER = {"additionalProperties": "unevaluatedProperties", "unevaluatedProperties": "additionalProperties"}
-_APPLICATORS = ("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas")
+
+
+def _or_empty(loc: Loc, keyword: str) -> Loc:
+    """The subschema under `keyword`, or where it is absent an empty one in its place (it takes every
+    value it would read)."""
+    if loc.node.get(keyword) is not None:
+        return loc.child(keyword)
+    return Loc(loc.doc, f"{loc.pointer}/{keyword}", {})
 
 
 def _evaluates_members(node: dict[str, Any]) -> bool:
     """Whether an applicator of the schema may evaluate members, so that `unevaluatedProperties`
     beside it lets them in: a reference, or a subschema that says more than `required`, `type`
     and `not` (which evaluates nothing)."""
-    for key in _APPLICATORS:
+    for key in IN_PLACE_APPLICATORS:
         value = node.get(key)
         if value is None:
             continue

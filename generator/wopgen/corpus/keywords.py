@@ -32,6 +32,11 @@ SCHEMA_SINGLES = frozenset(
     }
 )
 # Keywords whose value is instance data, never a schema: a `$ref` inside them is not a reference.
+# The applicators whose subschemas apply to the instance itself, so that an `unevaluatedProperties`
+# beside them sees the members they evaluate (`not` evaluates none: its annotations are dropped).
+IN_PLACE_APPLICATORS = frozenset(
+    {"allOf", "anyOf", "oneOf", "if", "then", "else", "$ref", "$dynamicRef", "dependentSchemas"}
+)
 INSTANCE_DATA = frozenset({"const", "enum", "examples", "default"})
 
 

@@ -23,7 +23,7 @@ from wopgen.corpus.graph import (
     schema_objects,
     value_at,
 )
-from wopgen.corpus.keywords import CURRENT, Draft, draft_of
+from wopgen.corpus.keywords import CURRENT, IN_PLACE_APPLICATORS, Draft, draft_of
 from wopgen.generate.models_conditions import WORDS, required_only, tested_members
 from wopgen.generate.models_formats import typed_format
 from wopgen.generate.models_passes import conditions_read, members_apart, refs_alone, typed_into_branches
@@ -462,10 +462,9 @@ def _absent_as_not_required(node: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# Keywords whose parts `unevaluatedProperties` also sees, beyond `properties` and `patternProperties`.
-EVALUATING = frozenset(
-    {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$dynamicRef", "dependentSchemas"}
-)
+# Keywords whose parts `unevaluatedProperties` may also see, beyond `properties` and `patternProperties`
+# (`not` counted too: a model is made as for any composition beside it).
+EVALUATING = IN_PLACE_APPLICATORS | {"not"}
 
 
 def _only_beside_members(node: dict[str, Any]) -> bool:
