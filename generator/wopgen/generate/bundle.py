@@ -104,17 +104,16 @@ def _component_origins(corpus: Corpus) -> dict[str, Located]:
             o.pointer for o in corpus.graph.objects(target.path) if o.position is Position.SCHEMA
         }:
             continue
-        holder = _holder(at, target)
+        holder = _holder(at, target.path, target.pointer.rpartition("/")[0])
         add(at[holder] + target.pointer[len(holder.pointer) :].replace("/", "_"), target)
     return out
 
 
-def _holder(at: Mapping[Located, str], target: Located) -> Located:
-    """The innermost node with a component of its own that holds `target` (not `target` itself)."""
-    pointer = target.pointer.rpartition("/")[0]
-    while pointer and Located(target.path, pointer) not in at:
+def _holder(at: Mapping[Located, str], path: str, pointer: str) -> Located:
+    """The innermost node of the schema at `path`, at `pointer` or around it, with a component of its own."""
+    while pointer and Located(path, pointer) not in at:
         pointer = pointer.rpartition("/")[0]
-    return Located(target.path, pointer)
+    return Located(path, pointer)
 
 
 def _components_at(corpus: Corpus) -> dict[Located, str]:
@@ -125,10 +124,8 @@ def component_ref(corpus: Corpus, prefix: str, target: Located) -> str:
     """The `$ref` under `prefix` of a node of a corpus schema: into the component of the innermost
     `$defs` entry (or schema) that holds it."""
     at = _components_at(corpus)
-    pointer = target.pointer
-    while pointer and Located(target.path, pointer) not in at:
-        pointer = pointer.rpartition("/")[0]
-    return prefix + at[Located(target.path, pointer)] + target.pointer[len(pointer) :]
+    holder = _holder(at, target.path, target.pointer)
+    return prefix + at[holder] + target.pointer[len(holder.pointer) :]
 
 
 def bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
@@ -170,7 +167,7 @@ def _bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
             body.pop(key, None)
         hoist(at[Located(path, "")], Located(path, ""), body)
     for name, where in component_origins(corpus).items():  # the other subschemas a `$ref` lands on
-        holder = _holder(at, where)
+        holder = _holder(at, where.path, where.pointer.rpartition("/")[0])
         if name in components or at.get(holder) not in components:
             continue
         node = components[at[holder]]
