@@ -69,7 +69,7 @@ MAX_RUNS = 1000  # runs the store keeps by default
 MAX_RUN_BYTES = 32 * 1024 * 1024  # what they may weigh together by default (see Run.weight)
 MAX_STREAMS = 64  # event streams open at once by default
 REQUEST_CPU_SECONDS = 5.0  # CPU time one request may use by default
-RETRY_AFTER_SECONDS = 1  # what a 503 asks a client to wait before trying again
+RETRY_AFTER_SECONDS = 1  # what a 503 or an idempotency_in_flight asks a client to wait before trying again
 ANONYMOUS = "scope-anonymous"  # the owner of every run on a host that checks no keys
 
 
@@ -247,7 +247,7 @@ class Host(SurfaceHandlers):
             extra = {}
             if exc.status == 401:
                 extra["WWW-Authenticate"] = 'Bearer realm="openwop"'
-            elif exc.status == 503:  # capacity_exhausted: a slot frees when a stream or a run ends
+            elif exc.status == 503 or exc.code == "idempotency_in_flight":  # a slot frees, or the first answer lands
                 extra["Retry-After"] = str(RETRY_AFTER_SECONDS)
             return Response(exc.status, exc.envelope(), extra)
         except Exception as exc:  # a host bug (an InvalidEvent, say): reported by the host, never sent to the client
@@ -549,8 +549,9 @@ class Host(SurfaceHandlers):
     def create_run(self, body: dict[str, Any], headers: dict[str, str], owner: str, **_: Any) -> Response:
         """Start a run; a retry with the same `Idempotency-Key` (per owner scope) is answered as the first request was.
 
-        The same key with another body is a 409 `conflict`, as is a retry while the first request is still being
-        answered. The store keeps the latest `max_runs` keys, each with a digest of its body and its answer.
+        The same key with another body is a 409 `idempotency_key_mismatch`; a retry while the first request is still
+        being answered, a 409 `idempotency_in_flight`. The store keeps the latest `max_runs` keys, each with a digest
+        of its body and its answer; a request refused (a 4xx or 5xx) keeps no key.
         """
         key = headers.get("idempotency-key")
         if not key:
@@ -560,15 +561,21 @@ class Host(SurfaceHandlers):
         with self._lock:
             kept = self._idempotent.get(slot)
             if kept is None:
-                self._idempotent[slot] = (digest, None)  # taken: a concurrent retry is a conflict, not a second run
+                self._idempotent[slot] = (digest, None)  # taken: a concurrent retry is refused, not a second run
         if kept is not None:
             sent, answer = kept
             if sent != digest:
                 raise HostError(
-                    "conflict", "this Idempotency-Key came with another body", {"header": "Idempotency-Key"}
+                    "idempotency_key_mismatch",
+                    "this Idempotency-Key came with another body",
+                    {"header": "Idempotency-Key"},
                 )
             if answer is None:
-                raise HostError("conflict", "a request with this Idempotency-Key is still being answered")
+                raise HostError(
+                    "idempotency_in_flight",
+                    "a request with this Idempotency-Key is still being answered",
+                    {"header": "Idempotency-Key", "retryAfter": RETRY_AFTER_SECONDS},
+                )
             return Response(201, answer, {"Location": answer["statusUrl"], "OpenWOP-Idempotent-Replay": "true"})
         try:
             created = self._created(self.start_run(body, owner=owner))

@@ -196,7 +196,8 @@ def test_a_foreign_run_answers_exactly_as_an_unknown_one(make_host, method, temp
 
 
 def test_an_idempotency_key_starts_one_run_per_owner_scope(make_host):
-    """operations.yaml: a retry with the same Idempotency-Key starts no second run; another body is a conflict."""
+    """operations.yaml: a retry with the same Idempotency-Key starts no second run; another body is a 409
+    idempotency_key_mismatch, the code the published idempotency contract and its reference hosts use."""
     host = make_host(other_keys=[SECOND_KEY], max_runs=3)
     body = {"workflowId": "conformance-noop", "inputs": {"nonce": "a"}}
 
@@ -210,13 +211,36 @@ def test_an_idempotency_key_starts_one_run_per_owner_scope(make_host):
     assert (first.status, again.status) == (201, 201) and again.body == first.body
     assert again.headers["OpenWOP-Idempotent-Replay"] == "true" and "OpenWOP-Idempotent-Replay" not in first.headers
     changed = post(AUTH, {**body, "inputs": {"nonce": "b"}})
-    assert (changed.status, changed.body["error"]) == (409, "conflict")
+    assert (changed.status, changed.body["error"]) == (409, "idempotency_key_mismatch")
     theirs = post(OTHER, body)  # the same key in another scope is another key, and tells nothing of the first
     assert theirs.status == 201 and theirs.body["runId"] != first.body["runId"]
     assert len(host.runs) == 2
     for n in range(10):  # the keys kept are bounded like the runs
         post(AUTH, body, key=f"k-{n + 2}")
     assert len(host._idempotent) <= 3
+
+
+def test_a_retry_while_the_first_request_is_answered_is_told_to_wait(make_host, monkeypatch):
+    """A request with a key whose first request is still being answered starts no run: 409
+    idempotency_in_flight, with the seconds to wait in details.retryAfter and Retry-After."""
+    host = make_host()
+    sent = json.dumps({"workflowId": "conformance-noop"}).encode()
+    headers = {**AUTH, "Idempotency-Key": "k-1"}
+    start, during = host.start_run, []
+
+    def start_run(body: Any, owner: Any = None) -> Any:
+        during.append(host.handle("POST", "/v1/runs", headers, sent))  # the retry lands while the first runs
+        return start(body, owner=owner)
+
+    monkeypatch.setattr(host, "start_run", start_run)
+    first = host.handle("POST", "/v1/runs", headers, sent)
+    (retry,) = during
+    assert first.status == 201 and len(host.runs) == 1
+    assert (retry.status, retry.body["error"]) == (409, "idempotency_in_flight")
+    assert retry.body["details"]["retryAfter"] == int(retry.headers["Retry-After"]) > 0
+    monkeypatch.undo()
+    again = host.handle("POST", "/v1/runs", headers, sent)  # once answered, the retry gets the first answer
+    assert again.status == 201 and again.body == first.body and len(host.runs) == 1
 
 
 def test_a_mutant_binds_loopback_only_and_warns(module, capsys):
