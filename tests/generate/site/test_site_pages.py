@@ -9,12 +9,14 @@ from typing import Any
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
 import wopgen.corpus.markdown as corpus_markdown
 from support.corpus_factory import rfc_text, schema
 from support.helpers import RFC_0901_SCHEMAS
 from support.site_pages import staged
 from wopgen.catalogue import catalogue
+from wopgen.cli import cli
 from wopgen.conformance.scenarios import SCENARIOS
 from wopgen.corpus import load
 from wopgen.generate.api import api_documents, dump, quoting_yaml_1_2_numbers
@@ -253,18 +255,22 @@ def test_rule_catalogue_page_lists_every_rule(make_corpus: Callable[..., Path]) 
     assert listed == {rule.id for rule in catalogue()}
 
 
-def test_security_page_and_conformance_scenarios(make_corpus: Callable[..., Path]) -> None:
+def test_security_page(make_corpus: Callable[..., Path]) -> None:
     site = pages(make_corpus())
     assert "## `verifier-no-content-leak`" in site["docs/security.md"]
     assert "**Witnessed by:** `tests/test_things.py`" in site["docs/security.md"]
-    conformance = site["docs/conformance.md"]
+
+
+def test_conformance_scenarios_page() -> None:
+    conformance = pages(REPO)["docs/conformance.md"]
     listed = re.findall(r"^\| `([a-z0-9-]+)` \|", conformance, re.M)
     assert listed == [s.name for s in SCENARIOS]  # what `wopgen conformance` runs, in its order
     assert "| `core-run-surface` | always on | — |" in conformance
     # it checks how a host refuses evaluation it does not offer, so it skips a host that offers it
     assert "| `agent-eval-unadvertised` | when not offered | — |" in conformance
     assert "check shapes" not in conformance  # core scenarios run requests, not only shapes
-    assert "| `verifier-gating` | gated | `multiAgent.executionModel.verifier.gating` | RFC 0090 |" in conformance
+    gating = "| `verifier-gating` | gated | `multiAgent.executionModel.verifier.gating` | [RFC 0090](rfcs/0090-verifier-turn.md) |"
+    assert gating in conformance
 
 
 def test_security_page_shows_what_each_entry_says(make_corpus: Callable[..., Path]) -> None:
@@ -377,14 +383,38 @@ def test_the_site_picks_up_rfc_0901_without_hand_edits() -> None:
     assert all(f"`{s.name}`" in conformance for s in SCENARIOS if s.rfc == "0901")
 
 
-def test_api_pages_say_so_when_the_corpus_has_no_api(make_corpus: Callable[..., Path]) -> None:
-    site = pages(make_corpus())
-    assert "No API reference for this corpus" in site["docs/api/index.md"]
-    assert "docs/api/openapi.yaml" not in site
-    tried = next(text for name, text in site.items() if name.startswith("docs/api/try"))
-    assert "The corpus has no API description, so there is nothing to try here." in tried
-    assert "could not be rendered" not in tried and "lists every operation" not in tried
-    assert "This corpus has no API description" in site["docs/index.md"]
+OPTIONAL_PAGES = {
+    "docs/events.md": "Event catalogue",
+    "docs/capabilities.md": "Capabilities",
+    "docs/api/index.md": "API",
+    "docs/api/try.md": "Try it",
+    "docs/security.md": "Security invariants",
+    "docs/conformance.md": "Conformance scenarios",
+    "docs/changelog.md": "Changelog",
+}
+
+
+def test_a_corpus_without_the_material_of_a_page_has_no_such_page(tmp_path: Path) -> None:
+    """A corpus `wopgen init` writes has no API, events, discovery schema or invariants, and lacks the
+    schemas the conformance scenarios need: none of those pages is published to say there is nothing
+    to show, and neither the nav nor the home page names them. The repository's corpus has them all."""
+    root = tmp_path / "fresh"
+    assert CliRunner().invoke(cli, ["init", str(root), "--title", "Acme"]).exit_code == 0
+    (root / "CHANGELOG.md").unlink()
+    site = pages(root)
+    assert not set(OPTIONAL_PAGES) & set(site)
+    config, home = site["mkdocs.yml"], site["docs/index.md"]
+    assert not [title for title in OPTIONAL_PAGES.values() if f"- {title}" in config or f"  - {title}:" in config]
+    assert "  - API:" not in config and "\n  - Schemas:\n    - schemas/index.md\n  - Reference:" in config
+    assert not re.findall(r"\]\((events|capabilities|api/index|security|conformance|changelog)\.md\)", home)
+    assert "[1 schema](schemas/index.md) with field tables and examples." in home  # one schema, not "1 schemas"
+    assert "    The [rule catalogue](rules.md) of `wopgen check`.\n" in home
+    full = pages(REPO)
+    assert set(OPTIONAL_PAGES) <= set(full)
+    assert all(
+        f"{title}: " in full["mkdocs.yml"] or f"- {page[5:]}" in full["mkdocs.yml"]
+        for page, title in OPTIONAL_PAGES.items()
+    )
 
 
 def test_nav_and_build_date(make_corpus: Callable[..., Path]) -> None:

@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape as escape_html
 from pathlib import Path
 
@@ -18,8 +19,10 @@ import yaml
 
 from wopgen import templates
 from wopgen.corpus import Corpus
+from wopgen.corpus.events import event_types
 from wopgen.corpus.rfc import Rfc
 from wopgen.diagnostics import Rule
+from wopgen.generate.host import missing_schemas
 from wopgen.generate.site import api as site_api
 from wopgen.generate.site import events as site_events
 from wopgen.generate.site import reference as site_reference
@@ -75,11 +78,35 @@ def spec_pages(site: SiteContext) -> Pages:
     return out
 
 
+@dataclass(frozen=True)
+class Parts:
+    """The optional pages the corpus has material for. A page without any (a corpus `wopgen init` wrote
+    has no API, events or invariants) is left out, with its place in the nav and on the home page,
+    rather than published to say there is nothing to show."""
+
+    events: bool  # the event catalogue: a `RunEventType` enum
+    capabilities: bool  # a discovery schema with an `executionModel`
+    api: bool  # an API folder with files (pages that cannot render say why)
+    security: bool  # an invariants file
+    conformance: bool  # the schemas `wopgen conformance` holds a host to, without which it refuses to run
+    changelog: bool
+
+
+def parts(site: SiteContext) -> Parts:
+    corpus = site.corpus
+    return Parts(
+        events=bool(event_types(corpus)),
+        capabilities=site_events.execution_model(site) is not None,
+        api=bool(corpus.api),
+        security=corpus.invariants is not None,
+        conformance=not missing_schemas(corpus),
+        changelog=corpus.changelog is not None,
+    )
+
+
 def changelog_page(site: SiteContext) -> Pages:
     log = site.corpus.changelog
-    if log is None:
-        return {CHANGELOG: site.render("prose.md.j2", body="# Changelog\n\nThe corpus has no changelog.")}
-    return {CHANGELOG: site.render("prose.md.j2", body=site.paths.rewrite(log, CHANGELOG))}
+    return {} if log is None else {CHANGELOG: site.render("prose.md.j2", body=site.paths.rewrite(log, CHANGELOG))}
 
 
 def _spec_order(site: SiteContext) -> list[str]:
@@ -95,7 +122,7 @@ def _title(site: SiteContext, path: str) -> str:
     return text if site.corpus.settings.site.raw_html else escape_html(text, quote=False)
 
 
-def home(site: SiteContext) -> str:
+def home(site: SiteContext, shown: Parts) -> str:
     corpus = site.corpus
     specs = [
         {
@@ -105,6 +132,14 @@ def home(site: SiteContext) -> str:
         for p in _spec_order(site)
     ]
     accepted = sum(1 for r in corpus.rfcs.values() if r.status == "Accepted")
+    count = len(site_events.events(site))
+    further = [f"the [event catalogue]({site_events.EVENTS}) ({count} event type{'' if count == 1 else 's'})"]
+    further = further if shown.events else []
+    further += [f"the [capabilities]({site_events.CAPABILITIES}) a host advertises"] if shown.capabilities else []
+    reference = [f"the [rule catalogue]({site_reference.RULES}) of `wopgen check`"]
+    reference += [f"the [security invariants]({SECURITY})"] if shown.security else []
+    reference += [f"the [conformance scenarios]({site_reference.CONFORMANCE})"] if shown.conformance else []
+    reference += [f"the [changelog]({CHANGELOG})"] if shown.changelog else []
     return site.render(
         "home.md.j2",
         title=corpus.settings.conventions.site_title,
@@ -114,38 +149,41 @@ def home(site: SiteContext) -> str:
         examples=len(corpus.examples),
         rfcs=len(corpus.rfcs),
         accepted=accepted,
-        events=len(site_events.events(site)),
-        api=bool(corpus.api),
+        schema_pages="".join((" and " if 0 < n == len(further) - 1 else ", ") + item for n, item in enumerate(further)),
+        api=shown.api,
+        reference=_series(reference),
     )
 
 
-def nav(site: SiteContext) -> list[object]:
+def _series(items: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`, the first letter capitalised."""
+    text = items[-1] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return text[:1].upper() + text[1:]
+
+
+def nav(site: SiteContext, shown: Parts) -> list[object]:
     """The navigation every page embeds. Its size does not grow with the corpus's schemas or RFCs:
     each of those sections lists its index page, and the pages it links to stay out of the nav
-    (`not_in_nav`), found from the index and by search."""
+    (`not_in_nav`), found from the index and by search. Pages the corpus has no material for are not
+    in it (see `Parts`)."""
     spec: list[object] = []
     for path in _spec_order(site):
         spec.append({_title(site, path): site.paths.doc_page(path)})
+    schemas: list[object] = [site_schemas.INDEX]
+    schemas += [{"Event catalogue": site_events.EVENTS}] if shown.events else []
+    schemas += [{"Capabilities": site_events.CAPABILITIES}] if shown.capabilities else []
+    reference: list[object] = [{"Rule catalogue": site_reference.RULES}]
+    reference += [{"Security invariants": SECURITY}] if shown.security else []
+    reference += [{"Conformance scenarios": site_reference.CONFORMANCE}] if shown.conformance else []
+    reference += [{"Changelog": CHANGELOG}] if shown.changelog else []
+    api: list[object] = [{"API": [*site_api.nav(site), *tryit.nav(site)]}] if shown.api else []
     return [
         {"Home": "index.md"},
         {"Specification": spec},
         {"RFCs": [site_rfcs.INDEX]},
-        {
-            "Schemas": [
-                site_schemas.INDEX,
-                {"Event catalogue": site_events.EVENTS},
-                {"Capabilities": site_events.CAPABILITIES},
-            ]
-        },
-        {"API": [*site_api.nav(site), *tryit.nav(site)]},
-        {
-            "Reference": [
-                {"Rule catalogue": site_reference.RULES},
-                {"Security invariants": SECURITY},
-                {"Conformance scenarios": site_reference.CONFORMANCE},
-                {"Changelog": CHANGELOG},
-            ]
-        },
+        {"Schemas": schemas},
+        *api,
+        {"Reference": reference},
     ]
 
 
@@ -176,7 +214,7 @@ def _real_date(text: str) -> bool:
 PAGE_HOOK = Path(__file__).resolve().with_name("page_hook.py")
 
 
-def config(site: SiteContext, base: Path, hooks: tuple[Path, ...] = ()) -> str:
+def config(site: SiteContext, shown: Parts, base: Path, hooks: tuple[Path, ...] = ()) -> str:
     """The staging mkdocs.yml: the base configuration, the nav, the hooks, and what
     `[tool.wopgen.site]` says (repository and edit links, a version label in the footer)."""
     settings = site.corpus.settings.site
@@ -191,7 +229,7 @@ def config(site: SiteContext, base: Path, hooks: tuple[Path, ...] = ()) -> str:
         hooks=[json.dumps(str(h)) for h in (PAGE_HOOK, *hooks)],
         docs=DOCS,
         title=json.dumps(title),
-        nav=yaml.safe_dump(nav(site), sort_keys=False, allow_unicode=True, width=1000),
+        nav=yaml.safe_dump(nav(site, shown), sort_keys=False, allow_unicode=True, width=1000),
         not_in_nav=NOT_IN_NAV,
         version_label=version_label,
         repo_url=json.dumps(repo_url) if repo_url else "",
@@ -226,20 +264,29 @@ def render(
     the same code (highlighted code blocks, tables: see `staged`), by key. `used`, when given, is
     filled with the pieces this rendering's pages name, for the next one."""
     site = SiteContext(corpus, rules, known)
-    pages: Pages = {"index.md": home(site), "assets/wop.css": site.render("assets/wop.css.j2")}
+    shown = parts(site)
+    pages: Pages = {"index.md": home(site, shown), "assets/wop.css": site.render("assets/wop.css.j2")}
     pages.update(spec_pages(site))
     pages.update(site_rfcs.pages(site))
     pages.update(site_schemas.pages(site))
-    pages.update(site_events.pages(site))
-    pages.update(site_api.pages(site))
-    pages.update(tryit.pages(site, pages))
-    pages.update(site_reference.pages(site))
+    if shown.events:
+        pages[site_events.EVENTS] = site_events.events_page(site)
+    if shown.capabilities:
+        pages[site_events.CAPABILITIES] = site_events.capabilities_page(site)
+    if shown.api:
+        pages.update(site_api.pages(site))
+        pages.update(tryit.pages(site, pages))
+    pages[site_reference.RULES] = site_reference.rules_page(site)
+    if shown.security:
+        pages[SECURITY] = site_reference.security_page(site)
+    if shown.conformance:
+        pages[site_reference.CONFORMANCE] = site_reference.conformance_page(site)
     pages.update(changelog_page(site))
     for path, text in pages.items():  # the pipe tables wopgen writes as HTML itself
         if path.endswith(".md") and isinstance(text, str):
             pages[path] = site.tables.place(text)
     tree: dict[str, str | bytes] = {f"{DOCS}/{path}": text for path, text in sorted(pages.items())}
-    tree["mkdocs.yml"] = config(site, base, hooks)
+    tree["mkdocs.yml"] = config(site, shown, base, hooks)
     tree["sources.json"] = json.dumps(sources(site), indent=2) + "\n"
     tree[BLOCKS] = site.blocks.dumps()
     tree[TABLES] = site.tables.dumps()

@@ -16,7 +16,7 @@ from typing import Any
 from wopgen.corpus.events import event_types, type_index
 from wopgen.corpus.graph import Located
 from wopgen.generate.site import schemadoc
-from wopgen.generate.site.context import Pages, SiteContext
+from wopgen.generate.site.context import SiteContext
 from wopgen.generate.site.paths import Target, def_anchor
 
 EVENTS = "events.md"
@@ -137,7 +137,7 @@ def events_page(site: SiteContext) -> str:
     )
 
 
-def _execution_model(site: SiteContext) -> tuple[str, Mapping[str, Any]] | None:
+def execution_model(site: SiteContext) -> tuple[str, Mapping[str, Any]] | None:
     """The discovery schema and its `executionModel`: a `$defs` entry of that name, else a member of
     that name below a schema's root (`multiAgent.executionModel`, as the published corpus writes it)."""
     for found in _defs(site, "executionModel"):
@@ -221,7 +221,7 @@ def _sentence(text: str) -> str:
 
 
 def capabilities_page(site: SiteContext) -> str:
-    found = _execution_model(site)
+    found = execution_model(site)
     path, model = found if found is not None else (None, {})
     gated: dict[str, list[str]] = {}
     for event in events(site):
@@ -240,7 +240,3 @@ def capabilities_page(site: SiteContext) -> str:
         ladder=ladder(site, model) if path else [],
         gates=gates,
     )
-
-
-def pages(site: SiteContext) -> Pages:
-    return {EVENTS: events_page(site), CAPABILITIES: capabilities_page(site)}

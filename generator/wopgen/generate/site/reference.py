@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from wopgen.conformance.scenarios import SCENARIOS
-from wopgen.generate.site.context import Pages, SiteContext
+from wopgen.generate.site.context import SiteContext
 from wopgen.generate.site.paths import SECURITY, Target
 from wopgen.generate.site.schemadoc import cell, outside_code
 
@@ -171,7 +171,3 @@ def conformance_page(site: SiteContext) -> str:
         rows=scenarios(site),
         prose=site.paths.href(CONFORMANCE, Target(site.paths.doc_page(prose))) if prose else "",
     )
-
-
-def pages(site: SiteContext) -> Pages:
-    return {RULES: rules_page(site), SECURITY: security_page(site), CONFORMANCE: conformance_page(site)}
