@@ -83,6 +83,20 @@ def test_shape_missing_key_and_bad_value(api_findings: Callable[..., list[Diagno
     assert hit.line == line_of(api_files()[OPS], "operationId: putThing")
 
 
+def test_a_request_body_may_be_optional(api_findings: Callable[..., list[Diagnostic]]) -> None:
+    """`required: false` on a request says the body may be left out (OpenAPI's requestBody.required);
+    any other value is a shape finding at its line. The repository's cancelRun takes an optional body,
+    createRun a required one."""
+    found = api_findings(replace(OPS, "request: {schema: thing}", "request: {schema: thing, required: maybe}"))
+    hit = only(found, "api-shape")[0]
+    assert "request required must be true or false" in hit.message
+    assert hit.line == line_of(api_files()[OPS], "request: {schema: thing}")
+    assert not api_findings(replace(OPS, "request: {schema: thing}", "request: {schema: thing, required: false}"))
+    paths = yaml.safe_load(generate_api(repo_corpus())[OPENAPI_FILE])["paths"]
+    assert paths["/v1/runs/{runId}/cancel"]["post"]["requestBody"]["required"] is False
+    assert paths["/v1/runs"]["post"]["requestBody"]["required"] is True
+
+
 def test_shape_of_channels(api_findings: Callable[..., list[Diagnostic]]) -> None:
     found = api_findings(replace(CHANNELS, "    transport: sse\n", "    transport: websocket\n"))
     hit = only(found, "api-shape")[0]

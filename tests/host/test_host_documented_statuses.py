@@ -36,6 +36,8 @@ def _documented(corpus: Corpus, method: str, target: str) -> set[str]:
         ("GET", "/v1/runs/{run}/events/poll?lastSequence=abc", {}, b"", 400),
         ("GET", "/v1/runs/{run}/events", {"Last-Event-ID": "no-such-event"}, b"", 400),
         ("POST", "/v1/runs/{run}/cancel", {}, b"not json", 400),
+        ("POST", "/v1/runs/{run}/cancel", {}, b'{"reason": 42}', 400),  # run-cancel-request: a reason is text
+        ("POST", "/v1/runs/{run}/cancel", {}, b'{"reasn": "x"}', 400),  # closed, as every client-sent body
     ],
 )
 def test_a_refusal_is_a_status_the_document_lists(

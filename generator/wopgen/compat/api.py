@@ -48,7 +48,8 @@ def _operation(source: ApiOperation) -> Operation:
     op = Operation(source.operation_id, source.where.path, source.where.line)
     op.method = source.method.upper()
     op.route = source.path
-    op.request = "" if source.request is None else _shape({"schema": source.request})
+    if source.request is not None:
+        op.request = _shape({"schema": source.request, "required": source.request_required})
     contract = {
         "auth": source.auth or None,
         "stream": source.stream,

@@ -92,6 +92,7 @@ class Operation:
     parameters: list[Parameter]
     request: str | None
     request_where: Where
+    request_required: bool  # whether a request with no body is refused (OpenAPI's requestBody.required)
     responses: list[Response]
     errors: list[ErrorUse]
     stream: str | None
@@ -433,13 +434,17 @@ def _read_operation(shape: _Shape, item: Any, line: int) -> Operation | None:
     parameters = [
         p for p in (_read_parameter(shape, v, ln, what) for v, ln in shape.items(item, "parameters", what)) if p
     ]
-    request, request_where = None, _where(shape.path, item, "request")
+    request, request_where, request_required = None, _where(shape.path, item, "request"), True
     raw_request = item.get("request")
     if raw_request is not None and shape.mapping(
-        raw_request, _line(item, "request"), f"{what}: request", ("schema",), ()
+        raw_request, _line(item, "request"), f"{what}: request", ("schema",), ("required",)
     ):
         request = shape.text(raw_request, "schema", f"{what}: request") or None
         request_where = _where(shape.path, raw_request, "schema")
+        request_required = raw_request.get("required", True)
+        if not isinstance(request_required, bool):
+            shape.problem(_line(raw_request, "required"), f"{what}: request required must be true or false")
+            request_required = True
     responses = _read_responses(shape, item, what)
     errors = [e for e in (_read_error(shape, v, ln, what) for v, ln in shape.items(item, "errors", what)) if e]
     return Operation(
@@ -456,6 +461,7 @@ def _read_operation(shape: _Shape, item: Any, line: int) -> Operation | None:
         parameters=parameters,
         request=request,
         request_where=request_where,
+        request_required=request_required,
         responses=responses,
         errors=errors,
         stream=shape.choice(item, "stream", what, STREAMS) or None,

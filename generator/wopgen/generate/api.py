@@ -227,7 +227,10 @@ def _operation(operation: Operation, ref: Any, used: list[str]) -> dict[str, Any
         ]
     if operation.request:
         used.append(operation.request)
-        body["requestBody"] = {"required": True, "content": {"application/json": {"schema": ref(operation.request)}}}
+        body["requestBody"] = {
+            "required": operation.request_required,
+            "content": {"application/json": {"schema": ref(operation.request)}},
+        }
     responses: dict[str, Any] = {}
     for response in operation.responses:
         used.append(response.schema)
