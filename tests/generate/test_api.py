@@ -97,6 +97,49 @@ def test_a_request_body_may_be_optional(api_findings: Callable[..., list[Diagnos
     assert paths["/v1/runs"]["post"]["requestBody"]["required"] is True
 
 
+def test_response_headers(api_findings: Callable[..., list[Diagnostic]], api_corpus: Callable[..., Path]) -> None:
+    """A response or an error may document the headers it is sent with; the OpenAPI document lists them
+    under the response, those of errors answered with one status together."""
+    with_headers = replace(
+        OPS,
+        '      "201": {schema: thing, description: Stored.}\n'
+        "    errors:\n"
+        "      - {code: validation_error, status: 400, description: Bad body.}\n",
+        '      "201":\n'
+        "        schema: thing\n"
+        "        description: Stored.\n"
+        "        headers:\n"
+        "          Location: {description: Where it is., schema: {type: string}}\n"
+        "    errors:\n"
+        "      - code: validation_error\n"
+        "        status: 400\n"
+        "        description: Bad body.\n"
+        "        headers:\n"
+        "          X-Field: {description: The field at fault., schema: {type: string}}\n",
+    )
+    assert not api_findings(with_headers)
+    document = yaml.safe_load(generate_api(load(api_corpus(with_headers)))[OPENAPI_FILE])
+    answers = document["paths"]["/v1/things/{thingId}"]["post"]["responses"]
+    assert answers["201"]["headers"] == {"Location": {"description": "Where it is.", "schema": {"type": "string"}}}
+    assert list(answers["400"]["headers"]) == ["X-Field"] and "headers" not in answers["404"]
+    found = api_findings(
+        replace(
+            OPS,
+            '      "201": {schema: thing, description: Stored.}',
+            '      "201": {schema: thing, description: Stored., headers: {"Bad Name": {description: x, schema: {}}}}',
+        )
+    )
+    assert "'Bad Name' is not an HTTP header name" in only(found, "api-shape")[0].message
+    found = api_findings(
+        replace(
+            OPS,
+            '      "201": {schema: thing, description: Stored.}',
+            '      "201": {schema: thing, description: Stored., headers: {Location: {description: x, schema: string}}}',
+        )
+    )
+    assert "schema must be an inline JSON Schema" in only(found, "api-shape")[0].message
+
+
 def test_shape_of_channels(api_findings: Callable[..., list[Diagnostic]]) -> None:
     found = api_findings(replace(CHANNELS, "    transport: sse\n", "    transport: websocket\n"))
     hit = only(found, "api-shape")[0]

@@ -51,3 +51,25 @@ def test_a_refusal_is_a_status_the_document_lists(
     assert str(answer.status) in _documented(repo_corpus, method, target)
     if status == 400:
         assert answer.body["error"] == "validation_error", json.dumps(answer.body)
+
+
+def _documented_headers(corpus: Corpus, target: str, status: int) -> set[str]:
+    for template, item in api_documents(corpus)[OPENAPI_FILE]["paths"].items():
+        if template == target:
+            return set(item["post"]["responses"][str(status)].get("headers", {}))
+    raise AssertionError(target)
+
+
+def test_the_headers_the_host_answers_with_are_documented(make_host: Any, repo_corpus: Corpus) -> None:
+    """`Location` and the replay mark on a run created (and on its replay), `Retry-After` on a retry while
+    the first request is answered and on a full store: each is listed under the response it comes with."""
+    host = make_host(max_runs=1)
+    sent = json.dumps({"workflowId": "conformance-cancellable", "inputs": {"delayMs": 30000}}).encode()
+    first = host.handle("POST", "/v1/runs", {**AUTH, "Idempotency-Key": "k"}, sent)
+    replay = host.handle("POST", "/v1/runs", {**AUTH, "Idempotency-Key": "k"}, sent)
+    full = host.handle("POST", "/v1/runs", AUTH, sent)  # the one run kept has not finished
+    assert (first.status, replay.status, full.status) == (201, 201, 503), full.body
+    sent_with = {"Location", "Retry-After", "OpenWOP-Idempotent-Replay"}
+    for answer in (first, replay, full):
+        assert set(answer.headers) & sent_with <= _documented_headers(repo_corpus, "/v1/runs", answer.status)
+    assert {"Location", "OpenWOP-Idempotent-Replay"} <= set(replay.headers) and "Retry-After" in full.headers

@@ -36,6 +36,7 @@ TRANSPORTS = ("sse",)
 _OPERATION_ID = re.compile(r"^[a-z][A-Za-z0-9]*$")
 _RFC = re.compile(r"^\d{4}$")
 _STATUS = re.compile(r"^[1-5]\d\d$")
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # a field name: an RFC 9110 token
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
@@ -62,11 +63,19 @@ class Parameter:
 
 
 @dataclass(frozen=True)
+class Header:
+    name: str
+    description: str
+    schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Response:
     status: str
     schema: str
     description: str
     where: Where
+    headers: tuple[Header, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,7 @@ class ErrorUse:
     status: int
     description: str
     where: Where
+    headers: tuple[Header, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -505,31 +515,59 @@ def _read_responses(shape: _Shape, item: Any, what: str) -> list[Response]:
         if not isinstance(status, str) or not _STATUS.match(status) or not status.startswith("2"):
             shape.problem(key_line, f'{what}: response status {status!r} must be a quoted 2xx code such as "200"')
             continue
-        if shape.mapping(value, key_line, f"{what}: response {status}", ("schema", "description"), ()):
+        if shape.mapping(value, key_line, f"{what}: response {status}", ("schema", "description"), ("headers",)):
             found.append(
                 Response(
                     status,
                     shape.text(value, "schema", f"{what}: response {status}"),
                     shape.text(value, "description", f"{what}: response {status}"),
                     _where(shape.path, value, "schema"),
+                    _read_headers(shape, value, f"{what}: response {status}"),
                 )
             )
     return found
 
 
 def _read_error(shape: _Shape, item: Any, line: int, what: str) -> ErrorUse | None:
-    if not shape.mapping(item, line, f"{what}: error", ("code", "status", "description"), ()):
+    if not shape.mapping(item, line, f"{what}: error", ("code", "status", "description"), ("headers",)):
         return None
     status = item.get("status")
     if isinstance(status, bool) or not isinstance(status, int) or not 400 <= status <= 599:
         shape.problem(_line(item, "status"), f"{what}: error status must be an HTTP error status (400-599)")
         return None
+    code = shape.text(item, "code", f"{what}: error")
     return ErrorUse(
-        code=shape.text(item, "code", f"{what}: error"),
+        code=code,
         status=status,
         description=shape.text(item, "description", f"{what}: error"),
         where=_where(shape.path, item),
+        headers=_read_headers(shape, item, f"{what}: error {code}"),
     )
+
+
+def _read_headers(shape: _Shape, item: Any, what: str) -> tuple[Header, ...]:
+    """The response headers an answer documents: `{<Name>: {description, schema}}`, `schema` an inline
+    JSON Schema of the header's value."""
+    raw = item.get("headers")
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not raw:
+        shape.problem(_line(item, "headers"), f"{what}: headers must map at least one header name to its description")
+        return ()
+    found = []
+    for name, value in raw.items():
+        line = _line(raw, name)
+        if not isinstance(name, str) or not _HEADER_NAME.match(name):
+            shape.problem(line, f"{what}: {name!r} is not an HTTP header name")
+            continue
+        if not shape.mapping(value, line, f"{what}: header {name}", ("description", "schema"), ()):
+            continue
+        schema = value.get("schema")
+        if not isinstance(schema, dict):
+            shape.problem(_line(value, "schema"), f"{what}: header {name}: schema must be an inline JSON Schema")
+            continue
+        found.append(Header(name, shape.text(value, "description", f"{what}: header {name}"), _plain(schema)))
+    return tuple(found)
 
 
 def _read_channels(doc: YamlDoc, api: ApiDescription) -> None:

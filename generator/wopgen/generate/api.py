@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from wopgen.corpus import Corpus
-from wopgen.corpus.api import ApiDescription, Channel, Operation, read_api
+from wopgen.corpus.api import ApiDescription, Channel, ErrorUse, Header, Operation, read_api
 from wopgen.corpus.events import TYPE_INDEX, type_index
 from wopgen.corpus.graph import Located
 from wopgen.corpus.keywords import DIALECT
@@ -205,6 +205,18 @@ def _openapi_document(corpus: Corpus, api: ApiDescription) -> dict[str, Any]:
     return document
 
 
+def _headers(headers: tuple[Header, ...]) -> dict[str, Any]:
+    """The `headers` of a response object, when it documents any. Several error codes answered with one
+    status share its response: a header more than one of them documents gets their descriptions joined."""
+    out: dict[str, dict[str, Any]] = {}
+    for header in headers:
+        if header.name in out:
+            out[header.name]["description"] += "; " + header.description
+        else:
+            out[header.name] = {"description": header.description, "schema": header.schema}
+    return {"headers": out} if out else {}
+
+
 def _operation(operation: Operation, ref: Any, used: list[str]) -> dict[str, Any]:
     body: dict[str, Any] = {
         "operationId": operation.operation_id,
@@ -242,19 +254,21 @@ def _operation(operation: Operation, ref: Any, used: list[str]) -> dict[str, Any
             # `itemSchema`) and the AsyncAPI document.
             content = {"text/event-stream": {"schema": {"type": "string", "description": SSE_BODY}}}
             content["text/event-stream"][ITEM_SCHEMA_KEY] = ref(response.schema)
-        responses[response.status] = {"description": response.description, "content": content}
-    by_status: dict[int, list[tuple[str, str]]] = {}
+        responses[response.status] = {"description": response.description, **_headers(response.headers)}
+        responses[response.status]["content"] = content
+    by_status: dict[int, list[ErrorUse]] = {}
     for error in operation.errors:
-        by_status.setdefault(error.status, []).append((error.code, error.description))
+        by_status.setdefault(error.status, []).append(error)
     if by_status:
         used.append(ERROR_SCHEMA)
     for status, uses in sorted(by_status.items()):
         responses[str(status)] = {
-            "description": "; ".join(f"`{code}`: {text}" for code, text in uses),
+            "description": "; ".join(f"`{use.code}`: {use.description}" for use in uses),
+            **_headers(tuple(header for use in uses for header in use.headers)),
             "content": {
                 "application/json": {
                     "schema": ref(ERROR_SCHEMA),
-                    "examples": {code: {"value": {"error": code, "message": text}} for code, text in uses},
+                    "examples": {use.code: {"value": {"error": use.code, "message": use.description}} for use in uses},
                 }
             },
         }
