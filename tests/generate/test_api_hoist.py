@@ -14,6 +14,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from support.api_corpus import api_files
 from support.corpus_factory import good_files, schema, write
 from support.generated_models import repo_corpus
 from wopgen.corpus import Corpus, load
@@ -138,5 +139,82 @@ def test_names_are_unique_readable_and_never_merge(tmp_path: Path) -> None:
 )
 def test_the_flat_bundle_means_what_the_schemas_mean(tmp_path: Path, instance: Any, valid: bool) -> None:
     original, flat = _validators(_tangled(tmp_path / "c"), "thing", "")
+    assert original.is_valid(instance) is valid
+    assert flat.is_valid(instance) is valid
+
+
+def _aliased(root: Path) -> Corpus:
+    """A corpus whose definitions and properties include some that are nothing but a `$ref`, one of
+    them an event payload, and one that also describes itself."""
+    files = api_files()
+    files["schemas/started-payload.schema.json"] = schema(
+        "started-payload",
+        {"title": "StartedPayload", "type": "object", "properties": {"at": {"type": "string", "minLength": 1}}},
+    )
+    files["schemas/run-event-payloads.schema.json"]["$defs"]["runStarted"] = {"$ref": "started-payload.schema.json"}
+    thing = files[THING]
+    thing["$defs"].update(
+        {
+            "label": {"$ref": "#/$defs/words"},  # a chain: label -> words -> text
+            "words": {"$ref": "#/$defs/text"},
+            "text": {"type": "string", "maxLength": 3},
+            "remark": {"$ref": "#/$defs/text", "description": "A short remark."},
+        }
+    )
+    thing["properties"].update(
+        {
+            "label": {"$ref": "#/$defs/label"},
+            "remark": {"$ref": "#/$defs/remark"},
+            "alias": {"$ref": "decision.schema.json"},
+            "again": {"$ref": "#/properties/alias"},
+        }
+    )
+    return load(write(root, files))
+
+
+def test_a_subschema_that_is_only_a_ref_is_no_component(tmp_path: Path) -> None:
+    corpus = _aliased(tmp_path / "c")
+    origins = component_origins(corpus)
+    assert {name: where.pointer for name, where in origins.items() if where.path == THING} == {
+        "Thing": "",
+        "Thing_name": "/$defs/name",
+        "Thing_remark": "/$defs/remark",  # it says more than its `$ref`: kept
+        "Thing_text": "/$defs/text",
+    }
+    assert "RunEventPayloads_runStarted" not in origins
+    bundled = bundle_components(corpus, PREFIX)
+    assert bundled["Thing"]["properties"]["label"] == {"$ref": PREFIX + "Thing_text"}
+    assert bundled["Thing"]["properties"]["again"] == {"$ref": PREFIX + "Decision"}
+    assert bundled["Thing_remark"] == {"$ref": PREFIX + "Thing_text", "description": "A short remark."}
+    assert bundled["RunEventPayloads__typeIndex"]["properties"]["run.started"] == {"$ref": PREFIX + "StartedPayload"}
+    documents = api_documents(corpus)
+    for name, document in documents.items():
+        schemas = document["components"]["schemas"]
+        assert [key for key, body in schemas.items() if set(body) == {"$ref"}] == [], name
+        refs = {value for key, value in _walk(document) if key == "$ref" and value.startswith(PREFIX)}
+        assert sorted(ref for ref in refs if ref.removeprefix(PREFIX) not in schemas) == [], name
+    payload = documents["asyncapi.yaml"]["components"]["schemas"]["RunStartedEvent"]["allOf"][1]["properties"][
+        "payload"
+    ]
+    assert payload == {"$ref": PREFIX + "StartedPayload"}
+
+
+@pytest.mark.parametrize(
+    ("schema_name", "pointer", "instance", "valid"),
+    [
+        ("thing", "", {"name": "n", "label": "abc", "remark": "ok", "alias": "go", "again": "stop"}, True),
+        ("thing", "", {"name": "n", "label": "abcd"}, False),
+        ("thing", "", {"name": "n", "remark": "long"}, False),
+        ("thing", "", {"name": "n", "again": "maybe"}, False),
+        ("thing", "/$defs/label", "abc", True),
+        ("thing", "/$defs/words", "abcd", False),
+        ("run-event-payloads", "/$defs/runStarted", {"at": "now"}, True),
+        ("run-event-payloads", "/$defs/runStarted", {"at": ""}, False),
+    ],
+)
+def test_a_ref_to_an_alias_means_what_the_alias_means(
+    tmp_path: Path, schema_name: str, pointer: str, instance: Any, valid: bool
+) -> None:
+    original, flat = _validators(_aliased(tmp_path / "c"), schema_name, pointer)
     assert original.is_valid(instance) is valid
     assert flat.is_valid(instance) is valid

@@ -7,7 +7,10 @@ corpus: OpenAPI and AsyncAPI tools read it as it is, and so does hypothesis-json
 are hoisted because the most used client generators resolve a `$ref` only to a whole component
 (openapi-python-client drops what points into `<Name>/$defs/x`; openapi-typescript types `$defs` as a
 member of the component). `_` joins the names: a `.` would do, but datamodel-code-generator reads a
-dotted component name as a module path.
+dotted component name as a module path. A `$defs` entry (or other subschema) that is nothing but a
+`$ref` is no component: generators read a component with a `$ref` at its root as an alias, and
+openapi-python-client then builds the schema it names a second time, under that schema's title, and
+drops one of the two as a duplicate model. A `$ref` to the entry points where the entry's does.
 """
 
 from __future__ import annotations
@@ -63,7 +66,8 @@ def component_origins(corpus: Corpus) -> dict[str, Located]:
     of its pointer there>` (`VerificationGate_gatePosition_properties_placement`), and is left in its
     place as a `$ref` to it. Characters a component name cannot hold, and `.`, are written `_`. A name
     already taken, by a schema or an entry named before it, gets `-2`, `-3`, ... added: two schemas
-    never share a component.
+    never share a component. A subschema below a schema's root that is nothing but a `$ref` gets no
+    component (see `aliases`).
     """
     return corpus.view(("bundle-origins",), lambda: _component_origins(corpus))
 
@@ -82,6 +86,7 @@ def _component_origins(corpus: Corpus) -> dict[str, Located]:
         out[name], at[where] = where, name
         return name
 
+    skipped = aliases(corpus)
     for path in sorted(corpus.schemas):
         add(names[corpus.schema_name(path)], Located(path, ""))
     pending = deque((name, root, corpus.schemas[root.path].data) for name, root in sorted(out.items()))
@@ -92,9 +97,10 @@ def _component_origins(corpus: Corpus) -> dict[str, Located]:
             continue
         for key in sorted(defs):
             inner = Located(where.path, f"{where.pointer}/$defs/{escape_token(key)}")
-            pending.append((add(f"{parent}_{key}", inner), inner, defs[key]))
+            if inner not in skipped:
+                pending.append((add(f"{parent}_{key}", inner), inner, defs[key]))
     targets = {
-        site.target
+        skipped.get(site.target, site.target)
         for site in corpus.graph.sites
         if site.keyword == "$ref" and site.status is Status.RESOLVED and site.target is not None
     }
@@ -106,6 +112,32 @@ def _component_origins(corpus: Corpus) -> dict[str, Located]:
             continue
         holder = _holder(at, target.path, target.pointer.rpartition("/")[0])
         add(at[holder] + target.pointer[len(holder.pointer) :].replace("/", "_"), target)
+    return out
+
+
+def aliases(corpus: Corpus) -> dict[Located, Located]:
+    """Each subschema below the root of a corpus schema that is nothing but a resolved `$ref`
+    (`"ping": {"$ref": "ping.schema.json"}`) -> the first place its chain of such `$ref`s leads that is
+    not one; a chain that comes back round is left out. The bundle gives these no component, and a
+    `$ref` to one points where it leads: the two mean the same."""
+    return corpus.view(("bundle-aliases",), lambda: _aliases(corpus))
+
+
+def _aliases(corpus: Corpus) -> dict[Located, Located]:
+    step: dict[Located, Located] = {}
+    for site in corpus.graph.sites:
+        if site.keyword == "$ref" and site.pointer and site.status is Status.RESOLVED and site.target is not None:
+            node = corpus.graph.node(site.source)
+            if isinstance(node, dict) and set(node) == {"$ref"}:
+                step[site.source] = site.target
+    out: dict[Located, Located] = {}
+    for start, end in step.items():
+        seen = {start}
+        while end in step and end not in seen:
+            seen.add(end)
+            end = step[end]
+        if end not in seen:
+            out[start] = end
     return out
 
 
@@ -122,8 +154,9 @@ def _components_at(corpus: Corpus) -> dict[Located, str]:
 
 def component_ref(corpus: Corpus, prefix: str, target: Located) -> str:
     """The `$ref` under `prefix` of a node of a corpus schema: into the component of the innermost
-    `$defs` entry (or schema) that holds it."""
+    `$defs` entry (or schema) that holds it, or, for a node that is nothing but a `$ref`, where that leads."""
     at = _components_at(corpus)
+    target = aliases(corpus).get(target, target)
     holder = _holder(at, target.path, target.pointer)
     return prefix + at[holder] + target.pointer[len(holder.pointer) :]
 
@@ -135,7 +168,8 @@ def bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
     `$id`s bundle alike; embedded `$id`s are dropped with the top-level ones, since a base URI
     left in place would change what the rewritten pointers mean. The `$defs` entries, and the other
     subschemas a `$ref` lands on, are components of their own (see `component_origins`); one of the
-    latter is left in its place as a `$ref` to its component. Made once per corpus and prefix (both API
+    latter is left in its place as a `$ref` to its component. An entry that is nothing but a `$ref` is
+    left out, and `$ref`s to it point where it does. Made once per corpus and prefix (both API
     documents and the site ask for it); callers copy what they change.
     """
     return corpus.view(("bundle", prefix), lambda: _bundle_components(corpus, prefix))
@@ -156,7 +190,8 @@ def _bundle_components(corpus: Corpus, prefix: str) -> dict[str, Any]:
         components[name] = body
         for key, entry in defs.items() if isinstance(defs, dict) else ():
             inner = Located(where.path, f"{where.pointer}/$defs/{escape_token(key)}")
-            hoist(at[inner], inner, entry)
+            if inner in at:  # not an entry that is only a `$ref`
+                hoist(at[inner], inner, entry)
 
     components: dict[str, Any] = {}
     for path, doc in sorted(corpus.schemas.items()):
