@@ -351,10 +351,14 @@ def test_api_command_explains_it_renders_only_declarative(make_corpus):
     assert not (root / "out").exists()
 
 
-def test_api_command_with_no_description_is_a_usage_error(make_corpus):
+def test_api_command_without_the_api_folder_is_a_usage_error_that_says_so(make_corpus):
+    """A corpus without its API folder (a checkout that leaves it out, its path listed in external-paths)
+    is told the folder is not there, not that it holds nothing."""
     root: Path = make_corpus()
+    assert not (root / "spec/api").exists()
     result = CliRunner().invoke(cli, ["--root", str(root), "api", "--out", str(root / "out")])
-    assert (result.exit_code, "no operations or channels in spec/api/" in result.output) == (2, True)
+    assert result.exit_code == 2 and "the corpus has no API folder (spec/api/ is not there)" in result.output
+    assert not (root / "out").exists()
 
 
 def test_site_refuses_a_folder_in_neither_format(make_corpus):

@@ -74,6 +74,10 @@ def api_documents(corpus: Corpus) -> dict[str, dict[str, Any]]:
             "from operations.yaml/channels.yaml, and `wopgen check` validates those documents as they are"
         )
     if not api.operations and not api.channels:
+        if not (corpus.root / corpus.settings.api).is_dir():
+            raise NothingToRender(
+                f"the corpus has no API folder ({corpus.settings.api}/ is not there) to generate from"
+            )
         raise NothingToRender(f"no operations or channels in {corpus.settings.api}/ to generate from")
     if api.diagnostics:
         first = api.diagnostics[0]
