@@ -233,6 +233,25 @@ def test_a_member_schema_that_holds_only_objects_is_no_json_value(tmp_path: Path
     }
 
 
+# --- keywords for a type the other side refuses ----------------------------------------------------
+
+COMMAND = {"type": ["string", "array"], "items": TEXT}
+
+
+def test_object_keywords_beside_objects_gained_are_part_of_the_type_gained(tmp_path: Path) -> None:
+    """The base took no object at all, so what the head asks of one refuses nothing the base took."""
+    named = {**COMMAND, "type": ["string", "array", "object"], "additionalProperties": COMMAND}
+    assert compared(tmp_path / "gained", COMMAND, named, C) == {("compat-type-widened", INFO)}
+    assert compared(tmp_path / "lost", named, COMMAND, C) == {("compat-type-narrowed", E)}
+
+
+def test_object_keywords_gained_where_objects_were_taken_still_close(tmp_path: Path) -> None:
+    taken = {**COMMAND, "type": ["string", "array", "object"]}
+    assert compared(tmp_path, taken, {**taken, "additionalProperties": COMMAND}, C) == {
+        ("compat-additional-properties-closed", E)
+    }
+
+
 # --- items gained where there were none ------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from wopgen.compat.normalize import (
     Resolver,
     features,
     fingerprint,
+    idle_keywords,
     is_annotation,
     layable,
     partners_of,
@@ -246,6 +247,7 @@ class _Differ:
             b, h = self.base.unwrap(b), self.head.unwrap(h)
         b, h = self.base.flatten(b), self.head.flatten(h)
         b, h = without_noops(b), without_noops(h)
+        b, h = _within_type(b, h.node), _within_type(h, b.node)
         if self.same(b, h):
             return []  # the same text, and every $ref in it leads to the same text: the same meaning
         pair = (b.key, h.key)
@@ -911,6 +913,18 @@ def _without_implied_type(resolver: Resolver, loc: Loc) -> Loc:
     if not cover.within(cover.admitted_types(cover.Side(resolver, rest)), declared):
         return loc
     return rest
+
+
+def _within_type(loc: Loc, other: Any) -> Loc:
+    """The schema without the keywords that apply only to values of a type the other side's `type`
+    rules out (`additionalProperties` where the other side takes only strings and arrays): the other
+    side refused every such value, so what this one asks of them is part of the type gained or lost,
+    reported as that, and no constraint that moves a value the other side took."""
+    idle = idle_keywords(other.get("type")) if isinstance(other, dict) else frozenset()
+    node = loc.node
+    if not idle or not isinstance(node, dict) or not idle & node.keys():
+        return loc
+    return Loc(loc.doc, loc.pointer, {k: v for k, v in node.items() if k not in idle}, loc.borrowed)
 
 
 _OTHER_CLOSER = {"additionalProperties": "unevaluatedProperties", "unevaluatedProperties": "additionalProperties"}
