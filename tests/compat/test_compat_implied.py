@@ -252,6 +252,26 @@ def test_object_keywords_gained_where_objects_were_taken_still_close(tmp_path: P
     }
 
 
+# --- an allOf member that repeats the object's type -------------------------------------------------
+
+REQUIREMENTS = {"type": "object", "properties": {"cpus": {"type": "integer", "minimum": 1}, "memory": TEXT}}
+
+
+@pytest.mark.parametrize("direction", [C, H])
+def test_an_all_of_member_repeating_the_type_beside_it_reads_as_the_object(tmp_path: Path, direction: str) -> None:
+    """`"type": "object"` asked by the object and by its one member is asked once: moving the member's
+    members into the object moves no value."""
+    wrapped = {"type": "object", "allOf": [REQUIREMENTS]}
+    assert compared(tmp_path / "out", wrapped, REQUIREMENTS, direction) == set()
+    assert compared(tmp_path / "in", REQUIREMENTS, wrapped, direction) == set()
+
+
+def test_an_all_of_member_repeating_the_type_is_compared_member_by_member(tmp_path: Path) -> None:
+    wrapped = {"type": "object", "allOf": [REQUIREMENTS]}
+    closed = {**REQUIREMENTS, "unevaluatedProperties": False}
+    assert compared(tmp_path, wrapped, closed, C) == {("compat-additional-properties-closed", E)}
+
+
 # --- items gained where there were none ------------------------------------------------------------
 
 

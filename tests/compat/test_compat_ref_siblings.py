@@ -75,6 +75,8 @@ def test_a_draft7_ref_ignores_its_siblings(tmp_path: Path) -> None:
         ({"required": ["b"]}, False),  # the target's `required` too: one object holds only one of them
         ({"additionalProperties": False}, False),  # beside the $ref it sees none of the target's properties
         ({"unevaluatedProperties": False}, True),  # it does see what the target evaluates
+        ({"type": "object"}, True),  # the target's `type` with the same value: one thing asked twice
+        ({"type": ["object", "null"]}, False),  # another value: one object holds only one of them
     ],
 )
 def test_siblings_are_laid_over_only_where_they_mean_the_same(

@@ -171,6 +171,16 @@ _ADJACENT = (
 
 
 _UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+# Keywords that hold no subschema and read no other keyword: written twice with the same value, they
+# ask one thing.
+_ON_THE_VALUE = frozenset(
+    {
+        *("type", "enum", "const", "format", "contentEncoding", "contentMediaType"),
+        *("multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"),
+        *("maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems"),
+        *("maxProperties", "minProperties", "required", "dependentRequired"),
+    }
+)
 _EXEMPTING = frozenset({"properties", "patternProperties"})  # the names they match leave additionalProperties
 
 
@@ -193,9 +203,12 @@ def ignores_ref_siblings(doc: JsonDoc) -> bool:
 def layable(inner: dict[str, Any], outer: dict[str, Any]) -> bool:
     """Whether the keywords of `inner` (a `$ref` target, an `allOf` member) laid into the object of
     `outer` (the keywords beside it) mean what they meant apart: no keyword twice, no keyword away
-    from those it reads, no `unevaluated*` keyword of `inner` made to see what `outer` evaluates."""
+    from those it reads, no `unevaluated*` keyword of `inner` made to see what `outer` evaluates. A
+    keyword both write with the same value (`"type": "object"` in each) is written once."""
     own = {k for k in inner if k != "$ref" and not is_annotation(k)}
     theirs = {k for k in outer if k != "$ref" and not is_annotation(k)}
+    repeated = {k for k in own & theirs if k in _ON_THE_VALUE and inner[k] == outer[k]}  # asked twice, the same
+    own, theirs = own - repeated, theirs - repeated
     if own & theirs or (_UNEVALUATED & own and theirs):
         return False
     return not any(
