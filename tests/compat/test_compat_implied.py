@@ -339,6 +339,14 @@ def test_an_empty_pattern_schema_on_an_open_object_is_no_change(tmp_path: Path) 
     assert compared(tmp_path, opened, {**opened, "patternProperties": {"^x-": {}}}, C) == set()
 
 
+def test_an_empty_pattern_schema_gone_with_its_closure_is_the_closure_opened(tmp_path: Path) -> None:
+    """Without the closure the exemption exempts nothing: the closure opening is the whole change."""
+    extensible = {**CLOSED, "patternProperties": {"^x-": {}}}
+    opened = {"type": "object", "properties": {"name": TEXT}}
+    assert compared(tmp_path / "gone", extensible, opened, C) == {("compat-additional-properties-opened", INFO)}
+    assert compared(tmp_path / "come", opened, extensible, C) == {("compat-additional-properties-closed", E)}
+
+
 # --- additionalProperties: false become unevaluatedProperties: false --------------------------------
 
 EXTENSIONS = {"$defs": {"extensions": {"patternProperties": {"^x-": True}}}}

@@ -832,14 +832,13 @@ class _Differ:
         if keyword not in b.node or keyword not in h.node:  # there on one side: unless it says nothing
             if keyword not in b.node and keyword not in h.node:
                 return False
-            present, resolver = (b, self.base) if keyword in b.node else (h, self.head)
-            where = present.holder(keyword)
-            # read beside the keywords that decide what it reads (additionalItems beside items), and
-            # those whose reading it decides (patternProperties beside additionalProperties)
-            context = {k: present.node[k] for k in partners_of(keyword) | readers_of(keyword) if k in present.node}
-            alone = resolver.canonical(Loc(where.doc, where.pointer, {keyword: present.node[keyword], **context}))
-            rest = resolver.canonical(Loc(where.doc, where.pointer, context)) if context else {}
-            return bool(alone != rest)
+            present, absent, resolver = (b, h, self.base) if keyword in b.node else (h, b, self.head)
+            # read beside the keywords of its own side that decide what it reads, and also beside those of
+            # the other side, whose change is reported on its own: an exemption from a closure the other
+            # side does not have exempts nothing there
+            return _says_something(resolver, present, keyword, present.node) and _says_something(
+                resolver, present, keyword, absent.node
+            )
         if keyword in SCHEMA_SINGLES:
             return self.base.fingerprint(b.child(keyword)) != self.head.fingerprint(h.child(keyword))
         bw, hw = b.holder(keyword), h.holder(keyword)
@@ -898,6 +897,17 @@ def _lone_union(b: dict[str, Any], h: dict[str, Any]) -> str:
         if len(unions) == 1 and isinstance(united[unions[0]], list) and not ({"oneOf", "anyOf"} & plain.keys()):
             return unions[0]
     return ""
+
+
+def _says_something(resolver: Resolver, present: Loc, keyword: str, beside: dict[str, Any]) -> bool:
+    """Whether `keyword` of `present` means anything read beside the keywords of `beside` that decide
+    what it reads (additionalItems beside items) and whose reading it decides (patternProperties beside
+    additionalProperties)."""
+    where = present.holder(keyword)
+    context = {k: beside[k] for k in partners_of(keyword) | readers_of(keyword) if k in beside}
+    alone = resolver.canonical(Loc(where.doc, where.pointer, {keyword: present.node[keyword], **context}))
+    rest = resolver.canonical(Loc(where.doc, where.pointer, context)) if context else {}
+    return bool(alone != rest)
 
 
 def _without_implied_type(resolver: Resolver, loc: Loc) -> Loc:
