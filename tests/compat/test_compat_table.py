@@ -401,6 +401,20 @@ ROWS = [
         {("compat-version-ceiling-lowered", E)},
     ),
     Row(
+        "pattern-properties-shared-pattern-narrowed",  # compared pattern by pattern; the rest unclassified
+        C,
+        {"type": "object", "patternProperties": {"^a": NUM, "^b": NAME}},
+        {"type": "object", "patternProperties": {"^a": INT, "^c": NAME}},
+        {("compat-type-narrowed", E), ("compat-keyword-changed", W)},
+    ),
+    Row(
+        "pattern-properties-empty-pattern-added-to-an-open-object",
+        C,
+        {"type": "object", "patternProperties": {"^a": NUM}},
+        {"type": "object", "patternProperties": {"^a": INT, "^x-": {}}},
+        {("compat-type-narrowed", E)},
+    ),
+    Row(
         "pattern-changed",
         C,
         obj({"s": {**NAME, "pattern": "^[a-z]+$"}}),

@@ -607,15 +607,34 @@ class _Differ:
             yield self.make(R.KEYWORD_CHANGED, ctx, side(b, "items"), side(h, "items"), "items changed")
         for keyword in ("prefixItems", "patternProperties"):
             bv, hv = b.node.get(keyword), h.node.get(keyword)
-            both_lists = isinstance(bv, list) and isinstance(hv, list) and len(bv) == len(hv)
-            both_maps = isinstance(bv, dict) and isinstance(hv, dict) and bv.keys() == hv.keys()
-            if both_lists or both_maps:
-                assert isinstance(bv, list | dict)
-                keys: list[Any] = list(range(len(bv))) if isinstance(bv, list) else sorted(bv)
-                for key in keys:
-                    yield from self.compare(b.child(keyword, key), h.child(keyword, key), ctx, stack)
+            if isinstance(bv, dict) and isinstance(hv, dict):
+                for name in sorted(bv.keys() & hv.keys()):
+                    yield from self.compare(b.child(keyword, name), h.child(keyword, name), ctx, stack)
+                yield from self._names_apart(b, h, ctx, keyword)
+            elif isinstance(bv, list) and isinstance(hv, list) and len(bv) == len(hv):
+                for index in range(len(bv)):
+                    yield from self.compare(b.child(keyword, index), h.child(keyword, index), ctx, stack)
             elif self._keyword_differs(b, h, keyword):
                 yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), f"{keyword} changed")
+
+    def _names_apart(self, b: Loc, h: Loc, ctx: Context, keyword: str) -> Iterator[Change]:
+        """The names of a map of subschemas (the patterns of patternProperties) one side has and the
+        other not, those both have being compared one by one: unclassified, unless they say nothing (an
+        empty schema where no closure reads it)."""
+        bv, hv = b.node[keyword], h.node[keyword]
+        gone, new = sorted(bv.keys() - hv.keys()), sorted(hv.keys() - bv.keys())
+        if not gone and not new:
+            return
+        views = []
+        for loc, own in ((b, gone), (h, new)):
+            rest = {k: v for k, v in loc.node.items() if k != keyword}
+            if own:
+                rest[keyword] = {name: loc.node[keyword][name] for name in own}
+            views.append(Loc(loc.doc, loc.pointer, rest, loc.borrowed))
+        if self._keyword_differs(views[0], views[1], keyword):
+            moved = [f"{_show(name)} removed" for name in gone] + [f"{_show(name)} added" for name in new]
+            message = f"{keyword} changed: {', '.join(moved)}"
+            yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), message)
 
     def _branches(
         self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any], laid: Branches | None = None
