@@ -166,6 +166,14 @@ def test_closing_the_rest_of_a_2020_tuple_is_a_narrowing(tmp_path: Path) -> None
         assert compared(tmp_path / f"{keyword}-read", base, closed, H) == {("compat-type-narrowed", INFO)}
 
 
+@pytest.mark.parametrize("items", [TEXT, True, {}])
+def test_unevaluated_items_beside_a_single_items_schema_reads_no_item(tmp_path: Path, items: Any) -> None:
+    """`items` evaluates every item past the tuple (none here), so the closure beside it is idle."""
+    listed = {"type": "array", "items": items}
+    assert compared(tmp_path / "sent", listed, {**listed, "unevaluatedItems": False}, C) == set()
+    assert compared(tmp_path / "read", {**listed, "unevaluatedItems": False}, listed, H) == set()
+
+
 # --- an additionalProperties schema that refuses nothing -------------------------------------------
 
 SCALARS = {"type": ["string", "number", "boolean", "null"]}

@@ -101,7 +101,8 @@ def without_noops(loc: Loc) -> Loc:
     `"type": "null"`) means nothing either, nor does `additionalItems` unless `items` beside it is
     an array: drafts 04 to 2019-09 ignore it beside a single `items` schema or none, and 2020-12
     does not define it; nor `unevaluatedProperties` beside `additionalProperties`, which leaves it
-    no member to read.
+    no member to read, nor `unevaluatedItems` beside a single `items` schema (or `additionalItems`
+    past an array of them), which leaves it no item to read.
     """
     node = loc.node
     if not isinstance(node, dict):
@@ -111,6 +112,10 @@ def without_noops(loc: Loc) -> Loc:
         idle |= {"additionalItems"}
     if "additionalProperties" in node:  # it evaluates every member `properties` and its patterns do not
         idle |= {"unevaluatedProperties"}
+    if isinstance(node.get("items"), dict | bool) or (
+        isinstance(node.get("items"), list) and "additionalItems" in node
+    ):
+        idle |= {"unevaluatedItems"}  # one `items` schema, or `additionalItems` past a tuple, evaluates every item
     dropped = [
         key
         for key, value in node.items()
