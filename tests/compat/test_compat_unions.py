@@ -275,6 +275,26 @@ def test_a_member_whose_values_a_rival_branch_also_takes_leaves_a_oneof_unchange
     assert outcome(compare_one(tmp_path, base, head, direction)) == set()
 
 
+@pytest.mark.parametrize("direction", [C, H])
+def test_a_member_whose_values_another_any_of_branch_takes_leaves_the_any_of_unchanged(
+    tmp_path: Path, direction: str
+) -> None:
+    """Any parameter holding `$ref` is a reference too, which the head's anyOf still accepts."""
+    base = obj({"p": {"anyOf": [REFERENCE, parameter(TEXT)]}})
+    head = obj({"p": {"anyOf": [REFERENCE, parameter(None)]}})
+    assert outcome(compare_one(tmp_path, base, head, direction)) == set()
+
+
+def test_a_member_another_any_of_branch_takes_only_in_part_is_still_removed(tmp_path: Path) -> None:
+    base = obj({"p": {"anyOf": [REFERENCE, parameter({"type": ["string", "integer"]})]}})  # {"$ref": 5}
+    head = obj({"p": {"anyOf": [REFERENCE, parameter(None)]}})
+    assert outcome(compare_one(tmp_path, base, head, C)) == {("compat-property-removed", E)}
+    # the branch that would take it must be the head's: one the base alone had accepts nothing now
+    base = obj({"p": {"anyOf": [REFERENCE, parameter(TEXT)]}})
+    head = obj({"p": {"anyOf": [parameter(None)]}})
+    assert ("compat-property-removed", E) in outcome(compare_one(tmp_path / "alone", base, head, C))
+
+
 def test_a_member_a_rival_branch_takes_only_in_part_is_still_removed(tmp_path: Path) -> None:
     base = obj({"p": {"oneOf": [REFERENCE, parameter({"type": ["string", "integer"]})]}})  # {"$ref": 5}
     head = obj({"p": {"oneOf": [REFERENCE, parameter(None)]}})

@@ -289,7 +289,9 @@ class _Differ:
         yield from self._values(b, h, ctx, others)
         for step in (self._bounds, self._text_rules):
             yield from step(b, h, ctx)
-        yield from self._properties(b, h, ctx, stack, rivals[0] if rivals else [])
+        elsewhere = [cover.Side(self.base, loc) for loc in rivals[0]] if rivals else []
+        elsewhere += [cover.Side(self.head, loc) for loc in others[1]] if others else []
+        yield from self._properties(b, h, ctx, stack, elsewhere)
         yield from self._closures(b, h, ctx, stack)
         yield from self._arrays(b, h, ctx, stack)
         yield from self._branches(b, h, ctx, stack, laid)
@@ -490,7 +492,9 @@ class _Differ:
         widens = "pattern" in b.node and not cover.constants_accepted(cover.Side(self.base, b), h.node)
         return not narrows and not widens
 
-    def _properties(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any], rivals: list[Loc]) -> Iterator[Change]:
+    def _properties(
+        self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any], elsewhere: list[cover.Side]
+    ) -> Iterator[Change]:
         bp = b.node.get("properties") if isinstance(b.node.get("properties"), dict) else {}
         hp = h.node.get("properties") if isinstance(h.node.get("properties"), dict) else {}
         assert isinstance(bp, dict) and isinstance(hp, dict)
@@ -507,8 +511,8 @@ class _Differ:
                 rule, what = R.EVENT_TYPE_REMOVED, "event type"
             elif discovery:
                 rule, what = R.CAPABILITY_REMOVED, "capability field"
-            elif rule is R.PROPERTY_REMOVED and self._rival_takes(b, name, rivals):
-                continue  # the oneOf refused every value holding it: dropping it refuses none it accepted
+            elif rule is R.PROPERTY_REMOVED and self._taken_elsewhere(b, name, elsewhere):
+                continue  # no value holding it changes verdict: the union refused it, or still accepts it
             yield self.make(rule, ctx, side(b, "properties", name), side(h, "properties"), f"{what} {name!r} removed")
         for name in sorted(hp.keys() - bp.keys()):
             rule, what = R.PROPERTY_ADDED, "property"
@@ -525,15 +529,16 @@ class _Differ:
             yield from self.compare(b.child("properties", name), h.child("properties", name), child, stack)
         yield from self._required(b, h, ctx, bp, hp)
 
-    def _rival_takes(self, b: Loc, name: str, rivals: list[Loc]) -> bool:
-        """Whether another branch of the base's oneOf `b` is a branch of accepts every value of `b`
-        that holds member `name` (an object, then): such a value matched two branches, so the oneOf
-        refused it."""
-        if not rivals:
+    def _taken_elsewhere(self, b: Loc, name: str, elsewhere: list[cover.Side]) -> bool:
+        """Whether one of the branches `elsewhere` accepts every value of `b` that holds member `name`
+        (an object, then): another branch of the base's oneOf `b` is a branch of (such a value matched
+        two branches, so the oneOf refused it), or another branch of the head's anyOf the branch paired
+        with `b` is one of (the anyOf still accepts it)."""
+        if not elsewhere:
             return False
         required = [*_list(b.node.get("required")), name]
         holding = cover.Side(self.base, b).only({**b.node, "type": "object", "required": required})
-        return any(cover.covers(cover.Side(self.base, rival), holding) for rival in rivals)
+        return any(cover.covers(other, holding) for other in elsewhere)
 
     def _required(self, b: Loc, h: Loc, ctx: Context, bp: dict[str, Any], hp: dict[str, Any]) -> Iterator[Change]:
         br = {r for r in _list(b.node.get("required")) if isinstance(r, str)}
