@@ -17,6 +17,7 @@ from wopgen.compat.normalize import Resolver, root
 from wopgen.corpus import load
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
+DRAFT201909 = "https://json-schema.org/draft/2019-09/schema"
 DRAFT2020 = "https://json-schema.org/draft/2020-12/schema"
 
 
@@ -66,6 +67,27 @@ def test_a_draft7_ref_ignores_its_siblings(tmp_path: Path) -> None:
     tightened = schema(8)
     tightened["definitions"]["text"]["maxLength"] = 4  # what the reference leads to still counts
     assert {c["rule"] for c in changes(tmp_path, schema(8), tightened)} == {"compat-bound-tightened"}
+
+
+def test_a_draft7_ref_read_again_with_its_siblings_changes_only_what_they_say(tmp_path: Path) -> None:
+    """Draft-07 reads `item` as `named` alone; 2019-09 reads the closure beside the reference too, which
+    refuses every member (no `properties` sits beside it). The reference itself names what `item` was."""
+
+    def schema(draft: str, minimum: int, target: str = "named") -> dict[str, Any]:
+        named = {"type": "object", "properties": {"a": {"type": "integer", "minimum": minimum}}}
+        item = {"$ref": f"#/definitions/{target}", "additionalProperties": False}
+        return {"$schema": draft, "properties": {"item": item}, "definitions": {"named": named, "other": named}}
+
+    (tmp_path / "same").mkdir()
+    (tmp_path / "other").mkdir()
+    found = changes(tmp_path / "same", schema(DRAFT7, 0), schema(DRAFT201909, 1))
+    rules = sorted((c["rule"], c["base"]["pointer"]) for c in found)
+    assert ("compat-additional-properties-closed", "/definitions/named/additionalProperties") in rules
+    assert ("compat-bound-tightened", "/definitions/named/properties/a/minimum") in rules  # where it sits
+    assert all(rule != "compat-keyword-changed" for rule, _ in rules)
+    # a reference to another definition than the one the base read is a change of its own
+    found = changes(tmp_path / "other", schema(DRAFT7, 0), schema(DRAFT201909, 0, "other"))
+    assert "compat-keyword-changed" in {c["rule"] for c in found}
 
 
 @pytest.mark.parametrize(

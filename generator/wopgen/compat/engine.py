@@ -852,6 +852,22 @@ class _Differ:
                 return False
         return True
 
+    def _names_the_other_side(self, b: Loc, h: Loc) -> bool:
+        """Whether the `$ref` one side has and the other not leads to the definition the other side is,
+        of the same name (a draft-07 `$ref` read as its target, its siblings ignored, against a later
+        draft's that keeps its siblings beside it)."""
+        if ("$ref" in b.node) == ("$ref" in h.node):
+            return False
+        present, absent, resolver = (b, h, self.base) if "$ref" in b.node else (h, b, self.head)
+        ref = present.node["$ref"]
+        target = resolver.target(present.holder("$ref"), ref) if isinstance(ref, str) else None
+        return (
+            target is not None
+            and target.pointer == absent.pointer
+            and target.pointer.count("/") == 2
+            and top_def(target.pointer) is not None
+        )
+
     def _keyword_differs(self, b: Loc, h: Loc, keyword: str) -> bool:
         if keyword not in b.node or keyword not in h.node:  # there on one side: unless it says nothing
             if keyword not in b.node and keyword not in h.node:
@@ -895,6 +911,8 @@ class _Differ:
                 for name in sorted(bv):
                     yield from self.compare(b.child(keyword, name), h.child(keyword, name), ctx, stack)
                 continue
+            if keyword == "$ref" and self._names_the_other_side(b, h):
+                continue  # the other side is the definition it names: what changed in that is compared there
             if bv == hv and self._refs_lead_to_shared_defs(b.child(keyword), h.child(keyword)):
                 continue  # the same text: what changed sits in the definitions it names, compared there
             if self._keyword_differs(b, h, keyword):
