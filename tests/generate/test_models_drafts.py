@@ -199,3 +199,29 @@ def test_what_the_draft_ignores_beside_a_ref_draws_no_warning(tmp_path: Path) ->
     bound = {"allOf": [{"$ref": "#/definitions/repo"}, beside]}
     found = _legacy_warnings(tmp_path / "b", {**LEGACY, "properties": {"bound": bound}}, "legacy_bound_models")
     assert any("`not`" in m for m in found) and any("`contains`" in m for m in found), found
+
+
+@pytest.mark.parametrize(
+    ("ref", "declared"),
+    [
+        ("part.json", "https://example.test/s/part.json"),  # relative to the referrer's own `$id`
+        ("https://elsewhere.test/defs/part.json#/properties/x", "https://elsewhere.test/defs/part.json"),
+    ],
+)
+def test_a_ref_to_another_schema_by_an_id_off_its_file_name_is_generated(
+    tmp_path: Path, ref: str, declared: str
+) -> None:
+    """A `$ref` reaches another schema through the `$id` it declares, which is not the id base followed by
+    its file name: the library read the URI as one to fetch, and refused the schemas."""
+    files = good_files()
+    part = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    files["schemas/part.schema.json"] = {**schema("part", part), "$schema": DRAFT7, "$id": declared}
+    holder = {"type": "object", "properties": {"part": {"$ref": ref}}}
+    own = "https://example.test/s/holder.json"
+    files["schemas/holder.schema.json"] = {**schema("holder", holder), "$schema": DRAFT7, "$id": own}
+    package = f"off_id_models_{len(ref)}"
+    imported_package(files, tmp_path, package)
+    model = importlib.import_module(f"{package}.holder_schema").Holder
+    good, bad = ({"part": 1}, {"part": "a"}) if "#" in ref else ({"part": {"x": 1}}, {"part": {"x": "a"}})
+    assert takes(model, good)
+    assert not takes(model, bad)

@@ -45,7 +45,7 @@ from wopgen.corpus import SCHEMA_SUFFIX, Corpus
 from wopgen.corpus.defaults import refused_defaults, without_defaults
 from wopgen.corpus.documents import escape_token
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_ENUM, event_types, type_index
-from wopgen.corpus.graph import Located, RefSite, unescape_token
+from wopgen.corpus.graph import Located, RefSite, Status, pointer_fragment, split_fragment, unescape_token
 from wopgen.corpus.keywords import DIALECT
 from wopgen.diagnostics import Diagnostic, define
 from wopgen.generate.models_inexact import inexact
@@ -618,7 +618,9 @@ def _input_and_split(
                 f"{fed_from[name]} and {path} share the file name {name}: the models package has one module per "
                 "schema file name, so rename one of them"
             )
-        data = without_defaults(doc.data, refused.get(path, []))  # the library would validate them
+        data = without_defaults(
+            _refs_by_file_name(corpus, path), refused.get(path, [])
+        )  # the library would validate them
         files[name], fed_from[name] = marked(data, not_null.get(path, [])), path
     if not files:
         raise ModelsError("the corpus has no schemas to generate models from")
@@ -638,6 +640,32 @@ def _input_and_split(
             }
         files[VARIANTS_SCHEMA + SCHEMA_SUFFIX] = schema
     return files, variants, (clonable, written)
+
+
+def _refs_by_file_name(corpus: Corpus, path: str) -> Any:
+    """The schema at `path` with each `$ref` that reaches another schema of the corpus through a URI other
+    than the id base followed by that schema's file name (an `$id` it declares off the convention, which
+    `schema-id` reports) written as that file name and the pointer to its target: the library is fed the
+    schemas by file name and takes any other URI for one to fetch, so it refused them all."""
+    sites = {site.source for site in corpus.graph.file_sites(path) if _off_file_name(corpus, site)}
+    if not sites:
+        return corpus.schemas[path].data
+
+    def by_file_name(site: RefSite) -> str:
+        if site.source not in sites or site.target is None:
+            return site.ref
+        name = Path(site.target.path).name
+        return name + pointer_fragment(site.target.pointer) if site.target.pointer else name
+
+    return corpus.graph.rewritten(Located(path, ""), by_file_name)
+
+
+def _off_file_name(corpus: Corpus, site: RefSite) -> bool:
+    """Whether `site` reaches another schema file through a URI other than its base + file name."""
+    target = site.target
+    if site.status is not Status.RESOLVED or target is None or target.path == site.path:
+        return False
+    return split_fragment(site.uri)[0] != corpus.expected_id(target.path)
 
 
 def generate_models(
