@@ -225,3 +225,20 @@ def test_a_ref_to_another_schema_by_an_id_off_its_file_name_is_generated(
     good, bad = ({"part": 1}, {"part": "a"}) if "#" in ref else ({"part": {"x": 1}}, {"part": {"x": "a"}})
     assert takes(model, good)
     assert not takes(model, bad)
+
+
+def test_a_value_under_defs_that_is_no_schema_in_a_draft7_schema_is_generated(tmp_path: Path) -> None:
+    """Draft-07 does not name `$defs`, so its metaschema takes any value there; a text beside the
+    definitions made the library refuse the schemas."""
+    body = {
+        "type": "object",
+        "$defs": {"label": {"type": "string"}, "note": "A text where a definition would be."},
+        "properties": {"label": {"$ref": "#/$defs/label"}},
+    }
+    files = good_files()
+    files["schemas/noted.schema.json"] = {**schema("noted", body), "$schema": DRAFT7}
+    assert not list(Draft7Validator(Draft7Validator.META_SCHEMA).iter_errors(files["schemas/noted.schema.json"]))
+    imported_package(files, tmp_path, "noted_defs_models")
+    model = importlib.import_module("noted_defs_models.noted_schema").Noted
+    assert takes(model, {"label": "a"})
+    assert not takes(model, {"label": 1})

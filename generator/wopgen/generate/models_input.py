@@ -23,7 +23,7 @@ from wopgen.corpus.graph import (
     schema_objects,
     value_at,
 )
-from wopgen.corpus.keywords import CURRENT, IN_PLACE_APPLICATORS, Draft, draft_of
+from wopgen.corpus.keywords import CURRENT, DEFS, IN_PLACE_APPLICATORS, Draft, draft_of
 from wopgen.generate.models_conditions import WORDS, required_only, tested_members
 from wopgen.generate.models_formats import typed_format
 from wopgen.generate.models_passes import conditions_read, members_apart, refs_alone, typed_into_branches
@@ -44,6 +44,16 @@ def library_schema(schema: Any) -> Any:
         # took a `$ref` to `x.json#` (or to `x.json`) for one to fetch, and refused the schema
         out = {**out, draft.id_key: declared[:-1]}
     return out
+
+
+def _definitions_alone(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` without the values of its `$defs` that are no schema. Drafts 4 to 7 do not name `$defs` and
+    take any value there, and no `$ref` leads to one as to a schema (`schema-ref-unresolved`); the library
+    reads `$defs` in every draft, and refused the schemas for a text beside the definitions."""
+    found = schema.get(DEFS)
+    if not isinstance(found, dict) or all(isinstance(value, dict | bool) for value in found.values()):
+        return schema
+    return {**schema, DEFS: {name: value for name, value in found.items() if isinstance(value, dict | bool)}}
 
 
 def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
@@ -89,7 +99,7 @@ def _fed(schema: Any, draft: Draft = CURRENT) -> Any:
     if not isinstance(schema, dict):
         return schema
     out = _ref_beside(map_subschemas(schema, lambda sub: _fed(sub, draft), draft))
-    out = _absent_as_not_required(out)
+    out = _absent_as_not_required(_definitions_alone(out))
     if out.get("properties") == {} and "type" not in out:
         # declares nothing, and names no type: the library typed it an object (as a member) or not (as a
         # definition), so one place refused 5 and the other took it, as the schema does
