@@ -172,3 +172,34 @@ def test_what_a_ref_leads_into_is_never_cut() -> None:
     # a member named `id` is no id: what sits beside the `$ref` is still cut
     member = {**unpointed, "properties": {"a": {"$ref": "#/definitions/s", "properties": {"id": {"type": "integer"}}}}}
     assert "properties" not in library_schema(member)["properties"]["a"]
+
+
+# A name that two patternProperties keys match holds to both values; each is an object the library makes
+# a class of.
+TWO_PATTERNS = {
+    "type": "object",
+    "patternProperties": {
+        "^env$": {"type": "object", "properties": {"path": {"type": "string"}}, "additionalProperties": False},
+        "^[a-z]+$": {"type": "object", "additionalProperties": {"type": "string"}},
+    },
+    "additionalProperties": False,
+}
+
+
+def test_a_name_two_patterns_match_is_checked_against_each(tmp_path: Path) -> None:
+    """The library's check gave the second pattern's class the instance of the first's, which it refused."""
+    files = good_files()
+    files["schemas/plugins.schema.json"] = {**schema("plugins", TWO_PATTERNS), "title": "Plugins"}
+    imported_package(files, tmp_path, "two_pattern_models")
+    model = importlib.import_module("two_pattern_models.plugins_schema").Plugins
+    judge = Draft202012Validator(TWO_PATTERNS)
+    for instance in (
+        {"env": {"path": "a"}, "other": {"k": "v"}},
+        {"env": {"path": 1}},  # the first value refuses it
+        {"env": {"other": "x"}},  # the first value is closed
+        {"other": {"k": 1}},
+    ):
+        assert takes(model, instance) == judge.is_valid(instance), instance
+        if judge.is_valid(instance):
+            assert model.model_validate(instance).model_dump(mode="json", exclude_unset=True) == instance
+    assert mypy_strict(tmp_path / "models", "two_pattern_models") == ""

@@ -403,7 +403,25 @@ def _run_generator(files: dict[str, Any], folder: Path) -> dict[tuple[str, ...],
             ) from None
     if not isinstance(result, dict):
         raise ModelsError("datamodel-code-generator returned a single module; expected one per schema")
-    return {tuple(key): strict_fields(root_fields_repaired(text), len(key)) for key, text in result.items()}
+    return {
+        tuple(key): strict_fields(root_fields_repaired(_pattern_values_apart(text)), len(key))
+        for key, text in result.items()
+    }
+
+
+# The library's check of patternProperties, where no declared member's name matches a pattern, gives each
+# pattern a name matches the value the previous one made of it, so the class of one value was handed the
+# instance of another's and refused it ({"env": {"path": "a"}} under `^env$` and `^[a-z]+$`, both objects).
+# Each pattern is given the value as sent, as the library's own check does where a declared name matches.
+_PATTERN_CHAINED = "\n                    value = adapter.validate_python(value)\n"
+_PATTERN_KEPT = "\n                    values[key] = value\n"
+
+
+def _pattern_values_apart(text: str) -> str:
+    if _PATTERN_CHAINED not in text:
+        return text
+    text = text.replace(_PATTERN_CHAINED, "\n                    validated = adapter.validate_python(value)\n")
+    return text.replace(_PATTERN_KEPT, "\n                    values[key] = validated\n")
 
 
 def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list[EventVariant]]:
