@@ -26,7 +26,13 @@ from wopgen.corpus.graph import (
 from wopgen.corpus.keywords import CURRENT, DEFS, IN_PLACE_APPLICATORS, Draft, draft_of
 from wopgen.generate.models_conditions import WORDS, required_only, tested_members
 from wopgen.generate.models_formats import typed_format
-from wopgen.generate.models_passes import conditions_read, members_apart, refs_alone, typed_into_branches
+from wopgen.generate.models_passes import (
+    conditions_read,
+    members_apart,
+    open_parts_true,
+    refs_alone,
+    typed_into_branches,
+)
 
 
 def library_schema(schema: Any) -> Any:
@@ -37,7 +43,9 @@ def library_schema(schema: Any) -> Any:
     fed = _fed(refs_alone(schema), draft)
     for pointer in pointed_schemas(schema):  # a schema where no keyword of the draft keeps one (`_fed` skips it)
         fed = replaced(fed, pointer, lambda node: _fed(node, draft))
-    out = _values_named(_objects_named(members_apart(typed_into_branches(conditions_read(fed))), draft), draft)
+    out = _values_named(
+        _objects_named(members_apart(typed_into_branches(open_parts_true(conditions_read(fed)))), draft), draft
+    )
     declared = out.get(draft.id_key) if isinstance(out, dict) else None
     if isinstance(declared, str) and declared.endswith("#"):
         # `x.json#` names the document as `x.json` does; the library files it under the first and then

@@ -60,6 +60,28 @@ def conditions_read(document: Any) -> Any:
     return out
 
 
+def open_parts_true(document: Any) -> Any:
+    """`document` with each `allOf` part that takes every value (annotations alone, or nothing, as a condition
+    `conditions_read` leaves out becomes) written `true`, which JSON Schema reads alike. The library made a
+    class of such an object and mixed it into each branch of a union beside it, dropping the branches of
+    other types: `allOf: [{$ref: <a string or an object>}, {}]` refused every string. A part a `$ref` may
+    lead into (`_Held`) stays as written."""
+    if not isinstance(document, dict):
+        return document
+    held = _Held(document)
+    found = [
+        f"{item.pointer}/allOf/{index}"
+        for item in schema_objects(document, "")
+        if item.position is Position.SCHEMA and isinstance(item.node.get("allOf"), list)
+        for index, part in enumerate(item.node["allOf"])
+        if isinstance(part, dict) and all(annotation(key) for key in part) and not held(f"{item.pointer}/allOf/{index}")
+    ]
+    out = document
+    for pointer in found:
+        out = replaced(out, pointer, partial(_replacement, True))
+    return out
+
+
 def _branches_required(node: dict[str, Any]) -> dict[str, Any]:
     """`node` with its `then` and `else` holding only their `required` (left out when they have none)."""
     out = dict(node)
