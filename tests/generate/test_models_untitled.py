@@ -133,3 +133,25 @@ def test_the_root_of_an_untitled_schema_is_exported_though_a_member_takes_its_na
     root = getattr(models, "Model", None)
     assert root is not None and "Model" in models.__all__ and "Holder" not in models.__all__
     assert takes(root, {"count": 1}) and not takes(root, {"count": "x"})
+
+
+def test_roots_that_share_a_class_name_are_each_exported_under_their_file_name(tmp_path: Path) -> None:
+    """The library names the root of every untitled schema `Model`, and two schemas may share a title: the
+    package exports each such root under the PascalCase of its file name, so no import hides another, and
+    a root named uniquely keeps its own name."""
+    files = good_files()
+    for name, member in (("cargo", "edition"), ("pyproject", "project")):
+        body = {"type": "object", "properties": {member: {"type": "string"}}, "additionalProperties": False}
+        files[f"schemas/{name}.schema.json"] = {k: v for k, v in schema(name, body).items() if k != "title"}
+    for name in ("first-config", "second-config"):
+        body = {"type": "object", "properties": {name: {"type": "integer"}}, "additionalProperties": False}
+        files[f"schemas/{name}.schema.json"] = {**schema(name, body), "title": "Config"}
+    models = imported_package(files, tmp_path, "shared_root_names")
+    assert len(models.__all__) == len(set(models.__all__))
+    assert {"Cargo", "Pyproject", "FirstConfig", "SecondConfig"} <= set(models.__all__)
+    assert "Model" not in models.__all__ and "Config" not in models.__all__
+    assert takes(models.Cargo, {"edition": "2021"}) and not takes(models.Cargo, {"project": "x"})
+    assert takes(models.Pyproject, {"project": "x"}) and not takes(models.Pyproject, {"edition": "2021"})
+    assert takes(models.FirstConfig, {"first-config": 1}) and not takes(models.FirstConfig, {"second-config": 1})
+    assert takes(models.SecondConfig, {"second-config": 1}) and not takes(models.SecondConfig, {"first-config": 1})
+    assert "RunStartedEvent" in models.__all__  # the repository-shaped rest is exported as before

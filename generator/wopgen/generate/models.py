@@ -91,6 +91,11 @@ class EventVariant:
 class RootClass:
     module: str
     name: str
+    alias: str = ""  # the name the package exports it under, when its own is another root's too
+
+    @property
+    def exported(self) -> str:
+        return self.alias or self.name
 
 
 def module_name(schema_name: str) -> str:
@@ -567,7 +572,7 @@ def _root_classes(
         found = next((c for c in present if bool(re.search(rf"\nclass {c}\({WRAPPING}", text)) is wraps), None)
         found = found if found is not None else next(iter(present), None)
         if found is not None:
-            roots.append(RootClass(module, found))
+            roots.append(RootClass(module, found, pascal_case(name.rsplit("/", 1)[-1])))
         elif warnings is not None:
             warnings.append(
                 UNTYPED.at(
@@ -577,7 +582,29 @@ def _root_classes(
                     f'import it from {package}.{module}, or give the schema a "title" that is a class name',
                 )
             )
-    return roots
+    return _exported_apart(roots)
+
+
+def _exported_apart(roots: list[RootClass]) -> list[RootClass]:
+    """The roots (each carrying the PascalCase of its file name as a spare name), each exported under its
+    own class name unless another root's is the same: the library names the root of every untitled schema
+    `Model`, and two schemas may share a title, so the package's `__init__` would import one over the other.
+    Those are exported under the spare name instead (`from .cargo_schema import Model as Cargo`), with a
+    number added should that be taken too."""
+    count = Counter(root.name for root in roots)
+    taken = {root.name for root in roots if count[root.name] == 1}
+    out = []
+    for root in roots:
+        if count[root.name] == 1:
+            out.append(RootClass(root.module, root.name))
+            continue
+        spare = root.alias if root.alias.isidentifier() and not iskeyword(root.alias) else "Schema"
+        alias, number = spare, 2
+        while alias in taken:
+            alias, number = f"{spare}{number}", number + 1
+        taken.add(alias)
+        out.append(RootClass(root.module, root.name, alias))
+    return out
 
 
 def _classes_holding(text: str, names: set[str]) -> set[str]:
@@ -727,7 +754,7 @@ def _package(corpus: Corpus, package: str, warnings: list[Diagnostic] | None) ->
             variants_module=module_name(VARIANTS_SCHEMA) if variants else "",
             envelope_module=envelope_module,
             exports=sorted(
-                [r.name for r in roots]
+                [r.exported for r in roots]
                 + (
                     [v.class_name for v in variants]
                     + [UNKNOWN_EVENT, TYPE_ENUM, "KnownRunEvent", "AnyRunEvent", "parse_run_event"]
