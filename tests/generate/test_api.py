@@ -122,22 +122,13 @@ def test_response_headers(api_findings: Callable[..., list[Diagnostic]], api_cor
     answers = document["paths"]["/v1/things/{thingId}"]["post"]["responses"]
     assert answers["201"]["headers"] == {"Location": {"description": "Where it is.", "schema": {"type": "string"}}}
     assert list(answers["400"]["headers"]) == ["X-Field"] and "headers" not in answers["404"]
-    found = api_findings(
-        replace(
-            OPS,
-            '      "201": {schema: thing, description: Stored.}',
-            '      "201": {schema: thing, description: Stored., headers: {"Bad Name": {description: x, schema: {}}}}',
-        )
-    )
-    assert "'Bad Name' is not an HTTP header name" in only(found, "api-shape")[0].message
-    found = api_findings(
-        replace(
-            OPS,
-            '      "201": {schema: thing, description: Stored.}',
-            '      "201": {schema: thing, description: Stored., headers: {Location: {description: x, schema: string}}}',
-        )
-    )
-    assert "schema must be an inline JSON Schema" in only(found, "api-shape")[0].message
+    created = '      "201": {schema: thing, description: Stored.}'
+    for headers, message in (
+        ('{"Bad Name": {description: x, schema: {}}}', "'Bad Name' is not an HTTP header name"),
+        ("{Location: {description: x, schema: string}}", "schema must be an inline JSON Schema"),
+    ):
+        found = api_findings(replace(OPS, created, created[:-1] + f", headers: {headers}}}"))
+        assert message in only(found, "api-shape")[0].message
 
 
 def test_shape_of_channels(api_findings: Callable[..., list[Diagnostic]]) -> None:
