@@ -133,8 +133,8 @@ def home(site: SiteContext, shown: Parts) -> str:
     ]
     accepted = sum(1 for r in corpus.rfcs.values() if r.status == "Accepted")
     count = len(site_events.events(site))
-    further = [f"the [event catalogue]({site_events.EVENTS}) ({count} event type{'' if count == 1 else 's'})"]
-    further = further if shown.events else []
+    catalogue = f"the [event catalogue]({site_events.EVENTS}) ({count} event type{'' if count == 1 else 's'})"
+    further = [catalogue] if shown.events else []
     further += [f"the [capabilities]({site_events.CAPABILITIES}) a host advertises"] if shown.capabilities else []
     reference = [f"the [rule catalogue]({site_reference.RULES}) of `wopgen check`"]
     reference += [f"the [security invariants]({SECURITY})"] if shown.security else []
