@@ -139,7 +139,12 @@ def events_page(site: SiteContext) -> str:
 
 def execution_model(site: SiteContext) -> tuple[str, Mapping[str, Any]] | None:
     """The discovery schema and its `executionModel`: a `$defs` entry of that name, else a member of
-    that name below a schema's root (`multiAgent.executionModel`, as the published corpus writes it)."""
+    that name below a schema's root (`multiAgent.executionModel`, as the published corpus writes it).
+    Found once per corpus: whether the site has a capabilities page asks too."""
+    return site.corpus.view(("site-execution-model",), lambda: _execution_model(site))
+
+
+def _execution_model(site: SiteContext) -> tuple[str, Mapping[str, Any]] | None:
     for found in _defs(site, "executionModel"):
         return found
     graph = site.corpus.graph
@@ -221,8 +226,10 @@ def _sentence(text: str) -> str:
 
 
 def capabilities_page(site: SiteContext) -> str:
+    """The capabilities page of a corpus with an execution model (the site has none without one)."""
     found = execution_model(site)
-    path, model = found if found is not None else (None, {})
+    assert found is not None, "published only where the corpus has an execution model (see Parts)"
+    path, model = found
     gated: dict[str, list[str]] = {}
     for event in events(site):
         flag = event.annotation("x-wop-capability")
@@ -234,9 +241,9 @@ def capabilities_page(site: SiteContext) -> str:
     ]
     return site.render(
         "capabilities.md.j2",
-        schema=site.corpus.schema_name(path) if path else "",
-        schema_link=site.paths.href(CAPABILITIES, Target(site.paths.schema_page(path))) if path else "",
-        flags=_flags(site, path) if path else [],
-        ladder=ladder(site, model) if path else [],
+        schema=site.corpus.schema_name(path),
+        schema_link=site.paths.href(CAPABILITIES, Target(site.paths.schema_page(path))),
+        flags=_flags(site, path),
+        ladder=ladder(site, model),
         gates=gates,
     )

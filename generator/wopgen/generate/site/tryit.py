@@ -64,8 +64,9 @@ def nav(site: SiteContext) -> list[object]:
 
 def pages(site: SiteContext, published: Pages) -> Pages:
     """The page of each OpenAPI document (and the assets, once) when the document is published and
-    the bundle is installed; without them, the page says why. A site with no OpenAPI document still
-    has the first page (the nav lists it), saying so."""
+    the bundle is installed; without them, the page says why. A site whose API folder has no OpenAPI
+    document (event channels alone) still has the first page (the nav lists it), saying so; a site
+    without an API folder has none (see `Parts`)."""
     bundle = _bundle()
     places = [place for place in site_api.placed(site) if place.try_page] or [
         site_api.Placed("openapi", site_api.HTTP, "", try_page=PAGE, try_spec=SPEC)
@@ -80,9 +81,7 @@ def pages(site: SiteContext, published: Pages) -> Pages:
             out[place.try_page] = site.render(
                 "api-try.md.j2",
                 available=False,
-                # an API of event channels alone has no HTTP operation to try: said as for no API at all
-                described=bool(site.corpus.api) and bool(place.published),
-                channels_only=bool(site.corpus.api) and not place.published,
+                described=bool(place.published),  # else an API of event channels alone: no HTTP operation to try
                 reason=reason,
                 heading=place.label,
                 http=http,
