@@ -316,6 +316,14 @@ class _Shape:
             return ""
         return got if isinstance(got, str) else ""
 
+    def schema(self, value: Any, key: str, what: str) -> dict[str, Any] | None:
+        """`value[key]` as an inline JSON Schema (plain data), or None with a problem when it is not a mapping."""
+        got = value.get(key)
+        if not isinstance(got, dict):
+            self.problem(_line(value, key), f"{what}: {key} must be an inline JSON Schema mapping")
+            return None
+        return dict(_plain(got))
+
     def items(self, value: Any, key: str, what: str) -> list[tuple[Any, int]]:
         got = value.get(key)
         if key not in value:
@@ -488,16 +496,13 @@ def _read_parameter(shape: _Shape, item: Any, line: int, what: str) -> Parameter
     if not isinstance(required, bool):
         shape.problem(_line(item, "required"), f"{what}: parameter {name}: required must be true or false")
         required = False
-    schema = item.get("schema")
-    if not isinstance(schema, dict):
-        shape.problem(_line(item, "schema"), f"{what}: parameter {name}: schema must be an inline JSON Schema mapping")
-        schema = {}
+    schema = shape.schema(item, "schema", f"{what}: parameter {name}")
     return Parameter(
         name=name,
         place=shape.choice(item, "in", f"{what}: parameter {name}", PARAMETER_PLACES),
         required=required,
         description=shape.text(item, "description", f"{what}: parameter {name}"),
-        schema=_plain(schema),
+        schema={} if schema is None else schema,
         where=_where(shape.path, item),
     )
 
@@ -562,11 +567,9 @@ def _read_headers(shape: _Shape, item: Any, what: str) -> tuple[Header, ...]:
             continue
         if not shape.mapping(value, line, f"{what}: header {name}", ("description", "schema"), ()):
             continue
-        schema = value.get("schema")
-        if not isinstance(schema, dict):
-            shape.problem(_line(value, "schema"), f"{what}: header {name}: schema must be an inline JSON Schema")
-            continue
-        found.append(Header(name, shape.text(value, "description", f"{what}: header {name}"), _plain(schema)))
+        schema = shape.schema(value, "schema", f"{what}: header {name}")
+        if schema is not None:
+            found.append(Header(name, shape.text(value, "description", f"{what}: header {name}"), schema))
     return tuple(found)
 
 
