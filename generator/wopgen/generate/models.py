@@ -145,7 +145,7 @@ def _event_variants(
     assert envelope_doc is not None
 
     def rebased(site: RefSite) -> str:  # `#/...` written in the envelope, read from the derived schema
-        return envelope_file + site.ref if site.ref.startswith("#") else site.ref
+        return envelope_file + site.ref if site.ref.startswith("#") else _fed_ref(corpus, site)
 
     shared = {
         name: corpus.graph.rewritten(Located(envelope_doc.path, "/properties/" + escape_token(name)), rebased)
@@ -663,9 +663,8 @@ def _input_and_split(
                 f"{fed_from[name]} and {path} share the file name {name}: the models package has one module per "
                 "schema file name, so rename one of them"
             )
-        data = without_defaults(
-            _refs_by_file_name(corpus, path), refused.get(path, [])
-        )  # the library would validate them
+        # the defaults the schema refuses are left out: the library would validate them
+        data = without_defaults(_refs_by_file_name(corpus, path), refused.get(path, []))
         files[name], fed_from[name] = marked(data, not_null.get(path, [])), path
     if not files:
         raise ModelsError("the corpus has no schemas to generate models from")
@@ -688,29 +687,24 @@ def _input_and_split(
 
 
 def _refs_by_file_name(corpus: Corpus, path: str) -> Any:
-    """The schema at `path` with each `$ref` that reaches another schema of the corpus through a URI other
-    than the id base followed by that schema's file name (an `$id` it declares off the convention, which
-    `schema-id` reports) written as that file name and the pointer to its target: the library is fed the
-    schemas by file name and takes any other URI for one to fetch, so it refused them all."""
-    sites = {site.source for site in corpus.graph.file_sites(path) if _off_file_name(corpus, site)}
-    if not sites:
+    """The schema at `path` with each `$ref` written as the library can follow it (see `_fed_ref`)."""
+    if not any(_fed_ref(corpus, site) != site.ref for site in corpus.graph.file_sites(path)):
         return corpus.schemas[path].data
-
-    def by_file_name(site: RefSite) -> str:
-        if site.source not in sites or site.target is None:
-            return site.ref
-        name = Path(site.target.path).name
-        return name + pointer_fragment(site.target.pointer) if site.target.pointer else name
-
-    return corpus.graph.rewritten(Located(path, ""), by_file_name)
+    return corpus.graph.rewritten(Located(path, ""), lambda site: _fed_ref(corpus, site))
 
 
-def _off_file_name(corpus: Corpus, site: RefSite) -> bool:
-    """Whether `site` reaches another schema file through a URI other than its base + file name."""
+def _fed_ref(corpus: Corpus, site: RefSite) -> str:
+    """The `$ref` of `site` as the library, fed the schemas by file name, follows it: as written, unless it
+    reaches another schema of the corpus through a URI other than the id base followed by that schema's
+    file name (an `$id` it declares off the convention, which `schema-id` reports), which the library would
+    take for one to fetch and refuse every schema; then that file name and the pointer to its target."""
     target = site.target
     if site.status is not Status.RESOLVED or target is None or target.path == site.path:
-        return False
-    return split_fragment(site.uri)[0] != corpus.expected_id(target.path)
+        return site.ref
+    if split_fragment(site.uri)[0] == corpus.expected_id(target.path):
+        return site.ref
+    name = Path(target.path).name
+    return name + pointer_fragment(target.pointer) if target.pointer else name
 
 
 def generate_models(
