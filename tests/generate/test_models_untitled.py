@@ -155,3 +155,39 @@ def test_roots_that_share_a_class_name_are_each_exported_under_their_file_name(t
     assert takes(models.FirstConfig, {"first-config": 1}) and not takes(models.FirstConfig, {"second-config": 1})
     assert takes(models.SecondConfig, {"second-config": 1}) and not takes(models.SecondConfig, {"first-config": 1})
     assert "RunStartedEvent" in models.__all__  # the repository-shaped rest is exported as before
+
+
+QUANTITY = {"type": "object", "properties": {"amount": {"type": "string"}}}
+
+
+@pytest.mark.parametrize(
+    "definitions",
+    [
+        {"io.k8s.Quantity": QUANTITY},
+        # a definition of the dotted one's module refers back to the root's: the library merges the two
+        # modules into `_internal.py`, which the package's `__init__` imports from
+        {
+            "io.k8s.Quantity": {**QUANTITY, "properties": {**QUANTITY["properties"], "unit": {"$ref": "#/$defs/Unit"}}},
+            "Unit": {"type": "object", "properties": {"name": {"type": "string"}}},
+        },
+    ],
+    ids=["package", "internal-module"],
+)
+def test_the_root_of_a_schema_written_as_a_package_is_exported(tmp_path: Path, definitions: dict[str, Any]) -> None:
+    """Definitions with dots in their names (`io.k8s.Quantity`, as Kubernetes names them) make the library
+    write the schema as a package, its root class in the package's `__init__` or in its `_internal`
+    module: the root is exported, with no warning that the library wrote nothing."""
+    files = good_files()
+    body = {
+        "type": "object",
+        "properties": {"size": {"$ref": "#/$defs/io.k8s.Quantity"}},
+        "additionalProperties": False,
+        "$defs": definitions,
+    }
+    files["schemas/claim.schema.json"] = schema("claim", body)
+    warnings: list[Diagnostic] = []
+    models = imported_package(files, tmp_path, "dotted_" + tmp_path.name.replace("-", "_"), warnings=warnings)
+    assert hits(warnings, "models-untyped") == []
+    assert "Claim" in models.__all__
+    assert takes(models.Claim, {"size": {"amount": "1Gi"}})
+    assert not takes(models.Claim, {"size": {"amount": 1}}) and not takes(models.Claim, {"other": 1})

@@ -532,6 +532,18 @@ def _repair_for_mypy(text: str) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def _module_text(modules: dict[str, str], stem: str) -> str | None:
+    """The text of the module the library wrote for one schema (`stem`: `<package>/<module>`).
+
+    Definitions with dots in their names (`io.k8s.Quantity`) make it write a package instead, the
+    root in the package's `__init__`, or, where its modules would import each other, in `_internal.py`,
+    every class of which the `__init__` imports: the text searched for the root is then both."""
+    if f"{stem}.py" in modules:
+        return modules[f"{stem}.py"]
+    init = modules.get(f"{stem}/__init__.py")
+    return None if init is None else init + modules.get(f"{stem}/_internal.py", "")
+
+
 def _root_classes(
     corpus: Corpus, modules: dict[str, str], package: str, warnings: list[Diagnostic] | None = None
 ) -> list[RootClass]:
@@ -544,7 +556,7 @@ def _root_classes(
         # The library is fed every schema by its file name alone (`envelopes/error` as `error.schema.json`),
         # one module per file name.
         module = module_name(name.rsplit("/", 1)[-1])
-        text = modules.get(f"{package}/{module}.py")
+        text = _module_text(modules, f"{package}/{module}")
         title = doc.data.get("title")
         if text is None:
             if warnings is not None:
