@@ -333,13 +333,49 @@ def test_a_format_a_draft_defines_is_still_a_change(tmp_path: Path, before: str 
 CLOSED = {"type": "object", "properties": {"name": TEXT}, "additionalProperties": False}
 
 
-@pytest.mark.parametrize("direction", [C, H])
-def test_an_empty_pattern_schema_beside_a_closure_is_a_change(tmp_path: Path, direction: str) -> None:
-    # {"x-a": 1} is refused without the pattern and taken with it: an empty schema there says something
+@pytest.mark.parametrize(
+    ("direction", "gained", "lost"),
+    [
+        (C, ("compat-additional-properties-opened", INFO), ("compat-additional-properties-closed", E)),
+        (H, ("compat-additional-properties-opened", E), ("compat-additional-properties-closed", E)),
+    ],
+)
+def test_an_empty_pattern_schema_beside_a_closure_opens_it_for_the_members_it_matches(
+    tmp_path: Path, direction: str, gained: tuple[str, str], lost: tuple[str, str]
+) -> None:
+    # {"x-a": 1} is refused without the pattern and taken with it: the closure opened for `x-` members
     extensible = {**CLOSED, "patternProperties": {"^x-": {}}}
-    changed = {("compat-keyword-changed", W)}
-    assert compared(tmp_path / "gained", CLOSED, extensible, direction) == changed
-    assert compared(tmp_path / "lost", extensible, CLOSED, direction) == changed
+    assert compared(tmp_path / "gained", CLOSED, extensible, direction) == {gained}
+    assert compared(tmp_path / "lost", extensible, CLOSED, direction) == {lost}
+
+
+def test_an_exemption_from_a_closure_that_may_meet_a_listed_member_is_left_to_the_reader(tmp_path: Path) -> None:
+    # `name` is listed and `^na` matches it: what the pattern changes for it is not the closure's
+    extensible = {**CLOSED, "patternProperties": {"^na": {}}}
+    assert compared(tmp_path, CLOSED, extensible, C) == {("compat-keyword-changed", W)}
+
+
+def test_a_false_pattern_removed_beside_an_additional_properties_schema_accepts_what_that_does(
+    tmp_path: Path,
+) -> None:
+    # {"x-a": "s"} was refused and is now taken, as additionalProperties takes it
+    open_to_text = {"type": "object", "additionalProperties": TEXT}
+    guarded = {**open_to_text, "patternProperties": {"^x-": False}}
+    assert compared(tmp_path / "removed", guarded, open_to_text, C) == {("compat-type-widened", INFO)}
+    assert compared(tmp_path / "added", open_to_text, guarded, C) == {("compat-type-narrowed", E)}
+
+
+def test_a_pattern_held_to_a_shape_beside_another_closure_is_left_to_the_reader(tmp_path: Path) -> None:
+    # the two may say the same in other words (a oneOf of two shapes against an if/then/else of them)
+    either = {"oneOf": [{"type": "string"}, {"type": "integer"}]}
+    chosen = {"if": {"type": "string"}, "then": {"type": "string"}, "else": {"type": "integer"}}
+    base = {"type": "object", "patternProperties": {"^[a-z]+$": either}}
+    head = {"type": "object", "additionalProperties": chosen}
+    assert ("compat-keyword-changed", W) in compared(tmp_path, base, head, C)
+    assert not {rule for rule, _ in compared(tmp_path, base, head, C)} & {
+        "compat-branch-removed",
+        "compat-branch-added",
+    }
 
 
 def test_an_empty_pattern_schema_on_an_open_object_is_no_change(tmp_path: Path) -> None:

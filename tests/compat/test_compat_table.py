@@ -400,12 +400,19 @@ ROWS = [
         obj({"version": {**INT, "minimum": 1, "maximum": 5}}),
         {("compat-version-ceiling-lowered", E)},
     ),
-    Row(
-        "pattern-properties-shared-pattern-narrowed",  # compared pattern by pattern; the rest unclassified
+    Row(  # compared pattern by pattern; on an open object a pattern gone frees its members, one new holds them
+        "pattern-properties-shared-pattern-narrowed",
         C,
         {"type": "object", "patternProperties": {"^a": NUM, "^b": NAME}},
         {"type": "object", "patternProperties": {"^a": INT, "^c": NAME}},
-        {("compat-type-narrowed", E), ("compat-keyword-changed", W)},
+        {("compat-type-narrowed", E), ("compat-type-widened", INFO)},
+    ),
+    Row(  # beside a closure and another pattern, a pattern gone or new is left to the reader
+        "pattern-properties-pattern-apart-beside-a-closure",
+        C,
+        {"type": "object", "patternProperties": {"^a": NUM, "^b": NAME}, "additionalProperties": False},
+        {"type": "object", "patternProperties": {"^a": NUM, "^c": NAME}, "additionalProperties": False},
+        {("compat-keyword-changed", W)},
     ),
     Row(
         "pattern-properties-empty-pattern-added-to-an-open-object",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
@@ -58,7 +59,7 @@ from wopgen.compat.plan import (
     top_def,
 )
 from wopgen.compat.validity import invalid_schemas
-from wopgen.corpus import Corpus
+from wopgen.corpus import Corpus, regexes
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
 from wopgen.corpus.keywords import IN_PLACE_APPLICATORS, SCHEMA_SINGLES
@@ -612,34 +613,88 @@ class _Differ:
             yield self.make(R.KEYWORD_CHANGED, ctx, side(b, "items"), side(h, "items"), "items changed")
         for keyword in ("prefixItems", "patternProperties"):
             bv, hv = b.node.get(keyword), h.node.get(keyword)
-            if isinstance(bv, dict) and isinstance(hv, dict):
-                for name in sorted(bv.keys() & hv.keys()):
+            if isinstance(bv, dict | None) and isinstance(hv, dict | None) and (bv or hv):
+                # (a map on one side only is compared as an empty one on the other)
+                for name in sorted((bv or {}).keys() & (hv or {}).keys()):
                     yield from self.compare(b.child(keyword, name), h.child(keyword, name), ctx, stack)
-                yield from self._names_apart(b, h, ctx, keyword)
+                yield from self._names_apart(b, h, ctx, keyword, stack)
             elif isinstance(bv, list) and isinstance(hv, list) and len(bv) == len(hv):
                 for index in range(len(bv)):
                     yield from self.compare(b.child(keyword, index), h.child(keyword, index), ctx, stack)
             elif self._keyword_differs(b, h, keyword):
                 yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), f"{keyword} changed")
 
-    def _names_apart(self, b: Loc, h: Loc, ctx: Context, keyword: str) -> Iterator[Change]:
-        """The names of a map of subschemas (the patterns of patternProperties) one side has and the
-        other not, those both have being compared one by one: unclassified, unless they say nothing (an
-        empty schema where no closure reads it)."""
-        bv, hv = b.node[keyword], h.node[keyword]
+    def _names_apart(self, b: Loc, h: Loc, ctx: Context, keyword: str, stack: frozenset[Any]) -> Iterator[Change]:
+        """The patterns of patternProperties one side has and the other not, those both have being
+        compared one by one. One that says nothing (an empty schema where no closure reads it) is no
+        change; one `_pattern_apart` can read is classified as it finds; the rest are one unclassified
+        change."""
+        bv, hv = b.node.get(keyword) or {}, h.node.get(keyword) or {}
         gone, new = sorted(bv.keys() - hv.keys()), sorted(hv.keys() - bv.keys())
-        if not gone and not new:
-            return
-        views = []
-        for loc, own in ((b, gone), (h, new)):
-            rest = {k: v for k, v in loc.node.items() if k != keyword}
-            if own:
-                rest[keyword] = {name: loc.node[keyword][name] for name in own}
-            views.append(Loc(loc.doc, loc.pointer, rest, loc.borrowed))
-        if self._keyword_differs(views[0], views[1], keyword):
-            moved = [f"{_show(name)} removed" for name in gone] + [f"{_show(name)} added" for name in new]
+        moved = []
+        for name, present, absent in [*((n, b, h) for n in gone), *((n, h, b) for n in new)]:
+            # the pattern alone on its side, beside the rest of the other side
+            alone = {k: v for k, v in present.node.items() if k != keyword}
+            alone[keyword] = {name: present.node[keyword][name]}
+            rest = {k: v for k, v in absent.node.items() if k != keyword}
+            views = [Loc(present.doc, present.pointer, alone, present.borrowed), Loc(absent.doc, absent.pointer, rest)]
+            if not self._keyword_differs(*(views if present is b else views[::-1]), keyword):
+                continue
+            found = self._pattern_apart(b, h, present is b, name, ctx, stack)
+            if found is None:
+                moved.append(f"{_show(name)} {'removed' if present is b else 'added'}")
+            else:
+                yield from found
+        if moved:
             message = f"{keyword} changed: {', '.join(moved)}"
             yield self.make(R.KEYWORD_CHANGED, ctx, side(b, keyword), side(h, keyword), message)
+
+    def _pattern_apart(
+        self, b: Loc, h: Loc, removed: bool, name: str, ctx: Context, stack: frozenset[Any]
+    ) -> list[Change] | None:
+        """A pattern of patternProperties on one side only (the base's when `removed`), classified by what
+        the other side holds the members it matches to instead; None where that cannot be told.
+
+        - The other side closes no member (additionalProperties and unevaluatedProperties open): it holds
+          them to what it held them to before, the patterns both sides have, so the pattern's schema
+          alone comes or goes, compared as itself against `{}`.
+        - The pattern is the only one of its side, the other side has none and closes with
+          additionalProperties alone, and neither side lists a member the pattern matches: the other side
+          holds those members to its additionalProperties instead. A pattern that takes any member exempts
+          them from that closure (gained, the closure opened for them; lost, closed); a `false` one refuses
+          them, compared as `false` against the closure's schema.
+        Anything else is left to the reader: patterns that may match the same names, or a pattern's schema
+        set against the other side's additionalProperties, which may say the same in other words
+        (`oneOf` of two shapes, `if`/`then`/`else` of the same two)."""
+        present, absent = (b, h) if removed else (h, b)
+        closures = {
+            k: self._closure(self.head if removed else self.base, absent, k)
+            for k in ("additionalProperties", "unevaluatedProperties")
+        }
+        held = present.child("patternProperties", name)
+        if all(c == _OPEN for c in closures.values()):
+            instead = _empty_at(absent, "patternProperties", name)
+        elif (
+            closures["unevaluatedProperties"] != _OPEN
+            or absent.node.get("patternProperties")
+            or len(present.node["patternProperties"]) != 1
+            or _lists_a_match(name, b, h)
+        ):
+            return None
+        elif cover.accepts_anything(cover.Side(self.base if removed else self.head, held)):
+            closure = _closure_text(absent.node.get("additionalProperties"))
+            message = f"members matching {_show(name)} are {'no longer' if removed else 'now'} exempt from "
+            message += f"additionalProperties {closure}"
+            sides = (side(b, "patternProperties", name), side(h, "additionalProperties"))
+            if not removed:
+                sides = (side(b, "additionalProperties"), side(h, "patternProperties", name))
+            return [self.make(R.CLOSED if removed else R.OPENED, ctx, *sides, message)]
+        elif held.node is False:
+            instead = absent.child("additionalProperties")
+        else:
+            return None
+        found = self.compare(held, instead, ctx, stack) if removed else self.compare(instead, held, ctx, stack)
+        return [replace(c, message=f"members matching {_show(name)}: {c.message}") for c in found]
 
     def _branches(
         self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any], laid: Branches | None = None
@@ -980,6 +1035,25 @@ def _within_type(loc: Loc, other: Any) -> Loc:
 
 
 _OTHER_CLOSER = {"additionalProperties": "unevaluatedProperties", "unevaluatedProperties": "additionalProperties"}
+
+
+def _lists_a_match(pattern: str, *locs: Loc) -> bool:
+    """Whether `properties` of any of `locs` names a member `pattern` matches (True when that cannot be
+    told: a pattern no engine here reads, or one past its time budget)."""
+    for loc in locs:
+        listed = loc.node.get("properties")
+        for member in listed if isinstance(listed, dict) else ():
+            try:
+                if regexes.search(pattern, member):
+                    return True
+            except (re.error, regexes.PatternTimeout):  # a match cannot be ruled out
+                return True
+    return False
+
+
+def _empty_at(loc: Loc, *tokens: str) -> Loc:
+    """An empty schema (it takes every value) in the place `tokens` name below `loc`."""
+    return Loc(loc.doc, loc.pointer + "".join("/" + escape_token(t) for t in tokens), {})
 
 
 def _or_empty(loc: Loc, keyword: str) -> Loc:
