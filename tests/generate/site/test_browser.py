@@ -6,6 +6,10 @@ schema index reaching every schema page, the event catalogue, the API reference 
 offline Swagger UI page, a cross-page anchor, and the built-in search. Screenshots at a desktop and a phone
 width go to build/screenshots/. When Chromium or its driver is missing the test skips, except on CI (CI
 set), where it fails and says how to install them.
+
+What wopgen adds to the theme (its stylesheet, the RFC card, the Swagger UI page) is also judged by
+axe-core (pinned in tools/package-lock.json; `scripts/setup-tests` installs it), in the light and the
+dark scheme; without it those tests skip, or fail on CI.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from wopgen.corpus import load
 from wopgen.generate.site.build import build
 
 REPO = Path(__file__).resolve().parents[3]
+AXE = REPO / "tools" / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = REPO / "build" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -278,3 +283,58 @@ def test_api_page_has_examples_and_swagger_ui_works_offline(browser: Any, site_u
     scripts = [s.get_attribute("src") or "" for s in browser.find_elements(By.CSS_SELECTOR, "script[src]")]
     assert all(s.startswith(site_url) for s in scripts), scripts  # nothing from another host
     _shoot(browser, "api-try")
+
+
+@pytest.fixture(scope="module")
+def axe() -> str:
+    if not AXE.exists():
+        message = f"axe-core is not installed ({AXE.relative_to(REPO)}); run scripts/setup-tests"
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    return AXE.read_text(encoding="utf-8")
+
+
+_AXE_RUN = """
+const [context, rules, done] = arguments;
+const options = {resultTypes: ["violations"]};
+if (rules) options.runOnly = {type: "rule", values: rules};
+else options.runOnly = {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]};
+window.axe.run(context, options).then(
+  (result) => done(result.violations.flatMap((v) => v.nodes.map((n) => [v.id, n.target.join(" "), n.failureSummary]))),
+  (error) => done([["axe failed", String(error), ""]]),
+);
+"""
+
+
+def _axe(driver: Any, source: str, context: object, rules: list[str] | None = None) -> list[list[str]]:
+    """axe-core's violations on the page as it is now, as [rule, element, why]: `rules` alone, or all
+    of WCAG 2.1 A and AA."""
+    if not driver.execute_script("return !!window.axe"):
+        driver.execute_script(source)
+    driver.set_script_timeout(120)
+    return list(driver.execute_async_script(_AXE_RUN, context, rules))
+
+
+def _scheme(driver: Any, scheme: str) -> None:
+    """The page in the theme's light (`default`) or dark (`slate`) scheme, as its palette toggle sets
+    it, without remembering the choice for the pages after."""
+    driver.execute_script("document.body.setAttribute('data-md-color-scheme', arguments[0])", scheme)
+
+
+def test_try_it_page_is_as_readable_in_the_dark_scheme(browser: Any, site_url: str, axe: str) -> None:
+    """Swagger UI has light colours only: the dark scheme must not put its dark text on a dark page.
+    What axe finds of Swagger UI's own design in the light scheme is Swagger UI's; the dark scheme
+    adds nothing to it."""
+    browser.get(site_url + "api/try/")
+    _wait(browser, "#swagger-ui .opblock", timeout=20)
+    light = _axe(browser, axe, "#swagger-ui", ["color-contrast"])
+    _scheme(browser, "slate")
+    try:
+        dark = _axe(browser, axe, "#swagger-ui", ["color-contrast"])
+        _shoot(browser, "api-try-dark")
+    finally:
+        _scheme(browser, "default")
+    assert {tuple(v[:2]) for v in dark} <= {tuple(v[:2]) for v in light}, [
+        v for v in dark if tuple(v[:2]) not in {tuple(w[:2]) for w in light}
+    ][:10]
