@@ -338,3 +338,35 @@ def test_try_it_page_is_as_readable_in_the_dark_scheme(browser: Any, site_url: s
     assert {tuple(v[:2]) for v in dark} <= {tuple(v[:2]) for v in light}, [
         v for v in dark if tuple(v[:2]) not in {tuple(w[:2]) for w in light}
     ][:10]
+
+
+_BADGES = """
+const article = document.querySelector("article");
+const statuses = new Set(["unknown"]);
+for (const sheet of document.styleSheets) {
+  if (!(sheet.href || "").endsWith("/wop.css")) continue;
+  for (const rule of sheet.cssRules) for (const m of (rule.selectorText || "").matchAll(/\\.wop-badge--([a-z]+)/g)) statuses.add(m[1]);
+}
+for (const status of statuses) {
+  const badge = document.createElement("span");
+  badge.className = "wop-badge wop-badge--" + status;
+  badge.textContent = status;
+  article.append(badge, " ");
+}
+return [...statuses];
+"""
+
+
+def test_every_status_badge_is_readable(browser: Any, site_url: str, axe: str) -> None:
+    """A badge of each status the stylesheet colours (and of one it does not), in both schemes."""
+    browser.get(site_url + "rfcs/")
+    _wait(browser, "article .wop-badge")
+    statuses = browser.execute_script(_BADGES)
+    assert {"draft", "accepted", "unknown"} <= set(statuses), statuses
+    found = _axe(browser, axe, ".wop-badge", ["color-contrast"])
+    _scheme(browser, "slate")
+    try:
+        found += _axe(browser, axe, ".wop-badge", ["color-contrast"])
+    finally:
+        _scheme(browser, "default")
+    assert not found, found
