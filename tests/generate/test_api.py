@@ -344,3 +344,24 @@ def test_strings_that_read_as_numbers_in_yaml_1_2_are_quoted() -> None:
         OPENAPI_FILE: [],
         ASYNCAPI_FILE: [],
     }
+
+
+def _raw_html(markdown: str) -> list[str]:
+    """What CommonMark reads as raw HTML in `markdown`: a viewer drops it or takes it for a tag."""
+    from markdown_it import MarkdownIt
+
+    found: list[str] = []
+    for token in MarkdownIt("commonmark").parse(markdown):
+        found += [token.content] if token.type == "html_block" else []
+        found += [child.content for child in token.children or () if child.type == "html_inline"]
+    return found
+
+
+def test_the_descriptions_wopgen_writes_hold_no_raw_html() -> None:
+    """The documents' descriptions are CommonMark: Swagger UI showed the OpenAPI description only up
+    to a `<Title>_<entry>` it read as an HTML tag, and dropped the rest of the text."""
+    documents = {name: yaml.safe_load(text) for name, text in generate_api(repo_corpus()).items()}
+    for name in (OPENAPI_FILE, ASYNCAPI_FILE):
+        description = documents[name]["info"]["description"]
+        assert "so no other file is needed" in description
+        assert _raw_html(description) == [], name

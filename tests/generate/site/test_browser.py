@@ -280,6 +280,7 @@ def test_api_page_has_examples_and_swagger_ui_works_offline(browser: Any, site_u
     _wait(browser, "#swagger-ui .opblock", timeout=20)
     operations = browser.find_elements(By.CSS_SELECTOR, "#swagger-ui .opblock")
     assert len(operations) >= 10
+    assert "so no other file is needed" in _text(browser, "#swagger-ui .info")  # the description, whole
     scripts = [s.get_attribute("src") or "" for s in browser.find_elements(By.CSS_SELECTOR, "script[src]")]
     assert all(s.startswith(site_url) for s in scripts), scripts  # nothing from another host
     _shoot(browser, "api-try")
