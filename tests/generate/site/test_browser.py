@@ -148,6 +148,11 @@ def test_rfc_page_shows_its_metadata_card(browser: Any, site_url: str) -> None:
     heading = _wait(browser, "article h1").text
     assert heading.startswith("RFC 0090: Verifier turn")
     assert _text(browser, ".wop-card .wop-badge") == "Accepted"
+    # each label heads its row, so a screen reader reads "Status: Accepted"; no row of blank headers
+    labels = [th.text for th in browser.find_elements(By.CSS_SELECTOR, ".wop-card table th")]
+    assert labels[:3] == ["Status", "Compatibility", "Updated"], labels
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".wop-card table th[scope=row]")) == len(labels)
+    assert not browser.find_elements(By.CSS_SELECTOR, ".wop-card thead")
     card_links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, ".wop-card a")]
     assert site_url + "schemas/run-event-payloads/" in card_links
     assert site_url + "spec/v1/multi-agent-execution/" in card_links

@@ -21,7 +21,7 @@ from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.corpus.settings import SettingsError
 from wopgen.generate.site import render
-from wopgen.generate.site.page_hook import BLOCKS, on_page_context, on_page_markdown, wrap_identifiers
+from wopgen.generate.site.page_hook import BLOCKS, card_row_headers, on_page_context, on_page_markdown, wrap_identifiers
 from wopgen.generate.site.tables import TABLES
 
 REPO = Path(__file__).resolve().parents[3]
@@ -91,6 +91,24 @@ def test_every_api_operation_shows_answer_examples_from_the_corpus(tmp_path: Pat
     first = sorted((REPO / "schemas/examples/run-create-request/valid").glob("*.json"))[0]
     example = json.loads(first.read_text(encoding="utf-8"))
     assert json.dumps(example, indent=2, ensure_ascii=False).splitlines()[1].strip() in create
+
+
+def test_the_rfc_card_labels_head_their_rows() -> None:
+    """The card's labels are row headers, its empty header row gone; other tables are left alone."""
+    card = (
+        '<div class="wop-card">\n<table>\n<thead>\n<tr>\n<th></th>\n<th></th>\n</tr>\n</thead>\n<tbody>\n'
+        '<tr>\n<td><strong>Status</strong></td>\n<td><span class="wop-badge">Accepted</span></td>\n</tr>\n'
+        "<tr>\n<td><strong>Withdrawal note</strong></td>\n<td>See <strong>this</strong>.</td>\n</tr>\n"
+        "</tbody>\n</table>\n"
+    )
+    other = "<table>\n<tbody>\n<tr>\n<td><strong>Field</strong></td>\n<td>x</td>\n</tr>\n</tbody>\n</table>"
+    out = card_row_headers(card + "</div>\n" + other)
+    assert "<thead>" not in out.split("</div>")[0]
+    assert '<tr>\n<th scope="row">Status</th>\n<td><span class="wop-badge">Accepted</span></td>' in out
+    assert '<tr>\n<th scope="row">Withdrawal note</th>\n<td>See <strong>this</strong>.</td>' in out
+    assert out.endswith(other)
+    css = _text(render(load(REPO), rules=catalogue()), "docs/assets/wop.css")
+    assert '.wop-card th[scope="row"]' in css and "thead { display: none; }" not in css
 
 
 def test_the_interactive_api_page_is_offline() -> None:

@@ -18,6 +18,9 @@
 - The text a page's front matter gives the theme to write into the page (`title`, `description`,
   `author`, `subtitle`) is escaped, so it shows as written: the theme writes it into the HTML as it
   is, where a `<` would open a tag and a `"` end the attribute it stands in.
+- The RFC card's table (a pipe table of label and value, under an empty header row) names each
+  label as the header of its row (`<th scope="row">`), without the empty header row: a screen
+  reader then reads "Status: Accepted", not a table with blank column headers.
 - A page left out of the navigation (a schema page, an RFC page: the nav lists only their index,
   so no page embeds a link to every schema) belongs to the section of the nearest index page in
   the nav above it, so its tab and section stay highlighted while it is read. It is not added to
@@ -62,6 +65,22 @@ PLAIN_META = ("title", "description", "author", "subtitle")
 AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.I)
 
 
+# The RFC card (rfc.md.j2): its table's empty header row, and a row's bold first cell (its label).
+_CARD_TABLE = re.compile(r'(<div class="wop-card">\s*<table>)(.*?)(</table>)', re.S)
+_EMPTY_HEAD = re.compile(r"\s*<thead>\s*<tr>\s*(?:<th></th>\s*)+</tr>\s*</thead>")
+_LABEL_CELL = re.compile(r"<tr>(\s*)<td><strong>(.*?)</strong></td>", re.S)
+
+
+def card_row_headers(html: str) -> str:
+    """The RFC card's labels as row headers, without the empty header row (see the module)."""
+
+    def rows(match: re.Match[str]) -> str:
+        body = _LABEL_CELL.sub(r'<tr>\1<th scope="row">\2</th>', _EMPTY_HEAD.sub("", match[2], count=1))
+        return match[1] + body + match[3]
+
+    return _CARD_TABLE.sub(rows, html)
+
+
 def wrap_identifiers(html: str) -> str:
     parts = _PRE.split(html)
     for index in range(0, len(parts), 2):  # the even parts lie outside <pre> blocks
@@ -78,6 +97,8 @@ def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
         found = iter(_placed.pop(page.file.src_uri))
         content = _SEARCHED_TABLE.sub(lambda m: next(found), content)
     content = wrap_identifiers(content)
+    if '<div class="wop-card">' in content:
+        content = card_row_headers(content)
     if "<!-- wopgen-block:" in content:
         blocks = _table(Path(config.config_file_path).with_name(BLOCKS))
         content = _BLOCK.sub(lambda m: _named(blocks, m, page) or m[0], content)
