@@ -172,6 +172,20 @@ def test_repository_edit_links_and_version_come_from_settings(make_corpus: Calla
     assert "repo_url" not in plain and "copyright" not in plain
 
 
+def test_the_repository_link_asks_no_other_host_for_facts(make_corpus: Callable[..., Path], tmp_path: Path) -> None:
+    """With a GitHub repository named, the theme's script fetched its stars and release from
+    api.github.com on every page (and failed offline); the link itself stays."""
+    from wopgen.generate.site.build import build
+
+    root = make_corpus(lambda files: _site_table(files, 'repo-url = "https://github.com/example/wop"\n'))
+    out = tmp_path / "site"
+    build(load(root), out, rules=catalogue())
+    for page in ("index.html", "404.html", "rfcs/index.html"):
+        text = (out / page).read_text(encoding="utf-8")
+        assert '<a href="https://github.com/example/wop" title="Go to repository" class="md-source">' in text, page
+        assert 'data-md-component="source"' not in text, page
+
+
 def test_the_home_page_opens_with_the_description_the_settings_give(make_corpus: Callable[..., Path]) -> None:
     """A corpus titled like this repository's (the default title) is not described in this repository's words."""
     home = _text(render(load(make_corpus()), rules=catalogue()), "docs/index.md")

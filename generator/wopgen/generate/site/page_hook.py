@@ -21,6 +21,10 @@
 - The RFC card's table (a pipe table of label and value, under an empty header row) names each
   label as the header of its row (`<th scope="row">`), without the empty header row: a screen
   reader then reads "Status: Accepted", not a table with blank column headers.
+- The repository link the theme shows when the site names a repository stays a plain link: the
+  theme's script would otherwise ask the forge's web API (api.github.com and the like) for the
+  repository's stars and latest release on every page a reader opens, a request to another host
+  that fails, with an error in the console, wherever the site is read offline (see `SOURCE`).
 - A page left out of the navigation (a schema page, an RFC page: the nav lists only their index,
   so no page embeds a link to every schema) belongs to the section of the nearest index page in
   the nav above it, so its tab and section stay highlighted while it is read. It is not added to
@@ -173,6 +177,21 @@ def _table(table: Path) -> dict[str, str]:
         known = (version, dict(json.loads(table.read_text(encoding="utf-8"))))
         _read[table] = known
     return known[1]
+
+
+# The theme's repository link, as its `partials/source.html` writes it: the attribute is what its
+# script looks for to fetch the repository's facts from the forge's API; without it the link, its
+# icon and the repository's name show as before.
+SOURCE = ' class="md-source" data-md-component="source"'
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    return output.replace(SOURCE, ' class="md-source"')
+
+
+def on_post_template(output_content: str, template_name: str, config: Any) -> str:
+    """The same for the pages the theme writes from a template alone (404.html)."""
+    return output_content.replace(SOURCE, ' class="md-source"')
 
 
 EDIT_BUTTON = "content.action.edit"  # the theme feature that shows a page's edit link
