@@ -376,3 +376,14 @@ def test_every_status_badge_is_readable(browser: Any, site_url: str, axe: str) -
     finally:
         _scheme(browser, "default")
     assert not found, found
+
+
+def test_task_list_checkboxes_have_names(browser: Any, site_url: str, axe: str) -> None:
+    """An RFC's acceptance criteria are a task list: each checkbox is named by its item."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(site_url + "rfcs/0001-rfc-process/")
+    _wait(browser, "article .task-list")
+    boxes = browser.find_elements(By.CSS_SELECTOR, "article .task-list-item input[type=checkbox]")
+    assert boxes and all((b.accessible_name or "").strip() for b in boxes), [b.accessible_name for b in boxes]
+    assert _axe(browser, axe, "article .task-list") == []

@@ -21,7 +21,14 @@ from wopgen.catalogue import catalogue
 from wopgen.corpus import load
 from wopgen.corpus.settings import SettingsError
 from wopgen.generate.site import render
-from wopgen.generate.site.page_hook import BLOCKS, card_row_headers, on_page_context, on_page_markdown, wrap_identifiers
+from wopgen.generate.site.page_hook import (
+    BLOCKS,
+    card_row_headers,
+    name_tasks,
+    on_page_context,
+    on_page_markdown,
+    wrap_identifiers,
+)
 from wopgen.generate.site.tables import TABLES
 
 REPO = Path(__file__).resolve().parents[3]
@@ -109,6 +116,20 @@ def test_the_rfc_card_labels_head_their_rows() -> None:
     assert out.endswith(other)
     css = _text(render(load(REPO), rules=catalogue()), "docs/assets/wop.css")
     assert '.wop-card th[scope="row"]' in css and "thead { display: none; }" not in css
+
+
+def test_a_task_list_checkbox_is_named_by_its_item() -> None:
+    box = '<label class="task-list-control"><input type="checkbox" disabled{}/><span class="task-list-indicator"></span></label>'
+    page = (
+        f'<ul class="task-list">\n<li class="task-list-item">{box.format(" checked")} <code>a.<wbr>md</code> &amp; "b"</li>\n'
+        f'<li class="task-list-item">{box.format("")} Outer\n<ul>\n<li>inner</li>\n</ul>\n</li>\n'
+        f'<li class="task-list-item">{box.format("")}</li>\n</ul>'
+    )
+    out = name_tasks(page)
+    assert '<input type="checkbox" aria-label="a.md &amp; &quot;b&quot;" disabled checked/>' in out
+    assert '<input type="checkbox" aria-label="Outer" disabled/>' in out
+    assert out.count("aria-label") == 2  # an item with no text keeps its checkbox as it was
+    assert name_tasks(out) == out
 
 
 def test_the_interactive_api_page_is_offline() -> None:

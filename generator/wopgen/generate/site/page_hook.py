@@ -25,6 +25,9 @@
   theme's script would otherwise ask the forge's web API (api.github.com and the like) for the
   repository's stars and latest release on every page a reader opens, a request to another host
   that fails, with an error in the console, wherever the site is read offline (see `SOURCE`).
+- A task list item's checkbox (pymdownx.tasklist writes it in an empty `<label>`, the item's text
+  after it) is named by the item's text, so assistive technology says which item is done rather
+  than announcing a checkbox with no name.
 - A page left out of the navigation (a schema page, an RFC page: the nav lists only their index,
   so no page embeds a link to every schema) belongs to the section of the nearest index page in
   the nav above it, so its tab and section stay highlighted while it is read. It is not added to
@@ -85,6 +88,27 @@ def card_row_headers(html: str) -> str:
     return _CARD_TABLE.sub(rows, html)
 
 
+# A task list item as pymdownx.tasklist writes it: the checkbox in an empty label, then the item's
+# text up to the end of its line (a nested list, a closing tag or a new line ends it).
+_TASK = re.compile(
+    r'(<label class="task-list-control"><input type="checkbox"(?![^>]*aria-label))([^>]*>'
+    r'(?:<span class="task-list-indicator"></span>)?</label>)([^\n]*?)(?=</li>|</p>|<ul|<ol|\n|$)'
+)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def name_tasks(content: str) -> str:
+    """Each task list checkbox named by its item's text (see the module)."""
+
+    def named(match: re.Match[str]) -> str:
+        text = " ".join(html.unescape(_TAG.sub("", match[3])).split())
+        if not text:
+            return match[0]
+        return match[1] + ' aria-label="' + html.escape(text, quote=True) + '"' + match[2] + match[3]
+
+    return _TASK.sub(named, content)
+
+
 def wrap_identifiers(html: str) -> str:
     parts = _PRE.split(html)
     for index in range(0, len(parts), 2):  # the even parts lie outside <pre> blocks
@@ -101,6 +125,8 @@ def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
         found = iter(_placed.pop(page.file.src_uri))
         content = _SEARCHED_TABLE.sub(lambda m: next(found), content)
     content = wrap_identifiers(content)
+    if 'class="task-list-control"' in content:
+        content = name_tasks(content)
     if '<div class="wop-card">' in content:
         content = card_row_headers(content)
     if "<!-- wopgen-block:" in content:
