@@ -421,6 +421,20 @@ ROWS = [
         {"type": "object", "patternProperties": {"^a": INT, "^x-": {}}},
         {("compat-type-narrowed", E)},
     ),
+    Row(  # `\/` is `/`: the same pattern in the spelling of a JavaScript regex literal
+        "pattern-slash-escaped",
+        C,
+        obj({"s": {**NAME, "pattern": "^\\/a"}}),
+        obj({"s": {**NAME, "pattern": "^/a"}}),
+        set(),
+    ),
+    Row(  # an escaped backslash before the slash is no escaped slash
+        "pattern-backslash-then-slash",
+        C,
+        obj({"s": {**NAME, "pattern": "^\\\\/a"}}),
+        obj({"s": {**NAME, "pattern": "^/a"}}),
+        {("compat-pattern-changed", W)},
+    ),
     Row(
         "pattern-changed",
         C,
