@@ -637,8 +637,10 @@ class _Differ:
             alone = {k: v for k, v in present.node.items() if k != keyword}
             alone[keyword] = {name: present.node[keyword][name]}
             rest = {k: v for k, v in absent.node.items() if k != keyword}
-            views = [Loc(present.doc, present.pointer, alone, present.borrowed), Loc(absent.doc, absent.pointer, rest)]
-            if not self._keyword_differs(*(views if present is b else views[::-1]), keyword):
+            mine = Loc(present.doc, present.pointer, alone, present.borrowed)
+            theirs = Loc(absent.doc, absent.pointer, rest, absent.borrowed)
+            before, after = (mine, theirs) if present is b else (theirs, mine)
+            if not self._keyword_differs(before, after, keyword):
                 continue
             found = self._pattern_apart(b, h, present is b, name, ctx, stack)
             if found is None:
