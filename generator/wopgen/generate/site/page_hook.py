@@ -211,13 +211,17 @@ def _table(table: Path) -> dict[str, str]:
 SOURCE = ' class="md-source" data-md-component="source"'
 
 
+def _plain_source(html: str) -> str:
+    return html.replace(SOURCE, ' class="md-source"')
+
+
 def on_post_page(output: str, page: Any, config: Any) -> str:
-    return output.replace(SOURCE, ' class="md-source"')
+    return _plain_source(output)
 
 
 def on_post_template(output_content: str, template_name: str, config: Any) -> str:
     """The same for the pages the theme writes from a template alone (404.html)."""
-    return output_content.replace(SOURCE, ' class="md-source"')
+    return _plain_source(output_content)
 
 
 EDIT_BUTTON = "content.action.edit"  # the theme feature that shows a page's edit link
