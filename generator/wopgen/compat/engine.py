@@ -1076,7 +1076,7 @@ def _or_empty(loc: Loc, keyword: str) -> Loc:
     value it would read)."""
     if loc.node.get(keyword) is not None:
         return loc.child(keyword)
-    return Loc(loc.doc, f"{loc.pointer}/{keyword}", {})
+    return _empty_at(loc, keyword)
 
 
 def _evaluates_members(node: dict[str, Any]) -> bool:
