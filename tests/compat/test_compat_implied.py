@@ -428,3 +428,12 @@ def test_unevaluated_properties_beside_additional_properties_reads_no_member(tmp
     )
     moved = {**opened, "additionalProperties": {}, "unevaluatedProperties": False}  # open, not a closure moved
     assert compared(tmp_path / "open", CLOSED, moved, H) == {("compat-additional-properties-opened", E)}
+
+
+def test_a_pattern_gone_whose_member_the_other_side_lists_is_left_to_the_reader(tmp_path: Path) -> None:
+    # `^\$ref$` matches only `$ref`, which the head holds to a string by name: nothing was loosened
+    base = {"type": "object", "patternProperties": {"^\\$ref$": TEXT}}
+    head = {"type": "object", "properties": {"$ref": TEXT}}
+    found = compared_roots(tmp_path, base, head, C)
+    assert ("compat-keyword-changed", W) in found
+    assert ("compat-type-widened", INFO) not in found

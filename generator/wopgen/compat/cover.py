@@ -158,7 +158,7 @@ def _admitted(schema: Side, depth: int, stack: frozenset[tuple[str, str]]) -> fr
     found = types(node) or ALL_TYPES
     constants = values(node)
     if constants is not None:
-        found = _meet(found, frozenset(json_type(v) for v in constants))
+        found = meet(found, frozenset(json_type(v) for v in constants))
     for keyword in ("allOf", "anyOf", "oneOf"):
         members = node.get(keyword)
         if not isinstance(members, list):
@@ -166,15 +166,15 @@ def _admitted(schema: Side, depth: int, stack: frozenset[tuple[str, str]]) -> fr
         branches = [schema.child(keyword, n) for n in range(len(members))]
         if keyword == "allOf":
             for member in branches:
-                found = _meet(found, _admitted(member, depth - 1, stack))
+                found = meet(found, _admitted(member, depth - 1, stack))
             continue
         joined = frozenset().union(*(_admitted(branch, depth - 1, stack) for branch in branches))
         if keyword == "oneOf":  # a value of a type two branches take whole matches both: refused
             joined = frozenset(t for t in joined if sum(_takes_every(branch, t) for branch in branches) < 2)
-        found = _meet(found, joined)
+        found = meet(found, joined)
     if "if" in node and ("then" in node or "else" in node):  # a value passes `if` and `then`, or `else`
-        passed = _meet(_admitted(schema.child("if"), depth - 1, stack), _admitted_at(schema, "then", depth, stack))
-        found = _meet(found, passed | _admitted_at(schema, "else", depth, stack))
+        passed = meet(_admitted(schema.child("if"), depth - 1, stack), _admitted_at(schema, "then", depth, stack))
+        found = meet(found, passed | _admitted_at(schema, "else", depth, stack))
     return found
 
 
@@ -182,7 +182,7 @@ def _admitted_at(schema: Side, keyword: str, depth: int, stack: frozenset[tuple[
     return _admitted(schema.child(keyword), depth - 1, stack) if keyword in schema.node else ALL_TYPES
 
 
-def _meet(left: frozenset[str], right: frozenset[str]) -> frozenset[str]:
+def meet(left: frozenset[str], right: frozenset[str]) -> frozenset[str]:
     """The types both admit (an integer is a number)."""
     both = left & right
     if "integer" in left | right and {"integer", "number"} & left and {"integer", "number"} & right:

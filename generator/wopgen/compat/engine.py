@@ -20,9 +20,10 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from wopgen.compat import cover
+from wopgen.compat import conditional, cover
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
+from wopgen.compat.disjoint import disjoint
 from wopgen.compat.normalize import (
     Loc,
     Resolver,
@@ -30,7 +31,7 @@ from wopgen.compat.normalize import (
     fingerprint,
     idle_keywords,
     is_annotation,
-    layable,
+    laid_into,
     partners_of,
     readers_of,
     root,
@@ -268,7 +269,11 @@ class _Differ:
         ctx = replace(ctx, others=0, rivals=0)  # the branches beside this one say nothing of its members
         if isinstance(b.node, dict) and isinstance(h.node, dict):
             union = _lone_union(b.node, h.node)
-            if union:
+            viewed = self._conditional(union, b, h) if union else None
+            if viewed is not None:
+                b, h, arms = viewed
+                out.extend(self._keywords(b, h, ctx, stack | {pair}, arms, others, rivals))
+            elif union:
                 out.extend(self._one_sided(union, b, h, ctx, stack | {pair}))
             else:
                 b, h, laid = self._distributed(b, h)
@@ -311,7 +316,7 @@ class _Differ:
         for this, other in ((b, h), (h, b)):
             branches = [this.child(union, i) for i in range(len(this.node[union]))]
             extra = {k: v for k, v in this.node.items() if not is_annotation(k) and k != union and k not in other.node}
-            laid = [_laid_into(branch, this, extra) for branch in branches] if extra else []
+            laid = [laid_into(branch, this, extra) for branch in branches] if extra else []
             if extra and all(loc is not None for loc in laid):
                 kept = Loc(
                     this.doc, this.pointer, {k: v for k, v in this.node.items() if k not in extra}, this.borrowed
@@ -323,6 +328,20 @@ class _Differ:
         if nb is b and nh is h:
             return b, h, None
         return nb, nh, (union, bl, hl)
+
+    def _conditional(self, union: str, b: Loc, h: Loc) -> tuple[Loc, Loc, Branches] | None:
+        """One side has a `union` (oneOf or anyOf), the other an `if`/`then`/`else` and no union: that
+        side read as the union of its arms (`conditional.arms`, which take no value in common, so as a
+        oneOf as much as an anyOf), its conditional keywords set aside. None when it holds no
+        conditional, or one whose arms cannot be told exactly."""
+        united, plain = (h, b) if union in h.node else (b, h)
+        found = conditional.arms(self.base if plain is b else self.head, plain)
+        if found is None:
+            return None
+        kept = {k: v for k, v in plain.node.items() if k not in conditional.KEYWORDS}
+        rest = Loc(plain.doc, plain.pointer, kept, plain.borrowed)
+        branches = [united.child(union, i) for i in range(len(united.node[union]))]
+        return (rest, h, (union, found, branches)) if plain is b else (b, rest, (union, branches, found))
 
     def _one_sided(self, union: str, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
         """One side has a `union` (oneOf or anyOf), the other none. A schema is the union of itself
@@ -655,32 +674,35 @@ class _Differ:
         self, b: Loc, h: Loc, removed: bool, name: str, ctx: Context, stack: frozenset[Any]
     ) -> list[Change] | None:
         """A pattern of patternProperties on one side only (the base's when `removed`), classified by what
-        the other side holds the members it matches to instead; None where that cannot be told.
+        the other side holds the members it matches to instead; None where that cannot be told. Neither
+        side may list a member the pattern matches (`properties` holds that one too, on either side).
 
         - The other side closes no member (additionalProperties and unevaluatedProperties open): it holds
           them to what it held them to before, the patterns both sides have, so the pattern's schema
           alone comes or goes, compared as itself against `{}`.
         - The pattern is the only one of its side, the other side has none and closes with
-          additionalProperties alone, and neither side lists a member the pattern matches: the other side
-          holds those members to its additionalProperties instead. A pattern that takes any member exempts
+          additionalProperties alone: the other side holds those members to its additionalProperties
+          instead. A pattern that takes any member exempts
           them from that closure (gained, the closure opened for them; lost, closed); a `false` one refuses
           them, compared as `false` against the closure's schema.
         Anything else is left to the reader: patterns that may match the same names, or a pattern's schema
-        set against the other side's additionalProperties, which may say the same in other words
-        (`oneOf` of two shapes, `if`/`then`/`else` of the same two)."""
+        set against the other side's additionalProperties, which may say the same in words the walk
+        does not read as the same (the OpenAPI 3.0 to 3.1 rewrite, met there, reads as many false
+        breaks)."""
         present, absent = (b, h) if removed else (h, b)
         closures = {
             k: self._closure(self.head if removed else self.base, absent, k)
             for k in ("additionalProperties", "unevaluatedProperties")
         }
         held = present.child("patternProperties", name)
+        if _lists_a_match(name, b, h):
+            return None  # a listed member it matches is held by `properties` too, on either side
         if all(c == _OPEN for c in closures.values()):
             instead = _empty_at(absent, "patternProperties", name)
         elif (
             closures["unevaluatedProperties"] != _OPEN
             or absent.node.get("patternProperties")
             or len(present.node["patternProperties"]) != 1
-            or _lists_a_match(name, b, h)
         ):
             return None
         elif cover.accepts_anything(cover.Side(self.base if removed else self.head, held)):
@@ -823,6 +845,9 @@ class _Differ:
                 {j: cover.Side(self.head, hl[j]) for j in left_h},
             )
             take_unique(lambda i, j: cover.covers(hs[j], bs[i]) or cover.covers(bs[i], hs[j]))
+        if left_b and left_h:  # of all the branches, the only one of the other side sharing a value with it
+            shared = [[not disjoint(cover.Side(self.base, x), cover.Side(self.head, y)) for y in hl] for x in bl]
+            take_unique(lambda i, j: shared[i][j] and sum(shared[i]) == 1 and sum(row[j] for row in shared) == 1)
         if left_b and left_h:  # the only branch left of its JSON types on both sides: that branch, changed
             btypes = {i: branch_types(self.base, bl[i]) for i in left_b}
             htypes = {j: branch_types(self.head, hl[j]) for j in left_h}
@@ -978,15 +1003,6 @@ class _Differ:
 
 
 Branches = tuple[str, list[Loc], list[Loc]]  # a union keyword and the branches of each side
-
-
-def _laid_into(branch: Loc, holder: Loc, extra: dict[str, Any]) -> Loc | None:
-    """`branch` with the keywords `extra` of the object holding its union laid in (each still read
-    where it is written), or None when they would not mean the same there."""
-    if not isinstance(branch.node, dict) or "$ref" in branch.node or not layable(extra, branch.node):
-        return None
-    moved = tuple((k, holder.holder(k).doc, holder.holder(k).pointer) for k in extra)
-    return Loc(branch.doc, branch.pointer, {**branch.node, **extra}, branch.borrowed + moved)
 
 
 def _lone_union(b: dict[str, Any], h: dict[str, Any]) -> str:

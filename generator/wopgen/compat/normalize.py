@@ -222,6 +222,15 @@ def layable(inner: dict[str, Any], outer: dict[str, Any]) -> bool:
     )
 
 
+def laid_into(branch: Loc, holder: Loc, extra: dict[str, Any]) -> Loc | None:
+    """`branch` with the keywords `extra` of the object holding its union laid in (each still read
+    where it is written), or None when they would not mean the same there."""
+    if not isinstance(branch.node, dict) or "$ref" in branch.node or not layable(extra, branch.node):
+        return None
+    moved = tuple((k, holder.holder(k).doc, holder.holder(k).pointer) for k in extra)
+    return Loc(branch.doc, branch.pointer, {**branch.node, **extra}, branch.borrowed + moved)
+
+
 def _single_all_of(loc: Loc) -> Loc | None:
     """The one member of an `allOf` that has no validation keyword beside it, else None."""
     node = loc.node

@@ -1,0 +1,161 @@
+"""An `if`/`then`/`else` set against a `oneOf`/`anyOf`: read as the union of its two arms.
+
+OpenAPI 3.1 wrote every `oneOf: [Reference, X]` of 3.0 as `if` the object has `$ref`, `then` a
+Reference, `else` an X. Where `else` takes no value `if` takes, the conditional accepts what the
+union of (`then` with `if` laid in) and `else` accepts, so the two are compared branch by branch;
+where that cannot be shown, nothing is read into them. `disjoint` is the test behind it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support.compat_support import corpus_files, outcome, run_compat, thing
+from support.corpus_factory import write
+from wopgen.compat.cover import Side
+from wopgen.compat.disjoint import disjoint
+from wopgen.compat.normalize import Resolver, root
+from wopgen.corpus import load
+
+C, H = "client-sent", "host-emitted"
+E, W, INFO = "error", "warning", "info"
+TEXT = {"type": "string"}
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+
+REFERENCE = {"type": "object", "required": ["$ref"], "properties": {"$ref": TEXT}}
+CALLBACK = {"type": "object", "properties": {"url": TEXT}, "additionalProperties": False}
+IS_REFERENCE = {"type": "object", "required": ["$ref"]}
+
+
+def document(holder: dict[str, Any], **defs: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": {"cb": holder}, "$defs": {"Reference": REFERENCE, **defs}}
+
+
+def union(callback: dict[str, Any] = CALLBACK) -> dict[str, Any]:
+    either = {"oneOf": [{"$ref": "#/$defs/Reference"}, {"$ref": "#/$defs/Callback"}]}
+    return document({"$ref": "#/$defs/either"}, Callback=callback, either=either)
+
+
+UNION = union()
+
+
+def conditional(callback: dict[str, Any] = CALLBACK, test: dict[str, Any] = IS_REFERENCE) -> dict[str, Any]:
+    chosen = {"if": test, "then": {"$ref": "#/$defs/Reference"}, "else": {"$ref": "#/$defs/Callback"}}
+    return document({"$ref": "#/$defs/either"}, Callback=callback, either=chosen)
+
+
+def compared(tmp_path: Path, base: dict[str, Any], head: dict[str, Any], direction: str = C) -> set[tuple[str, str]]:
+    return outcome(run_compat(tmp_path, {"thing": thing(base, direction)}, {"thing": thing(head, direction)}))
+
+
+@pytest.mark.parametrize("direction", [C, H])
+def test_a_one_of_rewritten_as_if_then_else_is_no_change(tmp_path: Path, direction: str) -> None:
+    # read as one branch, the conditional made both branches "removed": two false errors
+    assert compared(tmp_path / "there", UNION, conditional(), direction) == set()
+    assert compared(tmp_path / "back", conditional(), UNION, direction) == set()
+
+
+def test_a_change_inside_an_arm_is_reported_where_it_sits(tmp_path: Path) -> None:
+    narrowed = {**CALLBACK, "properties": {"url": {"type": "string", "maxLength": 10}}}
+    changes = run_compat(tmp_path, {"thing": thing(UNION, C)}, {"thing": thing(conditional(narrowed), C)})
+    assert outcome(changes) == {("compat-bound-tightened", E)}
+    (change,) = changes
+    assert change.head is not None and change.head.pointer == "/$defs/Callback/properties/url/maxLength"
+
+
+def test_if_keywords_are_laid_into_then(tmp_path: Path) -> None:
+    # `then` alone takes an object without `$ref`; with `if` laid in, it is the Reference of before
+    head = conditional()
+    head["$defs"]["Reference"] = {"type": "object", "properties": {"$ref": TEXT}}
+    changes = run_compat(tmp_path, {"thing": thing(UNION, C)}, {"thing": thing(head, C)})
+    (change,) = changes  # the definition alone, compared as itself, lost `required`; the arm did not
+    assert (change.rule, change.base and change.base.pointer) == (
+        "compat-required-removed",
+        "/$defs/Reference/required",
+    )
+
+
+def test_an_else_that_may_take_what_if_takes_is_not_read_as_an_arm(tmp_path: Path) -> None:
+    # an open Callback takes `{"$ref": ...}` too: such a value now goes to `then`, which may refuse it
+    open_callback = {"type": "object", "properties": {"url": TEXT}}
+    assert compared(tmp_path, union(open_callback), conditional(open_callback)) != set()
+
+
+# --- disjoint ---------------------------------------------------------------------------------------
+
+
+def apart(tmp_path: Path, a: dict[str, Any], b: dict[str, Any], draft: str | None = None, **defs: Any) -> bool:
+    body: dict[str, Any] = {"$defs": {"a": a, "b": b, **defs}}
+    if draft:
+        body["$schema"] = draft
+    corpus = load(write(tmp_path, corpus_files({"thing": thing(body)})))
+    resolver = Resolver(corpus)
+    doc = root(corpus.schemas["schemas/thing.schema.json"])
+    found = disjoint(Side(resolver, doc.child("$defs", "a")), Side(resolver, doc.child("$defs", "b")))
+    assert found == disjoint(Side(resolver, doc.child("$defs", "b")), Side(resolver, doc.child("$defs", "a")))
+    return found
+
+
+EXTENSIONS = {"patternProperties": {"^x-": {}}}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (TEXT, {"type": "integer"}, True),
+        ({"type": "number"}, {"type": "integer"}, False),  # an integer is a number
+        ({"enum": ["a", "b"]}, {"const": "c"}, True),
+        ({"enum": ["a", "b"]}, {"const": "b"}, False),
+        (IS_REFERENCE, CALLBACK, True),  # the member `if` requires is one `additionalProperties` refuses
+        (IS_REFERENCE, {"type": "object", "properties": {"url": TEXT}}, False),  # open: it takes `$ref`
+        ({"required": ["$ref"]}, {"additionalProperties": False}, False),  # a non-object passes both
+        (IS_REFERENCE, {"type": "object", **EXTENSIONS, "additionalProperties": False}, True),
+        (IS_REFERENCE, {"type": "object", "patternProperties": {"ref": {}}, "additionalProperties": False}, False),
+        (IS_REFERENCE, {"type": "object", "properties": {"$ref": False}}, True),
+        (IS_REFERENCE, {"type": "object", "$ref": "#/$defs/ext", "unevaluatedProperties": False}, True),
+        (
+            IS_REFERENCE,
+            {"type": "object", "allOf": [{"properties": {"$ref": {}}}], "unevaluatedProperties": False},
+            False,
+        ),
+        (IS_REFERENCE, {"type": "object", "$dynamicRef": "#meta", "unevaluatedProperties": False}, False),
+        (IS_REFERENCE, {"not": {"required": ["$ref"]}}, True),
+        (IS_REFERENCE, {"anyOf": [TEXT, CALLBACK]}, True),
+        (IS_REFERENCE, {"anyOf": [TEXT, {"type": "object"}]}, False),
+        (IS_REFERENCE, {"allOf": [CALLBACK, {"minProperties": 1}]}, True),
+        (  # a member both require, held to two constants
+            {"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+            {"type": "object", "properties": {"kind": {"const": "b"}}},
+            True,
+        ),
+        ({"type": "object", "properties": {"kind": {"const": "a"}}}, {"properties": {"kind": {"const": "b"}}}, False),
+        (True, False, True),
+        (True, TEXT, False),
+    ],
+)
+def test_disjoint_shows_only_schemas_that_share_no_value(
+    tmp_path: Path, a: dict[str, Any], b: dict[str, Any], expected: bool
+) -> None:
+    assert apart(tmp_path, a, b, ext=EXTENSIONS) is expected
+
+
+def test_unevaluated_properties_is_read_only_in_the_drafts_that_define_it(tmp_path: Path) -> None:
+    closed = {"type": "object", "properties": {"url": TEXT}, "unevaluatedProperties": False}
+    assert apart(tmp_path / "2020-12", IS_REFERENCE, closed) is True
+    assert apart(tmp_path / "draft-07", IS_REFERENCE, closed, DRAFT7) is False  # ignored there: it takes `$ref`
+
+
+def test_branches_are_paired_by_the_values_they_share(tmp_path: Path) -> None:
+    # neither pair has the same text, a `$ref`, a constant, or one side covering the other: what each
+    # base branch shares values with is the one head branch it became
+    named = {"type": "object", "required": ["$ref"], "properties": {"$ref": TEXT}, "maxProperties": 3}
+    patterned = {"type": "object", "required": ["$ref"], "patternProperties": {"^\\$ref$": TEXT}, "maxProperties": 2}
+    short = {**CALLBACK, "properties": {"url": {"type": "string", "maxLength": 5}, "note": TEXT}}
+    changes = run_compat(
+        tmp_path, {"thing": thing({"oneOf": [named, CALLBACK]}, C)}, {"thing": thing({"oneOf": [short, patterned]}, C)}
+    )
+    assert not {c.rule for c in changes} & {"compat-branch-removed", "compat-branch-added"}
+    assert ("compat-bound-tightened", E) in outcome(changes)
