@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from support.corpus_factory import rfc_text, schema
+from support.corpus_factory import plain_json_names, rfc_text, schema
 from support.helpers import hits
 from wopgen.cli import cli
 from wopgen.corpus.conventions import Conventions, default_text, looks_like_path
@@ -87,6 +87,30 @@ def test_schemas_recursive_loads_sub_folders(findings):
     plain, recursive = both(findings, broken, "schemas-recursive = true")
     assert [d for d in plain if d.path.startswith("schemas/envelopes/")] == []
     assert hits(recursive, "schema-metaschema") == [("schemas/envelopes/error.schema.json", 10)]
+
+
+@pytest.mark.parametrize("recursive", [False, True])
+def test_schema_suffix_reads_a_folder_of_plain_json_schemas(findings, recursive: bool):
+    def plain(files: Files) -> None:
+        plain_json_names(files, configured=False)
+        if recursive:  # the examples below the schemas folder are `.json` too: never schemas
+            configure(files, "schemas-recursive = true")
+
+    unread, read = both(findings, plain, 'schema-suffix = ".json"')
+    # without it no schema is read: every example folder names a schema that is not there
+    assert {d.rule for d in unread if d.severity.value == "error"} == {"example-orphan"}
+    assert [d for d in read if d.severity.value == "error"] == []
+    assert not [d for d in read if d.path.startswith("schemas/examples/") and d.rule.startswith("schema-")]
+
+
+def test_schema_suffix_leaves_instance_files_out_of_the_schemas(findings):
+    def beside(files: Files) -> None:
+        plain_json_names(files)
+        files["schemas/fixture.json"] = '"go"\n'  # an instance, in the schemas folder, named as schemas are
+        configure(files, 'instances = [{ files = "schemas/fixture.json", schema = "decision.json" }]')
+
+    found = findings(beside)
+    assert [d for d in found if d.path == "schemas/fixture.json"] == []
 
 
 def test_schemas_recursive_id_is_base_plus_path_below_the_folder(findings):
@@ -412,6 +436,9 @@ def test_exclude_applies_to_instances(findings):
         'rfc-section-match = "fuzzy"',
         'exclude = ["../elsewhere"]',
         'exclude = ["/etc"]',
+        'schema-suffix = "schema"',
+        'schema-suffix = ".yaml"',
+        'schema-suffix = "/x.json"',
     ],
 )
 def test_bad_convention_values_are_usage_errors(tmp_path: Path, line: str) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from support.corpus_factory import good_files, schema
+from support.corpus_factory import good_files, plain_json_names, schema
 from support.generated_models import imported_package, takes
 from support.helpers import hits
 from wopgen.corpus import load
@@ -94,6 +94,16 @@ def test_root_class_not_exported_is_a_warning(make_corpus: Any) -> None:
     files = generate_models(load(make_corpus(odd_title)), warnings=warnings)
     assert hits(warnings, "models-untyped") == [("schemas/decision.schema.json", 4)]
     assert "decision_schema" not in files["wop_models/__init__.py"]
+
+
+def test_plain_json_schema_files_are_generated_and_exported(make_corpus: Any, tmp_path: Path) -> None:
+    # with `schema-suffix = ".json"` the library is fed `decision.json`, whose module is `decision`
+    warnings: list[Diagnostic] = []
+    files = generate_models(load(make_corpus(plain_json_names)), warnings=warnings)
+    assert warnings == []
+    assert "from .decision import Decision" in files["wop_models/__init__.py"]
+    models = _import(tmp_path, make_corpus(plain_json_names))
+    assert type(models.parse_run_event({"type": "run.started", "payload": {}})).__name__ == "RunStartedEvent"
 
 
 def test_root_class_named_from_a_title_with_spaces(make_corpus: Any) -> None:

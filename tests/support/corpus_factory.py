@@ -219,3 +219,16 @@ def good(root: Path, **overrides: Any) -> Path:
         if value is not None:
             files[path] = value
     return write(root, files)
+
+
+def plain_json_names(files: dict[str, Any], configured: bool = True) -> None:
+    """The corpus of `good_files` with every schema named `<name>.json` (its `$id`, the `$ref`s to it and
+    the RFC naming it too), and (`configured`) `schema-suffix = ".json"` set."""
+    for path in [p for p in files if p.endswith(".schema.json")]:
+        body = files.pop(path)
+        body["$id"] = body["$id"].removesuffix(".schema.json") + ".json"
+        files[path.removesuffix(".schema.json") + ".json"] = body
+    files["schemas/thing.json"]["properties"]["decision"]["$ref"] = "decision.json"
+    files["spec/rfcs/0001-things.md"] = rfc_text(affects="`schemas/thing.json`")
+    if configured:
+        files["pyproject.toml"] += 'schema-suffix = ".json"\n'

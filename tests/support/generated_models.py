@@ -18,7 +18,7 @@ import pytest
 
 from wopgen.corpus import Corpus, load
 from wopgen.generate import models
-from wopgen.generate.models import generate_models, module_name
+from wopgen.generate.models import fed_name, generate_models, module_name
 from wopgen.generate.writer import write_tree
 
 REPO = Path(__file__).resolve().parents[2]
@@ -89,7 +89,7 @@ def root_model(schema_name: str) -> Any:
     generated()
     corpus = repo_corpus()
     title = corpus.schemas_by_name[schema_name].data["title"]
-    module = importlib.import_module(f"{corpus.settings.models_package}.{module_name(schema_name)}")
+    module = importlib.import_module(f"{corpus.settings.models_package}.{module_name(fed_name(corpus, schema_name))}")
     return getattr(module, title)
 
 
@@ -101,7 +101,7 @@ def payload_model(event_type: str) -> tuple[Any, str]:
     ref = payloads["$defs"]["_typeIndex"]["properties"][event_type]["$ref"]
     pointer = ref.removeprefix("#")
     title = payloads["$defs"][ref.rsplit("/", 1)[-1]]["title"]
-    module = importlib.import_module(f"{corpus.settings.models_package}.{module_name(PAYLOADS)}")
+    module = importlib.import_module(f"{corpus.settings.models_package}.{module_name(fed_name(corpus, PAYLOADS))}")
     return getattr(module, title), pointer
 
 

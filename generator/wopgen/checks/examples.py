@@ -78,7 +78,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 yield ORPHAN.at(
                     example.path,
                     1,
-                    f"no schema named {example.schema_name}.schema.json",
+                    f"no schema named {example.schema_name}{corpus.settings.conventions.schema_suffix}",
                     "rename the folder after an existing schema, or remove it",
                 )
             continue

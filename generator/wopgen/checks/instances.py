@@ -80,8 +80,9 @@ def _unresolved(corpus: Corpus, entry: InstanceSet, schema_path: str) -> str | N
     if doc is None:
         if schema_path in corpus.files:
             return (
-                f"names {schema_path}, which is not read as a schema (it is not a *.schema.json file where "
-                "schemas are read, or it does not parse)"
+                f"names {schema_path}, which is not read as a schema (it is not a "
+                f"*{corpus.settings.conventions.schema_suffix} file where "
+                "schemas are read, see schema-suffix; or it does not parse)"
             )
         return f"names {schema_path}, which does not exist"
     if not entry.pointer:

@@ -40,6 +40,7 @@ class Conventions:
     direction_key: str = "x-wop-direction"
     directions: tuple[str, ...] = DIRECTIONS
     schemas_recursive: bool = False
+    schema_suffix: str = ".schema.json"
     examples_layout: str = "per-schema"
     examples_schema: str = ""
     examples_required: tuple[str, ...] = EXAMPLE_KINDS
@@ -137,6 +138,14 @@ _CONVENTIONS: tuple[tuple[str, str, str, str], ...] = (
         "bool",
         "Whether schemas in sub-folders of the schemas folder are loaded too (`envelopes/*.schema.json`); "
         "their `$id` is `id-base` + the path below the schemas folder.",
+    ),
+    (
+        "schema-suffix",
+        "schema_suffix",
+        "string",
+        "How the name of a schema file ends: the files in the schemas folder so named are the schemas, and a "
+        "schema's name is its file name without it (`.json` reads a folder of plain `name.json` schemas as "
+        "it is). Files below the examples folder are never read as schemas.",
     ),
     (
         "examples-layout",
@@ -285,6 +294,11 @@ def parse_conventions(table: Mapping[str, Any]) -> Conventions:
     for pattern in values.get("exclude", ()):
         if not inside(pattern) or ".." in pattern.split("/"):
             raise ConventionError(f"exclude: {pattern!r} is not a glob inside the corpus root")
+    suffix = values.get("schema_suffix")
+    if suffix is not None and (not suffix.startswith(".") or not suffix.endswith(".json") or "/" in suffix):
+        raise ConventionError(
+            f"schema-suffix must be a file name ending such as .schema.json or .json (got {suffix!r})"
+        )
     url = values.get("repository_url")
     if url and not url.startswith(("https://", "http://")):
         raise ConventionError(f"repository-url must be an http(s) URL (got {url!r})")

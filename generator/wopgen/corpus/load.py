@@ -31,7 +31,7 @@ from wopgen.corpus.files import Listing, decodable, holds_file, listing, matched
 from wopgen.corpus.graph import beside, ref_strings
 from wopgen.corpus.markdown import MarkdownDoc, parse_markdown
 from wopgen.corpus.markdown_memo import MarkdownMemo
-from wopgen.corpus.model import SCHEMA_SUFFIX, Corpus, Example, Instance, ParsedOnUse, gc_paused
+from wopgen.corpus.model import Corpus, Example, Instance, ParsedOnUse, gc_paused
 from wopgen.corpus.rfc import Rfc, parse_rfc
 from wopgen.corpus.settings import Settings, load_settings
 from wopgen.corpus_rules import (
@@ -335,14 +335,20 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
         return None
 
     conventions = settings.conventions
+    suffix = conventions.schema_suffix
     schemas_dir = folder("schemas", settings.schemas)
     if schemas_dir:
-        for path in _files(settings.schemas, ("**/*" if conventions.schemas_recursive else "*") + SCHEMA_SUFFIX):
+        examples = posixpath.normpath(settings.examples)
+        apart = examples not in (".", posixpath.normpath(settings.schemas))
+        instances = {rel for entry in settings.instances for rel in listed.under(".", entry.files)}
+        for path in _files(settings.schemas, ("**/*" if conventions.schemas_recursive else "*") + suffix):
+            if (apart and _below_or_at(examples, path)) or path in instances:
+                continue  # an example or an instance, however it is named (`.json` schemas beside them)
             doc = reader.read_json(path, SCHEMA_INVALID_JSON)
             if doc is not None:
                 corpus.schemas[doc.path] = doc
         single = schemas_dir / conventions.examples_schema
-        if conventions.examples_layout == "per-def" and single.is_file() and not single.name.endswith(SCHEMA_SUFFIX):
+        if conventions.examples_layout == "per-def" and single.is_file() and not single.name.endswith(suffix):
             doc = reader.read_json(single, SCHEMA_INVALID_JSON)  # a single-file schema named otherwise (schema.json)
             if doc is not None:
                 corpus.schemas[doc.path] = doc
@@ -419,7 +425,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
             EMPTY.at(
                 settings.source_path(),
                 settings.line("schemas"),
-                f"no schema ({settings.schemas}/*{SCHEMA_SUFFIX}), RFC ({settings.rfcs}/*.md) or page "
+                f"no schema ({settings.schemas}/*{settings.conventions.schema_suffix}), RFC ({settings.rfcs}/*.md) or page "
                 f"({settings.docs}/**/*.md) was found in {settings.root}; there is nothing to check",
                 "point --root at the corpus, or set schemas, rfcs and docs in [tool.wopgen]",
             )
@@ -434,7 +440,7 @@ def _linked_folders(settings: Settings, listed: Listing) -> list[Diagnostic]:
     link to a folder, so a loop cannot trap it; the files in one would be left out in silence."""
     conventions = settings.conventions
     # (part, folder, what it reads below its folder: the suffix of its files, or None when not recursive)
-    schemas = SCHEMA_SUFFIX if conventions.schemas_recursive else None
+    schemas = conventions.schema_suffix if conventions.schemas_recursive else None
     parts = [("schemas", settings.schemas, schemas), ("docs", settings.docs, ".md")]
     parts += [("examples", settings.examples, ".json"), ("api", settings.api, None)]
     parts += [("rfcs", settings.rfcs, None)] if conventions.rfcs_enabled else []

@@ -215,12 +215,11 @@ class Corpus:
     # --- schemas -------------------------------------------------------------------------
 
     def schema_name(self, path: str) -> str:
-        """The file name without `.schema.json`; below a sub-folder of the schemas folder, with that
-        folder in front (`envelopes/error`)."""
+        """The file name without its `schema-suffix` (`.schema.json`); below a sub-folder of the schemas
+        folder, with that folder in front (`envelopes/error`)."""
         relative = self.schema_relative(path)
-        return (
-            relative.removesuffix(SCHEMA_SUFFIX) if relative.endswith(SCHEMA_SUFFIX) else relative.removesuffix(".json")
-        )
+        suffix = self.settings.conventions.schema_suffix
+        return relative.removesuffix(suffix) if relative.endswith(suffix) else relative.removesuffix(".json")
 
     def schema_relative(self, path: str) -> str:
         """The path of a schema below the schemas folder (its file name unless schemas are recursive)."""

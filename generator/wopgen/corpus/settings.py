@@ -109,7 +109,7 @@ class InstanceSet:
 # the default shown for each is the `Settings` field's own. The conventions add theirs
 # (corpus/conventions.py); `wopgen config` documents both from these two tables.
 _PARTS: tuple[tuple[str, str, str, str], ...] = (
-    ("schemas", "schemas", "path", "Folder of the JSON Schemas (`*.schema.json`)."),
+    ("schemas", "schemas", "path", "Folder of the JSON Schemas (`*.schema.json`; see `schema-suffix`)."),
     ("examples", "examples", "path", "Folder of the schema examples; optional unless set (see `examples-layout`)."),
     ("docs", "docs", "path", "Folder of the normative prose pages (`**/*.md`)."),
     ("rfcs", "rfcs", "path", "Folder of the RFCs (see `rfc-files`, `rfc-exclude`, `rfcs-enabled`)."),

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from wopgen import __version__
-from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.corpus import Corpus
 from wopgen.corpus.api import read_api
 from wopgen.corpus.events import EVENT_SCHEMA, PAYLOADS_SCHEMA, TYPE_INDEX, type_index
 from wopgen.corpus.graph import Located, Position
@@ -133,7 +133,13 @@ def missing_schemas(corpus: Corpus) -> list[Diagnostic]:
     for name in REQUIRED_SCHEMAS:
         doc = corpus.schemas_by_name.get(name)
         if doc is None or not isinstance(doc.data, dict):
-            found.append(MISSING_SCHEMA.at(corpus.settings.schemas, 1, f"{name}{SCHEMA_SUFFIX} is missing or broken"))
+            found.append(
+                MISSING_SCHEMA.at(
+                    corpus.settings.schemas,
+                    1,
+                    f"{name}{corpus.settings.conventions.schema_suffix} is missing or broken",
+                )
+            )
             continue
         data = doc.data
         if name == "error-envelope" and not isinstance(data.get("x-wop-http-status"), dict):

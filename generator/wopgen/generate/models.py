@@ -98,9 +98,15 @@ class RootClass:
         return self.alias or self.name
 
 
-def module_name(schema_name: str) -> str:
-    """The module datamodel-code-generator makes of `<schema-name>.schema.json`."""
-    return (schema_name + SCHEMA_SUFFIX).removesuffix(".json").replace("-", "_").replace(".", "_")
+def fed_name(corpus: Corpus, schema_name: str) -> str:
+    """The file name the library is fed a schema of the corpus by (its own file name)."""
+    doc = corpus.schemas_by_name.get(schema_name)
+    return Path(doc.path).name if doc is not None else schema_name + corpus.settings.conventions.schema_suffix
+
+
+def module_name(file_name: str) -> str:
+    """The module datamodel-code-generator makes of a schema file it is fed (`run-event.schema.json`)."""
+    return file_name.removesuffix(".json").replace("-", "_").replace(".", "_")
 
 
 def _class_name(event_type: str) -> str:
@@ -140,8 +146,7 @@ def _event_variants(
     properties = envelope.get("properties") if isinstance(envelope, dict) else None
     if index is None or not isinstance(envelope, dict) or not isinstance(properties, dict):
         return None
-    envelope_file = EVENT_SCHEMA + SCHEMA_SUFFIX
-    payloads_file = PAYLOADS_SCHEMA + SCHEMA_SUFFIX
+    envelope_file, payloads_file = fed_name(corpus, EVENT_SCHEMA), fed_name(corpus, PAYLOADS_SCHEMA)
     assert envelope_doc is not None
 
     def rebased(site: RefSite) -> str:  # `#/...` written in the envelope, read from the derived schema
@@ -438,9 +443,9 @@ def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list
     files, variants, (clonable, written) = _input_and_split(corpus)
     with tempfile.TemporaryDirectory(prefix="wopgen-models-") as tmp:
         modules = _run_generator(files, Path(tmp) / "schemas")
-        key = (module_name(VARIANTS_SCHEMA) + ".py",)
+        key = (module_name(VARIANTS_SCHEMA + SCHEMA_SUFFIX) + ".py",)
         if variants and key in modules:
-            payloads = modules.get((module_name(PAYLOADS_SCHEMA) + ".py",), "")
+            payloads = modules.get((module_name(fed_name(corpus, PAYLOADS_SCHEMA)) + ".py",), "")
             completed = complete_variants(modules[key], [v.class_name for v in [*clonable[:1], *written]])
             cloned = completed
             if completed is not None and clonable:
@@ -555,7 +560,7 @@ def _root_classes(
             continue  # not fed to the library (a schema that is not an object is a check finding)
         # The library is fed every schema by its file name alone (`envelopes/error` as `error.schema.json`),
         # one module per file name.
-        module = module_name(name.rsplit("/", 1)[-1])
+        module = module_name(Path(doc.path).name)
         text = _module_text(modules, f"{package}/{module}")
         title = doc.data.get("title")
         if text is None:
@@ -744,7 +749,7 @@ def _package(corpus: Corpus, package: str, warnings: list[Diagnostic] | None) ->
     out: dict[str, str] = {}
     for key, text in sorted(modules.items()):
         out[f"{package}/{'/'.join(key)}"] = _repair_for_mypy(text)
-    envelope_module = module_name(EVENT_SCHEMA)
+    envelope_module = module_name(fed_name(corpus, EVENT_SCHEMA))
     if warnings is not None:
         warnings.extend(untyped(corpus))
         warnings.extend(inexact(corpus))
@@ -757,7 +762,7 @@ def _package(corpus: Corpus, package: str, warnings: list[Diagnostic] | None) ->
             title=corpus.settings.conventions.site_title,
             roots=roots,
             variants=variants,
-            variants_module=module_name(VARIANTS_SCHEMA) if variants else "",
+            variants_module=module_name(VARIANTS_SCHEMA + SCHEMA_SUFFIX) if variants else "",
             envelope_module=envelope_module,
             exports=sorted(
                 [r.exported for r in roots]

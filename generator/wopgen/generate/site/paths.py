@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import quote, urlparse
 
-from wopgen.corpus import SCHEMA_SUFFIX, Corpus
+from wopgen.corpus import Corpus
 from wopgen.corpus.graph import Located
 from wopgen.corpus.markdown import Link, MarkdownDoc
 from wopgen.generate.site.html import escape_raw_html
@@ -103,7 +103,11 @@ class SitePaths:
         """Where the schema file itself is published: the path of its `$id`, else spec/v1/<file>."""
         uri = self.corpus.uri_of(path)
         published = PurePosixPath(urlparse(uri).path.lstrip("/"))
-        if published.parts and ".." not in published.parts and published.name.endswith(SCHEMA_SUFFIX):
+        if (
+            published.parts
+            and ".." not in published.parts
+            and published.name.endswith(self.corpus.settings.conventions.schema_suffix)
+        ):
             return published.as_posix()
         return f"{SPEC}/{PurePosixPath(path).name}"
 
