@@ -280,6 +280,20 @@ def test_a_ref_inside_instance_data_is_not_a_reference(tmp_path: Path) -> None:
     assert bundled_schema(corpus, "decision")["$defs"]["Decision"]["examples"] == [{"$ref": "#/$defs/nowhere"}]
 
 
+def test_a_ref_inside_an_unknown_keyword_is_a_reference_only_where_a_ref_leads_into_it(tmp_path: Path) -> None:
+    # AsyncAPI writes `"example": {"$ref": "http://asyncapi.com/examples/3.0.0/tag.json"}`: no validator
+    # applies it, so it is no broken reference (and blocks no generator); under `x-parts`, reached by a
+    # `$ref`, the object is a schema and its `$ref` is one
+    def edit(files: dict[str, Any]) -> None:
+        decision = files["schemas/decision.schema.json"]
+        decision["example"] = {"$ref": "https://elsewhere.test/examples/decision.json"}
+        files[THING]["x-parts"] = {"named": {"$ref": "#/$defs/nowhere"}}
+        files[THING]["properties"]["part"] = {"$ref": "#/x-parts/named"}
+
+    found = diagnose(corpus_of(tmp_path / "c", edit))
+    assert [d.path for d in found if d.rule.startswith("schema-ref-")] == [THING]  # `#/$defs/nowhere` alone
+
+
 def test_a_property_named_like_instance_data_is_still_a_schema(tmp_path: Path) -> None:
     def edit(files: dict[str, Any]) -> None:
         files[THING]["properties"]["examples"] = {"$ref": "#/$defs/nowhere"}

@@ -10,7 +10,9 @@ target: the file and the pointer of the very node `referencing` returns.
 From the sites follow the derived views every consumer reads: `deref` (follow a chain of `$ref`s,
 never forever), the pure-`$ref` cycles, the `$defs` entries some `$ref` lands in, the files a file
 refers to and what they reach, and property paths (`capabilities.events.replay` style). A `$ref`
-inside `const`, `enum`, `examples` or `default` is instance data, never a reference. Nothing is
+inside `const`, `enum`, `examples` or `default` is instance data, never a reference, and so is one
+inside a keyword JSON Schema does not define (AsyncAPI's `"example": {"$ref": ...}`) unless a `$ref`
+leads into it: no validator applies it. Nothing is
 fetched: a URI outside the corpus is an `EXTERNAL` site, not a network request.
 """
 
@@ -436,7 +438,7 @@ class RefGraph:
                 [
                     self._resolve(doc, item)
                     for item in self._walk(path)
-                    if item.position is not Position.DATA and isinstance(item.node.get("$ref"), str)
+                    if item.position is Position.SCHEMA and isinstance(item.node.get("$ref"), str)
                 ]
                 if doc is not None
                 else []
@@ -491,7 +493,7 @@ class RefGraph:
             if not may_write(doc.text, "$dynamicRef"):
                 continue
             for item in self._walk(path):
-                if item.position is not Position.DATA and isinstance(item.node.get("$dynamicRef"), str):
+                if item.position is Position.SCHEMA and isinstance(item.node.get("$dynamicRef"), str):
                     found.append(self._resolve(doc, item, "$dynamicRef"))
         return found
 
