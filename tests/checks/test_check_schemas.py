@@ -203,6 +203,22 @@ def test_a_metaschema_problem_is_told_once(findings):
     assert len(found) == 1 and "(at /properties/pair/items)" in found[0].message
 
 
+@pytest.mark.parametrize(("declared", "own"), [(None, False), ("http://json-schema.org/draft-07/schema#", True)])
+def test_a_metaschema_problem_names_the_draft_the_schema_declares_when_that_accepts_it(findings, declared, own):
+    # a draft-07 tuple: the corpus's 2020-12 metaschema refuses it, the draft the schema declares does not
+    long_item = {"type": "object", "description": "x" * 300}
+
+    def edit(files):
+        files[THING]["properties"]["pair"] = {"type": "array", "items": [long_item, {"type": "integer"}]}
+        if declared:
+            files[THING]["$schema"] = declared
+
+    (found,) = [d for d in findings(edit) if d.rule == "schema-metaschema"]
+    assert ("draft-07, which the schema declares, accepts it" in found.hint) is own
+    # the value quoted is cut, not the words saying what is wrong with it
+    assert "... is not of type 'object', 'boolean' (at /properties/pair/items)" in found.message
+
+
 def test_metaschema_problems_past_the_limit_are_counted(findings):
     def edit(files):
         files[THING]["properties"].update({f"bad{n}": {"type": "strung"} for n in range(25)})

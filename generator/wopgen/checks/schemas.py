@@ -107,16 +107,14 @@ def _check_document(corpus: Corpus, path: str, doc: JsonDoc, seen_ids: dict[str,
     # The metaschema reaches a place by several routes ($dynamicRef, allOf), and the validator says so once
     # per route: each problem is told once, at most MAX_METASCHEMA of them, then how many more there are.
     distinct = list({(tuple(map(str, e.absolute_path)), e.message, str(e.validator)): e for e in errors}.values())
+    own = _own_draft_accepts(corpus, path) if distinct else None
     for error in distinct[:MAX_METASCHEMA]:
         where = list(error.absolute_path)
         line, col = doc.locate(where)
-        yield METASCHEMA.at(
-            path,
-            line,
-            f"{error.message[:200]} (at /{'/'.join(map(str, where))})",
-            f"the `{error.validator}` keyword of the 2020-12 metaschema rejects it",
-            col=col,
-        )
+        hint = f"the `{error.validator}` keyword of the 2020-12 metaschema rejects it"
+        if own:
+            hint += f"; {own}, which the schema declares, accepts it (the corpus's draft is 2020-12: schema-dialect)"
+        yield METASCHEMA.at(path, line, f"{_shortened(error)} (at /{'/'.join(map(str, where))})", hint, col=col)
     if len(distinct) > MAX_METASCHEMA:
         more = len(distinct) - MAX_METASCHEMA
         yield METASCHEMA.at(
@@ -151,6 +149,23 @@ def _check_document(corpus: Corpus, path: str, doc: JsonDoc, seen_ids: dict[str,
     if not isinstance(data.get("title"), str) or not data.get("title", "").strip():
         yield TITLE.at(path, doc.line("/title"), "schema has no title", 'add "title": "<ModelName>"')
     yield from _check_direction(corpus, path, doc)
+
+
+def _own_draft_accepts(corpus: Corpus, path: str) -> str | None:
+    """The name of the other draft a schema declares when that draft's metaschema accepts it."""
+    named = draft_of(corpus.schemas[path].data).name
+    return named if named != "2020-12" and corpus.draft_errors(path) == () else None
+
+
+def _shortened(error: Any) -> str:
+    """The validator's message within 200 characters, the value it quotes cut rather than the words
+    saying what is wrong with it."""
+    text = str(error.message)
+    quoted = repr(error.instance)
+    if len(text) > 200 and quoted in text:
+        rest = len(text) - len(quoted)  # the words around the value
+        text = text.replace(quoted, quoted[: max(40, 197 - rest)] + "...", 1)
+    return text[:200]
 
 
 def _check_nested_ids(corpus: Corpus) -> Iterator[Diagnostic]:
