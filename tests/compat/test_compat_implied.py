@@ -437,3 +437,29 @@ def test_a_pattern_gone_whose_member_the_other_side_lists_is_left_to_the_reader(
     found = compared_roots(tmp_path, base, head, C)
     assert ("compat-keyword-changed", W) in found
     assert ("compat-type-widened", INFO) not in found
+
+
+def test_a_property_removed_from_an_object_whose_patterns_do_not_match_it_is_unlisted(tmp_path: Path) -> None:
+    # package.json's `coreProperties`: only `^_` is patterned, so `a` is held to nothing now
+    base = {"type": "object", "patternProperties": {"^_": {}}, "properties": {"a": TEXT}}
+    assert compared_roots(tmp_path / "apart", base, {"type": "object", "patternProperties": {"^_": {}}}, C) == {
+        ("compat-property-unlisted", INFO)
+    }
+    matching = {"type": "object", "patternProperties": {"^a": {"type": "integer"}}}
+    base = {**matching, "properties": {"a": TEXT}}
+    assert ("compat-property-removed", E) in compared_roots(tmp_path / "matched", base, matching, C)
+
+
+def test_a_property_added_where_additional_properties_held_the_name_is_compared_with_it(tmp_path: Path) -> None:
+    # {"r": "x"} was taken as any string-valued member; the head's `r` must be an object
+    base = {"type": "object", "additionalProperties": TEXT}
+    narrowed = {**base, "properties": {"r": {"type": "object"}}}
+    assert compared_roots(tmp_path / "narrowed", base, narrowed, C) == {("compat-type-changed", E)}
+    same = {**base, "properties": {"r": TEXT}}
+    assert compared_roots(tmp_path / "same", base, same, C) == {("compat-property-added", INFO)}
+
+
+def test_a_type_the_base_enum_already_implied_is_no_narrowing(tmp_path: Path) -> None:
+    # tsconfig's `module`: an enum of strings became a string of that enum or a pattern
+    head = {"type": "string", "anyOf": [{"enum": ["a", "b"]}, {"pattern": "^x"}]}
+    assert compared_roots(tmp_path, {"enum": ["a", "b"]}, head, C) == {("compat-branch-added", INFO)}

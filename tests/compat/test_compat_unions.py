@@ -96,7 +96,8 @@ def test_in_a_oneof_removing_a_branch_another_covers_loses_no_value(tmp_path: Pa
     changes = compare_one(tmp_path, union("oneOf", "result", "listed"), union("oneOf", "result"), C)
     assert outcome(changes) == {("compat-branch-covered", INFO)}
     added = compare_one(tmp_path / "added", union("oneOf", "result"), union("oneOf", "result", "listed"), C)
-    assert outcome(added) == {("compat-branch-added", INFO)}  # it now rejects what both take: never a no-op
+    # a listed value matched `result` alone and now matches both, so the oneOf refuses it: a narrowing
+    assert outcome(added) == {("compat-branch-overlaps", E)}
 
 
 # An anyOf whose catch-all branch (an open result type) accepts what the specific branches accept.
@@ -296,3 +297,45 @@ def test_a_member_a_rival_branch_takes_only_in_part_is_still_removed(tmp_path: P
     base = obj({"p": {"oneOf": branches}}, **{"$defs": {"parameter": parameter(TEXT)}})
     head = obj({"p": {"oneOf": branches}}, **{"$defs": {"parameter": parameter(None)}})
     assert outcome(compare_one(tmp_path / "def", base, head, C)) == {("compat-property-removed", E)}
+
+
+@pytest.mark.parametrize(("base", "head"), [("oneOf", "anyOf"), ("anyOf", "oneOf")])
+def test_a_union_of_branches_sharing_no_value_swapped_between_oneof_and_anyof_is_no_change(
+    tmp_path: Path, base: str, head: str
+) -> None:
+    # read as two unions, every branch was "removed" and "added" (GitHub's workflow schema, `runs-on`)
+    branches = [TEXT, {"type": "object"}]
+    assert compare_one(tmp_path, {base: branches}, {head: branches}, C) == []
+
+
+def test_a_swap_between_oneof_and_anyof_over_overlapping_branches_is_classified(tmp_path: Path) -> None:
+    # "ab" matches both branches: an anyOf takes it, a oneOf refuses it
+    branches = [TEXT, {"type": "string", "maxLength": 3}]
+    assert outcome(compare_one(tmp_path / "one", {"anyOf": branches}, {"oneOf": branches}, C)) == {
+        ("compat-union-added", E)
+    }
+    assert outcome(compare_one(tmp_path / "any", {"oneOf": branches}, {"anyOf": branches}, C)) == {
+        ("compat-union-removed", INFO)
+    }
+
+
+def test_a_oneof_branch_added_that_takes_a_kept_branch_values_narrows(tmp_path: Path) -> None:
+    # "x" matched the string branch alone; it matches the new one too, so the oneOf refuses it
+    base = {"oneOf": [TEXT, {"type": "number"}]}
+    overlapping = {"oneOf": [TEXT, {"type": "number"}, {"type": ["string", "null"]}]}
+    apart = {"oneOf": [TEXT, {"type": "number"}, {"type": "null"}]}
+    assert outcome(compare_one(tmp_path / "over", base, overlapping, C)) == {("compat-branch-overlaps", E)}
+    assert outcome(compare_one(tmp_path / "apart", base, apart, C)) == {("compat-branch-added", INFO)}
+
+
+def test_a_tuple_branch_a_wider_array_branch_takes_is_covered(tmp_path: Path) -> None:
+    # GitHub's `runs-on`: tuples starting with "self-hosted" folded into "an array starting with a string"
+    hosted = {"type": "array", "items": [{"const": "self-hosted"}], "minItems": 1, "additionalItems": TEXT}
+    labelled = {**hosted, "items": [{"const": "self-hosted"}, {"enum": ["linux", "macOS"]}], "minItems": 2}
+    wide = {"type": "array", "items": [TEXT], "minItems": 1}
+    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#"}  # a list `items` is a tuple there
+    base, head = {**draft7, "anyOf": [hosted, labelled]}, {**draft7, "anyOf": [wide]}
+    wide_outcome = outcome(compare_one(tmp_path / "wide", base, head, C))
+    assert wide_outcome == {("compat-branch-covered", INFO), ("compat-branch-added", INFO)}
+    narrow = {**draft7, "anyOf": [{"type": "array", "items": [TEXT], "minItems": 2}]}  # one item alone is refused
+    assert ("compat-branch-removed", E) in outcome(compare_one(tmp_path / "narrow", base, narrow, C))

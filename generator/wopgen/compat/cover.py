@@ -26,7 +26,10 @@ from typing import Any
 from wopgen.compat.normalize import Loc, Resolver, fingerprint, idle_keywords, is_annotation, without_noops
 
 MAX_DEPTH = 16  # members followed down; a deeper (or cyclic) shape is not shown to be covered
-_SHAPE = frozenset({"type", "enum", "const", "properties", "required", "additionalProperties"})
+_SHAPE = frozenset(
+    {"type", "enum", "const", "properties", "required", "additionalProperties", "items", "additionalItems"}
+    | {"minItems", "maxItems"}
+)
 
 
 ALL_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string"})  # integer is a number
@@ -122,6 +125,7 @@ def covers(outer: Side, inner: Side, depth: int = MAX_DEPTH) -> bool:
         and _values_covered(o, i)
         and _required_covered(o, i)
         and _properties_covered(outer, inner, depth)
+        and _items_covered(outer, inner, depth)
     )
 
 
@@ -335,6 +339,52 @@ def _properties_covered(outer: Side, inner: Side, depth: int) -> bool:
     return all(covers(rest, inner.child("properties", n), depth - 1) for n in theirs if n not in mine) and (
         _unnamed_covered(rest, inner, depth)
     )
+
+
+def _items_covered(outer: Side, inner: Side, depth: int) -> bool:
+    """Every item `outer` constrains is constrained at least as much by `inner`, position by position
+    (`items` a list: a tuple, the rest held by `additionalItems`, as drafts 4 to 2019-09 read it), and
+    `inner` holds as few or more items at least, as many or fewer at most."""
+    o, i = outer.node, inner.node
+    if not {"items", "additionalItems", "minItems", "maxItems"} & o.keys():
+        return True
+    if "prefixItems" in i or not _count_within(o, i):
+        return False
+    positions = max(len(o["items"]) if isinstance(o.get("items"), list) else 0, _tuple_length(i)) + 1
+    return all(
+        _item_covered(_item_at(outer, n), _item_at(inner, n), depth) for n in range(positions)
+    )  # the last position stands for every one past both tuples
+
+
+def _count_within(o: dict[str, Any], i: dict[str, Any]) -> bool:
+    low, high = o.get("minItems", 0), o.get("maxItems")
+    mine_low, mine_high = i.get("minItems", 0), i.get("maxItems")
+    numbers = [v for v in (low, high, mine_low, mine_high) if v is not None]
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers):
+        return False
+    return mine_low >= low and (high is None or (mine_high is not None and mine_high <= high))
+
+
+def _tuple_length(node: dict[str, Any]) -> int:
+    return len(node["items"]) if isinstance(node.get("items"), list) else 0
+
+
+def _item_at(schema: Side, position: int) -> Side | None:
+    """The schema an item at `position` must meet (None: any item)."""
+    items = schema.node.get("items")
+    if isinstance(items, list):
+        if position < len(items):
+            return schema.child("items", position)
+        return schema.child("additionalItems") if "additionalItems" in schema.node else None
+    return schema.child("items") if "items" in schema.node else None
+
+
+def _item_covered(outer: Side | None, inner: Side | None, depth: int) -> bool:
+    if outer is None:
+        return True
+    if inner is None:
+        return accepts_anything(outer, depth - 1)
+    return covers(outer, inner, depth - 1)
 
 
 def _unnamed_covered(member: Side, inner: Side, depth: int) -> bool:

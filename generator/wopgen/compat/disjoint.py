@@ -101,7 +101,7 @@ def member_schema(schema: Side, name: str) -> Side | None:
     if isinstance(listed, dict) and name in listed:
         return schema.child("properties", name)
     patterns = schema.node.get("patternProperties")
-    found = {p: _matches(p, name) for p in (patterns if isinstance(patterns, dict) else ())}
+    found = {p: matches(p, name) for p in (patterns if isinstance(patterns, dict) else ())}
     for pattern, matched in found.items():
         if matched:
             return schema.child("patternProperties", pattern)
@@ -136,7 +136,7 @@ def _may_evaluate(schema: Side, name: str, depth: int, seen: frozenset[tuple[str
     if isinstance(listed, dict) and name in listed:
         return True
     patterns = node.get("patternProperties")
-    if any(_matches(p, name) is not False for p in (patterns if isinstance(patterns, dict) else ())):
+    if any(matches(p, name) is not False for p in (patterns if isinstance(patterns, dict) else ())):
         return True
     if node.get("additionalProperties", False) is not False or node.get("unevaluatedProperties", False) is not False:
         return True
@@ -155,7 +155,7 @@ def _may_evaluate(schema: Side, name: str, depth: int, seen: frozenset[tuple[str
     return any(_may_evaluate(part, name, depth - 1, seen) for part in inner)
 
 
-def _matches(pattern: str, name: str) -> bool | None:
+def matches(pattern: str, name: str) -> bool | None:
     """Whether `pattern` matches `name` (None: it cannot be told)."""
     try:
         return regexes.search(pattern, name)

@@ -23,7 +23,7 @@ from typing import Any
 from wopgen.compat import conditional, cover
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
-from wopgen.compat.disjoint import disjoint
+from wopgen.compat.disjoint import disjoint, matches
 from wopgen.compat.normalize import (
     Loc,
     Resolver,
@@ -355,8 +355,17 @@ class _Differ:
             for k, v in plain.node.items()
             if not is_annotation(k) and k not in united.node and _OTHER_CLOSER.get(k) not in united.node
         }
-        rest = Loc(plain.doc, plain.pointer, {k: v for k, v in plain.node.items() if k not in moved}, plain.borrowed)
+        kept = {k: v for k, v in plain.node.items() if k not in moved}
         beside = Loc(united.doc, united.pointer, {k: v for k, v in united.node.items() if k != union}, united.borrowed)
+        declared = cover.types(beside.node)
+        resolver = self.base if plain is b else self.head
+        if (
+            "type" not in kept
+            and declared is not None
+            and cover.within(cover.admitted_types(cover.Side(resolver, plain)), declared)
+        ):
+            kept["type"] = beside.node["type"]  # what the plain side's keywords admit (an enum of strings): no change
+        rest = Loc(plain.doc, plain.pointer, kept, plain.borrowed)
         yield from self._keywords(rest, beside, ctx, stack) if plain is b else self._keywords(beside, rest, ctx, stack)
         branches = [united.child(union, i) for i in range(len(united.node[union]))]
         if moved:
@@ -520,12 +529,13 @@ class _Differ:
         assert isinstance(bp, dict) and isinstance(hp, dict)
         type_index = stem(b.doc.path) == PAYLOADS_SCHEMA and b.pointer == f"/$defs/{TYPE_INDEX}"
         discovery = stem(h.doc.path) == DISCOVERY
-        still_open = not h.node.get("patternProperties") and all(
+        still_open = all(
             self._closure(self.head, h, k) == _OPEN for k in ("additionalProperties", "unevaluatedProperties")
         )
         for name in sorted(bp.keys() - hp.keys()):
             rule, what = R.PROPERTY_REMOVED, "property"
-            if ctx.direction == R.CLIENT and still_open and not type_index and not discovery:
+            free = still_open and _no_pattern_matches(h, name)  # the head holds the name to nothing
+            if ctx.direction == R.CLIENT and free and not type_index and not discovery:
                 rule = R.PROPERTY_UNLISTED  # any value is accepted under the name now: looser for senders
             if type_index:
                 rule, what = R.EVENT_TYPE_REMOVED, "event type"
@@ -540,6 +550,9 @@ class _Differ:
                 rule, what = R.EVENT_TYPE_ADDED, "event type"
             elif discovery:
                 rule, what = R.CAPABILITY_ADDED, "capability field"
+            elif (held := self._held_before(b, name, ctx, stack, h.child("properties", name))) is not None:
+                yield from held
+                continue
             yield self.make(rule, ctx, side(b, "properties"), side(h, "properties", name), f"{what} {name!r} added")
         for name in sorted(bp.keys() & hp.keys()):
             child = replace(ctx, prop=name)
@@ -548,6 +561,16 @@ class _Differ:
                 self.event_sides[name] = (side(b, "properties", name), side(h, "properties", name))
             yield from self.compare(b.child("properties", name), h.child("properties", name), child, stack)
         yield from self._required(b, h, ctx, bp, hp)
+
+    def _held_before(self, b: Loc, name: str, ctx: Context, stack: frozenset[Any], member: Loc) -> list[Change] | None:
+        """A property the head lists that the base held to its `additionalProperties` schema (no pattern of
+        the base matching the name): the member's schema compared against that one, so a string-valued
+        member the base took and the head now refuses is found. None where the base did not hold it so
+        (open, closed, or a pattern that may match), and where the two agree."""
+        if self._closure(self.base, b, "additionalProperties") != _SCHEMA or not _no_pattern_matches(b, name):
+            return None
+        found = self.compare(b.child("additionalProperties"), member, ctx, stack)
+        return [replace(c, message=f"property {name!r} added: {c.message}") for c in found] or None
 
     def _taken_elsewhere(self, b: Loc, name: str, elsewhere: list[cover.Side]) -> bool:
         """Whether one of the branches `elsewhere` accepts every value of `b` that holds member `name`
@@ -723,7 +746,12 @@ class _Differ:
     def _branches(
         self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any], laid: Branches | None = None
     ) -> Iterator[Change]:
+        swapped = _swapped_union(b.node, h.node) if laid is None else None
+        if swapped is not None:
+            yield from self._swapped(swapped, b, h, ctx, stack)
         for keyword in ("oneOf", "anyOf", "allOf"):
+            if swapped is not None and keyword != "allOf":
+                continue
             bv, hv = b.node.get(keyword), h.node.get(keyword)
             if not isinstance(bv, list) and not isinstance(hv, list):
                 continue
@@ -734,6 +762,28 @@ class _Differ:
             if keyword == "allOf":  # a member laid into the object (`flatten`) stays as `true`: no constraint
                 bl, hl = [loc for loc in bl if loc.node is not True], [loc for loc in hl if loc.node is not True]
             yield from self._union(keyword, b, h, bl, hl, ctx, stack)
+
+    def _swapped(self, kinds: tuple[str, str], b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
+        """A oneOf become an anyOf (or the other way round): the branches compared as those of one union
+        (read as the head's), then what the swap itself changes, a value more than one branch takes:
+        refused by a oneOf, taken by an anyOf. Branches that share no value make the two the same."""
+        bk, hk = kinds
+        bl = [b.child(bk, i) for i in range(len(b.node[bk]))]
+        hl = [h.child(hk, i) for i in range(len(h.node[hk]))]
+        yield from self._union(hk, b, h, bl, hl, ctx, stack)
+        exclusive, resolver = (hl, self.head) if hk == "oneOf" else (bl, self.base)
+        if all(
+            disjoint(cover.Side(resolver, x), cover.Side(resolver, y))
+            for i, x in enumerate(exclusive)
+            for y in exclusive[i + 1 :]
+        ):
+            return
+        if hk == "oneOf":
+            message = "anyOf -> oneOf: a value more than one branch takes is now refused"
+            yield self.make(R.UNION_ADDED, ctx, side(b, bk), side(h, hk), message)
+        else:
+            message = "oneOf -> anyOf: a value more than one branch takes is now accepted"
+            yield self.make(R.UNION_REMOVED, ctx, side(b, bk), side(h, hk), message)
 
     def _union(
         self, keyword: str, b: Loc, h: Loc, bl: list[Loc], hl: list[Loc], ctx: Context, stack: frozenset[Any]
@@ -777,11 +827,30 @@ class _Differ:
             elif keyword == "anyOf" and cover.union_covers(keyword, base_union, head_union[index]):
                 # (in a oneOf, a branch that takes values another one takes rejects them: never a no-op)
                 message = f"{keyword} branch {name} added; the base's branches accepted all it accepts"
+            elif keyword == "oneOf" and (shared := self._shares_with_kept(hl, [hi for _, hi in pairs], index)):
+                message = (
+                    f"oneOf branch {name} added; it takes values branch {shared} takes, which the oneOf now refuses"
+                )
+                yield self.make(R.BRANCH_OVERLAPS, ctx, side(b, keyword), side(hl[index]), message)
+                continue
             else:
                 message = f"{keyword} branch {name} added"
                 yield self.make(R.BRANCH_ADDED, ctx, side(b, keyword), side(hl[index]), message)
                 continue
             yield self.make(R.BRANCH_COVERED, ctx, side(b, keyword), side(hl[index]), message)
+
+    def _shares_with_kept(self, hl: list[Loc], kept: list[int], index: int) -> str | None:
+        """The name of a kept branch of the head's oneOf that surely shares values with the added branch
+        `index`: one of the two accepts every value of the other (one that accepts nothing aside)."""
+        new = cover.Side(self.head, hl[index])
+        for k in kept:
+            other = cover.Side(self.head, hl[k])
+            if any(
+                cover.covers(outer, inner) and cover.admitted_types(inner)
+                for outer, inner in ((new, other), (other, new))
+            ):
+                return self.branch_name(self.head, hl[k], k)
+        return None
 
     def _others_of(self, bl: list[Loc], bi: int, hl: list[Loc], hi: int) -> int:
         """The number `Context.others` gives the branches beside `bl[bi]` and `hl[hi]` (one per set)."""
@@ -1005,6 +1074,16 @@ class _Differ:
 Branches = tuple[str, list[Loc], list[Loc]]  # a union keyword and the branches of each side
 
 
+def _swapped_union(b: dict[str, Any], h: dict[str, Any]) -> tuple[str, str] | None:
+    """("oneOf", "anyOf") when the base has a oneOf and no anyOf and the head the other way round (or
+    the reverse pair), else None."""
+    for kinds in (("oneOf", "anyOf"), ("anyOf", "oneOf")):
+        mine, theirs = kinds
+        if isinstance(b.get(mine), list) and mine not in h and isinstance(h.get(theirs), list) and theirs not in b:
+            return kinds
+    return None
+
+
 def _lone_union(b: dict[str, Any], h: dict[str, Any]) -> str:
     """The union keyword ("oneOf" or "anyOf") when one side has that one and the other neither."""
     for united, plain in ((b, h), (h, b)):
@@ -1066,6 +1145,13 @@ def _regex_text(pattern: Any) -> Any:
         out.append("/" if pair == "\\/" else pair if pair[:1] == "\\" else pattern[i])
         i += 2 if pair[:1] == "\\" else 1
     return "".join(out)
+
+
+def _no_pattern_matches(loc: Loc, name: str) -> bool:
+    """Whether no pattern of the schema's `patternProperties` matches the member `name` (False where
+    one may: a pattern no engine here reads)."""
+    patterns = loc.node.get("patternProperties")
+    return not any(matches(p, name) is not False for p in (patterns if isinstance(patterns, dict) else ()))
 
 
 def _lists_a_match(pattern: str, *locs: Loc) -> bool:

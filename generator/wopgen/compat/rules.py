@@ -250,6 +250,16 @@ BRANCH_ADDED = _rule(
     host="warning",
     artifact="warning",
 )
+BRANCH_OVERLAPS = _rule(
+    "compat-branch-overlaps",
+    "A oneOf branch was added that takes values a kept branch takes: a value of both matched one branch "
+    "before and matches two now, so the oneOf refuses it.",
+    'base: "oneOf": [{"type": "string"}, {"type": "number"}]; head: "oneOf": [{"type": "string"}, '
+    '{"type": "number"}, {"type": ["string", "null"]}]',
+    client="error",
+    host="warning",
+    artifact="error",
+)
 BRANCH_REMOVED = _rule(
     "compat-branch-removed",
     "A oneOf/anyOf branch was removed: senders of that shape are rejected.",
@@ -437,6 +447,7 @@ HINTS: dict[str, str] = {
     FORMAT_CHANGED.id: "check that values valid under the old format stay valid under the new one",
     KEYWORD_CHANGED.id: "read the change: compat cannot tell whether it accepts more or less",
     BRANCH_ADDED.id: "readers of this union must handle or ignore the new shape",
+    BRANCH_OVERLAPS.id: "make the new branch refuse what the kept one takes (a discriminating const), or use anyOf",
     UNION_REMOVED.id: "readers must accept the values the union used to rule out",
     BRANCH_COVERED.id: "nothing to do for validation; code generated from the union gains or loses a named type",
     REF_LINK_OUTSIDE.id: "replace the link with the file itself in that commit's tree, or compare against a folder",
