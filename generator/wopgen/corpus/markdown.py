@@ -133,11 +133,12 @@ class MarkdownDoc:
     def list_items(self) -> list[ListItem]:
         """Every list item of the page, outer items before the items of their content, in page order.
 
-        Read on first use, by parsing the page again: only the site asks for them, and a page with no line
-        that could open an item (a marker after any indent or `>`) has none."""
+        Read on first use, by parsing the page's blocks again (a list's items are blocks: the inline
+        pass would change none of them): only the site asks for them, and a page with no line that
+        could open an item (a marker after any indent or `>`) has none."""
         if not _ITEM_LINE.search(self.text):
             return []
-        return _list_items(_tokens(_PARSER, self), self.lines)
+        return _list_items(_tokens(_BLOCK_PARSER, self), self.lines)
 
     @property
     def front_matter_lines(self) -> int:
@@ -345,6 +346,8 @@ def _parser(shortcuts: bool = True) -> MarkdownIt:
 
 
 _PARSER = _parser()
+# The block pass alone, for the list items: on the site's pages, half the cost of a full parse.
+_BLOCK_PARSER = _parser().disable("inline")
 
 
 def _unique(anchor: str, used: set[str]) -> str:
