@@ -44,6 +44,7 @@ _LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s<>\"'&\\\x01]+)\)")
 _PLAIN = re.compile(r"[^`\[\]\\*_<>&!{}\x00-\x1f]*")
 _ONE_CODE = re.compile(r"`([^`<>&\x00-\x1f]*[^`<>&\s][^`<>&\x00-\x1f]*)`")
 _OTHER_SPACE = re.compile(r"[^\S ]")  # a tab (Python-Markdown expands it), a no-break space...
+_CELL_MARK = re.compile(r"[\\`|]")  # what `_cells` stops at: an escape, a code span's backtick, a pipe
 _FENCE = re.compile(r"^ *(`{3,}|~{3,})")
 # A line that opens a raw HTML block (other than the comments naming wopgen's own blocks): what
 # follows may be HTML up to its closing tag, or Markdown inside HTML; its page keeps its tables.
@@ -125,22 +126,22 @@ def _cells(row: str) -> list[str]:
         raise NotPlain(row)
     body = row[1:-1]
     cells: list[str] = []
-    start, index, length = 0, 0, len(body)
-    while index < length:
+    start = 0
+    found = _CELL_MARK.search(body)
+    while found is not None:  # from one `\\`, backtick or pipe to the next, not character by character
+        index = found.start()
         char = body[index]
         if char == "\\":
             index += 2
-            continue
-        if char == "`":
+        elif char == "`":
             end = body.find("`", index + 1)
             if end < 0:
                 raise NotPlain(row)
             index = end + 1
-            continue
-        if char == "|":
+        else:
             cells.append(body[start:index])
-            start = index + 1
-        index += 1
+            start = index = index + 1
+        found = _CELL_MARK.search(body, index)
     cells.append(body[start:])
     if any("``" in cell or "\\`" in cell for cell in cells) or _OTHER_SPACE.search(body):
         raise NotPlain(row)  # longer backtick runs, escaped backticks, tabs and other spaces: left to Markdown
