@@ -385,6 +385,24 @@ def map_subschemas(schema: Any, change: Callable[[Any], Any], draft: Draft = CUR
     return out
 
 
+def subschemas(schema: Any, draft: Draft = CURRENT) -> list[Any]:
+    """The immediate subschemas of `schema`, those `map_subschemas` applies its change to, without copying
+    anything: for a question about them that changes nothing."""
+    if not isinstance(schema, dict):
+        return []
+    found: list[Any] = []
+    for key in draft.maps:
+        if isinstance(schema.get(key), dict):
+            found += [sub for sub in schema[key].values() if isinstance(sub, dict | bool)]
+    for key in draft.lists:
+        if isinstance(schema.get(key), list):
+            found += schema[key]
+    for key in draft.singles:
+        if key in schema:
+            found += schema[key] if isinstance(schema[key], list) else [schema[key]]
+    return found
+
+
 # A `$ref` member with a string value as JSON text writes it, when the value holds no escape.
 _WRITTEN_REF = re.compile(r'"\$ref"\s*:\s*"([^"\\]*)"')
 

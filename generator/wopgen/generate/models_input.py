@@ -21,6 +21,7 @@ from wopgen.corpus.graph import (
     ref_strings,
     replaced,
     schema_objects,
+    subschemas,
     value_at,
 )
 from wopgen.corpus.keywords import CURRENT, DEFS, IN_PLACE_APPLICATORS, Draft, draft_of
@@ -365,17 +366,14 @@ def _dict_in_place(node: dict[str, Any]) -> bool:
 
 def _nested_id(document: dict[str, Any], draft: Draft) -> bool:
     """Whether a schema object below the root of `document` declares an `$id` (read in `draft`)."""
-    found = False
-
-    def look(node: Any) -> Any:
-        nonlocal found
+    todo = subschemas(document, draft)
+    while todo:
+        node = todo.pop()
         if isinstance(node, dict):
-            found = found or draft.id_of(node) is not None
-            map_subschemas(node, look, draft)
-        return node
-
-    map_subschemas(document, look, draft)
-    return found
+            if draft.id_of(node) is not None:
+                return True
+            todo += subschemas(node, draft)
+    return False
 
 
 def _enum_narrowed(node: dict[str, Any]) -> dict[str, Any]:
