@@ -232,11 +232,16 @@ def optional_not_null(corpus: Corpus) -> dict[str, list[str]]:
                 for name, subschema in properties.items()
                 if name not in needed and isinstance(subschema, dict)
             )
-    targets = [corpus.target_uri(path, pointer) for path, pointers in candidates.items() for pointer in pointers]
-    rejecting = corpus.compiled.rejecting(targets, None) if targets else set()
+    # each URI made once (urljoin costs the most): for the engine, then to read its answer
+    targets = {
+        path: [corpus.target_uri(path, pointer) for pointer in pointers] for path, pointers in candidates.items()
+    }
+    every = [target for uris in targets.values() for target in uris]
+    rejecting = corpus.compiled.rejecting(every, None) if every else set()
     found: dict[str, list[str]] = {}
     for path, pointers in candidates.items():
-        found[path] = [p for p in pointers if _rejects_null(corpus, path, p, rejecting)]
+        judged = zip(pointers, targets[path], strict=True)
+        found[path] = [pointer for pointer, target in judged if _rejects_null(corpus, path, pointer, target, rejecting)]
     return found
 
 
@@ -259,9 +264,9 @@ def _conditional(pointer: str) -> bool:
     return False
 
 
-def _rejects_null(corpus: Corpus, path: str, pointer: str, rejecting: set[str] | None) -> bool:
+def _rejects_null(corpus: Corpus, path: str, pointer: str, target: str, rejecting: set[str] | None) -> bool:
     if rejecting is not None:
-        return corpus.target_uri(path, pointer) in rejecting
+        return target in rejecting
     return corpus.verdict(path, pointer, None) is False  # no verdict (an unresolvable `$ref`...): leave it be
 
 
