@@ -45,7 +45,10 @@ def root_fields_repaired(text: str) -> str:
         if any(k.arg == "deprecated" for k in call.keywords):
             call.keywords = [k for k in call.keywords if k.arg != "deprecated"]
             edits[match.start(2) - len("    root: ")] = "    " + ast.unparse(statement)
-    for match in _MEMBER.finditer(text) if roots else ():
+    holding = [name for name, held in roots.items() if held]
+    for match in _MEMBER.finditer(text) if holding else ():
+        if not any(name in match[0] for name in holding):
+            continue  # names no class whose root holds a constraint (parsing each member costs the most)
         statement = _statement(match[0].strip())
         call = _field_call(statement.annotation) if statement is not None else None
         if statement is None or call is None:
