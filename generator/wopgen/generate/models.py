@@ -527,13 +527,15 @@ _MYPY_REPAIRS = (
 
 
 def _repair_for_mypy(text: str) -> str:
-    if not any(needle in text for needle, _code in _MYPY_REPAIRS):
+    present = [(needle, code) for needle, code in _MYPY_REPAIRS if needle in text]  # no needle ends another
+    if not present:
         return text.rstrip("\n") + "\n"
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        for needle, code in _MYPY_REPAIRS:
-            if line.rstrip().endswith(needle):
-                lines[i] = f"{line.rstrip()}  # type: ignore[{code}]"
+        stripped = line.rstrip()
+        for needle, code in present:
+            if stripped.endswith(needle):
+                lines[i] = f"{stripped}  # type: ignore[{code}]"
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
