@@ -101,3 +101,19 @@ def test_the_metaschema_of_a_draft_the_compiled_engine_lacks_is_not_asked_of_it(
     draft3 = {"$schema": "http://json-schema.org/draft-03/schema#", "properties": {"a": {"required": True}}}
     assert metaschema_accepts(draft3, Draft3Validator) is None
     assert metaschema_accepts(draft3) is False  # asked of 2020-12, whose metaschema it has at hand
+
+
+def test_a_draft_07_dependencies_of_schemas_and_names_together_is_read(tmp_path: Path) -> None:
+    # TextMate's grammar schema: `referencing` crawled the list of names after a schema value and failed
+    schema = {
+        "$schema": DRAFT7,
+        "type": "object",
+        "properties": {"begin": {"$ref": "#/definitions/text"}, "end": {"type": "string"}},
+        "dependencies": {"begin": {"required": ["end"]}, "end": ["begin"]},
+        "definitions": {"text": {"type": "string"}},
+    }
+    corpus = single(tmp_path, schema)
+    assert corpus.draft_errors(NAME) == () and corpus.resolvable(NAME)
+    assert corpus.registry.contents(corpus.uri_of(NAME)) == schema  # crawled, no `'list' object has no attribute`
+    assert corpus.accepts(NAME, "", {"begin": "a", "end": "b"})
+    assert not corpus.accepts(NAME, "", {"end": "b"})  # `end` needs `begin`

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 from urllib.parse import urljoin
@@ -21,7 +21,7 @@ import referencing.exceptions
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import UnknownType, ValidationError
 from jsonschema.protocols import Validator
-from referencing.jsonschema import DRAFT202012
+from referencing.jsonschema import DRAFT202012, specification_with
 
 from wopgen.corpus.documents import JsonDoc, YamlDoc, may_embed_id
 from wopgen.corpus.files import glob_paths, inside
@@ -95,6 +95,35 @@ class Instance:
     @property
     def path(self) -> str:
         return self.doc.path
+
+
+@cache
+def _crawlable(specification: referencing.Specification[Any]) -> referencing.Specification[Any]:
+    """The draft, crawled only into values that are schemas: `referencing` yields every value of a
+    draft-04 to 07 `dependencies` once the first is a schema, a list of member names among them, and
+    fails on it (`"dependencies": {"begin": {...}, "end": ["begin"]}`, a valid draft-07 schema)."""
+    anchors_in = getattr(specification, "_anchors_in", None)  # the function the draft was made with
+    if anchors_in is None:
+        return specification
+    walk = specification.subresources_of
+
+    def subresources_of(contents: Any) -> Iterator[Any]:
+        return (each for each in walk(contents) if isinstance(each, dict | bool))
+
+    return referencing.Specification(  # type: ignore[call-arg]
+        name=specification.name,
+        id_of=specification.id_of,
+        subresources_of=subresources_of,
+        anchors_in=anchors_in,
+        maybe_in_subresource=specification.maybe_in_subresource,
+    )
+
+
+def _resource(data: Any) -> referencing.Resource[Any]:
+    """A schema as a registry resource, in the draft its `$schema` names (2020-12 otherwise)."""
+    declared = data.get("$schema") if isinstance(data, dict) else None
+    found = specification_with(declared, default=DRAFT202012) if isinstance(declared, str) else DRAFT202012
+    return referencing.Resource(contents=data, specification=_crawlable(found))  # type: ignore[call-arg]
 
 
 def _refuse(uri: str) -> referencing.Resource[Any]:
@@ -307,8 +336,7 @@ class Corpus:
         for uri, doc in self.schemas_by_uri.items():
             if not self.resolvable(doc.path):
                 continue
-            resource = referencing.Resource.from_contents(doc.data, default_specification=DRAFT202012)
-            resources.append((uri, resource))
+            resources.append((uri, _resource(doc.data)))
             embedding = embedding or may_embed_id(doc.text, doc.data)
         registry: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg]
         if not embedding:  # every resource is a whole file under its own URIs: the crawl order decides nothing
