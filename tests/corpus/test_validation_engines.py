@@ -120,6 +120,28 @@ def test_nothing_outside_the_corpus_is_fetched() -> None:
     assert compiled.is_valid("https://example.test/a.json", {}) is None
 
 
+def test_a_registry_the_compiled_engine_refuses_is_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # SchemaStore: asked once per default, it was built again each time, for minutes
+    import jsonschema_rs
+
+    built: list[int] = []
+    registry = jsonschema_rs.Registry
+    monkeypatch.setattr(jsonschema_rs, "Registry", lambda *a, **k: built.append(1) or registry(*a, **k))
+    compiled = CompiledSchemas([("https://example.test/a.json", {"$ref": "https://elsewhere.test/b.json"})])
+    assert [compiled.is_valid(f"https://example.test/a.json#/x{n}", n) for n in range(3)] == [None, None, None]
+    assert built == [1]
+
+
+def test_a_schema_reaching_out_of_the_corpus_leaves_the_others_compiled(tmp_path: Path) -> None:
+    from support.corpus_factory import good_files, write
+
+    files = good_files()
+    files["schemas/thing.schema.json"]["properties"]["far"] = {"$ref": "https://elsewhere.test/far.json"}
+    corpus = load(write(tmp_path, files))
+    assert corpus.compiled_verdict("schemas/decision.schema.json", "", "go") is True  # still compiled
+    assert corpus.compiled_verdict("schemas/thing.schema.json", "", {}) is None  # left to `jsonschema`
+
+
 def test_the_repository_schemas_are_compiled_embedded_in_one_document(corpus: Corpus) -> None:
     """So the agreement tests above hold for the registry every 2020-12 corpus gets."""
     from wopgen.corpus.validation import _embedded

@@ -25,7 +25,7 @@ from referencing.jsonschema import DRAFT202012, specification_with
 
 from wopgen.corpus.documents import JsonDoc, YamlDoc, may_embed_id
 from wopgen.corpus.files import glob_paths, inside
-from wopgen.corpus.graph import RefGraph, pointer_fragment
+from wopgen.corpus.graph import RefGraph, Status, pointer_fragment
 from wopgen.corpus.keywords import declared_id
 from wopgen.corpus.markdown import MarkdownDoc
 from wopgen.corpus.regexes import BoundedValidator, PatternTimeout
@@ -420,8 +420,30 @@ class Corpus:
     def compiled(self) -> CompiledSchemas:
         """Compiled validators over the schemas the metaschema accepts, each under its URI: the fast
         answer to "does this validate?", with `validator` kept to explain a no."""
-        docs = [doc for path, doc in sorted(self.schemas.items()) if self.resolvable(path)]
+        left_out = self._reaching_unresolved
+        docs = [doc for path, doc in sorted(self.schemas.items()) if self.resolvable(path) and path not in left_out]
         return CompiledSchemas([(self.uri_of(doc.path), doc.data) for doc in docs], [doc.text for doc in docs])
+
+    @cached_property
+    def _reaching_unresolved(self) -> frozenset[str]:
+        """The schemas with a `$ref` that leads out of the corpus or nowhere, and those that reach one: the
+        compiled engine resolves every `$ref` of its registry up front, and one such would refuse the whole
+        registry, so they are left to `jsonschema` (which judges each instance as far as it goes)."""
+        graph = self.graph
+        found = {site.path for site in [*graph.sites, *graph.dynamic_sites] if site.status is not Status.RESOLVED}
+        if not found:
+            return frozenset()
+        referrers: dict[str, set[str]] = {}
+        for path, targets in graph.edges.items():
+            for target in targets:
+                referrers.setdefault(target, set()).add(path)
+        todo = list(found)
+        while todo:
+            for path in referrers.get(todo.pop(), ()):
+                if path not in found:
+                    found.add(path)
+                    todo.append(path)
+        return frozenset(found)
 
     @cached_property
     def _base_validator(self) -> Validator:

@@ -214,13 +214,21 @@ class CompiledSchemas:
         self._texts = None if texts is None else list(texts)
         self._uris = frozenset(uri for uri, _schema in self._resources)
         self._registry: Any = None
+        self._unbuilt = ""  # why the registry could not be built, once it was tried
         self._validators: dict[str, Any] = {}
 
     def _build_registry(self) -> Any:
-        if self._registry is None:
+        """The registry, built once; a failure is kept, so each validator asked for later fails at once
+        rather than building it again."""
+        if self._registry is None and not self._unbuilt:
             embedded = _embedded(self._resources, self._texts)
             resources = self._resources if embedded is None else [(_EMBEDDING, embedded)]
-            self._registry = jsonschema_rs.Registry(resources, retriever=_refuse)
+            try:
+                self._registry = jsonschema_rs.Registry(resources, retriever=_refuse)
+            except (jsonschema_rs.ReferencingError, ValueError) as error:
+                self._unbuilt = str(error) or type(error).__name__
+        if self._unbuilt:
+            raise ValueError(self._unbuilt)
         return self._registry
 
     def _compile(self, schema: dict[str, Any]) -> Any:
