@@ -149,3 +149,20 @@ def test_a_default_its_schema_takes_is_no_finding(findings):
         files[PATH]["properties"]["mode"] = {"enum": ["fast", "slow"], "default": "fast"}
 
     assert hits(findings(edit), INVALID) == []
+
+
+@pytest.mark.parametrize(
+    ("description", "flagged"),
+    [
+        ("The executable. Defaults to `productName`.", False),  # the value of another member, named
+        ("Where data goes. Defaults to `<module_name>.data`.", False),  # a placeholder
+        ("The query parameter. Defaults to `query`.", True),  # a value, though a member is named so too
+    ],
+)
+def test_a_default_that_names_another_member_or_a_placeholder_is_no_value(findings, description, flagged):
+    def edit(files):
+        _with_mode(files, {"type": "string", "description": description})
+        files[PATH]["properties"]["productName"] = {"type": "string"}
+        files[PATH]["properties"]["query"] = {"type": "string"}
+
+    assert bool(hits(findings(edit), RULE)) is flagged

@@ -89,6 +89,10 @@ def beside_ref(tmp_path: Path, dialect: str, member: dict[str, Any]) -> list[str
         (DRAFT7, {"$ref": "#/definitions/either", "type": "object"}, "`type` beside"),  # it takes integers too
         (DRAFT7, {"$ref": "#/definitions/kinds", "type": "string"}, None),  # it lists strings only
         (DRAFT7, {"allOf": [{"$ref": "#/definitions/base"}, {"required": ["name"]}]}, None),
+        # a keyword of a type the target takes no value of refuses nothing it takes (renovate's `items`
+        # beside a `$ref` to an object); one of a type it takes still does
+        (DRAFT7, {"$ref": "#/definitions/base", "items": {"type": "string"}, "minLength": 2}, None),
+        (DRAFT7, {"$ref": "#/definitions/kinds", "minLength": 2}, "`minLength` beside"),
     ],
 )
 def test_a_keyword_beside_a_ref_is_reported_where_the_draft_ignores_it(

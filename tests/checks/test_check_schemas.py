@@ -61,7 +61,20 @@ def test_duplicate_id(findings):
         files["schemas/thing-copy.schema.json"] = dict(files[THING])
 
     found = findings(edit)
-    assert ("schemas/thing.schema.json", 3) in hits(found, "schema-id-duplicate")
+    # the copy claims the URI thing.schema.json has by the convention: the copy is the duplicate
+    assert hits(found, "schema-id-duplicate") == [("schemas/thing-copy.schema.json", 3)]
+
+
+def test_a_files_own_pointers_resolve_in_it_though_another_file_claims_its_id(findings):
+    # SchemaStore: a file copying another's `$id` made that one's `#/definitions/...` refs "not exist"
+    def edit(files):
+        files[THING]["properties"]["named"] = {"$ref": "#/$defs/only-here"}
+        files[THING]["$defs"]["only-here"] = {"type": "string"}
+        files["schemas/thing-copy.schema.json"] = {**files["schemas/decision.schema.json"], "$id": files[THING]["$id"]}
+
+    found = findings(edit)
+    assert hits(found, "schema-ref-unresolved") == []
+    assert [path for path, _ in hits(found, "schema-id-duplicate")] == ["schemas/thing-copy.schema.json"]
 
 
 @pytest.mark.parametrize("claimed", ["decision.schema.json", BASE + "decision.schema.json", "thing-part.json"])

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import cache, partial
 from typing import Any
 
 from jsonschema.exceptions import best_match
@@ -82,11 +83,37 @@ def _fits(node: dict[str, Any], value: Any) -> bool:
     return False
 
 
+def _names_something(stated: Any, members: Callable[[], frozenset[str]]) -> bool:
+    """Whether a stated default reads as a name rather than a value: a placeholder ("`<module_name>.data`"),
+    or another member of the schema named in camel case ("defaults to `productName`", the value of that
+    setting). A lower-case word that also names a member (`query`, `light`) is still read as a value."""
+    if not isinstance(stated, str):
+        return False
+    return ("<" in stated and ">" in stated) or (stated != stated.lower() and stated in members())
+
+
+def _member_names(data: Any) -> frozenset[str]:
+    """The names every `properties` of a schema document lists."""
+    found: set[str] = set()
+    todo = [data]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            listed = node.get("properties")
+            if isinstance(listed, dict):
+                found.update(listed)
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return frozenset(found)
+
+
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
     refused = refused_defaults(corpus)
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
         found = [_invalid(corpus, path, pointer) for pointer in refused.get(path, [])]
+        members = cache(partial(_member_names, doc.data))  # read once, where a default is stated
         for item in corpus.graph.objects(path):
             if item.position is not Position.SCHEMA:  # names maps, unknown keywords, instance data
                 continue
@@ -95,7 +122,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
             if not isinstance(description, str):
                 continue
             stated = stated_default(description)
-            if stated is ... or not _fits(node, stated):
+            if stated is ... or not _fits(node, stated) or _names_something(stated, members):
                 continue
             if corpus.resolvable(path) and corpus.verdict(path, ptr, stated) is False:
                 # a value the member itself refuses is no default of it: the description names something

@@ -10,7 +10,7 @@ from wopgen.compat.cover import json_type, types, values, within
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import may_write
 from wopgen.corpus.graph import Located, Position, SchemaObject
-from wopgen.corpus.keywords import draft_of
+from wopgen.corpus.keywords import draft_of, idle_keywords
 from wopgen.diagnostics import Diagnostic, define
 
 IGNORED = define(
@@ -132,17 +132,19 @@ def _beside_ref(corpus: Corpus) -> Iterator[Diagnostic]:
 
 
 def _said_there(corpus: Corpus, path: str, item: SchemaObject, key: str) -> bool:
-    """Whether the `$ref` of `item` leads to a schema that says `key` already: the same value, or for a
-    `type`, only values of the types it names (its own `type`, its `enum`, its branches'). Ignoring the
-    keyword then changes nothing."""
+    """Whether the `$ref` of `item` leads to a schema that says `key` already: the same value, for a
+    `type` only values of the types it names (its own `type`, its `enum`, its branches'), or for a
+    keyword of one type only values of other types. Ignoring the keyword then changes nothing."""
     site = corpus.graph.site_at(Located(path, item.pointer))
     if site is None or site.target is None:
         return False
     target = corpus.graph.node(site.target)
     if isinstance(target, dict) and key in target and target[key] == item.node[key]:
         return True
+    found = _types_at(corpus, site.target, MAX_HOPS)
+    if found is not None and key in idle_keywords(sorted(found)):
+        return True  # a keyword of a type the target takes no value of (`items` beside a `$ref` to an object)
     named = types({"type": item.node[key]}) if key == "type" else None
-    found = _types_at(corpus, site.target, MAX_HOPS) if named is not None else None
     return named is not None and found is not None and within(found, named)
 
 

@@ -80,7 +80,11 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
 
 
 def _check(corpus: Corpus) -> Iterator[Diagnostic]:
+    # A file whose `$id` is the one the convention gives it owns that URI: another claiming it is the duplicate.
     seen_ids: dict[str, str] = {}
+    for path, doc in sorted(corpus.schemas.items()):
+        if isinstance(doc.data, dict) and doc.data.get(draft_of(doc.data).id_key) == corpus.expected_id(path):
+            seen_ids.setdefault(corpus.expected_id(path), path)
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
         yield from _check_document(corpus, path, doc, seen_ids)
@@ -136,16 +140,13 @@ def _check_document(corpus: Corpus, path: str, doc: JsonDoc, seen_ids: dict[str,
         yield ID_RULE.at(
             path, doc.line("/" + key), f"{key} is {found}, expected {expected!r}", f'set "{key}": "{expected}"'
         )
-    if isinstance(declared, str):
-        if declared in seen_ids:
-            yield ID_DUPLICATE.at(
-                path,
-                doc.line("/" + key),
-                f"{key} {declared!r} is also declared by {seen_ids[declared]}",
-                "give each schema its own $id (base + file name)",
-            )
-        else:
-            seen_ids[declared] = path
+    if isinstance(declared, str) and seen_ids.setdefault(declared, path) != path:
+        yield ID_DUPLICATE.at(
+            path,
+            doc.line("/" + key),
+            f"{key} {declared!r} is also declared by {seen_ids[declared]}",
+            "give each schema its own $id (base + file name)",
+        )
     if not isinstance(data.get("title"), str) or not data.get("title", "").strip():
         yield TITLE.at(path, doc.line("/title"), "schema has no title", 'add "title": "<ModelName>"')
     yield from _check_direction(corpus, path, doc)

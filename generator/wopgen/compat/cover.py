@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from wopgen.compat.normalize import Loc, Resolver, fingerprint, idle_keywords, is_annotation, without_noops
+from wopgen.compat.normalize import Loc, Resolver, fingerprint, is_annotation, without_noops
+from wopgen.corpus.keywords import idle_keywords
 
 MAX_DEPTH = 16  # members followed down; a deeper (or cyclic) shape is not shown to be covered
 _SHAPE = frozenset(

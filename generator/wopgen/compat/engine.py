@@ -29,7 +29,6 @@ from wopgen.compat.normalize import (
     Resolver,
     features,
     fingerprint,
-    idle_keywords,
     is_annotation,
     laid_into,
     partners_of,
@@ -63,7 +62,7 @@ from wopgen.compat.validity import invalid_schemas
 from wopgen.corpus import Corpus, regexes
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.events import PAYLOADS_SCHEMA, TYPE_ENUM, TYPE_INDEX
-from wopgen.corpus.keywords import IN_PLACE_APPLICATORS, SCHEMA_SINGLES
+from wopgen.corpus.keywords import IN_PLACE_APPLICATORS, SCHEMA_SINGLES, idle_keywords
 from wopgen.corpus.validation import DEFINED_FORMATS
 from wopgen.diagnostics import Rule, Severity
 

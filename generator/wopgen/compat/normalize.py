@@ -17,7 +17,7 @@ from typing import Any
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.graph import Located, RefSite, Status, value_at
-from wopgen.corpus.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
+from wopgen.corpus.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES, idle_keywords
 
 _CONTAINERS = (dict, list)  # made once: `isinstance` is asked it of every value walked
 
@@ -126,36 +126,6 @@ def without_noops(loc: Loc) -> Loc:
     if not dropped:
         return loc
     return Loc(loc.doc, loc.pointer, {k: v for k, v in node.items() if k not in dropped}, loc.borrowed)
-
-
-# The keywords that apply only to values of one JSON type.
-_FOR_TYPE = {
-    "object": frozenset(
-        {
-            *("properties", "patternProperties", "additionalProperties", "unevaluatedProperties"),
-            *("required", "minProperties", "maxProperties", "propertyNames"),
-            *("dependentRequired", "dependentSchemas", "dependencies"),
-        }
-    ),
-    "array": frozenset(
-        {
-            *("items", "prefixItems", "additionalItems", "unevaluatedItems", "contains"),
-            *("minItems", "maxItems", "uniqueItems", "minContains", "maxContains"),
-        }
-    ),
-    "string": frozenset({"minLength", "maxLength", "pattern"}),
-    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
-}
-
-
-def idle_keywords(declared: Any) -> frozenset[str]:
-    """The keywords that cannot apply under `type` `declared`: those of the types it rules out."""
-    named = {declared} if isinstance(declared, str) else set(declared) if isinstance(declared, list) else None
-    if not named or not all(isinstance(t, str) for t in named):
-        return frozenset()
-    if "integer" in named:
-        named.add("number")
-    return frozenset().union(*(keywords for kind, keywords in _FOR_TYPE.items() if kind not in named))
 
 
 _REF_SIBLINGS_IGNORED = frozenset(

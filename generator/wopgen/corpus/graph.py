@@ -593,7 +593,12 @@ class RefGraph:
             if known is None:
                 return site(Status.NO_DOCUMENT, detail=f"no schema in the corpus has $id {document!r}")
             return site(Status.UNCHECKED, self._as_text(known, fragment))
-        if self._files_by_uri is not None and (fragment.startswith("/") or not fragment):
+        pointer = fragment.startswith("/") or not fragment
+        if pointer and document == split_fragment(self._walk(doc.path)[0].base)[0]:
+            # the file's own resource: found in the file, as a validator of the file finds it, though
+            # another file claims the same `$id` (`schema-id-duplicate`) and so holds it in the registry
+            return self._resolve_in_file(site, known, document, fragment, doc.path)
+        if self._files_by_uri is not None and pointer:
             return self._resolve_in_file(site, known, document, fragment)
         resolver = self.corpus.registry.resolver(base_uri=item.base)
         try:
@@ -622,12 +627,13 @@ class RefGraph:
         return site(Status.RESOLVED, target)
 
     def _resolve_in_file(
-        self, site: Callable[..., RefSite], known: JsonDoc | None, document: str, fragment: str
+        self, site: Callable[..., RefSite], known: JsonDoc | None, document: str, fragment: str, path: str | None = None
     ) -> RefSite:
         """A `$ref` to a whole-file resource with a JSON pointer (or none): what `referencing`
-        answers, found without it (see `_files_by_uri`)."""
-        assert self._files_by_uri is not None
-        path = self._files_by_uri.get(document)
+        answers, found without it (see `_files_by_uri`); in the file at `path` when given."""
+        if path is None:
+            assert self._files_by_uri is not None
+            path = self._files_by_uri.get(document)
         if path is None:
             if known is None:
                 return site(Status.NO_DOCUMENT, detail=f"no schema in the corpus has $id {document!r}")

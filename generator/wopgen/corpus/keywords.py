@@ -118,3 +118,33 @@ def draft_of(data: Any) -> Draft:
 def declared_id(data: Any) -> str | None:
     """The URI the root of the schema document `data` declares for itself, read in its draft."""
     return draft_of(data).id_of(data) if isinstance(data, dict) else None
+
+
+# The keywords that apply only to values of one JSON type.
+_FOR_TYPE = {
+    "object": frozenset(
+        {
+            *("properties", "patternProperties", "additionalProperties", "unevaluatedProperties"),
+            *("required", "minProperties", "maxProperties", "propertyNames"),
+            *("dependentRequired", "dependentSchemas", "dependencies"),
+        }
+    ),
+    "array": frozenset(
+        {
+            *("items", "prefixItems", "additionalItems", "unevaluatedItems", "contains"),
+            *("minItems", "maxItems", "uniqueItems", "minContains", "maxContains"),
+        }
+    ),
+    "string": frozenset({"minLength", "maxLength", "pattern"}),
+    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+}
+
+
+def idle_keywords(declared: Any) -> frozenset[str]:
+    """The keywords that cannot apply under `type` `declared`: those of the types it rules out."""
+    named = {declared} if isinstance(declared, str) else set(declared) if isinstance(declared, list) else None
+    if not named or not all(isinstance(t, str) for t in named):
+        return frozenset()
+    if "integer" in named:
+        named.add("number")
+    return frozenset().union(*(keywords for kind, keywords in _FOR_TYPE.items() if kind not in named))
