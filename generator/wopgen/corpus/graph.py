@@ -488,10 +488,7 @@ class RefGraph:
         written = _WRITTEN_REF.findall(text)
         if len(written) != text.count('"$ref"'):
             return None
-        base = self.corpus.uri_of(path)
-        declared = declared_id(doc.data)
-        if declared is not None:
-            base = rebased(base, declared)
+        base = self._root_base(doc)
         files = self._files_by_uri
         own = files is not None and files.get(base) == path
         return {
@@ -499,6 +496,12 @@ class RefGraph:
             for ref in set(written)
             if not (own and (ref == "#" or ref.startswith("#/")))
         }
+
+    def _root_base(self, doc: JsonDoc) -> str:
+        """The base URI in effect at the root of a schema file (its `$id` read against its URI)."""
+        base = self.corpus.uri_of(doc.path)
+        declared = declared_id(doc.data)
+        return rebased(base, declared) if declared is not None else base
 
     @cached_property
     def dynamic_sites(self) -> list[RefSite]:
@@ -594,7 +597,7 @@ class RefGraph:
                 return site(Status.NO_DOCUMENT, detail=f"no schema in the corpus has $id {document!r}")
             return site(Status.UNCHECKED, self._as_text(known, fragment))
         pointer = fragment.startswith("/") or not fragment
-        if pointer and document == split_fragment(self._walk(doc.path)[0].base)[0]:
+        if pointer and document == split_fragment(self._root_base(doc))[0]:
             # the file's own resource: found in the file, as a validator of the file finds it, though
             # another file claims the same `$id` (`schema-id-duplicate`) and so holds it in the registry
             return self._resolve_in_file(site, known, document, fragment, doc.path)
