@@ -339,3 +339,13 @@ def test_a_tuple_branch_a_wider_array_branch_takes_is_covered(tmp_path: Path) ->
     assert wide_outcome == {("compat-branch-covered", INFO), ("compat-branch-added", INFO)}
     narrow = {**draft7, "anyOf": [{"type": "array", "items": [TEXT], "minItems": 2}]}  # one item alone is refused
     assert ("compat-branch-removed", E) in outcome(compare_one(tmp_path / "narrow", base, narrow, C))
+
+
+def test_object_keywords_moved_into_the_object_branch_beside_a_ref_to_a_string_are_no_change(tmp_path: Path) -> None:
+    # GitHub's `matrix`: `minProperties` beside `oneOf` [object, $ref to an expression string] moved into
+    # the object branch; laid into the `$ref` branch it says nothing about a string
+    defs = {"$defs": {"expr": TEXT}}
+    base = {**defs, "minProperties": 1, "oneOf": [{"type": "object"}, {"$ref": "#/$defs/expr"}]}
+    head = {**defs, "oneOf": [{"type": "object", "minProperties": 1}, {"$ref": "#/$defs/expr"}]}
+    assert compare_one(tmp_path / "in", base, head, C) == []
+    assert compare_one(tmp_path / "out", head, base, C) == []

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from wopgen.compat.cover import Side, covers
 from wopgen.compat.disjoint import disjoint
-from wopgen.compat.normalize import Loc, Resolver, is_annotation, laid_into, without_noops
+from wopgen.compat.normalize import Loc, Resolver, is_annotation, laid_into, placed, without_noops
 from wopgen.corpus.keywords import draft_of
 
 KEYWORDS = ("if", "then", "else")
@@ -42,7 +42,7 @@ def arms(resolver: Resolver, loc: Loc) -> list[Loc] | None:
             laid = laid_into(then, test, {k: v for k, v in test.node.items() if not is_annotation(k)})
             if laid is None:
                 return None
-            then = _placed(loc.child("then"), laid)
+            then = placed(loc.child("then"), laid)
         found.append(then)
     otherwise = _arm(resolver, loc, "else")
     if otherwise is None or not disjoint(Side(resolver, test), Side(resolver, otherwise)):
@@ -60,12 +60,3 @@ def _arm(resolver: Resolver, loc: Loc, keyword: str) -> Loc | None:
     if arm.node is True:
         return Loc(arm.doc, arm.pointer, {}, arm.borrowed)
     return arm
-
-
-def _placed(written: Loc, arm: Loc) -> Loc:
-    """`arm` (a `$ref` target with keywords laid in) as sitting where it is written, each keyword still
-    read where it sits: it is no longer the target alone, so it is not kept or compared as that."""
-    if arm.key == written.key or not isinstance(arm.node, dict):
-        return arm
-    borrowed = tuple((k, arm.holder(k).doc, arm.holder(k).pointer) for k in arm.node)
-    return Loc(written.doc, written.pointer, arm.node, borrowed)

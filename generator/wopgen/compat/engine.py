@@ -32,6 +32,7 @@ from wopgen.compat.normalize import (
     is_annotation,
     laid_into,
     partners_of,
+    placed,
     readers_of,
     root,
     similarity,
@@ -315,7 +316,8 @@ class _Differ:
         for this, other in ((b, h), (h, b)):
             branches = [this.child(union, i) for i in range(len(this.node[union]))]
             extra = {k: v for k, v in this.node.items() if not is_annotation(k) and k != union and k not in other.node}
-            laid = [laid_into(branch, this, extra) for branch in branches] if extra else []
+            resolver = self.base if this is b else self.head
+            laid = [_laid_through_ref(resolver, branch, this, extra) for branch in branches] if extra else []
             if extra and all(loc is not None for loc in laid):
                 kept = Loc(
                     this.doc, this.pointer, {k: v for k, v in this.node.items() if k not in extra}, this.borrowed
@@ -1071,6 +1073,16 @@ class _Differ:
 
 
 Branches = tuple[str, list[Loc], list[Loc]]  # a union keyword and the branches of each side
+
+
+def _laid_through_ref(resolver: Resolver, branch: Loc, holder: Loc, extra: dict[str, Any]) -> Loc | None:
+    """`laid_into`, a branch that is a `$ref` read as its target (sitting where the branch is written):
+    keywords of objects laid beside a `$ref` to a string say nothing there (GitHub's `matrix`)."""
+    if not isinstance(branch.node, dict) or "$ref" not in branch.node:
+        return laid_into(branch, holder, extra)
+    target = resolver.deref(branch)
+    laid = laid_into(target, holder, extra) if target.key != branch.key else None
+    return placed(branch, laid) if laid is not None else None
 
 
 def _swapped_union(b: dict[str, Any], h: dict[str, Any]) -> tuple[str, str] | None:

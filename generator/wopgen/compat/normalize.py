@@ -201,6 +201,15 @@ def laid_into(branch: Loc, holder: Loc, extra: dict[str, Any]) -> Loc | None:
     return Loc(branch.doc, branch.pointer, {**branch.node, **extra}, branch.borrowed + moved)
 
 
+def placed(written: Loc, arm: Loc) -> Loc:
+    """`arm` (a `$ref` target with keywords laid in) as sitting where it is written, each keyword still
+    read where it sits: it is no longer the target alone, so it is not kept or compared as that."""
+    if arm.key == written.key or not isinstance(arm.node, dict):
+        return arm
+    borrowed = tuple((k, arm.holder(k).doc, arm.holder(k).pointer) for k in arm.node)
+    return Loc(written.doc, written.pointer, arm.node, borrowed)
+
+
 def _single_all_of(loc: Loc) -> Loc | None:
     """The one member of an `allOf` that has no validation keyword beside it, else None."""
     node = loc.node
