@@ -463,3 +463,11 @@ def test_a_type_the_base_enum_already_implied_is_no_narrowing(tmp_path: Path) ->
     # tsconfig's `module`: an enum of strings became a string of that enum or a pattern
     head = {"type": "string", "anyOf": [{"enum": ["a", "b"]}, {"pattern": "^x"}]}
     assert compared_roots(tmp_path, {"enum": ["a", "b"]}, head, C) == {("compat-branch-added", INFO)}
+
+
+@pytest.mark.parametrize(
+    ("kind", "keyword"), [("array", "minItems"), ("string", "minLength"), ("object", "minProperties")]
+)
+def test_a_lower_bound_of_zero_is_no_bound(tmp_path: Path, kind: str, keyword: str) -> None:
+    # dependabot's `labels`: `minItems: 0` added
+    assert compared_roots(tmp_path, {"type": kind}, {"type": kind, keyword: 0}, C) == set()

@@ -349,3 +349,12 @@ def test_object_keywords_moved_into_the_object_branch_beside_a_ref_to_a_string_a
     head = {**defs, "oneOf": [{"type": "object", "minProperties": 1}, {"$ref": "#/$defs/expr"}]}
     assert compare_one(tmp_path / "in", base, head, C) == []
     assert compare_one(tmp_path / "out", head, base, C) == []
+
+
+@pytest.mark.parametrize("moved_in", [True, False])
+def test_a_type_moved_between_a_oneof_and_its_required_branches_is_no_change(tmp_path: Path, moved_in: bool) -> None:
+    # pyproject's `license`: beside the oneOf, or in each branch, a non-object passes both branches and is refused
+    beside = {"type": "object", "oneOf": [{"required": ["x"]}, {"required": ["y"]}]}
+    inside = {"oneOf": [{"type": "object", "required": ["x"]}, {"type": "object", "required": ["y"]}]}
+    base, head = (beside, inside) if moved_in else (inside, beside)
+    assert compare_one(tmp_path, {"properties": {"a": base}}, {"properties": {"a": head}}, C) == []

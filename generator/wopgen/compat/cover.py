@@ -217,6 +217,11 @@ _MEMBERS = ("properties", "patternProperties")
 _REST = ("additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems")
 
 
+def takes_every(schema: Side, kind: str) -> bool:
+    """Whether the schema surely accepts every value of the JSON type `kind` (not "integer")."""
+    return _takes_every(schema, kind)
+
+
 def _takes_every(
     schema: Side,
     kind: str,

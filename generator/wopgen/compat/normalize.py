@@ -42,6 +42,8 @@ UNORDERED_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
 EMPTY_MEANS_ABSENT = frozenset(
     {"items", "additionalItems", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "propertyNames"}
 )
+# Lower bounds whose 0 says nothing (`minContains` 0 does: it lets `contains` match no item).
+ZERO_MEANS_ABSENT = frozenset({"minItems", "minLength", "minProperties"})
 # Keywords whose empty value says nothing.
 EMPTY_VALUES_MEAN_ABSENT = frozenset({"properties", "patternProperties", "dependentSchemas", "required"})
 
@@ -120,6 +122,7 @@ def without_noops(loc: Loc) -> Loc:
         key
         for key, value in node.items()
         if (key in EMPTY_MEANS_ABSENT and (value is True or value == {}))
+        or (key in ZERO_MEANS_ABSENT and value == 0 and not isinstance(value, bool))
         or (key in EMPTY_VALUES_MEAN_ABSENT and value in ({}, []))
         or key in idle
     ]
