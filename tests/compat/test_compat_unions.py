@@ -358,3 +358,13 @@ def test_a_type_moved_between_a_oneof_and_its_required_branches_is_no_change(tmp
     inside = {"oneOf": [{"type": "object", "required": ["x"]}, {"type": "object", "required": ["y"]}]}
     base, head = (beside, inside) if moved_in else (inside, beside)
     assert compare_one(tmp_path, {"properties": {"a": base}}, {"properties": {"a": head}}, C) == []
+
+
+@pytest.mark.parametrize("direction", ["split", "joined"])
+def test_a_shape_of_several_types_split_into_one_branch_per_type_is_no_change(tmp_path: Path, direction: str) -> None:
+    # ESLint's and `jsconfig.json`'s `type: [object, null]` with `properties` become `anyOf` [object, null]
+    members = {"properties": {"x": TEXT}}
+    joined = {"type": ["object", "null"], **members}
+    split = {"anyOf": [{"type": "object", **members}, {"type": "null"}]}
+    base, head = (joined, split) if direction == "split" else (split, joined)
+    assert compare_one(tmp_path, {"properties": {"a": base}}, {"properties": {"a": head}}, C) == []

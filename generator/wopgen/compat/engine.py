@@ -370,7 +370,14 @@ class _Differ:
         yield from self._keywords(rest, beside, ctx, stack) if plain is b else self._keywords(beside, rest, ctx, stack)
         branches = [united.child(union, i) for i in range(len(united.node[union]))]
         if moved:
-            alone = [Loc(plain.doc, plain.pointer, moved, plain.borrowed)]
+            declared = moved.get("type")
+            split: list[Any] = declared if isinstance(declared, list) else [None]
+            # a shape of several types is the union of its shape per type (`type: [object, null]` and
+            # `properties` against `anyOf` [object with the properties, null]): each pairs with its branch
+            alone = [
+                Loc(plain.doc, plain.pointer, moved if kind is None else {**moved, "type": kind}, plain.borrowed)
+                for kind in dict.fromkeys(split)
+            ]
             bl, hl = (alone, branches) if plain is b else (branches, alone)
             yield from self._union(union, b, h, bl, hl, ctx, stack)
             return
