@@ -368,3 +368,14 @@ def test_a_shape_of_several_types_split_into_one_branch_per_type_is_no_change(tm
     split = {"anyOf": [{"type": "object", **members}, {"type": "null"}]}
     base, head = (joined, split) if direction == "split" else (split, joined)
     assert compare_one(tmp_path, {"properties": {"a": base}}, {"properties": {"a": head}}, C) == []
+
+
+def test_a_type_an_anyof_branch_lost_to_a_branch_of_its_own_is_no_change(tmp_path: Path) -> None:
+    # `jsconfig.json`'s `module`: `type: [string, null]` beside anyOf [enum, pattern] became anyOf
+    # [string enum, string pattern, null]: the null the enum branch took is taken by the null branch
+    base = {"type": ["string", "null"], "anyOf": [{"enum": ["amd"]}, {"pattern": "^x"}]}
+    head = {"anyOf": [{"type": "string", "enum": ["amd"]}, {"type": "string", "pattern": "^x"}, {"type": "null"}]}
+    assert outcome(compare_one(tmp_path, {"properties": {"a": base}}, {"properties": {"a": head}}, C)) <= {
+        ("compat-branch-added", INFO),
+        ("compat-branch-covered", INFO),
+    }

@@ -291,7 +291,7 @@ class _Differ:
         others: tuple[list[Loc], list[Loc]] | None = None,
         rivals: tuple[list[Loc], list[Loc]] | None = None,
     ) -> Iterator[Change]:
-        yield from self._type(b, h, ctx, rivals)
+        yield from self._type(b, h, ctx, rivals, others)
         yield from self._values(b, h, ctx, others)
         for step in (self._bounds, self._text_rules):
             yield from step(b, h, ctx)
@@ -393,7 +393,12 @@ class _Differ:
             yield self.make(R.UNION_REMOVED, ctx, side(b, union), side(h), message)
 
     def _type(
-        self, b: Loc, h: Loc, ctx: Context, rivals: tuple[list[Loc], list[Loc]] | None = None
+        self,
+        b: Loc,
+        h: Loc,
+        ctx: Context,
+        rivals: tuple[list[Loc], list[Loc]] | None = None,
+        others: tuple[list[Loc], list[Loc]] | None = None,
     ) -> Iterator[Change]:
         bt, ht = cover.types(b.node), cover.types(h.node)
         if bt == ht:
@@ -422,32 +427,41 @@ class _Differ:
             cover.admitted_types(cover.Side(self.head, h)), bt or cover.ALL_TYPES
         ):
             return  # the unions beside them admit no type the other side's `type` refuses: no value moves
-        if self._refused_by_rivals(rule, bt, ht, rivals):
+        if self._moved_elsewhere(rule, bt, ht, rivals, others):
             return
         before = "any" if bt is None else "|".join(sorted(bt))
         after = "any" if ht is None else "|".join(sorted(ht))
         yield self.make(rule, ctx, side(b, "type"), side(h, "type"), f"type {before} -> {after}")
 
-    def _refused_by_rivals(
+    def _moved_elsewhere(
         self,
         rule: Rule,
         bt: frozenset[str] | None,
         ht: frozenset[str] | None,
         rivals: tuple[list[Loc], list[Loc]] | None,
+        others: tuple[list[Loc], list[Loc]] | None,
     ) -> bool:
-        """Whether the types a oneOf branch lost (narrowed) or gained (widened) are ones another branch of
-        that side's oneOf takes every value of: a value of them matched two branches, so the oneOf refused
-        it before and after (`type: object` moved from beside a oneOf of `required` branches into each)."""
-        if not rivals or rule not in (R.TYPE_NARROWED, R.TYPE_WIDENED):
+        """Whether the types a union branch lost (narrowed) or gained (widened) move no value, another
+        branch taking every value of each: in a oneOf, a branch of the side with the wider type (such a
+        value matched two branches there, so the oneOf refused it before and after: `type: object` moved
+        from beside a oneOf of `required` branches into each); in an anyOf, a branch of the side with the
+        narrower type (it still takes, or already took, the value: `type: [string, null]` beside an
+        anyOf against a branch of `type: null`)."""
+        if rule not in (R.TYPE_NARROWED, R.TYPE_WIDENED):
             return False
         narrowed = rule is R.TYPE_NARROWED
         wider, narrower = (bt, ht) if narrowed else (ht, bt)
-        others = rivals[0] if narrowed else rivals[1]
-        if narrower is None or not others:
+        if narrower is None:
             return False
         moved = [kind for kind in sorted(wider or cover.ALL_TYPES) if not cover.within(frozenset({kind}), narrower)]
-        sides = [cover.Side(self.base if narrowed else self.head, loc) for loc in others]
-        return all(any(cover.takes_every(other, kind) for other in sides) for kind in moved)
+        wide_side, narrow_side = (0, 1) if narrowed else (1, 0)
+        candidates = [
+            cover.Side(self.base if side == 0 else self.head, loc)
+            for found, side in ((rivals, wide_side), (others, narrow_side))
+            if found
+            for loc in found[side]
+        ]
+        return bool(candidates) and all(any(cover.takes_every(c, kind) for c in candidates) for kind in moved)
 
     def _nothing(self, b: Loc, h: Loc, ctx: Context) -> Change:
         """A schema that became `false` (it accepts no value now), or one that was `false`."""
