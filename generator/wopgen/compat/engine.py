@@ -856,8 +856,11 @@ class _Differ:
         base_union = [cover.Side(self.base, loc) for loc in bl]
         for index in left_b:
             name = self.branch_name(self.base, bl[index], index)
-            keeper = self._keeper(keyword, self.base, bl, [bi for bi, _ in pairs], index)
-            if keeper is not None:
+            # a oneOf branch another kept branch takes all of matched two branches with each value: refused
+            keeper = self._keeper("anyOf", self.base, bl, [bi for bi, _ in pairs], index)
+            if keeper is not None and keyword == "oneOf":
+                message = f"oneOf branch {name} removed; branch {keeper} took all it took, so the oneOf refused it"
+            elif keeper is not None:
                 message = f"{keyword} branch {name} removed; branch {keeper} accepted all it accepted"
             elif cover.union_covers(keyword, head_union, base_union[index]):
                 message = f"{keyword} branch {name} removed; the head's branches accept all it accepted"
