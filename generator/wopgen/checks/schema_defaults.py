@@ -92,20 +92,14 @@ def _names_something(stated: Any, members: Callable[[], frozenset[str]]) -> bool
     return ("<" in stated and ">" in stated) or (stated != stated.lower() and stated in members())
 
 
-def _member_names(data: Any) -> frozenset[str]:
-    """The names every `properties` of a schema document lists."""
-    found: set[str] = set()
-    todo = [data]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, dict):
-            listed = node.get("properties")
-            if isinstance(listed, dict):
-                found.update(listed)
-            todo.extend(node.values())
-        elif isinstance(node, list):
-            todo.extend(node)
-    return frozenset(found)
+def _member_names(corpus: Corpus, path: str) -> frozenset[str]:
+    """The names every `properties` of a schema file lists, read from its objects in the graph."""
+    return frozenset(
+        name
+        for item in corpus.graph.objects(path)
+        if item.position is Position.SCHEMA and isinstance(item.node.get("properties"), dict)
+        for name in item.node["properties"]
+    )
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
@@ -113,7 +107,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
         found = [_invalid(corpus, path, pointer) for pointer in refused.get(path, [])]
-        members = cache(partial(_member_names, doc.data))  # read once, where a default is stated
+        members = cache(partial(_member_names, corpus, path))  # read once, where a default is stated
         for item in corpus.graph.objects(path):
             if item.position is not Position.SCHEMA:  # names maps, unknown keywords, instance data
                 continue
