@@ -59,6 +59,7 @@ GENERATOR_VERSION = "0.89.0"  # datamodel-code-generator; pinned in pyproject.to
 LINE_LENGTH = 120
 TARGET_VERSION = "py311"
 VARIANTS_SCHEMA = "run-events"  # derived in memory; not a corpus file
+VARIANTS_FILE = VARIANTS_SCHEMA + SCHEMA_SUFFIX  # the schema of the event variants the library is fed
 UNKNOWN_EVENT = "UnknownRunEvent"
 _PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -207,7 +208,7 @@ def _event_variants(
     }
     schema = {
         "$schema": DIALECT,
-        "$id": corpus.settings.id_base + VARIANTS_SCHEMA + SCHEMA_SUFFIX,
+        "$id": corpus.settings.id_base + VARIANTS_FILE,
         "title": "RunEvents",
         "description": "Run-event envelopes with typed payloads, one per event type (derived by wopgen).",
         "anyOf": [{"$ref": f"#/$defs/{name}"} for name in sorted(defs)],
@@ -443,7 +444,7 @@ def _generated_modules(corpus: Corpus) -> tuple[dict[tuple[str, ...], str], list
     files, variants, (clonable, written) = _input_and_split(corpus)
     with tempfile.TemporaryDirectory(prefix="wopgen-models-") as tmp:
         modules = _run_generator(files, Path(tmp) / "schemas")
-        key = (module_name(VARIANTS_SCHEMA + SCHEMA_SUFFIX) + ".py",)
+        key = (module_name(VARIANTS_FILE) + ".py",)
         if variants and key in modules:
             payloads = modules.get((module_name(fed_name(corpus, PAYLOADS_SCHEMA)) + ".py",), "")
             completed = complete_variants(modules[key], [v.class_name for v in [*clonable[:1], *written]])
@@ -701,7 +702,7 @@ def _input_and_split(
                 "anyOf": [{"$ref": f"#/$defs/{name}"} for name in fed],
                 "$defs": {name: schema["$defs"][name] for name in fed},
             }
-        files[VARIANTS_SCHEMA + SCHEMA_SUFFIX] = schema
+        files[VARIANTS_FILE] = schema
     return files, variants, (clonable, written)
 
 
@@ -764,7 +765,7 @@ def _package(corpus: Corpus, package: str, warnings: list[Diagnostic] | None) ->
             title=corpus.settings.conventions.site_title,
             roots=roots,
             variants=variants,
-            variants_module=module_name(VARIANTS_SCHEMA + SCHEMA_SUFFIX) if variants else "",
+            variants_module=module_name(VARIANTS_FILE) if variants else "",
             envelope_module=envelope_module,
             exports=sorted(
                 [r.exported for r in roots]
