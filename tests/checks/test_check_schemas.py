@@ -157,6 +157,25 @@ def test_network_and_outside_refs_are_reported_and_never_fetched(findings, monke
     assert len(found) == 2 and {p for p, _ in found} == {THING}
 
 
+def test_an_external_ref_is_said_once_and_resolved_when_relative(findings):
+    """The message repeated an absolute reference as its own target ("'X' resolves to 'X'"); a relative one
+    is shown with the URI it resolves to, and the hint names no $id base (a corpus may hold several)."""
+
+    def edit(files):
+        files[THING]["properties"]["remote"] = {"$ref": "https://example.com/evil.schema.json"}
+        files[THING]["properties"]["up"] = {"$ref": "../../outside.schema.json"}
+
+    found = sorted((d.message, d.hint) for d in findings(edit) if d.rule == "schema-ref-external")
+    relative, absolute = found[0][0], found[1][0]
+    assert absolute == (
+        "$ref 'https://example.com/evil.schema.json' names no schema of the corpus, and nothing outside it is fetched"
+    )
+    assert relative.startswith("$ref '../../outside.schema.json' (that is '") and "outside.schema.json')" in relative
+    assert {hint for _, hint in found} == {
+        "refer to a schema of the corpus, by its $id or by a path relative to this file"
+    }
+
+
 def test_unused_defs_is_a_warning(findings):
     def edit(files):
         files[THING]["$defs"]["spare"] = {"type": "string"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urldefrag
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token, may_embed_id
@@ -210,21 +210,15 @@ def _check_direction(corpus: Corpus, path: str, doc: JsonDoc) -> Iterator[Diagno
 
 
 def _check_refs(corpus: Corpus) -> Iterator[Diagnostic]:
-    base = corpus.settings.id_base
     for site in [*corpus.graph.sites, *corpus.graph.dynamic_sites]:
         if site.status is Status.EXTERNAL:
             line, col = site.locate()
-            document = urldefrag(site.uri)[0]
-            where = (
-                "outside the corpus"
-                if document.startswith(("http://", "https://")) and urlsplit(document).netloc == urlsplit(base).netloc
-                else "to another location"
-            )
+            said = f"{site.keyword} {site.ref!r}" + ("" if site.ref == site.uri else f" (that is {site.uri!r})")
             yield REF_EXTERNAL.at(
                 site.path,
                 line,
-                f"{site.keyword} {site.ref!r} resolves to {site.uri!r}, {where}",
-                f"refer to schemas in the corpus only (their $id starts with {base})",
+                f"{said} names no schema of the corpus, and nothing outside it is fetched",
+                "refer to a schema of the corpus, by its $id or by a path relative to this file",
                 col=col,
             )
         elif site.status in _UNRESOLVED_HINTS:
