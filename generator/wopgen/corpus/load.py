@@ -336,11 +336,12 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
 
     conventions = settings.conventions
     suffix = conventions.schema_suffix
+    instance_files = [(entry, listed.under(".", entry.files)) for entry in settings.instances]
     schemas_dir = folder("schemas", settings.schemas)
     if schemas_dir:
         examples = posixpath.normpath(settings.examples)
         apart = examples not in (".", posixpath.normpath(settings.schemas))
-        instances = {rel for entry in settings.instances for rel in listed.under(".", entry.files)}
+        instances = {rel for _, files in instance_files for rel in files}
         for path in _files(settings.schemas, ("**/*" if conventions.schemas_recursive else "*") + suffix):
             if (apart and _below_or_at(examples, path)) or path in instances:
                 continue  # an example or an instance, however it is named (`.json` schemas beside them)
@@ -399,8 +400,7 @@ def _load(root: Path, settings: Settings | None, memo: MarkdownMemo | None) -> C
         if page is not None:
             changelogs.later(reader.relative(changelog), page)
 
-    for entry in settings.instances:
-        listed_matches = listed.under(".", entry.files)
+    for entry, listed_matches in instance_files:
         matched = _kept(listed_matches)
         if not matched and not listed.truncated:
             what = "matches only files `exclude` names" if listed_matches else "matches no file"
