@@ -156,13 +156,16 @@ def test_a_default_its_schema_takes_is_no_finding(findings):
     [
         ("The executable. Defaults to `productName`.", False),  # the value of another member, named
         ("Where data goes. Defaults to `<module_name>.data`.", False),  # a placeholder
-        ("The query parameter. Defaults to `query`.", True),  # a value, though a member is named so too
+        ("The query parameter. Defaults to `query`.", True),  # a value, though a member elsewhere is named so
+        ("The name, e.g. `PNG`. Defaults to `ext`.", False),  # the value of a member of the same object
+        ("The name, e.g. `PNG`. Defaults to `EXT`.", True),  # a value: no member is named so
     ],
 )
 def test_a_default_that_names_another_member_or_a_placeholder_is_no_value(findings, description, flagged):
     def edit(files):
         _with_mode(files, {"type": "string", "description": description})
         files[PATH]["properties"]["productName"] = {"type": "string"}
-        files[PATH]["properties"]["query"] = {"type": "string"}
+        files[PATH]["properties"]["ext"] = {"type": "string"}
+        files[PATH]["$defs"]["search"] = {"type": "object", "properties": {"query": {"type": "string"}}}
 
     assert bool(hits(findings(edit), RULE)) is flagged

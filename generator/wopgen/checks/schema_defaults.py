@@ -18,7 +18,7 @@ from jsonschema.exceptions import best_match
 
 from wopgen.corpus import Corpus
 from wopgen.corpus.defaults import refused_defaults
-from wopgen.corpus.graph import Position, value_at
+from wopgen.corpus.graph import Position, unescape_token, value_at
 from wopgen.diagnostics import Diagnostic, define
 
 DEFAULT_UNDECLARED = define(
@@ -83,13 +83,24 @@ def _fits(node: dict[str, Any], value: Any) -> bool:
     return False
 
 
-def _names_something(stated: Any, members: Callable[[], frozenset[str]]) -> bool:
+def _names_something(stated: Any, members: Callable[[], frozenset[str]], siblings: frozenset[str]) -> bool:
     """Whether a stated default reads as a name rather than a value: a placeholder ("`<module_name>.data`"),
-    or another member of the schema named in camel case ("defaults to `productName`", the value of that
-    setting). A lower-case word that also names a member (`query`, `light`) is still read as a value."""
+    a member of the same object ("`name`: defaults to `ext`", the value of that member), or another member
+    of the schema named in camel case ("defaults to `productName`"). A lower-case word that names a member
+    elsewhere in the file (`query`, `light`) is still read as a value."""
     if not isinstance(stated, str):
         return False
-    return ("<" in stated and ">" in stated) or (stated != stated.lower() and stated in members())
+    return ("<" in stated and ">" in stated) or stated in siblings or (stated != stated.lower() and stated in members())
+
+
+def _siblings(data: Any, pointer: str) -> frozenset[str]:
+    """The other members of the object whose member the schema at `pointer` describes (none when it is not
+    the schema of a member)."""
+    holder, _, name = pointer.rpartition("/")
+    if holder.rpartition("/")[2] != "properties":
+        return frozenset()
+    listed = value_at(data, holder)[1]
+    return frozenset(listed) - {unescape_token(name)} if isinstance(listed, dict) else frozenset()
 
 
 def _member_names(corpus: Corpus, path: str) -> frozenset[str]:
@@ -116,7 +127,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
             if not isinstance(description, str):
                 continue
             stated = stated_default(description)
-            if stated is ... or not _fits(node, stated) or _names_something(stated, members):
+            if stated is ... or not _fits(node, stated) or _names_something(stated, members, _siblings(doc.data, ptr)):
                 continue
             if corpus.resolvable(path) and corpus.verdict(path, ptr, stated) is False:
                 # a value the member itself refuses is no default of it: the description names something
