@@ -225,3 +225,28 @@ def test_texts_decide_what_the_schemas_hold_below_their_root() -> None:
     assert _embedded(plain, ['{"$id": "https://example.test/a.json", "type": "object"}']) is not None
     assert _embedded(plain, ['{"$id": "https://example.test/a.json", "type": "object", "x": {"\\u0024id": 1}}']) is None
     assert _embedded(plain, ['{"$id": "https://example.test/a.json", "$defs": {"y": {"$id": "y.json"}}}']) is None
+
+
+def test_verdicts_in_one_batch_are_those_of_one_target_at_a_time(corpus: Corpus) -> None:
+    """`verdicts` judges every pair with one compiled validator (a validator per target cost SchemaStore
+    2 GB and half its check time); each answer is the one `is_valid` gives alone, and each instance is
+    judged against its own target, not another's."""
+    pairs = [(corpus.target_uri(path, pointer), instance) for path, pointer, instance in _targets(corpus)]
+    pairs += [(target, 12345) for target, _ in pairs[:40]]  # refused by most: every schema here is an object
+    alone = [corpus.compiled.is_valid(target, instance) for target, instance in pairs]
+    assert False in alone and True in alone
+    assert corpus.compiled.verdicts(pairs) == alone
+
+
+def test_a_batch_the_compiled_engine_refuses_is_judged_pair_by_pair() -> None:
+    compiled = CompiledSchemas(
+        [("https://example.test/a.json", {"type": "integer"}), ("https://example.test/b.json", {"type": "string"})]
+    )
+    pairs = [("https://example.test/a.json", 1), ("https://example.test/b.json", 1), ("https://elsewhere.test/c", 1)]
+    assert compiled.verdicts(pairs) == [True, False, None]  # the third target reaches out: no batch compiles
+
+
+def test_the_corpus_verdicts_explain_what_the_compiled_engine_refuses(corpus: Corpus) -> None:
+    path, pointer, instance = next(t for t in _targets(corpus) if corpus.verdict(*t))  # a valid example
+    pairs = [(pointer, instance), (pointer, 12345)]
+    assert corpus.verdicts(path, pairs) == [corpus.verdict(path, p, i) for p, i in pairs] == [True, False]

@@ -118,38 +118,45 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     for path in sorted(corpus.schemas):
         doc = corpus.schemas[path]
         found = [_invalid(corpus, path, pointer) for pointer in refused.get(path, [])]
-        members = cache(partial(_member_names, corpus, path))  # read once, where a default is stated
-        for item in corpus.graph.objects(path):
-            if item.position is not Position.SCHEMA:  # names maps, unknown keywords, instance data
-                continue
-            ptr, node = item.pointer, item.node
-            description = node.get("description")
-            if not isinstance(description, str):
-                continue
-            stated = stated_default(description)
-            if stated is ... or not _fits(node, stated) or _names_something(stated, members, _siblings(doc.data, ptr)):
-                continue
-            if corpus.resolvable(path) and corpus.verdict(path, ptr, stated) is False:
-                # a value the member itself refuses is no default of it: the description names something
-                # else (another setting, `global.interval`), or is wrong in a way `default` cannot fix
-                continue
-            if "default" not in node:
-                message = f"the description gives the default {stated!r} but the schema declares no `default`"
-            elif node["default"] != stated or type(node["default"]) is not type(stated):
-                message = f"the description gives the default {stated!r} but `default` is {node['default']!r}"
-            else:
-                continue
-            line, col = doc.locate(f"{ptr}/description")
+        stated = list(_stated_apart(corpus, path))
+        if stated and corpus.resolvable(path):
+            # a value the member itself refuses is no default of it: the description names something else
+            # (another setting, `global.interval`), or is wrong in a way `default` cannot fix
+            verdicts = corpus.verdicts(path, [(pointer, value) for pointer, value, _ in stated])
+            stated = [entry for entry, verdict in zip(stated, verdicts, strict=True) if verdict is not False]
+        for pointer, value, message in stated:
+            line, col = doc.locate(f"{pointer}/description")
             found.append(
                 DEFAULT_UNDECLARED.at(
                     path,
                     line,
                     message,
-                    f'add "default": {json.dumps(stated)} beside the description, or correct one of the two',
+                    f'add "default": {json.dumps(value)} beside the description, or correct one of the two',
                     col=col,
                 )
             )
         yield from sorted(found, key=lambda d: (d.line, d.col))
+
+
+def _stated_apart(corpus: Corpus, path: str) -> Iterator[tuple[str, Any, str]]:
+    """(pointer, value, message) of each schema object of the file whose description states a default
+    that its `default` does not say (absent or another value)."""
+    doc = corpus.schemas[path]
+    members = cache(partial(_member_names, corpus, path))  # read once, where a default is stated
+    for item in corpus.graph.objects(path):
+        if item.position is not Position.SCHEMA:  # names maps, unknown keywords, instance data
+            continue
+        ptr, node = item.pointer, item.node
+        description = node.get("description")
+        if not isinstance(description, str):
+            continue
+        stated = stated_default(description)
+        if stated is ... or not _fits(node, stated) or _names_something(stated, members, _siblings(doc.data, ptr)):
+            continue
+        if "default" not in node:
+            yield ptr, stated, f"the description gives the default {stated!r} but the schema declares no `default`"
+        elif node["default"] != stated or type(node["default"]) is not type(stated):
+            yield ptr, stated, f"the description gives the default {stated!r} but `default` is {node['default']!r}"
 
 
 def _invalid(corpus: Corpus, path: str, pointer: str) -> Diagnostic:

@@ -24,13 +24,16 @@ def _refused(corpus: Corpus) -> dict[str, list[str]]:
     for path in sorted(corpus.schemas):
         if not may_write(corpus.schemas[path].text, "default") or not corpus.resolvable(path):
             continue
-        for item in corpus.graph.objects(path):
-            if (
-                item.position is Position.SCHEMA
-                and "default" in item.node
-                and corpus.verdict(path, item.pointer, item.node["default"]) is False
-            ):
-                found.setdefault(path, []).append(item.pointer)
+        stated = [
+            (item.pointer, item.node["default"])
+            for item in corpus.graph.objects(path)
+            if item.position is Position.SCHEMA and "default" in item.node
+        ]
+        refused = [
+            pointer for (pointer, _), ok in zip(stated, corpus.verdicts(path, stated), strict=True) if ok is False
+        ]
+        if refused:
+            found[path] = refused
     return found
 
 

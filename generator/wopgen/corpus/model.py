@@ -8,7 +8,7 @@ from __future__ import annotations
 import gc
 import posixpath
 import re
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -389,12 +389,31 @@ class Corpus:
         judged as `wopgen check` judges a valid example: the compiled engine's yes, else `jsonschema`'s
         verdict; None when no verdict can be reached (a `$ref` that leads nowhere or out of the
         corpus, a pattern past its time budget, a keyword of the wrong type, endless recursion)."""
-        if self.compiled_verdict(path, pointer, instance):
-            return True
+        return (
+            True if self.compiled_verdict(path, pointer, instance) else self._explained_verdict(path, pointer, instance)
+        )
+
+    def _explained_verdict(self, path: str, pointer: str, instance: Any) -> bool | None:
+        """`jsonschema`'s verdict, where the compiled engine said no or could not tell."""
         try:
             return bool(self.validator(path, pointer).is_valid(instance))
         except _UNJUDGED:
             return None
+
+    def verdicts(self, path: str, pairs: Sequence[tuple[str, Any]]) -> list[bool | None]:
+        """`verdict` for each (pointer, instance) of `pairs` in the schema at `path`, the compiled engine
+        judging them all at once."""
+        if not pairs:
+            return []
+        compiled: list[bool | None] = (
+            [None] * len(pairs)
+            if path in self._reaching_cycles
+            else self.compiled.verdicts([(self.target_uri(path, pointer), instance) for pointer, instance in pairs])
+        )
+        return [
+            True if quick else self._explained_verdict(path, pointer, instance)
+            for (pointer, instance), quick in zip(pairs, compiled, strict=True)
+        ]
 
     def target_uri(self, path: str, pointer: str = "") -> str:
         """The URI of the schema at `path`, or of the subschema at `pointer` inside it (the pointer

@@ -270,6 +270,25 @@ class CompiledSchemas:
         except (jsonschema_rs.ValidationError, ValueError, RecursionError, OverflowError):
             return None
 
+    def verdicts(self, pairs: Sequence[tuple[str, Any]]) -> list[bool | None]:
+        """Whether each instance validates against its target URI (None: the compiled engine cannot
+        tell), judged by one validator compiled over every target: a validator of its own for each
+        target inside a schema would cost a compilation over the whole registry, and the memory of one,
+        per pair (thousands of `default`s in a large corpus). Where that validator cannot be compiled
+        or run, each pair is judged on its own."""
+        keys = [f"t{index}" for index in range(len(pairs))]
+        validator = self._compile(
+            {"properties": {key: {"$ref": target} for key, (target, _) in zip(keys, pairs, strict=True)}}
+        )
+        if validator is not None:
+            try:
+                wrapped = {key: instance for key, (_, instance) in zip(keys, pairs, strict=True)}
+                refused = {str(error.instance_path[0]) for error in validator.iter_errors(wrapped)}
+                return [key not in refused for key in keys]
+            except (jsonschema_rs.ValidationError, ValueError, RecursionError, OverflowError):
+                pass
+        return [self.is_valid(target, instance) for target, instance in pairs]
+
     def is_valid(self, target: str, instance: Any) -> bool | None:
         """Whether `instance` validates against `target` (None: the compiled engine cannot tell)."""
         shared = self._shared if target in self._uris else None
