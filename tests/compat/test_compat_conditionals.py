@@ -16,7 +16,7 @@ import pytest
 from support.compat_support import corpus_files, outcome, run_compat, thing
 from support.corpus_factory import write
 from wopgen.compat.cover import Side
-from wopgen.compat.disjoint import disjoint
+from wopgen.compat.disjoint import disjoint, name_matching_only, patterns_apart
 from wopgen.compat.normalize import Resolver, root
 from wopgen.corpus import load
 
@@ -159,3 +159,28 @@ def test_branches_are_paired_by_the_values_they_share(tmp_path: Path) -> None:
     )
     assert not {c.rule for c in changes} & {"compat-branch-removed", "compat-branch-added"}
     assert ("compat-bound-tightened", E) in outcome(changes)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "apart"),
+    [
+        ("^x-", "^y-", True),  # no name starts with both
+        ("^x\\.a", "^x\\.b", True),  # an escaped sign stands for itself
+        ("^x-", "^x-a", False),  # x-a matches both
+        ("^ab?c", "^ac", False),  # the b may be absent: ac matches both
+        ("^a+b", "^aab", False),
+        ("^.+$", "^[a-z]+$", False),  # no prefix: not shown apart (here they share `a`)
+        ("^x-|^y-", "^z-", False),  # an alternative is not read
+        ("x-", "^y-", False),  # not anchored: matches inside a name
+    ],
+)
+def test_patterns_are_shown_apart_by_anchored_prefixes_only(first: str, second: str, apart: bool) -> None:
+    assert patterns_apart(first, second) is apart
+    assert patterns_apart(second, first) is apart
+
+
+def test_a_name_one_pattern_matches_alone_is_looked_for_in_a_sample() -> None:
+    assert name_matching_only("^[a-zA-Z]+$", ["^[a-z]+$"]) == "A"
+    assert name_matching_only("^x-[0-9]+$", ["^x-[a-z]+$"]) == "x-0"  # read after the anchored prefix
+    assert name_matching_only("^[a-z]+$", ["^.+$"]) is None  # `^.+$` matches every name it does
+

@@ -407,6 +407,23 @@ ROWS = [
         {"type": "object", "patternProperties": {"^a": INT, "^c": NAME}},
         {("compat-type-narrowed", E), ("compat-type-widened", INFO)},
     ),
+    Row(  # a pattern gone and one new that may match the same names: where no name is found that the new
+        # one matches alone, the gone one may have held them all to another schema, so it is not compared
+        # against `{}` (it read as a union added, an error, where the members were widened); the gone one
+        # matches names the new one does not (`A`), freed to take anything
+        "pattern-properties-rival-patterns",
+        C,
+        {"type": "object", "patternProperties": {"^.+$": NAME}},
+        {"type": "object", "patternProperties": {"^[a-z]+$": {"oneOf": [NAME, {"type": "object"}]}}},
+        {("compat-type-widened", INFO), ("compat-keyword-changed", W)},
+    ),
+    Row(  # a pattern widened: the names only the new one matches (`A`) were free and are now held
+        "pattern-properties-rival-pattern-widened",
+        C,
+        {"type": "object", "patternProperties": {"^[a-z]+$": NAME}},
+        {"type": "object", "patternProperties": {"^[a-zA-Z]+$": NAME}},
+        {("compat-type-narrowed", E), ("compat-keyword-changed", W)},
+    ),
     Row(  # beside a closure and another pattern, a pattern gone or new is left to the reader
         "pattern-properties-pattern-apart-beside-a-closure",
         C,

@@ -17,6 +17,7 @@ It lets an `if`/`then`/`else` be read as the union of its two arms: `else` appli
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from wopgen.compat.cover import Side, admitted_types, covers, meet, values
@@ -161,3 +162,60 @@ def matches(pattern: str, name: str) -> bool | None:
         return regexes.search(pattern, name)
     except (re.error, regexes.PatternTimeout):
         return None
+
+
+_META = frozenset("\\^$.|?*+()[]{}")
+
+
+def anchored_prefix(pattern: str) -> str | None:
+    """The text every name `pattern` matches starts with, read from a pattern anchored with `^` (None for
+    one not anchored, or with an alternative, which may match elsewhere). `^x-` gives `x-`; `^ab?` gives
+    `a`, the quantifier making its last letter optional; `^.+$` gives the empty text."""
+    if not pattern.startswith("^") or "|" in pattern:
+        return None
+    prefix, index = "", 1
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern) and not pattern[index + 1].isalnum():
+            char, step = pattern[index + 1], 2  # an escaped sign (`\.`, `\/`) stands for itself
+        elif char in _META:
+            break
+        else:
+            step = 1
+        following = pattern[index + step : index + step + 1]
+        if following in ("?", "*", "{"):
+            break  # the letter may be absent (or repeated in ways not read here)
+        prefix += char
+        index += step
+        if following == "+":
+            break
+    return prefix
+
+
+_SAMPLE_NAMES = (
+    *(chr(code) for code in range(32, 127)),
+    *("aa", "aA", "Aa", "AA", "a0", "0a", "00", "a-b", "a_b", "a.b", "a b", "a/b", "a:b", "-a", "_a", ".a"),
+    *("name", "Name", "NAME", "x-name", "my-name", "my_name", "my.name", "myName", "$name", "@name", "/name"),
+)
+
+
+def name_matching_only(pattern: str, others: Iterable[str]) -> str | None:
+    """A member name `pattern` matches and none of `others` does, from a fixed sample (also read after
+    the pattern's anchored prefix); None when none is found, which shows nothing: there may be one."""
+    prefix = anchored_prefix(pattern) or ""
+    others = list(others)
+    for sample in _SAMPLE_NAMES:
+        for name in dict.fromkeys((sample, prefix + sample)):
+            if matches(pattern, name) is True and all(matches(other, name) is False for other in others):
+                return name
+    return None
+
+
+def patterns_apart(first: str, second: str) -> bool:
+    """Whether no name can match both patterns, shown by anchored prefixes that part (`^x-` and `^y-`).
+    False where that is not shown: the patterns may still be apart."""
+    one, other = anchored_prefix(first), anchored_prefix(second)
+    if one is None or other is None:
+        return False
+    shared = min(len(one), len(other))
+    return one[:shared] != other[:shared]

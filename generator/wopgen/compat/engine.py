@@ -22,7 +22,7 @@ from typing import Any
 from wopgen.compat import conditional, cover
 from wopgen.compat import rules as R
 from wopgen.compat.change import Change, Side
-from wopgen.compat.disjoint import disjoint, matches
+from wopgen.compat.disjoint import disjoint, matches, name_matching_only, patterns_apart
 from wopgen.compat.normalize import (
     Loc,
     Resolver,
@@ -746,9 +746,13 @@ class _Differ:
         the other side holds the members it matches to instead; None where that cannot be told. Neither
         side may list a member the pattern matches (`properties` holds that one too, on either side).
 
-        - The other side closes no member (additionalProperties and unevaluatedProperties open): it holds
-          them to what it held them to before, the patterns both sides have, so the pattern's schema
-          alone comes or goes, compared as itself against `{}`.
+        - The other side closes no member (additionalProperties and unevaluatedProperties open), and a
+          pattern of its own that may match the same names (a rival not shown apart by its anchored
+          prefix, as `^x-` and `^y-` are) leaves some member to it: a sample name the pattern matches and
+          no rival does (`A` for `^[a-zA-Z]+$` against `^[a-z]+$`). Such a member is held to what the
+          patterns both sides have held it to, so the pattern's schema alone comes or goes, compared as
+          itself against `{}`. Where no such name is found (`^[a-z]+$` against `^.+$`), a rival may hold
+          every member the pattern matches, to its own schema, which is not compared here.
         - The pattern is the only one of its side, the other side has none and closes with
           additionalProperties alone: the other side holds those members to its additionalProperties
           instead. A pattern that takes any member exempts
@@ -766,6 +770,13 @@ class _Differ:
         held = present.child("patternProperties", name)
         if _lists_a_match(name, b, h):
             return None  # a listed member it matches is held by `properties` too, on either side
+        rivals = [
+            rival
+            for rival in (absent.node.get("patternProperties") or {}).keys() - present.node["patternProperties"].keys()
+            if not patterns_apart(name, rival)
+        ]
+        if rivals and name_matching_only(name, rivals) is None:
+            return None  # a pattern of the other side alone may hold all the same members, to another schema
         if all(c == _OPEN for c in closures.values()):
             instead = _empty_at(absent, "patternProperties", name)
         elif (
