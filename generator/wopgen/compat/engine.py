@@ -58,6 +58,7 @@ from wopgen.compat.plan import (
     stem,
     top_def,
 )
+from wopgen.compat.uses import Uses
 from wopgen.compat.validity import invalid_schemas
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
@@ -156,9 +157,12 @@ def _closure_text(value: Any) -> str:
 
 
 class _Differ:
-    def __init__(self, base: Corpus, head: Corpus) -> None:
+    def __init__(
+        self, base: Corpus, head: Corpus, named: Callable[[str, str], bool] = lambda path, pointer: True
+    ) -> None:
         self.base = Resolver(base)
         self.head = Resolver(head)
+        self.base_uses, self.head_uses = Uses(self.base, named), Uses(self.head, named)
         self._memo: dict[tuple[Any, ...], list[Change]] = {}
         self.event_sides: dict[str, tuple[Side, Side]] = {}
         self._defs_by_print: dict[tuple[int, str], dict[str, str]] = {}
@@ -422,10 +426,13 @@ class _Differ:
             rule = R.TYPE_WIDENED
         else:
             rule = R.TYPE_CHANGED
-        if cover.within(cover.admitted_types(cover.Side(self.base, b)), ht or cover.ALL_TYPES) and cover.within(
-            cover.admitted_types(cover.Side(self.head, h)), bt or cover.ALL_TYPES
-        ):
+        admitted = cover.admitted_types(cover.Side(self.base, b)), cover.admitted_types(cover.Side(self.head, h))
+        if cover.within(admitted[0], ht or cover.ALL_TYPES) and cover.within(admitted[1], bt or cover.ALL_TYPES):
             return  # the unions beside them admit no type the other side's `type` refuses: no value moves
+        if cover.within(cover.meet(admitted[0], self.base_uses.held_to(b)), ht or cover.ALL_TYPES) and cover.within(
+            cover.meet(admitted[1], self.head_uses.held_to(h)), bt or cover.ALL_TYPES
+        ):
+            return  # every schema applying it holds the value to types both `type`s take: no value moves
         if self._moved_elsewhere(rule, bt, ht, rivals, others):
             return
         before = "any" if bt is None else "|".join(sorted(bt))
@@ -1308,7 +1315,7 @@ def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
     refused += invalid_schemas(head, "head")
     if refused:
         return sorted(refused, key=Change.sort_key)
-    differ = _Differ(base, head)
+    differ = _Differ(base, head, _named_by(plan))
     roles = Roles(differ.base, differ.head, plan)
     raw: list[Change] = []
     pairs, removed, added = pair_files(base, head, plan)
@@ -1353,6 +1360,16 @@ def diff(base: Corpus, head: Corpus, plan: Plan | None = None) -> list[Change]:
         )
     raw.extend(_event_payloads(differ, raw))
     return merge(raw)
+
+
+def _named_by(plan: Plan) -> Callable[[str, str], bool]:
+    """Whether a definition (file path, pointer) may be applied by name from outside what the two sides
+    show (`uses.Uses`). A corpus publishes every definition of its files; of one schema file compared
+    with another, the root is what is applied, and the definitions the plan names as roots."""
+    if not plan.pairs:
+        return lambda path, pointer: True
+    roots = frozenset(plan.client_roots + plan.server_roots)
+    return lambda path, pointer: pointer.count("/") != 2 or top_def(pointer) in roots
 
 
 class _Lazy:
