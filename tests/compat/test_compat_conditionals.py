@@ -184,3 +184,92 @@ def test_a_name_one_pattern_matches_alone_is_looked_for_in_a_sample() -> None:
     assert name_matching_only("^x-[0-9]+$", ["^x-[a-z]+$"]) == "x-0"  # read after the anchored prefix
     assert name_matching_only("^[a-z]+$", ["^.+$"]) is None  # `^.+$` matches every name it does
 
+
+# --- one conditional in two spellings -----------------------------------------------------------------
+
+A = "artifact"
+HAS_KIND = {"required": ["kind"]}
+
+
+def when(test: dict[str, Any], then: Any = None, otherwise: Any = None, **beside: Any) -> dict[str, Any]:
+    """An object with a conditional on `test` (an arm left out when None) and `beside` next to it."""
+    body: dict[str, Any] = {"type": "object", "if": test, **beside}
+    body |= {"then": then} if then is not None else {}
+    body |= {"else": otherwise} if otherwise is not None else {}
+    return body
+
+
+@pytest.mark.parametrize("direction", [C, A])
+def test_a_member_required_in_both_arms_is_required_beside_them(tmp_path: Path, direction: str) -> None:
+    # it was required whichever arm applied: moved out, it was read as a new required member
+    both = when(HAS_KIND, {"required": ["name"]}, {"required": ["name"]})
+    plain = {"type": "object", "required": ["name"]}
+    assert compared(tmp_path / "out", both, plain, direction) == set()
+    assert compared(tmp_path / "in", plain, both, direction) == set()
+
+
+def test_a_member_required_in_one_arm_moved_out_is_still_required_added(tmp_path: Path) -> None:
+    # {} passes the base (no kind, and `else` asks nothing) and fails the head
+    one = when(HAS_KIND, {"required": ["name"]}, {"required": ["size"]})
+    moved = when(HAS_KIND, {}, {"required": ["size"]}, required=["name"])
+    assert compared(tmp_path, one, moved) == {("compat-required-added", E)}
+
+
+def test_a_member_both_arms_require_stays_required_when_one_arm_changes(tmp_path: Path) -> None:
+    base = when(HAS_KIND, {"required": ["name", "size"]}, {"required": ["name"]})
+    head = when(HAS_KIND, {"required": ["name"]}, {"required": ["name", "size"]}, required=["name"])
+    assert compared(tmp_path, base, head, A) == {("compat-required-added", E), ("compat-required-removed", E)}
+
+
+def test_conditionals_in_a_draft_without_them_are_not_read(tmp_path: Path) -> None:
+    # draft-06 ignores `if`, `then` and `else`: the member was never required there
+    draft6 = "http://json-schema.org/draft-06/schema#"
+    both = {"$schema": draft6, **when(HAS_KIND, {"required": ["name"]}, {"required": ["name"]})}
+    plain = {"$schema": draft6, "type": "object", "required": ["name"]}
+    assert ("compat-required-added", E) in compared(tmp_path, both, plain)
+
+
+@pytest.mark.parametrize("direction", [C, A])
+def test_a_negated_test_with_its_arms_swapped_is_the_same_conditional(tmp_path: Path, direction: str) -> None:
+    base = when(HAS_KIND, {"required": ["name"]}, {"required": ["name", "size"]})
+    head = when({"not": HAS_KIND}, {"required": ["size"]}, required=["name"])
+    assert compared(tmp_path / "there", base, head, direction) == set()
+    assert compared(tmp_path / "back", head, base, direction) == set()
+
+
+def test_a_negated_test_with_the_same_arms_is_a_change(tmp_path: Path) -> None:
+    # {} passed the base (no kind: `else` asks nothing) and fails the head; {"kind": 1} the other way
+    base = when(HAS_KIND, {"required": ["name"]})
+    head = when({"not": HAS_KIND}, {"required": ["name"]})
+    assert compared(tmp_path, base, head, A) == {("compat-required-added", E), ("compat-required-removed", E)}
+
+
+def test_an_arm_added_on_the_same_test_is_compared_as_an_empty_one(tmp_path: Path) -> None:
+    base = when(HAS_KIND, {"required": ["name"]})
+    head = when(HAS_KIND, {"required": ["name"]}, {"required": ["size"]})
+    assert compared(tmp_path, base, head) == {("compat-required-added", E)}
+
+
+def test_a_member_required_beside_is_no_member_an_arm_adds(tmp_path: Path) -> None:
+    # the base required `size` of every object; the head asks it where `kind` is missing only
+    base = when(HAS_KIND, {"required": ["name"]}, required=["size"])
+    head = when(HAS_KIND, {"required": ["name"]}, {"required": ["size"]})
+    assert compared(tmp_path, base, head, A) == {("compat-required-removed", E)}
+    assert compared(tmp_path / "client", base, head, C) == {("compat-required-removed", INFO)}
+
+
+def test_conditionals_of_an_all_of_on_one_test_are_read_as_one(tmp_path: Path) -> None:
+    # a conditional inserted before another on the same test shifted what each was compared with
+    base = {"type": "object", "allOf": [{"required": ["name", "size"]}, when(HAS_KIND, {"required": ["tag"]})]}
+    inserted = when(HAS_KIND, {"required": ["name"]}, {"required": ["name", "size"]})
+    del inserted["type"]
+    head = {"type": "object", "allOf": [inserted, {"if": HAS_KIND, "then": {"required": ["tag"]}}]}
+    assert compared(tmp_path, base, head, C) == {("compat-required-removed", INFO)}  # size, where kind is
+    assert compared(tmp_path / "back", head, base, C) == {("compat-required-added", E)}
+
+
+def test_a_member_added_to_one_of_two_conditionals_on_one_test_is_found(tmp_path: Path) -> None:
+    first = {"if": HAS_KIND, "then": {"required": ["name"]}}
+    base = {"type": "object", "allOf": [first, {"if": HAS_KIND, "then": {"required": ["tag"]}}]}
+    head = {"type": "object", "allOf": [first, {"if": HAS_KIND, "then": {"required": ["tag", "size"]}}]}
+    assert compared(tmp_path, base, head) == {("compat-required-added", E)}

@@ -304,7 +304,32 @@ class _Differ:
         yield from self._closures(b, h, ctx, stack)
         yield from self._arrays(b, h, ctx, stack)
         yield from self._branches(b, h, ctx, stack, laid)
-        yield from self._others(b, h, ctx, stack)
+        arms = self._conditionals(b, h, ctx, stack)
+        yield from arms if arms is not None else ()
+        yield from self._others(b, h, ctx, stack, conditional.KEYWORDS if arms is not None else ())
+
+    def _conditionals(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> list[Change] | None:
+        """Both sides hold a conditional on the same test, read the same way up (`if: {not: S}` is the
+        test `S` with `then` and `else` swapped): the arm that applies to the values passing it compared
+        with its counterpart, and the same for the values failing it, an absent arm as `{}` (it takes
+        every value). Each arm is read with the members the objects beside it must hold on either side
+        (`required` of both): a member the other side requires beside its conditional is no member
+        this side's arm adds. None when the two tests differ (the arms are left to `_others`)."""
+        mine, theirs = self.base.condition(b), self.head.condition(h)
+        if mine is None or theirs is None:
+            return None
+        (btest, bneg), (htest, hneg) = mine, theirs
+        if self.base.fingerprint(btest) != self.head.fingerprint(htest):
+            return None
+        beside = [name for loc in (b, h) for name in _list(loc.node.get("required")) if isinstance(name, str)]
+        found: list[Change] = []
+        for arm in ("then", "else"):
+            counterpart = arm if bneg == hneg else "else" if arm == "then" else "then"
+            arms = [_or_empty(b, arm), _or_empty(h, counterpart)]
+            if not any(isinstance(a.node, dict) and _REFERENCES & a.node.keys() for a in arms):
+                arms = [_with_required(a, beside) for a in arms]
+            found.extend(self.compare(arms[0], arms[1], ctx, stack))
+        return found
 
     def _distributed(self, b: Loc, h: Loc) -> tuple[Loc, Loc, Branches | None]:
         """Both sides have the same oneOf/anyOf, and one has keywords beside it that the other lacks:
@@ -1104,8 +1129,10 @@ class _Differ:
         hc = self.head.canonical(Loc(hw.doc, hw.pointer, {keyword: h.node[keyword]}))
         return fingerprint(bc) != fingerprint(hc)
 
-    def _others(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
-        keys = {k for k in (*b.node, *h.node) if k not in HANDLED and not is_annotation(k)}
+    def _others(
+        self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any], done: tuple[str, ...] = ()
+    ) -> Iterator[Change]:
+        keys = {k for k in (*b.node, *h.node) if k not in HANDLED and k not in done and not is_annotation(k)}
         for keyword in sorted(keys):
             bv, hv = b.node.get(keyword), h.node.get(keyword)
             if keyword in SAME_SENSE and isinstance(bv, dict | bool) and isinstance(hv, dict | bool):
@@ -1279,6 +1306,20 @@ def _evaluates_members(node: dict[str, Any]) -> bool:
 def _defined_format(value: Any) -> Any:
     """A `format` value as validators read it: a name no draft defines (`"string"`) is none."""
     return value if isinstance(value, str) and value in DEFINED_FORMATS else None
+
+
+_REFERENCES = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
+
+
+def _with_required(arm: Loc, names: list[str]) -> Loc:
+    """An arm of a conditional with the members `names` required in it too (`true` read as `{}`; a
+    `false` arm, which takes nothing, as it is)."""
+    node = {} if arm.node is True else arm.node
+    if not isinstance(node, dict) or not names:
+        return arm
+    own = _list(node.get("required"))
+    required = [*own, *(name for name in dict.fromkeys(names) if name not in own)]
+    return Loc(arm.doc, arm.pointer, {**node, "required": required}, arm.borrowed)
 
 
 def _has(loc: Loc, keyword: str) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 from wopgen.corpus import Corpus
 from wopgen.corpus.documents import JsonDoc, escape_token
 from wopgen.corpus.graph import Located, RefSite, Status, value_at
-from wopgen.corpus.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES, idle_keywords
+from wopgen.corpus.keywords import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES, draft_of, idle_keywords
 
 _CONTAINERS = (dict, list)  # made once: `isinstance` is asked it of every value walked
 
@@ -48,6 +48,9 @@ ZERO_MEANS_ABSENT = frozenset({"minItems", "minLength", "minProperties"})
 EMPTY_VALUES_MEAN_ABSENT = frozenset({"properties", "patternProperties", "dependentSchemas", "required"})
 
 MAX_REF_CHAIN = 64
+CONDITIONAL = ("if", "then", "else")
+BEFORE_CONDITIONALS = frozenset({"draft-03", "draft-04", "draft-06"})  # `if` is no keyword there
+_REFERENCES = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
 
 
 def is_annotation(key: str) -> bool:
@@ -126,9 +129,53 @@ def without_noops(loc: Loc) -> Loc:
         or (key in EMPTY_VALUES_MEAN_ABSENT and value in ({}, []))
         or key in idle
     ]
-    if not dropped:
+    if dropped:
+        loc = Loc(loc.doc, loc.pointer, {k: v for k, v in node.items() if k not in dropped}, loc.borrowed)
+    return plain_conditional(loc)
+
+
+def plain_conditional(loc: Loc) -> Loc:
+    """The same schema with its `if`/`then`/`else` in a plainer form:
+
+    - `then` or `else` without `if`, and `if` with neither, say nothing (validators apply `then` and
+      `else` only beside `if`, and `if` only decides which of them applies): dropped;
+    - a member both `then` and `else` require is required whichever applies, so it is required beside
+      them (`required` asks nothing of a value that is no object, in the arms as beside them), and the
+      arms no longer ask it; an arm left with no validation keyword is dropped.
+
+    Arms holding a reference are left as they are (a draft-07 `$ref` ignores the `required` beside it).
+    Drafts before 07 have no conditional: their `if` is an unknown keyword, left alone here.
+    """
+    node = loc.node
+    if not isinstance(node, dict) or not any(k in node for k in CONDITIONAL):
         return loc
-    return Loc(loc.doc, loc.pointer, {k: v for k, v in node.items() if k not in dropped}, loc.borrowed)
+    if draft_of(loc.holder("if" if "if" in node else "then" if "then" in node else "else").doc.data).name in (
+        BEFORE_CONDITIONALS
+    ):
+        return loc
+    if "if" not in node or ("then" not in node and "else" not in node):
+        return Loc(loc.doc, loc.pointer, {k: v for k, v in node.items() if k not in CONDITIONAL}, loc.borrowed)
+    then, otherwise, beside = node.get("then"), node.get("else"), node.get("required", [])
+    if not (isinstance(then, dict) and isinstance(otherwise, dict) and isinstance(beside, list)):
+        return loc
+    if _REFERENCES & (then.keys() | otherwise.keys()):
+        return loc
+    first, second = then.get("required"), otherwise.get("required")
+    if not isinstance(first, list) or not isinstance(second, list):
+        return loc
+    both = [name for name in dict.fromkeys(first) if isinstance(name, str) and name in second]
+    if not both:
+        return loc
+    merged = {k: v for k, v in node.items() if k not in ("then", "else")}
+    merged["required"] = [*beside, *(name for name in both if name not in beside)]
+    for keyword, arm in (("then", then), ("else", otherwise)):
+        rest = [name for name in arm["required"] if name not in both]
+        left = {k: v for k, v in arm.items() if k != "required"} | ({"required": rest} if rest else {})
+        if any(not is_annotation(k) for k in left):
+            merged[keyword] = left
+    if "then" not in merged and "else" not in merged:
+        del merged["if"]
+    return Loc(loc.doc, loc.pointer, merged, loc.borrowed)
 
 
 _REF_SIBLINGS_IGNORED = frozenset(
@@ -349,6 +396,24 @@ class Resolver:
             loc = self.deref(inner)
         return self.flatten(loc)
 
+    def condition(self, loc: Loc) -> tuple[Loc, bool] | None:
+        """The test of the conditional `loc` holds (`if` beside `then` or `else`, in a draft that has
+        them) and whether it is negated: `if: {not: S}` applies `then` where `S` fails and `else`
+        where it passes, so it is the test `S` with its arms swapped. None when `loc` holds none."""
+        node = loc.node
+        if not isinstance(node, dict) or "if" not in node or not ("then" in node or "else" in node):
+            return None
+        if draft_of(loc.holder("if").doc.data).name in BEFORE_CONDITIONALS:
+            return None
+        test, negated = loc.child("if"), False
+        for _ in range(MAX_REF_CHAIN):
+            plain = without_noops(self.deref(test))
+            inner = plain.node
+            if not isinstance(inner, dict) or [k for k in inner if not is_annotation(k)] != ["not"]:
+                break
+            test, negated = plain.child("not"), not negated
+        return test, negated
+
     def flatten(self, loc: Loc) -> Loc:
         """The members of an `allOf` whose keywords mean the same in the object holding it, laid into
         that object (each read where it is written); a member laid in stays as `true`, so the others
@@ -365,7 +430,13 @@ class Resolver:
             own = (
                 {k: v for k, v in member.node.items() if not is_annotation(k)} if isinstance(member.node, dict) else {}
             )
-            if not own or "$ref" in own or not layable(own, {k: v for k, v in merged.items() if k != "allOf"}):
+            if not own or "$ref" in own:
+                continue
+            if not layable(own, {k: v for k, v in merged.items() if k != "allOf"}):
+                joined = self._joined_conditional(Loc(loc.doc, loc.pointer, merged, tuple(borrowed)), member)
+                if joined is None:
+                    continue
+                merged, borrowed, left[index] = dict(joined.node), list(joined.borrowed), True
                 continue
             for key, value in own.items():
                 merged[key] = value
@@ -379,6 +450,37 @@ class Resolver:
         else:
             merged["allOf"] = left
         return Loc(loc.doc, loc.pointer, merged, tuple(borrowed))
+
+    def _joined_conditional(self, holder: Loc, member: Loc) -> Loc | None:
+        """An `allOf` member that is a conditional alone, on the test of the conditional `holder`
+        already holds and read the same way up, joined with it: `if S then A else B` and `if S then C
+        else D` together accept what `if S then (A and C) else (B and D)` does. An arm only one of them
+        has is taken as it is written; two arms are joined where their keywords mean the same side by
+        side (two `required` lists as one) and neither holds a reference (the joined arm sits where the
+        holder's is written). None where the two cannot be joined so."""
+        node = member.node
+        if not isinstance(node, dict) or any(k not in CONDITIONAL for k in node if not is_annotation(k)):
+            return None
+        mine, theirs = self.condition(holder), self.condition(member)
+        if mine is None or theirs is None or mine[1] != theirs[1]:
+            return None
+        if self.fingerprint(mine[0]) != self.fingerprint(theirs[0]):
+            return None
+        joined = dict(holder.node)
+        borrowed = list(holder.borrowed)
+        for arm in ("then", "else"):
+            if arm not in node:
+                continue
+            if arm not in joined:
+                joined[arm] = node[arm]
+                where = member.holder(arm)
+                borrowed.append((arm, where.doc, where.pointer))
+                continue
+            both = _joined_arms(joined[arm], node[arm])
+            if both is None or self.refs_inside(joined[arm]) or self.refs_inside(node[arm]):
+                return None
+            joined[arm] = both
+        return Loc(holder.doc, holder.pointer, joined, tuple(borrowed))
 
     def canonical(self, loc: Loc, stack: tuple[tuple[str, str], ...] = ()) -> Any:
         """The meaning of a schema as plain JSON: refs inlined, annotations, orders and no-op keywords dropped."""
@@ -436,6 +538,29 @@ class Resolver:
         text = fingerprint(self.canonical(loc))
         self._fingerprints[loc.key] = (loc.node, text)
         return text
+
+
+def _joined_arms(first: Any, second: Any) -> dict[str, Any] | None:
+    """Two arms of conditionals on one test as one object that asks what both ask, or None where
+    their keywords would not mean the same side by side."""
+    first, second = ({} if arm is True else arm for arm in (first, second))
+    if not isinstance(first, dict) or not isinstance(second, dict):
+        return None
+    needs = [_list_of(first.get("required")), _list_of(second.get("required"))]
+    if None in needs:
+        return None
+    rest = [{k: v for k, v in arm.items() if k != "required"} for arm in (first, second)]
+    if not layable(rest[1], rest[0]):
+        return None
+    required = list(dict.fromkeys([*(needs[0] or []), *(needs[1] or [])]))
+    return {**rest[0], **rest[1]} | ({"required": required} if required else {})
+
+
+def _list_of(value: Any) -> list[Any] | None:
+    """A `required` list, an absent one as empty; None for anything else."""
+    if value is None:
+        return []
+    return value if isinstance(value, list) else None
 
 
 def _without_vacuous(out: dict[str, Any]) -> dict[str, Any]:
