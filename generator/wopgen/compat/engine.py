@@ -310,24 +310,38 @@ class _Differ:
 
     def _conditionals(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> list[Change] | None:
         """Both sides hold a conditional on the same test, read the same way up (`if: {not: S}` is the
-        test `S` with `then` and `else` swapped): the arm that applies to the values passing it compared
+        test `S` with `then` and `else` swapped), or one side holds one and the other none (as good as
+        one on the same test with no arm): the arm that applies to the values passing the test compared
         with its counterpart, and the same for the values failing it, an absent arm as `{}` (it takes
         every value). Each arm is read with the members the objects beside it must hold on either side
-        (`required` of both): a member the other side requires beside its conditional is no member
-        this side's arm adds. None when the two tests differ (the arms are left to `_others`)."""
+        (`required` of both: a member the other side requires beside its conditional is no member this
+        side's arm adds), and the arm for the values passing the test with the members the test
+        requires. None when the two tests differ (the arms are left to `_others`)."""
         mine, theirs = self.base.condition(b), self.head.condition(h)
+        if mine is None and theirs is None:
+            return None
         if mine is None or theirs is None:
+            if any(k in (b if mine is None else h).node for k in conditional.KEYWORDS):
+                return None  # a conditional no draft-07 or later reads
+            present, resolver = (theirs, self.head) if mine is None else (mine, self.base)
+            assert present is not None
+            mine = theirs = present
+            test = present[0]
+        elif self.base.fingerprint(mine[0]) != self.head.fingerprint(theirs[0]):
             return None
-        (btest, bneg), (htest, hneg) = mine, theirs
-        if self.base.fingerprint(btest) != self.head.fingerprint(htest):
-            return None
+        else:
+            test, resolver = mine[0], self.base
+        (_, bneg), (_, hneg) = mine, theirs
         beside = [name for loc in (b, h) for name in _list(loc.node.get("required")) if isinstance(name, str)]
+        tested = without_noops(resolver.deref(test)).node
+        asked = [n for n in _list(tested.get("required")) if isinstance(n, str)] if isinstance(tested, dict) else []
         found: list[Change] = []
         for arm in ("then", "else"):
             counterpart = arm if bneg == hneg else "else" if arm == "then" else "then"
             arms = [_or_empty(b, arm), _or_empty(h, counterpart)]
+            passing = (arm == "then") != bneg
             if not any(isinstance(a.node, dict) and _REFERENCES & a.node.keys() for a in arms):
-                arms = [_with_required(a, beside) for a in arms]
+                arms = [_with_required(a, [*beside, *(asked if passing else [])]) for a in arms]
             found.extend(self.compare(arms[0], arms[1], ctx, stack))
         return found
 
@@ -343,8 +357,18 @@ class _Differ:
         sides: list[tuple[Loc, list[Loc]]] = []
         for this, other in ((b, h), (h, b)):
             branches = [this.child(union, i) for i in range(len(this.node[union]))]
-            extra = {k: v for k, v in this.node.items() if not is_annotation(k) and k != union and k not in other.node}
             resolver = self.base if this is b else self.head
+            there = self._held_by_branches(self.head if this is b else self.base, other, union)
+            extra = {
+                k: v
+                for k, v in this.node.items()
+                if not is_annotation(k)
+                and k != union
+                and k not in other.node
+                and (k not in conditional.KEYWORDS or k in there)
+            }
+            if any(partners_of(k) & this.node.keys() - extra.keys() for k in extra):
+                extra = {}  # an `else` without the `if` it reads would say something else in a branch
             laid = [_laid_through_ref(resolver, branch, this, extra) for branch in branches] if extra else []
             if extra and all(loc is not None for loc in laid):
                 kept = Loc(
@@ -357,6 +381,18 @@ class _Differ:
         if nb is b and nh is h:
             return b, h, None
         return nb, nh, (union, bl, hl)
+
+    @staticmethod
+    def _held_by_branches(resolver: Resolver, loc: Loc, union: str) -> frozenset[str]:
+        """The keywords a branch of `loc`'s `union` holds (a `$ref` branch read as its target). A
+        conditional beside one side's union is laid into its branches only where the other side's
+        branches hold one: laid in where it was dropped (or moved elsewhere), it makes each branch a
+        shape no branch of the other side is like, and they pair with none."""
+        found: set[str] = set()
+        for index in range(len(loc.node[union])):
+            node = resolver.deref(loc.child(union, index)).node
+            found |= node.keys() if isinstance(node, dict) else set()
+        return frozenset(found)
 
     def _conditional(self, union: str, b: Loc, h: Loc) -> tuple[Loc, Loc, Branches] | None:
         """One side has a `union` (oneOf or anyOf), the other an `if`/`then`/`else` and no union: that
@@ -848,9 +884,53 @@ class _Differ:
             hl = [h.child(keyword, i) for i in range(len(hv))] if isinstance(hv, list) else []
             if laid is not None and laid[0] == keyword:
                 bl, hl = laid[1], laid[2]
+            elif keyword != "allOf":
+                bl, hl = self._unnested(keyword, bl, hl)
             if keyword == "allOf":  # a member laid into the object (`flatten`) stays as `true`: no constraint
                 bl, hl = [loc for loc in bl if loc.node is not True], [loc for loc in hl if loc.node is not True]
             yield from self._union(keyword, b, h, bl, hl, ctx, stack)
+
+    def _unnested(self, keyword: str, bl: list[Loc], hl: list[Loc]) -> tuple[list[Loc], list[Loc]]:
+        """The branches of one side with a branch that is itself a union of the same kind replaced by
+        its branches (the keywords beside that inner union laid into each), where the other side has
+        no such branch: a nested union flattened into its parent is then compared branch by branch."""
+        flat_b, flat_h = self._flattened(self.base, keyword, bl), self._flattened(self.head, keyword, hl)
+        if (flat_b is None) == (flat_h is None):
+            return bl, hl  # neither side nests one, or both do: their branches are compared as written
+        return (flat_b or bl, hl) if flat_h is None else (bl, flat_h)
+
+    def _flattened(self, resolver: Resolver, keyword: str, branches: list[Loc]) -> list[Loc] | None:
+        """`branches` with each branch `K and keyword [B1 .. Bn]` as `K and B1`, .. `K and Bn`, where that
+        means the same; None where no branch is so. An anyOf in an anyOf always does. A oneOf in a oneOf
+        does where no value can pass two of the new branches (then passing one is passing exactly one) or
+        where none shares a value with a branch beside it (then a value another branch passes fails the
+        nested union as it fails each new branch)."""
+        out: list[Loc] = []
+        nested = False
+        for index, branch in enumerate(branches):
+            target = without_noops(resolver.deref(branch))
+            node = target.node
+            inner = node.get(keyword) if isinstance(node, dict) else None
+            if not isinstance(inner, list) or not inner or ({"oneOf", "anyOf", "allOf"} - {keyword}) & node.keys():
+                out.append(branch)
+                continue
+            extra = {k: v for k, v in node.items() if not is_annotation(k) and k != keyword}
+            parts = [target.child(keyword, i) for i in range(len(inner))]
+            laid = [_laid_through_ref(resolver, part, target, extra) for part in parts] if extra else parts
+            if any(loc is None for loc in laid):
+                out.append(branch)
+                continue
+            found = [loc for loc in laid if loc is not None]
+            if keyword == "oneOf":
+                sides = [cover.Side(resolver, loc) for loc in found]
+                beside = [cover.Side(resolver, x) for i, x in enumerate(branches) if i != index]
+                apart = all(disjoint(x, y) for i, x in enumerate(sides) for y in sides[i + 1 :])
+                if not apart and not all(disjoint(x, y) for x in sides for y in beside):
+                    out.append(branch)
+                    continue
+            out.extend(found)
+            nested = True
+        return out if nested else None
 
     def _swapped(self, kinds: tuple[str, str], b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> Iterator[Change]:
         """A oneOf become an anyOf (or the other way round): the branches compared as those of one union

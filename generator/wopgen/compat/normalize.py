@@ -430,7 +430,10 @@ class Resolver:
             own = (
                 {k: v for k, v in member.node.items() if not is_annotation(k)} if isinstance(member.node, dict) else {}
             )
-            if not own or "$ref" in own:
+            if member.node is True or (isinstance(member.node, dict) and not own):
+                left[index] = True  # it asks nothing (a lone `if`, annotations): as good as absent
+                continue
+            if "$ref" in own:
                 continue
             if not layable(own, {k: v for k, v in merged.items() if k != "allOf"}):
                 joined = self._joined_conditional(Loc(loc.doc, loc.pointer, merged, tuple(borrowed)), member)
