@@ -310,28 +310,21 @@ class _Differ:
 
     def _conditionals(self, b: Loc, h: Loc, ctx: Context, stack: frozenset[Any]) -> list[Change] | None:
         """Both sides hold a conditional on the same test, read the same way up (`if: {not: S}` is the
-        test `S` with `then` and `else` swapped), or one side holds one and the other none (as good as
-        one on the same test with no arm): the arm that applies to the values passing the test compared
+        test `S` with `then` and `else` swapped): the arm that applies to the values passing the test compared
         with its counterpart, and the same for the values failing it, an absent arm as `{}` (it takes
         every value). Each arm is read with the members the objects beside it must hold on either side
         (`required` of both: a member the other side requires beside its conditional is no member this
         side's arm adds), and the arm for the values passing the test with the members the test
-        requires. None when the two tests differ (the arms are left to `_others`)."""
+        requires. None when the two tests differ, or one side has none (the arms are left to `_others`)."""
         mine, theirs = self.base.condition(b), self.head.condition(h)
-        if mine is None and theirs is None:
-            return None
         if mine is None or theirs is None:
-            if any(k in (b if mine is None else h).node for k in conditional.KEYWORDS):
-                return None  # a conditional no draft-07 or later reads
-            present, resolver = (theirs, self.head) if mine is None else (mine, self.base)
-            assert present is not None
-            mine = theirs = present
-            test = present[0]
-        elif self.base.fingerprint(mine[0]) != self.head.fingerprint(theirs[0]):
+            # one side has none: its arms read as `{}` would be compared without the test, which may
+            # refuse every value the other side takes (a test on a value the base's enum lacks)
             return None
-        else:
-            test, resolver = mine[0], self.base
-        (_, bneg), (_, hneg) = mine, theirs
+        if self.base.fingerprint(mine[0]) != self.head.fingerprint(theirs[0]):
+            return None
+        (test, bneg), (_, hneg) = mine, theirs
+        resolver = self.base
         beside = [name for loc in (b, h) for name in _list(loc.node.get("required")) if isinstance(name, str)]
         tested = without_noops(resolver.deref(test)).node
         asked = [n for n in _list(tested.get("required")) if isinstance(n, str)] if isinstance(tested, dict) else []
@@ -1196,6 +1189,8 @@ class _Differ:
             if keyword not in b.node and keyword not in h.node:
                 return False
             present, absent, resolver = (b, h, self.base) if keyword in b.node else (h, b, self.head)
+            if keyword in conditional.KEYWORDS:  # `then`/`else` gone with their `if` still said something
+                return _says_something(resolver, present, keyword, present.node)
             # read beside the keywords of its own side that decide what it reads, and also beside those of
             # the other side, whose change is reported on its own: an exemption from a closure the other
             # side does not have exempts nothing there
