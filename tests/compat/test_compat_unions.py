@@ -435,3 +435,29 @@ def test_a_conditional_dropped_beside_a_union_leaves_its_branches_paired(tmp_pat
     head = {"type": "object", "properties": members, "if": {"required": ["m"]}}
     found = outcome(compare_one(tmp_path, {**base, "oneOf": either}, {**head, "oneOf": restated}, C))
     assert found == {("compat-property-added", INFO), ("compat-keyword-changed", W)}  # the else gone, left to read
+
+
+LISTS = {"type": "array"}
+
+
+@pytest.mark.parametrize("direction", [C, A])
+def test_a_narrowing_inside_an_anyof_branch_another_branch_covers_takes_no_value(
+    tmp_path: Path, direction: str
+) -> None:
+    """Branch 0 refuses any object with `b`, and branch 1 takes every object without `b`, so what branch 0
+    says of `a` refuses nothing the anyOf took: `uniqueItems` gained there is an info (SchemaStore)."""
+    without_b = {"properties": {"a": LISTS}, "not": {"required": ["b"]}}
+    with_b = {"properties": {"b": LISTS}}
+    base = {"anyOf": [without_b, with_b]}
+    head = {"anyOf": [{**without_b, "properties": {"a": {**LISTS, "uniqueItems": True}}}, with_b]}
+    changes = compare_one(tmp_path, base, head, direction)
+    assert outcome(changes) == {("compat-bound-tightened", INFO)}
+    assert "anyOf branch 1 of the head accepts every value" in changes[0].message
+
+
+def test_a_narrowing_inside_an_anyof_branch_no_other_branch_covers_still_breaks(tmp_path: Path) -> None:
+    may_have_b = {"properties": {"a": LISTS}}  # {"a": [1, 1], "b": 5} passed branch 0 alone
+    with_b = {"properties": {"b": LISTS}}
+    base = {"anyOf": [may_have_b, with_b]}
+    head = {"anyOf": [{"properties": {"a": {**LISTS, "uniqueItems": True}}}, with_b]}
+    assert outcome(compare_one(tmp_path, base, head, C)) == {("compat-bound-tightened", E)}

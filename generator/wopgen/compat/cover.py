@@ -337,7 +337,7 @@ def _properties_covered(outer: Side, inner: Side, depth: int) -> bool:
         if name in theirs:
             if not covers(member, inner.child("properties", name), depth - 1):
                 return False
-        elif not _unnamed_covered(member, inner, depth):
+        elif not _forbids(inner.node, name) and not _unnamed_covered(member, inner, depth):
             return False
     if "additionalProperties" not in outer.node:
         return True  # members outer does not name may hold anything
@@ -391,6 +391,17 @@ def _item_covered(outer: Side | None, inner: Side | None, depth: int) -> bool:
     if inner is None:
         return accepts_anything(outer, depth - 1)
     return covers(outer, inner, depth - 1)
+
+
+def _forbids(node: dict[str, Any], name: str) -> bool:
+    """Whether the schema refuses every object with the member `name` by `"not": {"required": [name]}`
+    (so what another schema says of that member decides nothing about the values it accepts)."""
+    refused = node.get("not")
+    return (
+        isinstance(refused, dict)
+        and refused.get("required") == [name]
+        and all(is_annotation(k) for k in refused if k != "required")
+    )
 
 
 def _unnamed_covered(member: Side, inner: Side, depth: int) -> bool:

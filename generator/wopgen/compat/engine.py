@@ -961,7 +961,10 @@ class _Differ:
                 inner = replace(ctx, others=self._others_of(bl, bi, hl, hi))
             elif keyword == "oneOf" and len(bl) > 1:
                 inner = replace(ctx, rivals=self._others_of(bl, bi, hl, hi))
-            yield from self.compare(bl[bi], hl[hi], inner, stack)
+            found = self.compare(bl[bi], hl[hi], inner, stack)
+            if keyword == "anyOf" and any(R.narrows(c.rule) for c in found):
+                found = self._masked(bl[bi], hl, hi, found)
+            yield from found
         if not left_b and not left_h:
             return
         if keyword == "allOf":
@@ -1003,6 +1006,22 @@ class _Differ:
                 yield self.make(R.BRANCH_ADDED, ctx, side(b, keyword), side(hl[index]), message)
                 continue
             yield self.make(R.BRANCH_COVERED, ctx, side(b, keyword), side(hl[index]), message)
+
+    def _masked(self, before: Loc, hl: list[Loc], hi: int, found: list[Change]) -> list[Change]:
+        """The changes inside an anyOf branch, those that only take values away made infos where another
+        branch of the head accepts every value the base's branch accepted: the anyOf still accepts them."""
+        whole = cover.Side(self.base, before)
+        keeper = next(
+            (j for j, loc in enumerate(hl) if j != hi and cover.covers(cover.Side(self.head, loc), whole)), None
+        )
+        if keeper is None:
+            return found
+        name = self.branch_name(self.head, hl[keeper], keeper)
+        note = f"; anyOf branch {name} of the head accepts every value this branch accepted, so the anyOf refuses none"
+        return [
+            replace(c, severity=Severity.INFO, message=c.message + note, hint="") if R.narrows(c.rule) else c
+            for c in found
+        ]
 
     def _shares_with_kept(self, hl: list[Loc], kept: list[int], index: int) -> str | None:
         """The name of a kept branch of the head's oneOf that surely shares values with the added branch

@@ -28,6 +28,13 @@ def _rule(rule_id: str, summary: str, example: str, severity: str = "", **by_dir
     return define(rule_id, strictest.value, summary, example)
 
 
+def narrows(rule_id: str) -> bool:
+    """Whether a change of this rule takes values away and nothing more: it breaks client-sent schemas
+    and not host-emitted ones."""
+    table = _BY_DIRECTION.get(rule_id, {})
+    return table.get(CLIENT) == Severity.ERROR.value and table.get(HOST) != Severity.ERROR.value
+
+
 def severity_for(rule: Rule, direction: str) -> Severity:
     table = _BY_DIRECTION.get(rule.id, {})
     return Severity(table.get(direction, table.get(ARTIFACT, rule.severity.value)))
