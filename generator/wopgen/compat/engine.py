@@ -975,7 +975,7 @@ class _Differ:
         for index in left_b:
             name = self.branch_name(self.base, bl[index], index)
             # a oneOf branch another kept branch takes all of matched two branches with each value: refused
-            keeper = self._keeper("anyOf", self.base, bl, [bi for bi, _ in pairs], index)
+            keeper = self._keeper(self.base, bl, [bi for bi, _ in pairs], index)
             if keeper is not None and keyword == "oneOf":
                 message = f"oneOf branch {name} removed; branch {keeper} took all it took, so the oneOf refused it"
             elif keeper is not None:
@@ -989,7 +989,8 @@ class _Differ:
             yield self.make(R.BRANCH_COVERED, ctx, side(bl[index]), side(h, keyword), message)
         for index in left_h:
             name = self.branch_name(self.head, hl[index], index)
-            keeper = self._keeper(keyword, self.head, hl, [hi for _, hi in pairs], index)
+            # (in a oneOf a value two branches accept is rejected, so an added branch is never redundant)
+            keeper = self._keeper(self.head, hl, [hi for _, hi in pairs], index) if keyword == "anyOf" else None
             if keeper is not None:
                 message = f"{keyword} branch {name} added; branch {keeper} already accepts all it accepts"
             elif keyword == "anyOf" and cover.union_covers(keyword, base_union, head_union[index]):
@@ -1044,11 +1045,8 @@ class _Differ:
         self.others[number] = found
         return number
 
-    def _keeper(self, keyword: str, resolver: Resolver, branches: list[Loc], kept: list[int], index: int) -> str | None:
-        """The name of a kept branch that accepts everything branch `index` accepts, in an `anyOf` (in a
-        `oneOf` a value two branches accept is rejected, so no branch is redundant)."""
-        if keyword != "anyOf":
-            return None
+    def _keeper(self, resolver: Resolver, branches: list[Loc], kept: list[int], index: int) -> str | None:
+        """The name of a kept branch that accepts everything branch `index` accepts."""
         for k in kept:
             if cover.covers(cover.Side(resolver, branches[k]), cover.Side(resolver, branches[index])):
                 return self.branch_name(resolver, branches[k], k)
