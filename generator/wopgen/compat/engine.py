@@ -963,7 +963,7 @@ class _Differ:
                 inner = replace(ctx, rivals=self._others_of(bl, bi, hl, hi))
             found = self.compare(bl[bi], hl[hi], inner, stack)
             if keyword == "anyOf" and any(R.narrows(c.rule) for c in found):
-                found = self._masked(bl[bi], hl, hi, found)
+                found = self._masked(bl[bi], hl, found)
             yield from found
         if not left_b and not left_h:
             return
@@ -1008,17 +1008,12 @@ class _Differ:
                 continue
             yield self.make(R.BRANCH_COVERED, ctx, side(b, keyword), side(hl[index]), message)
 
-    def _masked(self, before: Loc, hl: list[Loc], hi: int, found: list[Change]) -> list[Change]:
-        """The changes inside an anyOf branch, those that only take values away made infos where another
-        branch of the head accepts every value the base's branch accepted: the anyOf still accepts them."""
-        whole = cover.Side(self.base, before)
-        keeper = next(
-            (j for j, loc in enumerate(hl) if j != hi and cover.covers(cover.Side(self.head, loc), whole)), None
-        )
-        if keeper is None:
+    def _masked(self, before: Loc, hl: list[Loc], found: list[Change]) -> list[Change]:
+        """The changes inside an anyOf branch, those that only take values away made infos where the head's
+        branches accept every value the base's branch accepted: the anyOf refuses none of them."""
+        if not cover.union_covers("anyOf", [cover.Side(self.head, loc) for loc in hl], cover.Side(self.base, before)):
             return found
-        name = self.branch_name(self.head, hl[keeper], keeper)
-        note = f"; anyOf branch {name} of the head accepts every value this branch accepted, so the anyOf refuses none"
+        note = "; the head's anyOf branches still accept every value this branch accepted, so the anyOf refuses none"
         return [
             replace(c, severity=Severity.INFO, message=c.message + note, hint="") if R.narrows(c.rule) else c
             for c in found
