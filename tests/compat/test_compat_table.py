@@ -438,6 +438,28 @@ ROWS = [
         {"type": "object", "patternProperties": {"^a": INT, "^x-": {}}},
         {("compat-type-narrowed", E)},
     ),
+    Row(  # a character class is a set: its letters and ranges in another order match the same
+        "pattern-class-reordered",
+        C,
+        obj({"s": {**NAME, "pattern": "^[a-zA-Z0-9_]+$"}}),
+        obj({"s": {**NAME, "pattern": "^[_0-9A-Za-z]+$"}}),
+        set(),
+    ),
+    Row(  # ... and a class that gains a letter is still a change
+        "pattern-class-widened",
+        C,
+        obj({"s": {**NAME, "pattern": "^[a-z]+$"}}),
+        obj({"s": {**NAME, "pattern": "^[a-z_]+$"}}),
+        {("compat-pattern-changed", W)},
+    ),
+    Row(  # the two spellings of one case-blind letter pair up, and the constants each side lists the
+        # pattern takes: no value moves (the enum of each side was paired with the other's pattern)
+        "pattern-class-reordered-beside-constants",
+        C,
+        obj({"a": {**NAME, "anyOf": [{"enum": ["x"]}, {"pattern": "^[xX]$"}]}}),
+        obj({"a": {**NAME, "anyOf": [{"enum": ["X"]}, {"pattern": "^[Xx]$"}]}}),
+        {("compat-branch-covered", INFO)},
+    ),
     Row(  # `\/` is `/`: the same pattern in the spelling of a JavaScript regex literal
         "pattern-slash-escaped",
         C,

@@ -32,6 +32,7 @@ from wopgen.compat.normalize import (
     laid_into,
     partners_of,
     placed,
+    plain_pattern,
     readers_of,
     root,
     similarity,
@@ -615,7 +616,7 @@ class _Differ:
                 continue  # a name no draft defines is ignored by every validator: as good as absent
             if keyword == "pattern" and self._pattern_moves_nothing(b, h):
                 continue
-            if bv != hv and not (keyword == "pattern" and _regex_text(bv) == _regex_text(hv)):
+            if bv != hv and not (keyword == "pattern" and plain_pattern(bv) == plain_pattern(hv)):
                 message = f"{keyword} {_keyword_text(bv)} -> {_keyword_text(hv)}"
                 yield self.make(rule, ctx, side(b, keyword), side(h, keyword), message)
 
@@ -1323,19 +1324,6 @@ def _within_type(loc: Loc, other: Any) -> Loc:
 
 
 _OTHER_CLOSER = {"additionalProperties": "unevaluatedProperties", "unevaluatedProperties": "additionalProperties"}
-
-
-def _regex_text(pattern: Any) -> Any:
-    """A pattern with `\\/` written as the `/` it matches (an escape JSON Schemas written for JavaScript
-    often carry, from regex literals), so the two spellings read as the one pattern they are."""
-    if not isinstance(pattern, str) or "\\/" not in pattern:
-        return pattern
-    out, i = [], 0
-    while i < len(pattern):
-        pair = pattern[i : i + 2]
-        out.append("/" if pair == "\\/" else pair if pair[:1] == "\\" else pattern[i])
-        i += 2 if pair[:1] == "\\" else 1
-    return "".join(out)
 
 
 def _no_pattern_matches(loc: Loc, name: str) -> bool:

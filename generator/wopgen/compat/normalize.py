@@ -11,6 +11,7 @@ against `$ref` cycles.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -530,6 +531,8 @@ class Resolver:
                 out[key] = value[0]
             elif key == "$ref" and isinstance(value, str):
                 out[key] = self.spelled(loc, value)  # unresolvable: compared by what it names
+            elif key == "pattern":
+                out[key] = plain_pattern(value)
             else:
                 out[key] = value
         return _without_vacuous(out)
@@ -626,3 +629,48 @@ def similarity(left: set[str], right: set[str]) -> float:
     if not left and not right:
         return 1.0
     return len(left & right) / len(left | right)
+
+
+_CLASS_ITEM = re.compile(r"[A-Za-z0-9_](?:-[A-Za-z0-9])?")
+
+
+def plain_pattern(pattern: Any) -> Any:
+    """A pattern in one spelling of what it matches: `\\/` written as the `/` it matches (an escape
+    JSON Schemas written for JavaScript often carry, from regex literals), and the letters, digits and
+    ranges of a plain character class in order (`[xX]` as `[Xx]`, `[a-zA-Z]` as `[A-Za-z]`). Anything
+    else is kept as written."""
+    if not isinstance(pattern, str) or ("\\/" not in pattern and "[" not in pattern):
+        return pattern
+    out, i = [], 0
+    while i < len(pattern):
+        pair = pattern[i : i + 2]
+        if pair[:1] == "\\":
+            out.append("/" if pair == "\\/" else pair)
+            i += 2
+        elif pattern[i] == "[":
+            end, text = _plain_class(pattern, i)
+            out.append(text)
+            i = end
+        else:
+            out.append(pattern[i])
+            i += 1
+    return "".join(out)
+
+
+def _plain_class(pattern: str, start: int) -> tuple[int, str]:
+    """The character class opening at `start`: where it ends and its text, its items in order when it
+    holds letters, digits, `_` and ranges of them alone (as written otherwise; a class that does not
+    close, or `[]`, which engines read apart, the rest of the pattern as written)."""
+    head = "[^" if pattern.startswith("[^", start) else "["
+    end = start + len(head)
+    if pattern[end : end + 1] == "]":
+        return len(pattern), pattern[start:]
+    while end < len(pattern) and pattern[end] != "]":
+        end += 2 if pattern[end] == "\\" else 1
+    if end >= len(pattern):
+        return len(pattern), pattern[start:]
+    body = pattern[start + len(head) : end]
+    items = _CLASS_ITEM.findall(body)
+    if "".join(items) != body:
+        return end + 1, pattern[start : end + 1]
+    return end + 1, head + "".join(sorted(set(items))) + "]"
