@@ -261,14 +261,8 @@ class CompiledSchemas:
         """The targets among `targets` (URIs, `uri#/pointer` inside a schema) that `instance` does not
         validate against, judged by one validator compiled over all of them, so a thousand targets cost
         one compilation; None when the compiled engine cannot tell."""
-        keys = {f"t{index}": target for index, target in enumerate(targets)}
-        validator = self._compile({"properties": {key: {"$ref": target} for key, target in keys.items()}})
-        if validator is None:
-            return None
-        try:
-            return {keys[str(error.instance_path[0])] for error in validator.iter_errors(dict.fromkeys(keys, instance))}
-        except (jsonschema_rs.ValidationError, ValueError, RecursionError, OverflowError):
-            return None
+        refused = self._refused_in_batch([(target, instance) for target in targets])
+        return None if refused is None else {targets[index] for index in refused}
 
     def verdicts(self, pairs: Sequence[tuple[str, Any]]) -> list[bool | None]:
         """Whether each instance validates against its target URI (None: the compiled engine cannot
@@ -276,18 +270,22 @@ class CompiledSchemas:
         target inside a schema would cost a compilation over the whole registry, and the memory of one,
         per pair (thousands of `default`s in a large corpus). Where that validator cannot be compiled
         or run, each pair is judged on its own."""
-        keys = [f"t{index}" for index in range(len(pairs))]
-        validator = self._compile(
-            {"properties": {key: {"$ref": target} for key, (target, _) in zip(keys, pairs, strict=True)}}
-        )
-        if validator is not None:
-            try:
-                wrapped = {key: instance for key, (_, instance) in zip(keys, pairs, strict=True)}
-                refused = {str(error.instance_path[0]) for error in validator.iter_errors(wrapped)}
-                return [key not in refused for key in keys]
-            except (jsonschema_rs.ValidationError, ValueError, RecursionError, OverflowError):
-                pass
-        return [self.is_valid(target, instance) for target, instance in pairs]
+        refused = self._refused_in_batch(pairs)
+        if refused is None:
+            return [self.is_valid(target, instance) for target, instance in pairs]
+        return [index not in refused for index in range(len(pairs))]
+
+    def _refused_in_batch(self, pairs: Sequence[tuple[str, Any]]) -> set[int] | None:
+        """The positions of the pairs whose instance fails its target, judged by one validator whose
+        property `t<n>` refers to the n-th target; None when that validator cannot be compiled or run."""
+        validator = self._compile({"properties": {f"t{n}": {"$ref": target} for n, (target, _) in enumerate(pairs)}})
+        if validator is None:
+            return None
+        try:
+            wrapped = {f"t{n}": instance for n, (_, instance) in enumerate(pairs)}
+            return {int(str(error.instance_path[0])[1:]) for error in validator.iter_errors(wrapped)}
+        except (jsonschema_rs.ValidationError, ValueError, RecursionError, OverflowError):
+            return None
 
     def is_valid(self, target: str, instance: Any) -> bool | None:
         """Whether `instance` validates against `target` (None: the compiled engine cannot tell)."""
